@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Spec targets build in Swift 5 mode: Quick's `var x: T!` + `beforeEach` pattern does not compile in Swift 6 mode.
+let specSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "Docket",
+    products: [
+        .library(name: "Docket", targets: ["Docket"]),
+        .executable(name: "docket", targets: ["DocketCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/Quick/Quick", from: "7.6.2"),
+        .package(url: "https://github.com/Quick/Nimble", from: "13.8.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CGit2",
+            pkgConfig: "libgit2",
+            providers: [.apt(["libgit2-dev"])]
+        ),
+        .target(name: "DocketModel"),
+        .target(name: "DocketMerge", dependencies: ["DocketModel"]),
+        .target(name: "DocketGit", dependencies: ["CGit2"]),
+        .target(name: "Docket", dependencies: ["DocketModel", "DocketMerge", "DocketGit"]),
+        .executableTarget(
+            name: "DocketCLI",
+            dependencies: [
+                "Docket",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/docket"
+        ),
+        .testTarget(
+            name: "DocketModelSpecs",
+            dependencies: ["Docket", "Quick", "Nimble"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: specSettings
+        ),
+        .testTarget(
+            name: "DocketSpecs",
+            dependencies: ["Docket", "Quick", "Nimble"],
+            swiftSettings: specSettings
+        ),
+    ]
+)

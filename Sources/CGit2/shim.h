@@ -1,0 +1,11 @@
+#ifndef DOCKET_CGIT2_SHIM_H
+#define DOCKET_CGIT2_SHIM_H
+
+#include <git2.h>
+
+/* git_libgit2_opts is variadic and does not import into Swift: one non-variadic entry per option Docket sets. */
+static inline int docket_git_enable_fsync_gitdir(int enabled) {
+    return git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, enabled);
+}
+
+#endif

@@ -1,0 +1,35 @@
+import Foundation
+
+// Dates are coded by the values themselves, as ISO-8601 strings, so a value
+// has the same JSON whatever `JSONEncoder` date strategy a caller set.
+
+extension KeyedEncodingContainer {
+    /// Encodes a date as ISO-8601 UTC with milliseconds.
+    package mutating func encodeDate(_ date: Date, forKey key: Key) throws {
+        try encode(ISODate.string(from: date), forKey: key)
+    }
+
+    /// Encodes an optional date, writing `null` when there is none so every field has its line.
+    package mutating func encodeDate(_ date: Date?, forKey key: Key) throws {
+        if let date { try encodeDate(date, forKey: key) } else { try encodeNil(forKey: key) }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// Decodes an ISO-8601 date, naming the field when the text is not one.
+    package func decodeDate(forKey key: Key) throws -> Date {
+        let text = try decode(String.self, forKey: key)
+        guard let date = ISODate.date(from: text) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: self,
+                debugDescription: "\"\(text)\" is not an ISO-8601 date such as 2026-11-22T09:30:00.000Z")
+        }
+        return date
+    }
+
+    /// Decodes an optional ISO-8601 date: a missing key or `null` is no date.
+    package func decodeDateIfPresent(forKey key: Key) throws -> Date? {
+        guard contains(key), try !decodeNil(forKey: key) else { return nil }
+        return try decodeDate(forKey: key)
+    }
+}

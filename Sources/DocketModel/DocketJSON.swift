@@ -1,0 +1,19 @@
+import Foundation
+
+/// The JSON of Docket's files: pretty-printed, sorted keys, one field per line,
+/// slashes unescaped, and a trailing newline, so files read and diff well.
+public enum DocketJSON {
+    /// The file text of a value.
+    public static func encode<T: Encodable>(_ value: T) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(value)
+        data.append(0x0A)
+        return data
+    }
+
+    /// The value of a file text.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try JSONDecoder().decode(type, from: data)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+
+/// A project: a title and an ordered list of tasks.
+public struct Project: Identifiable, Codable, Hashable, Sendable {
+    /// The identity of the project.
+    public let id: UUID
+    /// The project's title.
+    public let title: String
+    /// The tasks, in the order they were added (re-adding a task moves it to the end).
+    public let tasks: [ProjectTask]
+    /// When the project's title or task list last changed; nil until then.
+    public let alterDate: Date?
+
+    /// The Change DSL of a project.
+    public enum Change: Hashable, Sendable {
+        /// Sets a field.
+        case setting(Setting)
+        /// The fields a change can set.
+        public enum Setting: Hashable, Sendable {
+            /// Sets the title.
+            case title(to: String)
+        }
+        /// Adds a task at the end; a task already there is replaced and moved to the end.
+        case adding(Adding)
+        /// What can be added.
+        public enum Adding: Hashable, Sendable {
+            /// A task.
+            case task(ProjectTask)
+        }
+        /// Removes a task by its id.
+        case removing(Removing)
+        /// What can be removed.
+        public enum Removing: Hashable, Sendable {
+            /// A task.
+            case task(ProjectTask)
+        }
+        /// Replaces a task in place, by its id; a task not in the project changes nothing.
+        case updating(Updating)
+        /// What can be updated.
+        public enum Updating: Hashable, Sendable {
+            /// A task.
+            case task(ProjectTask)
+        }
+    }
+
+    /// A new project with no tasks.
+    public init(title: String) {
+        self.init(id: UUID(), title: title, tasks: [], alterDate: nil)
+    }
+
+    /// A project exactly as stored, for decoding and merging.
+    public init(id: UUID, title: String, tasks: [ProjectTask], alterDate: Date?) {
+        self.id = id
+        self.title = title
+        self.tasks = tasks
+        self.alterDate = alterDate
+    }
+
+    /// The task with this id, if the project has it.
+    public func task(id: UUID) -> ProjectTask? { tasks.first { $0.id == id } }
+
+    /// The latest alterDate of the project and its tasks: when anything in it last changed.
+    public var latestAlterDate: Date? {
+        tasks.reduce(alterDate) { latest, task in
+            guard let date = task.alterDate else { return latest }
+            return max(latest ?? date, date)
+        }
+    }
+
+    /// The project after the changes, applied in order.
+    public func alter(by changes: Change...) -> Self { alter(by: changes) }
+
+    /// The project after the changes, applied in order.
+    public func alter(by changes: [Change]) -> Self { changes.reduce(self) { $0.applying($1) } }
+
+    private func applying(_ change: Change) -> Self {
+        switch change {
+        case let .setting(.title(to: title)):
+            guard title != self.title else { return self }
+            return with(title: title, tasks: tasks)
+        case let .adding(.task(task)):
+            guard tasks.last != task else { return self }
+            return with(title: title, tasks: tasks.filter { $0.id != task.id } + [task])
+        case let .removing(.task(task)):
+            guard tasks.contains(where: { $0.id == task.id }) else { return self }
+            return with(title: title, tasks: tasks.filter { $0.id != task.id })
+        case let .updating(.task(task)):
+            guard let index = tasks.firstIndex(where: { $0.id == task.id }), tasks[index] != task else { return self }
+            var tasks = tasks
+            tasks[index] = task
+            return with(title: title, tasks: tasks)
+        }
+    }
+
+    private func with(title: String, tasks: [ProjectTask]) -> Self {
+        Project(id: id, title: title, tasks: tasks, alterDate: DocketClock.alterDate(after: latestAlterDate))
+    }
+
+    public static func == (a: Project, b: Project) -> Bool {
+        a.id == b.id && a.title == b.title && a.tasks == b.tasks && sameMillisecond(a.alterDate, b.alterDate)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(title)
+        hasher.combine(tasks)
+        hasher.combine(alterDate?.docketMilliseconds)
+    }
+
+    private enum CodingKeys: String, CodingKey { case id, title, tasks, alterDate }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try c.decode(UUID.self, forKey: .id),
+                  title: try c.decode(String.self, forKey: .title),
+                  tasks: try c.decodeIfPresent([ProjectTask].self, forKey: .tasks) ?? [],
+                  alterDate: try c.decodeDateIfPresent(forKey: .alterDate))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(title, forKey: .title)
+        try c.encode(tasks, forKey: .tasks)
+        try c.encodeDate(alterDate, forKey: .alterDate)
+    }
+}

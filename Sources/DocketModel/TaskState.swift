@@ -1,0 +1,9 @@
+/// Where a project task stands.
+public enum TaskState: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Not started, or started again after being finished.
+    case unfinished
+    /// Being worked on.
+    case inProgress
+    /// Done.
+    case finished
+}
