@@ -33,15 +33,21 @@ let package = Package(
             ],
             path: "Sources/docket"
         ),
+        .target(
+            name: "DocketSpecSupport",
+            dependencies: ["Docket", "Nimble"],
+            path: "Tests/DocketSpecSupport",
+            swiftSettings: specSettings
+        ),
         .testTarget(
             name: "DocketModelSpecs",
-            dependencies: ["Docket", "Quick", "Nimble"],
+            dependencies: ["Docket", "DocketSpecSupport", "Quick", "Nimble"],
             resources: [.copy("Fixtures")],
             swiftSettings: specSettings
         ),
         .testTarget(
             name: "DocketSpecs",
-            dependencies: ["Docket", "Quick", "Nimble"],
+            dependencies: ["Docket", "DocketSpecSupport", "Quick", "Nimble"],
             swiftSettings: specSettings
         ),
     ]

@@ -5,17 +5,23 @@ import XCTest
 @testable import DocketSpecs
 
 // On Linux, Quick runs only the specs listed here: add every new QuickSpec.
-// `.ci/run` fails when one is missing.
+// `scripts/check-linuxmain` (run by `scripts/test` and CI) fails when one is missing.
 @main struct Main {
     static func main() {
         QCKMain([
+            // DocketModel
             TodoItemSpec.self,
             ProjectSpecs.self,
             ProjectTaskSpecs.self,
             TimeSlipSpecs.self,
             AppStateSpec.self,
+            AlterationRulesSpec.self,
+            AppStateRemovalSpec.self,
+            JSONFormatSpec.self,
+            // Docket
             AppStoreSpec.self,
             DiskAppPersisterSpec.self,
+            DiskAppPersisterFailureSpec.self,
         ])
     }
 }

@@ -89,7 +89,13 @@ public final class DiskAppPersister: AppPersisting {
             try fileManager.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             var movedAside: Failure?
             if unreadableFileFound, fileManager.fileExists(atPath: fileURL.path) {
-                let aside = fileURL.path + ".corrupt-" + ISODate.string(from: DocketClock.now)
+                let stem = fileURL.path + ".corrupt-" + ISODate.string(from: DocketClock.now)
+                var aside = stem
+                var attempt = 1
+                while fileManager.fileExists(atPath: aside) {
+                    attempt += 1
+                    aside = stem + "-\(attempt)"
+                }
                 try fileManager.moveItem(atPath: fileURL.path, toPath: aside)
                 movedAside = .movedAside(path: fileURL.path, to: aside)
             }

@@ -92,8 +92,10 @@ public struct Project: Identifiable, Codable, Hashable, Sendable {
         }
     }
 
+    /// The changed project, dated after everything it held before and holds now.
     private func with(title: String, tasks: [ProjectTask]) -> Self {
-        Project(id: id, title: title, tasks: tasks, alterDate: DocketClock.alterDate(after: latestAlterDate))
+        let latest = Project(id: id, title: title, tasks: self.tasks + tasks, alterDate: alterDate).latestAlterDate
+        return Project(id: id, title: title, tasks: tasks, alterDate: DocketClock.alterDate(after: latest))
     }
 
     public static func == (a: Project, b: Project) -> Bool {

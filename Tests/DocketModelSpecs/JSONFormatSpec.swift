@@ -1,0 +1,103 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+final class JSONFormatSpec: QuickSpec {
+    override class func spec() {
+        describe("the JSON file format") {
+            func fixture(_ name: String) -> Data {
+                let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures")!
+                return try! Data(contentsOf: url)
+            }
+            func roundTrip<T: Codable & Equatable>(_ type: T.Type, _ name: String) {
+                let original = fixture(name)
+                let value = try! DocketJSON.decode(type, from: original)
+                let encoded = try! DocketJSON.encode(value)
+                expect(String(decoding: encoded, as: UTF8.self)) == String(decoding: original, as: UTF8.self)
+                expect(try DocketJSON.decode(type, from: encoded)) == value
+            }
+
+            context("of each committed fixture") {
+                it("decodes and re-encodes a TodoItem byte for byte"   ) { roundTrip(TodoItem.self,    "TodoItem")    }
+                it("decodes and re-encodes a TimeSlip byte for byte"   ) { roundTrip(TimeSlip.self,    "TimeSlip")    }
+                it("decodes and re-encodes a ProjectTask byte for byte") { roundTrip(ProjectTask.self, "ProjectTask") }
+                it("decodes and re-encodes a Project byte for byte"    ) { roundTrip(Project.self,     "Project")     }
+                it("decodes and re-encodes a Tombstone byte for byte"  ) { roundTrip(Tombstone.self,   "Tombstone")   }
+                it("decodes and re-encodes an AppState byte for byte"  ) { roundTrip(AppState.self,    "AppState")    }
+            }
+
+            context("of a todo") {
+                let todo = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItem"))
+                it("reads every field") {
+                    expect(todo.text) == "Buy milk / oat, not \"dairy\" — 2 l"
+                    expect(todo.id) == UUID(uuidString: "6F9619FF-8B86-4D11-B42D-00C04FC964FF")
+                    expect(todo.completed) == true
+                    expect(todo.creationDate) == Date(timeIntervalSince1970: 1_795_197_840)
+                    expect(todo.alterDate?.timeIntervalSince1970) == 1_795_339_815.25
+                }
+                it("ends with a newline and has one field per line") {
+                    let text = String(decoding: try! DocketJSON.encode(todo), as: UTF8.self)
+                    expect(text.hasSuffix("}\n")) == true
+                    expect(text.split(separator: "\n").count) == 8
+                }
+                it("writes an absent due date as null, so every field has its line") {
+                    let text = String(decoding: try! DocketJSON.encode(TodoItem(text: "x")), as: UTF8.self)
+                    expect(text).to(contain("\"dueDate\" : null"))
+                    expect(text).to(contain("\"alterDate\" : null"))
+                }
+                it("writes dates as UTC with milliseconds") {
+                    let date = Date(timeIntervalSince1970: 1_795_339_815.2509)
+                    let text = String(decoding: try! DocketJSON.encode(TodoItem(text: "x").alter(.due(date))), as: UTF8.self)
+                    expect(text).to(contain("\"dueDate\" : \"2026-11-22T09:30:15.250Z\""))
+                }
+            }
+
+            context("when a file was edited by hand") {
+                it("accepts a date with a time zone offset and no fraction") {
+                    let json = #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00+01:00"}"#
+                    let todo = try! DocketJSON.decode(TodoItem.self, from: Data(json.utf8))
+                    expect(todo.creationDate) == Date(timeIntervalSince1970: 1_795_339_800)
+                    expect(todo.completed) == false
+                    expect(todo.dueDate).to(beNil())
+                }
+                it("names the field whose date does not parse") {
+                    let json = #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"yesterday"}"#
+                    expect { try DocketJSON.decode(TodoItem.self, from: Data(json.utf8)) }
+                        .to(throwError { (error: Error) in expect("\(error)").to(contain("yesterday")) })
+                }
+                it("refuses an impossible date") {
+                    let json = #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-02-30T10:00:00Z"}"#
+                    expect { try DocketJSON.decode(TodoItem.self, from: Data(json.utf8)) }.to(throwError())
+                }
+            }
+
+            context("as a property over random values") {
+                it("gives back an equal TodoItem from its JSON") {
+                    forAll(1000) { g in
+                        let value = RandomValues.todo(&g)
+                        let back = try! DocketJSON.decode(TodoItem.self, from: try! DocketJSON.encode(value))
+                        return back == value ? nil : "\(value) came back as \(back)"
+                    }
+                }
+                it("gives back an equal AppState from its JSON, with an identical re-encoding") {
+                    forAll(500) { g in
+                        let value = RandomValues.state(&g)
+                        let data = try! DocketJSON.encode(value)
+                        let back = try! DocketJSON.decode(AppState.self, from: data)
+                        guard back == value else { return "\(value) came back as \(back)" }
+                        return try! DocketJSON.encode(back) == data ? nil : "re-encoding differs for \(value)"
+                    }
+                }
+                it("hashes a value and its read-back copy alike") {
+                    forAll(500) { g in
+                        let value = RandomValues.project(&g)
+                        let back = try! DocketJSON.decode(Project.self, from: try! DocketJSON.encode(value))
+                        return back.hashValue == value.hashValue ? nil : "hash differs for \(value)"
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Nimble
+
+/// A small, fast, seeded random number generator (SplitMix64), so a failing
+/// property case can be replayed from its seed.
+public struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    /// A generator that always yields the same sequence for the same seed.
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Runs `body` over `cases` seeds and fails with the first failing case's seed.
+///
+/// `body` returns nil when the property holds, else what went wrong. Set
+/// `DOCKET_SEED` to run just one seed (the one a failure printed).
+public func forAll(_ cases: Int, file: FileString = #filePath, line: UInt = #line,
+                   _ body: (inout SeededGenerator) -> String?) {
+    let seeds: [UInt64]
+    if let text = ProcessInfo.processInfo.environment["DOCKET_SEED"], let seed = UInt64(text) {
+        seeds = [seed]
+    } else {
+        let base = UInt64(20_261_122)
+        seeds = (0..<UInt64(cases)).map { base &+ $0 &* 7919 }
+    }
+    for seed in seeds {
+        var generator = SeededGenerator(seed: seed)
+        if let problem = body(&generator) {
+            fail("property failed for seed \(seed) (replay with DOCKET_SEED=\(seed)): \(problem)", file: file, line: line)
+            return
+        }
+    }
+}

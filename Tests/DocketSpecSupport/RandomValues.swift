@@ -1,0 +1,68 @@
+import Docket
+import Foundation
+
+/// Random model values for property specs, from a seeded generator.
+public enum RandomValues {
+    static let words = ["Buy", "milk", "Call", "Anna", "about", "the", "party", "fix", "bike", "tyre",
+                        "Café", "naïve", "日本語", "emoji 🎉", "quote \"x\"", "back\\slash", "path/to", "tab\tand\nnewline", ""]
+
+    /// A text of a few words, with the characters JSON must escape now and then.
+    public static func text(_ g: inout SeededGenerator) -> String {
+        (0..<Int.random(in: 1...5, using: &g)).map { _ in words.randomElement(using: &g)! }.joined(separator: " ")
+    }
+
+    /// A date within a few years of 2026, sometimes with sub-millisecond precision.
+    public static func date(_ g: inout SeededGenerator) -> Date {
+        let ms = Int64.random(in: 1_700_000_000_000...1_900_000_000_000, using: &g)
+        let sub = Bool.random(using: &g) ? Double.random(in: 0..<0.001, using: &g) : 0
+        return Date(timeIntervalSince1970: Double(ms) / 1000 + sub)
+    }
+
+    public static func optionalDate(_ g: inout SeededGenerator) -> Date? {
+        Bool.random(using: &g) ? date(&g) : nil
+    }
+
+    public static func uuid(_ g: inout SeededGenerator) -> UUID {
+        let a = g.next(), b = g.next()
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: a >> (8 * UInt64(i))); bytes[8 + i] = UInt8(truncatingIfNeeded: b >> (8 * UInt64(i))) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    public static func todo(_ g: inout SeededGenerator) -> TodoItem {
+        TodoItem(id: uuid(&g), text: text(&g), creationDate: date(&g), completed: Bool.random(using: &g),
+                 dueDate: optionalDate(&g), alterDate: optionalDate(&g))
+    }
+
+    public static func slip(_ g: inout SeededGenerator) -> TimeSlip {
+        let start = date(&g)
+        let stop = Bool.random(using: &g) ? start.addingTimeInterval(Double.random(in: 0...10_000, using: &g)) : nil
+        return TimeSlip(id: uuid(&g), start: start, stop: stop)
+    }
+
+    public static func task(_ g: inout SeededGenerator) -> ProjectTask {
+        ProjectTask(id: uuid(&g), title: text(&g), dueDate: DueDate(optionalDate(&g)),
+                    state: TaskState.allCases.randomElement(using: &g)!,
+                    timeSlips: (0..<Int.random(in: 0...3, using: &g)).map { _ in slip(&g) },
+                    alterDate: optionalDate(&g))
+    }
+
+    public static func project(_ g: inout SeededGenerator) -> Project {
+        Project(id: uuid(&g), title: text(&g), tasks: (0..<Int.random(in: 0...4, using: &g)).map { _ in task(&g) },
+                alterDate: optionalDate(&g))
+    }
+
+    public static func tombstone(_ g: inout SeededGenerator) -> Tombstone {
+        let kind = [Tombstone.Kind.todo, .project, .task].randomElement(using: &g)!
+        return Tombstone(id: uuid(&g), kind: kind, projectID: kind == .task ? uuid(&g) : nil, removedDate: date(&g))
+    }
+
+    public static func state(_ g: inout SeededGenerator) -> AppState {
+        AppState(todos: (0..<Int.random(in: 0...6, using: &g)).map { _ in todo(&g) },
+                 projects: (0..<Int.random(in: 0...3, using: &g)).map { _ in project(&g) },
+                 removed: (0..<Int.random(in: 0...3, using: &g)).map { _ in tombstone(&g) })
+    }
+}
