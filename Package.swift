@@ -46,6 +46,11 @@ let package = Package(
             swiftSettings: specSettings
         ),
         .testTarget(
+            name: "DocketMergeSpecs",
+            dependencies: ["Docket", "DocketSpecSupport", "Quick", "Nimble"],
+            swiftSettings: specSettings
+        ),
+        .testTarget(
             name: "DocketSpecs",
             dependencies: ["Docket", "DocketSpecSupport", "Quick", "Nimble"],
             swiftSettings: specSettings

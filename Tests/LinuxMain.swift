@@ -1,6 +1,7 @@
 import Quick
 import XCTest
 
+@testable import DocketMergeSpecs
 @testable import DocketModelSpecs
 @testable import DocketSpecs
 
@@ -18,6 +19,8 @@ import XCTest
             AlterationRulesSpec.self,
             AppStateRemovalSpec.self,
             JSONFormatSpec.self,
+            // DocketMerge
+            MergeRulesSpec.self,
             // Docket
             AppStoreSpec.self,
             DiskAppPersisterSpec.self,

@@ -50,7 +50,7 @@ public struct AppState: Codable, Hashable, Sendable {
     public init(todos: [TodoItem], projects: [Project], removed: [Tombstone]) {
         self.todos = todos.sorted(by: AppState.todoOrder)
         self.projects = projects
-        self.removed = removed.sorted { $0.id.uuidString < $1.id.uuidString }
+        self.removed = removed.sorted { $0.id.precedes($1.id) }
     }
 
     private init(sortedTodos todos: [TodoItem], projects: [Project], sortedRemoved removed: [Tombstone]) {
@@ -62,7 +62,7 @@ public struct AppState: Codable, Hashable, Sendable {
     /// The order of todos: by creationDate, then id.
     public static func todoOrder(_ a: TodoItem, _ b: TodoItem) -> Bool {
         let (ca, cb) = (a.creationDate.docketMilliseconds, b.creationDate.docketMilliseconds)
-        return ca != cb ? ca < cb : a.id.uuidString < b.id.uuidString
+        return ca != cb ? ca < cb : a.id.precedes(b.id)
     }
 
     /// The todo with this id, if there is one.
@@ -135,7 +135,7 @@ public struct AppState: Codable, Hashable, Sendable {
 
     private func recording(_ tombstones: [Tombstone]) -> [Tombstone] {
         let ids = Set(tombstones.map(\.id))
-        return (removed.filter { !ids.contains($0.id) } + tombstones).sorted { $0.id.uuidString < $1.id.uuidString }
+        return (removed.filter { !ids.contains($0.id) } + tombstones).sorted { $0.id.precedes($1.id) }
     }
 
     /// Records tombstones for the tasks `previous` had and `project` has not, and
@@ -149,7 +149,7 @@ public struct AppState: Codable, Hashable, Sendable {
         let cleared = removed.filter { !kept.contains($0.id) && $0.id != project.id }
         if gone.isEmpty && cleared.count == removed.count { return removed }
         let ids = Set(gone.map(\.id))
-        return (cleared.filter { !ids.contains($0.id) } + gone).sorted { $0.id.uuidString < $1.id.uuidString }
+        return (cleared.filter { !ids.contains($0.id) } + gone).sorted { $0.id.precedes($1.id) }
     }
 
     private enum CodingKeys: String, CodingKey { case todos, projects, removed }

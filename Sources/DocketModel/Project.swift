@@ -45,7 +45,7 @@ public struct Project: Identifiable, Codable, Hashable, Sendable {
 
     /// A new project with no tasks.
     public init(title: String) {
-        self.init(id: UUID(), title: title, tasks: [], alterDate: nil)
+        self.init(id: DocketIDs.make(), title: title, tasks: [], alterDate: nil)
     }
 
     /// A project exactly as stored, for decoding and merging.

@@ -41,7 +41,7 @@ public struct ProjectTask: Identifiable, Codable, Hashable, Sendable {
 
     /// A new unfinished task with no due date and no time recorded.
     public init(title: String) {
-        self.init(id: UUID(), title: title, dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil)
+        self.init(id: DocketIDs.make(), title: title, dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil)
     }
 
     /// A task exactly as stored, for decoding and merging.

@@ -22,7 +22,7 @@ public struct TimeSlip: Identifiable, Codable, Hashable, Sendable {
 
     /// A running slip that started at `start`.
     public init(start: Date) {
-        self.init(id: UUID(), start: start, stop: nil)
+        self.init(id: DocketIDs.make(), start: start, stop: nil)
     }
 
     /// A slip exactly as stored, for decoding and merging.

@@ -29,7 +29,7 @@ public struct TodoItem: Identifiable, Codable, Hashable, Sendable {
 
     /// A new open item with the given text, made now.
     public init(text: String) {
-        self.init(id: UUID(), text: text, creationDate: DocketClock.now, completed: false, dueDate: nil, alterDate: nil)
+        self.init(id: DocketIDs.make(), text: text, creationDate: DocketClock.now, completed: false, dueDate: nil, alterDate: nil)
     }
 
     /// An item exactly as stored, for decoding and merging.
@@ -62,7 +62,7 @@ public struct TodoItem: Identifiable, Codable, Hashable, Sendable {
             guard !sameMillisecond(dueDate, self.dueDate) else { return self }
             return TodoItem(id: id, text: text, creationDate: creationDate, completed: completed, dueDate: dueDate, alterDate: nextAlterDate)
         case let .fork(changes):
-            return TodoItem(id: UUID(), text: text, creationDate: creationDate, completed: completed, dueDate: dueDate, alterDate: alterDate)
+            return TodoItem(id: DocketIDs.make(), text: text, creationDate: creationDate, completed: completed, dueDate: dueDate, alterDate: alterDate)
                 .alter(changes)
         }
     }

@@ -1,0 +1,232 @@
+import DocketModel
+import Foundation
+
+/// Which of the two merged states a value came from: `ours` is the local
+/// state, `theirs` the one pulled in.
+public enum MergeSide: String, Codable, Hashable, Sendable {
+    case ours, theirs
+
+    /// The other side.
+    public var other: MergeSide { self == .ours ? .theirs : .ours }
+}
+
+/// Every decision a merge took, so that nothing is lost without a trace.
+public struct MergeReport: Codable, Hashable, Sendable {
+    /// One entry per item that needed a decision, ordered by kind, then id.
+    public let items: [ItemDecision]
+
+    /// A report of these decisions, put in their order.
+    public init(items: [ItemDecision]) {
+        self.items = items.sorted { ($0.kind.order, $0.id.uuidString) < ($1.kind.order, $1.id.uuidString) }
+    }
+
+    /// Whether no item needed a decision.
+    public var isEmpty: Bool { items.isEmpty }
+
+    /// The same decisions, as seen from the other machine (ours and theirs swapped).
+    public func swappingSides() -> MergeReport {
+        MergeReport(items: items.map { $0.swappingSides() })
+    }
+
+    /// A short summary for people, such as
+    /// "3 items merged; 1 field chose the later edit: todo 'Buy milk' text".
+    public var summary: String {
+        guard !items.isEmpty else { return "no item needed a decision" }
+        var parts = ["\(items.count) \(items.count == 1 ? "item" : "items") merged"]
+        let later = items.flatMap { item in
+            item.fields.filter { $0.lost != nil }.map { "\(item.kind) '\(item.label)' \($0.field)" }
+        }
+        if !later.isEmpty {
+            parts.append("\(later.count) \(later.count == 1 ? "field" : "fields") chose the later edit: \(later.joined(separator: ", "))")
+        }
+        let removalsWon = items.filter { $0.removal?.outcome == .removalWon }.map { "\($0.kind) '\($0.label)'" }
+        if !removalsWon.isEmpty {
+            parts.append("\(removalsWon.count) \(removalsWon.count == 1 ? "removal" : "removals") won over a concurrent edit: \(removalsWon.joined(separator: ", "))")
+        }
+        let editsWon = items.filter { $0.removal?.outcome == .editWon }.map { "\($0.kind) '\($0.label)'" }
+        if !editsWon.isEmpty {
+            parts.append("\(editsWon.count) \(editsWon.count == 1 ? "edit" : "edits") won over a removal: \(editsWon.joined(separator: ", "))")
+        }
+        let stopped = items.filter { !$0.stoppedSlips.isEmpty }.map { "task '\($0.label)'" }
+        if !stopped.isEmpty {
+            parts.append("\(stopped.count) running \(stopped.count == 1 ? "slip" : "slips") stopped: \(stopped.joined(separator: ", "))")
+        }
+        return parts.joined(separator: "; ")
+    }
+}
+
+/// What a merge decided for one item (a todo, a project or a task).
+public struct ItemDecision: Codable, Hashable, Sendable {
+    /// What kind of item.
+    public enum Kind: String, Codable, Hashable, Sendable, CustomStringConvertible {
+        case todo, project, task
+        var order: Int { self == .todo ? 0 : self == .project ? 1 : 2 }
+        public var description: String { rawValue }
+    }
+
+    /// The kind of item.
+    public let kind: Kind
+    /// The item's id.
+    public let id: UUID
+    /// The item's text or title, as merged (or as last seen, when removed).
+    public let label: String
+    /// For a task, its project.
+    public let projectID: UUID?
+    /// The fields that were combined from the two sides, each with the rule that chose it.
+    public let fields: [FieldDecision]
+    /// The outcome of a removal on one side against an edit on the other, if there was one.
+    public let removal: RemovalDecision?
+    /// Running slips the merge stopped so the task has at most one.
+    public let stoppedSlips: [StoppedSlip]
+
+    /// A decision as recorded.
+    public init(kind: Kind, id: UUID, label: String, projectID: UUID? = nil, fields: [FieldDecision] = [],
+                removal: RemovalDecision? = nil, stoppedSlips: [StoppedSlip] = []) {
+        self.kind = kind
+        self.id = id
+        self.label = label
+        self.projectID = projectID
+        self.fields = fields.sorted { $0.field < $1.field }
+        self.removal = removal
+        self.stoppedSlips = stoppedSlips.sorted { $0.slipID.uuidString < $1.slipID.uuidString }
+    }
+
+    /// The same decision with ours and theirs swapped.
+    public func swappingSides() -> ItemDecision {
+        ItemDecision(kind: kind, id: id, label: label, projectID: projectID,
+                     fields: fields.map { $0.swappingSides() }, removal: removal?.swappingSides(), stoppedSlips: stoppedSlips)
+    }
+}
+
+/// Which side one field was taken from, by which rule, and what lost.
+public struct FieldDecision: Codable, Hashable, Sendable {
+    /// Why the field has its merged value.
+    public enum Rule: String, Codable, Hashable, Sendable {
+        /// Only one side changed the field.
+        case onlyOneSideChanged
+        /// Both changed it; the side with the later alterDate won.
+        case laterEdit
+        /// Both changed it at the same alterDate; the greater value won (a rule that ignores which side is which).
+        case tieBreak
+    }
+
+    /// The field, such as "text", "state" or "timeSlips[<id>].stop".
+    public let field: String
+    /// The side the kept value came from.
+    public let from: MergeSide
+    /// The rule that chose it.
+    public let rule: Rule
+    /// The kept value, as text.
+    public let kept: String
+    /// The value that lost, as text; nil when only one side changed the field.
+    public let lost: String?
+
+    /// A field decision as recorded.
+    public init(field: String, from: MergeSide, rule: Rule, kept: String, lost: String?) {
+        self.field = field
+        self.from = from
+        self.rule = rule
+        self.kept = kept
+        self.lost = lost
+    }
+
+    func swappingSides() -> FieldDecision {
+        FieldDecision(field: field, from: from.other, rule: rule, kept: kept, lost: lost)
+    }
+}
+
+/// A removal on one side weighed against an edit on the other.
+public struct RemovalDecision: Codable, Hashable, Sendable {
+    /// Which won.
+    public enum Outcome: String, Codable, Hashable, Sendable {
+        /// The item stays removed; the edit is recorded in `lostItem`.
+        case removalWon
+        /// The edit was later than the removal, so the item stays.
+        case editWon
+    }
+
+    /// Which won.
+    public let outcome: Outcome
+    /// The side that removed the item.
+    public let removedOn: MergeSide
+    /// When it was removed, if a tombstone says so.
+    public let removedDate: Date?
+    /// The latest alterDate of the edited item (for a project, of it and its tasks).
+    public let editDate: Date?
+    /// The edited item as JSON, when the removal discarded it.
+    public let lostItem: String?
+
+    /// A removal decision as recorded.
+    public init(outcome: Outcome, removedOn: MergeSide, removedDate: Date?, editDate: Date?, lostItem: String?) {
+        self.outcome = outcome
+        self.removedOn = removedOn
+        self.removedDate = removedDate
+        self.editDate = editDate
+        self.lostItem = lostItem
+    }
+
+    func swappingSides() -> RemovalDecision {
+        RemovalDecision(outcome: outcome, removedOn: removedOn.other, removedDate: removedDate, editDate: editDate, lostItem: lostItem)
+    }
+
+    public static func == (a: RemovalDecision, b: RemovalDecision) -> Bool {
+        a.outcome == b.outcome && a.removedOn == b.removedOn && a.lostItem == b.lostItem
+            && sameMillisecond(a.removedDate, b.removedDate) && sameMillisecond(a.editDate, b.editDate)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(outcome)
+        hasher.combine(removedOn)
+        hasher.combine(lostItem)
+    }
+
+    private enum CodingKeys: String, CodingKey { case outcome, removedOn, removedDate, editDate, lostItem }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(outcome: try c.decode(Outcome.self, forKey: .outcome),
+                  removedOn: try c.decode(MergeSide.self, forKey: .removedOn),
+                  removedDate: try c.decodeDateIfPresent(forKey: .removedDate),
+                  editDate: try c.decodeDateIfPresent(forKey: .editDate),
+                  lostItem: try c.decodeIfPresent(String.self, forKey: .lostItem))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(outcome, forKey: .outcome)
+        try c.encode(removedOn, forKey: .removedOn)
+        try c.encodeDate(removedDate, forKey: .removedDate)
+        try c.encodeDate(editDate, forKey: .editDate)
+        try c.encodeIfPresent(lostItem, forKey: .lostItem)
+    }
+}
+
+/// A running slip the merge stopped at the start of a later running slip.
+public struct StoppedSlip: Codable, Hashable, Sendable {
+    /// The slip.
+    public let slipID: UUID
+    /// Where it was stopped: the start of the later running slip.
+    public let stop: Date
+
+    /// A stopped slip as recorded.
+    public init(slipID: UUID, stop: Date) {
+        self.slipID = slipID
+        self.stop = stop
+    }
+
+    public static func == (a: StoppedSlip, b: StoppedSlip) -> Bool { a.slipID == b.slipID && sameMillisecond(a.stop, b.stop) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(slipID) }
+
+    private enum CodingKeys: String, CodingKey { case slipID, stop }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(slipID: try c.decode(UUID.self, forKey: .slipID), stop: try c.decodeDate(forKey: .stop))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(slipID, forKey: .slipID)
+        try c.encodeDate(stop, forKey: .stop)
+    }
+}

@@ -1,0 +1,109 @@
+import Docket
+import Foundation
+
+/// A clock and id source driven by a seeded generator, installed as Docket's,
+/// so a property case is replayed exactly from its seed.
+public final class SeededWorld: @unchecked Sendable {
+    private let lock = NSLock()
+    private var generator: SeededGenerator
+    private var milliseconds: Int64
+
+    /// A world at a fixed start time whose ids come from `seed`.
+    public init(seed: UInt64, start: Int64 = 1_795_339_800_000) {
+        generator = SeededGenerator(seed: seed ^ 0xD0C3_E7)
+        milliseconds = start
+        DocketClock.use { [unowned self] in now }
+        DocketIDs.use { [unowned self] in lock.withLock { RandomValues.uuid(&generator) } }
+    }
+
+    /// Back to the system clock and random ids.
+    public func uninstall() {
+        DocketClock.reset()
+        DocketIDs.reset()
+    }
+
+    /// The world's current time.
+    public var now: Date { lock.withLock { Date(docketMillisecondsForSpecs: milliseconds) } }
+    /// The world's current time in milliseconds.
+    public var time: Int64 {
+        get { lock.withLock { milliseconds } }
+        set { lock.withLock { milliseconds = newValue } }
+    }
+}
+
+extension Date {
+    /// A date at whole milliseconds since 1970.
+    public init(docketMillisecondsForSpecs ms: Int64) { self.init(timeIntervalSince1970: Double(ms) / 1000) }
+}
+
+/// Random edits of every kind, made through the Change DSL.
+public enum RandomEdits {
+    static let texts = ["Buy milk", "Call Anna", "Fix bike", "Water plants", "Book flights", "Pay rent", "Party", "Buy Beer", "Order Pizza", "Café"]
+
+    /// A state made from nothing by `count` random edits.
+    public static func state(_ count: Int, _ g: inout SeededGenerator, world: SeededWorld) -> AppState {
+        (0..<count).reduce(AppState()) { state, _ in edit(state, &g, world: world) }
+    }
+
+    /// `state` after `count` random edits, the clock stepping between them.
+    public static func edits(_ state: AppState, _ count: Int, _ g: inout SeededGenerator, world: SeededWorld) -> AppState {
+        (0..<count).reduce(state) { state, _ in edit(state, &g, world: world) }
+    }
+
+    /// One random edit, after a random step of the clock (sometimes none, sometimes backwards).
+    public static func edit(_ state: AppState, _ g: inout SeededGenerator, world: SeededWorld) -> AppState {
+        switch Int.random(in: 0..<10, using: &g) {
+        case 0: break
+        case 1: world.time -= Int64.random(in: 1...5_000, using: &g)
+        default: world.time += Int64.random(in: 1...60_000, using: &g)
+        }
+        let text = texts.randomElement(using: &g)! + (Bool.random(using: &g) ? "" : " \(Int.random(in: 1...9, using: &g))")
+        let due: Date? = Bool.random(using: &g) ? world.now.addingTimeInterval(Double(Int.random(in: 1...30, using: &g)) * 86_400) : nil
+
+        switch Int.random(in: 0..<20, using: &g) {
+        case 0, 1:
+            return state.alter(by: .adding(.todo(TodoItem(text: text))))
+        case 2, 3, 4:
+            guard let todo = state.todos.randomElement(using: &g) else { return state }
+            let change: TodoItem.Change = [.text(text), .completed(!todo.completed), .due(due)].randomElement(using: &g)!
+            return state.alter(by: .updating(.todo(todo.alter(change))))
+        case 5:
+            guard let todo = state.todos.randomElement(using: &g) else { return state }
+            let changes: [TodoItem.Change] = Bool.random(using: &g) ? [] : [.text(text)]
+            return state.alter(by: .adding(.todo(todo.alter(.fork(changes)))))
+        case 6:
+            guard let todo = state.todos.randomElement(using: &g) else { return state }
+            return state.alter(by: .removing(.todo(todo)))
+        case 7:
+            return state.alter(by: .adding(.project(Project(title: text))))
+        case 8:
+            guard let project = state.projects.randomElement(using: &g) else { return state }
+            return state.alter(by: .updating(.project(project.alter(by: .setting(.title(to: text))))))
+        case 9:
+            guard let project = state.projects.randomElement(using: &g) else { return state }
+            return Int.random(in: 0..<3, using: &g) == 0
+                ? state.alter(by: .removing(.project(project)))
+                : state.alter(by: .adding(.project(project)))  // moves it to the end
+        case 10, 11:
+            guard let project = state.projects.randomElement(using: &g) else { return state }
+            return state.alter(by: .updating(.project(project.alter(by: .adding(.task(ProjectTask(title: text)))))))
+        case 12, 13, 14:
+            guard let project = state.projects.randomElement(using: &g), let task = project.tasks.randomElement(using: &g) else { return state }
+            let change: ProjectTask.Change = [
+                .setting(.title(to: text)), .setting(.dueDate(to: DueDate(due))),
+                .setting(.state(to: TaskState.allCases.randomElement(using: &g)!)),
+            ].randomElement(using: &g)!
+            return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task.alter(by: change)))))))
+        case 15, 16, 17:
+            guard let project = state.projects.randomElement(using: &g), let task = project.tasks.randomElement(using: &g) else { return state }
+            let record: ProjectTask.Change = .recording(Bool.random(using: &g) ? .start : .stop)
+            return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task.alter(by: record)))))))
+        case 18:
+            guard let project = state.projects.randomElement(using: &g), let task = project.tasks.randomElement(using: &g) else { return state }
+            return state.alter(by: .updating(.project(project.alter(by: .removing(.task(task))))))
+        default:
+            guard let project = state.projects.randomElement(using: &g), let task = project.tasks.randomElement(using: &g) else { return state }
+            return state.alter(by: .updating(.project(project.alter(by: .adding(.task(task))))))  // moves it to the end
+        }
+    }
+}
