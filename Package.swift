@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "Docket", targets: ["Docket"]),
         .executable(name: "docket", targets: ["DocketCLI"]),
+        .executable(name: "docket-bench", targets: ["DocketBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -33,6 +34,7 @@ let package = Package(
             ],
             path: "Sources/docket"
         ),
+        .executableTarget(name: "DocketBench", dependencies: ["Docket"]),
         .target(
             name: "DocketSpecSupport",
             dependencies: ["Docket", "Nimble"],

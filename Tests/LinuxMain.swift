@@ -21,6 +21,7 @@ import XCTest
             JSONFormatSpec.self,
             // DocketMerge
             MergeRulesSpec.self,
+            MergeLawsSpec.self,
             // Docket
             AppStoreSpec.self,
             DiskAppPersisterSpec.self,

@@ -1,6 +1,7 @@
 import Docket
 import Foundation
 import Nimble
+import DocketSpecSupport
 import Quick
 
 final class AppStateRemovalSpec: QuickSpec {
@@ -27,6 +28,14 @@ final class AppStateRemovalSpec: QuickSpec {
             }
             it("keeps todos in creation order, whatever the order they were added in") {
                 expect(s0.todos) == [milk, bread]
+            }
+            it("orders todos made in the same millisecond by their id's text") {
+                forAll(200) { g in
+                    let made = clock.now
+                    let todos = (0..<8).map { _ in TodoItem(id: RandomValues.uuid(&g), text: "x", creationDate: made, completed: false, dueDate: nil, alterDate: nil) }
+                    let ids = AppState(todos: todos, projects: [], removed: []).todos.map(\.id.uuidString)
+                    return ids == ids.sorted() ? nil : "\(ids) is not in text order"
+                }
             }
             it("adds a todo only once") {
                 expect(s0.alter(by: .adding(.todo(milk))).todos) == [milk, bread]

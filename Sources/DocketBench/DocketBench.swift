@@ -1,0 +1,23 @@
+import Foundation
+
+/// Docket's benchmarks: programs that print figures (never timed tests).
+///
+///     swift run -c release docket-bench merge [--size N] [--changes N] [--runs N]
+@main
+struct DocketBench {
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let command = arguments.isEmpty ? "merge" : arguments.removeFirst()
+        func option(_ name: String, _ fallback: Int) -> Int {
+            guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let value = Int(arguments[i + 1]) else { return fallback }
+            return value
+        }
+        switch command {
+        case "merge":
+            MergeBenchmark(size: option("--size", 100_000), changes: option("--changes", 1000), runs: option("--runs", 5)).run()
+        default:
+            FileHandle.standardError.write(Data("usage: docket-bench merge [--size N] [--changes N] [--runs N]\n".utf8))
+            exit(64)
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// A random case: a base made by random edits, and two sides edited from it
+/// concurrently, each with its own clock (which may run behind the other's).
+struct MergeCase {
+    let base: AppState
+    let ours: AppState
+    let theirs: AppState
+
+    init(_ g: inout SeededGenerator, world: SeededWorld) {
+        base = RandomEdits.state(Int.random(in: 0...12, using: &g), &g, world: world)
+        let start = world.time
+        ours = RandomEdits.edits(base, Int.random(in: 0...8, using: &g), &g, world: world)
+        // The other machine's clock: the same time (to make ties), or skewed.
+        world.time = start + [0, 0, Int64.random(in: -30_000...30_000, using: &g)].randomElement(using: &g)!
+        theirs = RandomEdits.edits(base, Int.random(in: 0...8, using: &g), &g, world: world)
+    }
+}
+
+/// Runs `body` over 1,000 seeded merge cases.
+func forAllMerges(_ body: @escaping (MergeCase) -> String?) {
+    forAll(1000) { g in
+        let world = SeededWorld(seed: g.next())
+        defer { world.uninstall() }
+        return body(MergeCase(&g, world: world))
+    }
+}
+
+final class MergeLawsSpec: QuickSpec {
+    override class func spec() {
+        describe("merge, over 1,000 random concurrent edit sequences per law") {
+            it("converges: both machines get the same state and the same decisions") {
+                forAllMerges { c in
+                    let one = merge(base: c.base, ours: c.ours, theirs: c.theirs)
+                    let other = merge(base: c.base, ours: c.theirs, theirs: c.ours)
+                    if one.state != other.state { return "states differ:\n\(one.state)\n\(other.state)" }
+                    if one.report != other.report.swappingSides() { return "reports differ:\n\(one.report)\n\(other.report)" }
+                    return nil
+                }
+            }
+            it("converges with no common ancestor too") {
+                forAllMerges { c in
+                    let one = merge(base: nil, ours: c.ours, theirs: c.theirs)
+                    let other = merge(base: nil, ours: c.theirs, theirs: c.ours)
+                    return one.state == other.state && one.report == other.report.swappingSides() ? nil : "differ without a base"
+                }
+            }
+            it("gives x back when both sides are x") {
+                forAllMerges { c in
+                    let merged = merge(base: c.base, ours: c.ours, theirs: c.ours).state
+                    return merged == c.ours ? nil : "merge(b, x, x) = \(merged)\nx = \(c.ours)"
+                }
+            }
+            it("gives x back when only one side changed") {
+                forAllMerges { c in
+                    let merged = merge(base: c.base, ours: c.base, theirs: c.theirs).state
+                    return merged == c.theirs ? nil : "merge(b, b, x) = \(merged)\nx = \(c.theirs)"
+                }
+            }
+            it("loses no value silently: every edited value not in the result is in the report") {
+                forAllMerges { c in
+                    let result = merge(base: c.base, ours: c.ours, theirs: c.theirs)
+                    return silentLoss(c.base, c.ours, result) ?? silentLoss(c.base, c.theirs, result)
+                }
+            }
+            it("leaves at most one running slip per task") {
+                forAllMerges { c in
+                    let result = merge(base: c.base, ours: c.ours, theirs: c.theirs)
+                    for task in result.state.projects.flatMap(\.tasks) where task.timeSlips.filter(\.isRunning).count > 1 {
+                        return "task \(task.title) has \(task.timeSlips.filter(\.isRunning).count) running slips"
+                    }
+                    return nil
+                }
+            }
+            it("is a fixed point: merging the result with either side again changes nothing") {
+                forAllMerges { c in
+                    let merged = merge(base: c.base, ours: c.ours, theirs: c.theirs).state
+                    let again = merge(base: c.ours, ours: c.ours, theirs: merged).state
+                    return again == merged ? nil : "re-merge changed the state"
+                }
+            }
+        }
+    }
+}
+
+/// The first value `side` edited (relative to `base`) that is neither in the
+/// merged state nor recorded as lost in the report.
+func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> String? {
+    let report = result.report
+    func decision(_ id: UUID) -> ItemDecision? { report.items.first { $0.id == id } }
+    func removalWon(_ id: UUID) -> Bool { decision(id)?.removal?.outcome == .removalWon && decision(id)?.removal?.lostItem != nil }
+    func recorded(_ id: UUID, _ field: String, _ value: String) -> Bool {
+        decision(id)?.fields.contains { $0.field == field && $0.lost == value } ?? false
+    }
+    func iso(_ date: Date?) -> String {
+        guard let date else { return "none" }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+    func check<V: Equatable>(_ id: UUID, _ field: String, base: V?, side: V, merged: V, _ text: (V) -> String) -> String? {
+        if let base, base == side { return nil }
+        if side == merged || recorded(id, field, text(side)) { return nil }
+        return "\(field) \(text(side)) of \(id) is lost without a trace"
+    }
+
+    for todo in side.todos {
+        let b = base.todo(id: todo.id)
+        if b == todo { continue }
+        guard let m = result.state.todo(id: todo.id) else {
+            if removalWon(todo.id) { continue }
+            return "todo \(todo.text) vanished without a trace"
+        }
+        if let problem = check(todo.id, "text", base: b?.text, side: todo.text, merged: m.text, { $0 })
+            ?? check(todo.id, "completed", base: b?.completed, side: todo.completed, merged: m.completed, { String($0) })
+            ?? check(todo.id, "dueDate", base: b?.dueDate, side: todo.dueDate, merged: m.dueDate, iso) { return problem }
+    }
+    for project in side.projects {
+        let b = base.project(id: project.id)
+        if b == project { continue }
+        guard let m = result.state.project(id: project.id) else {
+            if removalWon(project.id) { continue }
+            return "project \(project.title) vanished without a trace"
+        }
+        if let problem = check(project.id, "title", base: b?.title, side: project.title, merged: m.title, { $0 }) { return problem }
+        for task in project.tasks {
+            let bt = b?.task(id: task.id)
+            if bt == task { continue }
+            guard let mt = m.task(id: task.id) else {
+                if removalWon(task.id) { continue }
+                return "task \(task.title) vanished without a trace"
+            }
+            if let problem = check(task.id, "title", base: bt?.title, side: task.title, merged: mt.title, { $0 })
+                ?? check(task.id, "dueDate", base: bt?.dueDate, side: task.dueDate, merged: mt.dueDate, { iso($0.date) })
+                ?? check(task.id, "state", base: bt?.state, side: task.state, merged: mt.state, { $0.rawValue }) { return problem }
+            for slip in task.timeSlips {
+                guard let ms = mt.timeSlips.first(where: { $0.id == slip.id }) else { return "slip \(slip.id) vanished" }
+                let bs = bt?.timeSlips.first { $0.id == slip.id }
+                if slip.stop == nil { continue }
+                if let problem = check(task.id, "timeSlips[\(slip.id.uuidString)].stop", base: bs?.stop, side: slip.stop, merged: ms.stop, iso) {
+                    return problem
+                }
+            }
+        }
+    }
+    return nil
+}
