@@ -26,6 +26,7 @@ import XCTest
             AppStoreSpec.self,
             DiskAppPersisterSpec.self,
             DiskAppPersisterFailureSpec.self,
+            StoreSpec.self,
         ])
     }
 }

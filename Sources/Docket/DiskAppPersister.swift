@@ -79,7 +79,7 @@ public final class DiskAppPersister: AppPersisting {
             return state
         } catch {
             unreadableFileFound = true
-            throw Failure.unreadable(path: fileURL.path, reason: describe(error))
+            throw Failure.unreadable(path: fileURL.path, reason: decodingReason(error))
         }
     }
 
@@ -134,7 +134,7 @@ public final class DiskAppPersister: AppPersisting {
 }
 
 /// The decoder's reason in a sentence: which field, and what was wrong.
-func describe(_ error: Error) -> String {
+func decodingReason(_ error: Error) -> String {
     guard let error = error as? DecodingError else { return error.localizedDescription }
     func path(_ context: DecodingError.Context) -> String {
         let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }

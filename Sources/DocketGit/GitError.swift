@@ -1,0 +1,33 @@
+import CGit2
+
+/// A libgit2 call that failed: which function, its code, and libgit2's message.
+public struct GitError: Error, CustomStringConvertible, Equatable {
+    /// libgit2's error code (`GIT_ENOTFOUND` is -3, `GIT_EEXISTS` -4, …).
+    public let code: Int32
+    /// The libgit2 function that failed.
+    public let function: String
+    /// libgit2's own message.
+    public let message: String
+
+    /// Whether the failure means "not found".
+    public var isNotFound: Bool { code == GIT_ENOTFOUND.rawValue }
+
+    public var description: String { "\(function) failed: \(message)" }
+}
+
+/// The one error gate: throws a `GitError` naming `function` when `code` is negative.
+@discardableResult
+func check(_ code: Int32, _ function: StaticString) throws -> Int32 {
+    guard code < 0 else { return code }
+    let message = git_error_last().map { String(cString: $0.pointee.message) } ?? "error \(code)"
+    throw GitError(code: code, function: "\(function)", message: message)
+}
+
+/// Starts libgit2 once per process, with fsync of the git directory on, so a
+/// commit survives a crash.
+enum LibGit2Runtime {
+    static let started: Void = {
+        git_libgit2_init()
+        _ = docket_git_enable_fsync_gitdir(1)
+    }()
+}

@@ -1,0 +1,119 @@
+import CGit2
+import Foundation
+
+/// A file that differs from the last commit, as `git status` sees it.
+public struct StatusEntry: Equatable, Sendable {
+    /// How it differs.
+    public enum Kind: Equatable, Sendable { case new, modified, deleted }
+    /// The path, relative to the repository's top folder.
+    public let path: String
+    /// How it differs from HEAD (index and working tree together).
+    public let kind: Kind
+}
+
+extension Repository {
+    /// The files under the given folders that differ from HEAD, in the index
+    /// or the working tree, untracked ones included.
+    ///
+    /// NB: libgit2 compares each tracked file's stat data with the index and
+    /// hashes only files whose stat data changed, so the cost follows the
+    /// change, not the size of the store, as long as the index is kept fresh.
+    public func status(under folders: [String]) throws -> [StatusEntry] {
+        var options = git_status_options()
+        try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
+        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
+        options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
+            | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
+        return try withStrArray(folders) { pathspec in
+            options.pathspec = pathspec
+            var list: OpaquePointer?
+            try check(git_status_list_new(&list, pointer, &options), "git_status_list_new")
+            defer { git_status_list_free(list) }
+            return (0..<git_status_list_entrycount(list)).compactMap { index in
+                guard let entry = git_status_byindex(list, index)?.pointee else { return nil }
+                let flags = entry.status.rawValue
+                let delta = (entry.index_to_workdir ?? entry.head_to_index)?.pointee
+                guard let delta else { return nil }
+                let path = String(cString: (delta.new_file.path ?? delta.old_file.path)!)
+                let deleted = GIT_STATUS_WT_DELETED.rawValue | GIT_STATUS_INDEX_DELETED.rawValue
+                let new = GIT_STATUS_WT_NEW.rawValue | GIT_STATUS_INDEX_NEW.rawValue
+                if flags & GIT_STATUS_IGNORED.rawValue != 0 || flags == 0 { return nil }
+                // New in the index but deleted in the tree: nothing to commit.
+                if flags & GIT_STATUS_INDEX_NEW.rawValue != 0 && flags & GIT_STATUS_WT_DELETED.rawValue != 0 { return nil }
+                let kind: StatusEntry.Kind = flags & deleted != 0 ? .deleted : (flags & new != 0 ? .new : .modified)
+                return StatusEntry(path: path, kind: kind)
+            }
+        }
+    }
+
+    /// Stages exactly these paths as they are in the working tree: a present
+    /// file is added, a missing one removed (`git add`/`git rm --cached` by path).
+    public func stage(_ paths: [String]) throws {
+        try withIndex { index in
+            for path in paths {
+                if FileManager.default.fileExists(atPath: workdir! + path) {
+                    try check(git_index_add_bypath(index, path), "git_index_add_bypath")
+                } else {
+                    let code = git_index_remove_bypath(index, path)
+                    if code != GIT_ENOTFOUND.rawValue { try check(code, "git_index_remove_bypath") }
+                }
+            }
+            try check(git_index_write(index), "git_index_write")
+        }
+    }
+
+    /// Writes the index as a tree and returns its id; cached subtrees are reused.
+    public func writeIndexTree() throws -> ObjectID {
+        try withIndex { index in
+            var oid = git_oid()
+            try check(git_index_write_tree(&oid, index), "git_index_write_tree")
+            return ObjectID(oid)
+        }
+    }
+
+    /// Makes the index match a tree (`git reset --mixed` without moving HEAD).
+    public func resetIndex(to tree: ObjectID) throws {
+        try withIndex { index in
+            try withTree(tree) { tree in
+                try check(git_index_read_tree(index, tree), "git_index_read_tree")
+            }
+            try check(git_index_write(index), "git_index_write")
+        }
+    }
+
+    func withIndex<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+        var index: OpaquePointer?
+        try check(git_repository_index(&index, pointer), "git_repository_index")
+        defer { git_index_free(index) }
+        try check(git_index_read(index, 0), "git_index_read")
+        return try body(index!)
+    }
+
+    /// Writes a commit of `tree` with these parents; when `updating` names a
+    /// reference (such as "HEAD"), moves it to the new commit.
+    public func commit(tree: ObjectID, parents: [ObjectID], message: String, author: Signature,
+                       updating reference: String? = "HEAD", date: Date = Date()) throws -> ObjectID {
+        var signature: UnsafeMutablePointer<git_signature>?
+        let offset = Int32(TimeZone.current.secondsFromGMT(for: date) / 60)
+        try check(git_signature_new(&signature, author.name, author.email, git_time_t(date.timeIntervalSince1970), offset), "git_signature_new")
+        defer { git_signature_free(signature) }
+        var treeOID = tree.oid
+        var treeObject: OpaquePointer?
+        try check(git_tree_lookup(&treeObject, pointer, &treeOID), "git_tree_lookup")
+        defer { git_tree_free(treeObject) }
+        var parentCommits: [OpaquePointer?] = []
+        defer { parentCommits.forEach { git_commit_free($0) } }
+        for parent in parents {
+            var oid = parent.oid
+            var commit: OpaquePointer?
+            try check(git_commit_lookup(&commit, pointer, &oid), "git_commit_lookup")
+            parentCommits.append(commit)
+        }
+        var oid = git_oid()
+        try parentCommits.withUnsafeMutableBufferPointer { buffer in
+            try check(git_commit_create(&oid, pointer, reference, signature, signature, "UTF-8", message, treeObject,
+                                        parents.count, buffer.baseAddress), "git_commit_create")
+        }
+        return ObjectID(oid)
+    }
+}
