@@ -27,6 +27,7 @@ import XCTest
             DiskAppPersisterSpec.self,
             DiskAppPersisterFailureSpec.self,
             StoreSpec.self,
+            CommandLineSpec.self,
         ])
     }
 }

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Docket
+import Foundation
+
+struct Add: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add a todo and print its short id.",
+        discussion: "Example: docket add \"Buy milk\" --due tomorrow")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "What is to be done.") var text: String
+    @Option(help: ArgumentHelp("When it is due: \(DateInput.forms).", valueName: "date"), transform: { try DateInput.parse($0) })
+    var due: Date?
+
+    func validate() throws {
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the text of a todo cannot be empty") }
+    }
+
+    func run() throws {
+        let store = try self.store.open()
+        var todo = TodoItem(text: text)
+        if let due { todo = todo.alter(.due(due)) }
+        try store.edit { $0.alter(by: .adding(.todo(todo))) }
+        print(Output.short(todo.id))
+    }
+}

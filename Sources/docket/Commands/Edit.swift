@@ -1,0 +1,63 @@
+import ArgumentParser
+import Docket
+import Foundation
+
+struct Edit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Change a todo's text.",
+        discussion: "Example: docket edit 3f2a \"Buy oat milk\"")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The todo's id or a unique prefix.") var id: String
+    @Argument(help: "The new text.") var text: String
+
+    func validate() throws {
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the text of a todo cannot be empty") }
+    }
+
+    func run() throws {
+        let store = try self.store.open()
+        let id = try IDs.todo(id, in: store)
+        try store.edit(todos: [id]) { state in state.alter(by: .updating(.todo(state.todos[0].alter(.text(text))))) }
+        print("Edited: \(text)")
+    }
+}
+
+struct Due: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Set or clear a todo's due date.",
+        discussion: "Dates: \(DateInput.forms); 'none' clears the date.\n\nExample: docket due 3f2a friday")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The todo's id or a unique prefix.") var id: String
+    @Argument(help: ArgumentHelp("The due date, or none.", valueName: "date|none"), transform: { try DateInput.parseOptional($0) })
+    var date: Date?
+
+    func run() throws {
+        let store = try self.store.open()
+        let id = try IDs.todo(id, in: store)
+        let state = try store.edit(todos: [id]) { state in state.alter(by: .updating(.todo(state.todos[0].alter(.due(date))))) }
+        print("\(state.todos[0].text): \(date.map { DateInput.relative($0) } ?? "no due date")")
+    }
+}
+
+struct Remove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm",
+        abstract: "Remove a todo (its removal is recorded, so a sync can weigh it against edits elsewhere).",
+        discussion: "Example: docket rm 3f2a")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The todo's id or a unique prefix.") var id: String
+
+    func run() throws {
+        let store = try self.store.open()
+        let id = try IDs.todo(id, in: store)
+        var removed = ""
+        try store.edit(todos: [id]) { state in
+            removed = state.todos[0].text
+            return state.alter(by: .removing(.todo(state.todos[0])))
+        }
+        print("Removed: \(removed)")
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Docket
+import Foundation
+
+struct Fork: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make a new todo from an existing one, changing some of it on the way; prints the new short id.",
+        discussion: "Example: docket fork 3f2a --text \"Buy milk for Anna\" --due +2d --open")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The todo's id or a unique prefix.") var id: String
+    @Option(help: "The new todo's text.") var text: String?
+    @Option(help: ArgumentHelp("The new todo's due date, or none.", valueName: "date|none"), transform: { try DateInput.parseOptional($0) })
+    var due: Date??
+    @Flag(help: "Mark the new todo done.") var done = false
+    @Flag(help: "Mark the new todo open.") var open = false
+
+    func validate() throws {
+        if done && open { throw ValidationError("--done and --open cannot be used together") }
+    }
+
+    func run() throws {
+        let store = try self.store.open()
+        let id = try IDs.todo(id, in: store)
+        var changes: [TodoItem.Change] = []
+        if let text { changes.append(.text(text)) }
+        if let due { changes.append(.due(due)) }
+        if done { changes.append(.completed(true)) }
+        if open { changes.append(.completed(false)) }
+        var fork: TodoItem?
+        try store.edit(todos: [id]) { state in
+            let made = state.todos[0].alter(.fork(changes))
+            fork = made
+            return state.alter(by: .adding(.todo(made)))
+        }
+        print(Output.short(fork!.id))
+    }
+}

@@ -1,0 +1,19 @@
+import ArgumentParser
+import Docket
+import Foundation
+
+struct Init: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Make a folder a Docket store (a git repository with Docket's files).",
+        discussion: "Example: docket init ~/lists")
+
+    @Argument(help: ArgumentHelp("The folder (default: $DOCKET_DIR, else ~/.docket).", valueName: "dir"))
+    var directory: String?
+
+    func run() throws {
+        let folder = directory.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } ?? StoreOptions().folder
+        let existed = (try? Store.open(at: folder)) != nil
+        let store = try Store.create(at: folder)
+        print(existed ? "\(store.root.path) is already a Docket store" : "Created a Docket store in \(store.root.path)")
+    }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Docket
+import Foundation
+
+struct ProjectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "project",
+        abstract: "Add, list, show, rename and remove projects.",
+        discussion: "Example: docket project add \"Party\"",
+        subcommands: [AddProject.self, ListProjects.self, ShowProject.self, RenameProject.self, RemoveProject.self])
+
+    struct AddProject: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a project and print its short id.",
+                                                        discussion: "Example: docket project add \"Party\"")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The project's title.") var title: String
+
+        func validate() throws {
+            if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("a project's title cannot be empty") }
+        }
+
+        func run() throws {
+            let store = try self.store.open()
+            let project = Project(title: title)
+            try store.edit(projects: try store.projectIDs()) { $0.alter(by: .adding(.project(project))) }
+            print(Output.short(project.id))
+        }
+    }
+
+    struct ListProjects: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the projects with their tasks' progress.",
+            discussion: "--json prints an array of projects, each with id, title, alterDate and its tasks (as in their files).\n\nExample: docket project list")
+        @OptionGroup var store: StoreOptions
+        @Flag(help: "Print JSON for scripts.") var json = false
+
+        func run() throws {
+            let state = loadWarning(try store.open().load())
+            if json { return try Output.json(state.projects) }
+            if state.projects.isEmpty { return print("No projects.") }
+            for project in state.projects {
+                let finished = project.tasks.filter { $0.state == .finished }.count
+                print("\(Output.dim(Output.short(project.id)))  \(project.title)  \(Output.dim("\(finished)/\(project.tasks.count) tasks finished"))")
+            }
+        }
+    }
+
+    struct ShowProject: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show a project and its tasks.",
+            discussion: "--json prints the project with its tasks and time slips.\n\nExample: docket project show 7c1e")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The project's id or a unique prefix.") var id: String
+        @Flag(help: "Print JSON for scripts.") var json = false
+
+        func run() throws {
+            let store = try self.store.open()
+            let project = try store.project(try IDs.project(id, in: store))
+            if json { return try Output.json(project) }
+            print("\(project.title)  \(Output.dim(project.id.uuidString.lowercased()))")
+            if project.tasks.isEmpty { print("  no tasks") }
+            let now = Date()
+            for task in project.tasks {
+                var text = "  \(Output.dim(Output.short(task.id)))  \(mark(task.state))  \(task.title)"
+                if let due = task.dueDate.date { text += "  " + Output.yellow(DateInput.relative(due, now: now)) }
+                let seconds = recorded(task, now: now)
+                if seconds > 0 { text += "  " + Output.dim(duration(seconds)) }
+                if task.runningSlip != nil { text += "  " + Output.green("(recording)") }
+                print(text)
+            }
+        }
+    }
+
+    struct RenameProject: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a project.",
+                                                        discussion: "Example: docket project rename 7c1e \"Garden party\"")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The project's id or a unique prefix.") var id: String
+        @Argument(help: "The new title.") var title: String
+
+        func run() throws {
+            let store = try self.store.open()
+            let id = try IDs.project(id, in: store)
+            try store.edit(projects: [id]) { state in
+                state.alter(by: .updating(.project(state.projects[0].alter(by: .setting(.title(to: title))))))
+            }
+            print("Renamed project: \(title)")
+        }
+    }
+
+    struct RemoveProject: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a project with its tasks.",
+                                                        discussion: "Example: docket project rm 7c1e")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The project's id or a unique prefix.") var id: String
+
+        func run() throws {
+            let store = try self.store.open()
+            let id = try IDs.project(id, in: store)
+            var title = ""
+            try store.edit(projects: [id]) { state in
+                title = state.projects[0].title
+                return state.alter(by: .removing(.project(state.projects[0])))
+            }
+            print("Removed project: \(title)")
+        }
+    }
+}
+
+func mark(_ state: TaskState) -> String {
+    switch state {
+    case .unfinished: "[ ]"
+    case .inProgress: Output.yellow("[~]")
+    case .finished: Output.green("[x]")
+    }
+}
+
+/// Seconds recorded on a task; a running slip counts up to now.
+func recorded(_ task: ProjectTask, now: Date) -> TimeInterval {
+    task.timeSlips.reduce(0) { $0 + max(0, ($1.stop ?? now).timeIntervalSince($1.start)) }
+}
+
+/// "1h 05m", "12m", "40s".
+func duration(_ seconds: TimeInterval) -> String {
+    let total = Int(seconds)
+    if total >= 3600 { return String(format: "%dh %02dm", total / 3600, (total % 3600) / 60) }
+    if total >= 60 { return "\(total / 60)m" }
+    return "\(total)s"
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Docket
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Say what changed since the last commit.",
+        discussion: "Example: docket status")
+
+    @OptionGroup var store: StoreOptions
+
+    func run() throws {
+        let changes = try store.open().status().filter { $0.description != "recorded a removal" }
+        if changes.isEmpty { return print("Nothing to commit; the store matches its last commit.") }
+        print("Not committed yet:")
+        for change in changes { print("  \(change.description)") }
+    }
+}
+
+struct Commit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Commit the store's changes (also those made by hand) to its git repository.",
+        discussion: "Without -m the message summarises the change, such as \"Add 2 todos, complete 1\".\n\nExample: docket commit -m \"Plan the week\"")
+
+    @OptionGroup var store: StoreOptions
+    @Option(name: .shortAndLong, help: "The commit message.") var message: String?
+
+    func run() throws {
+        switch try store.open().commit(message: message) {
+        case .nothingToCommit: print("Nothing to commit.")
+        case let .committed(id, message): print("Committed \(id.prefix(7)): \(message)")
+        }
+    }
+}
+
+struct Log: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the store's history, newest first.",
+        discussion: "Example: docket log -n 5")
+
+    @OptionGroup var store: StoreOptions
+    @Option(name: .customShort("n"), help: "How many commits to show.") var count = 10
+
+    func run() throws {
+        for commit in try store.open().log(limit: count) {
+            print("\(Output.yellow(commit.id.short))  \(DateInput.show(commit.date))  \(commit.summary)")
+        }
+    }
+}

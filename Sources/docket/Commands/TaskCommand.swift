@@ -1,0 +1,143 @@
+import ArgumentParser
+import Docket
+import Foundation
+
+extension TaskState: ExpressibleByArgument {
+    public init?(argument: String) {
+        switch argument.lowercased() {
+        case "unfinished", "open": self = .unfinished
+        case "in-progress", "inprogress", "started": self = .inProgress
+        case "finished", "done": self = .finished
+        default: return nil
+        }
+    }
+
+    public static var allValueStrings: [String] { ["unfinished", "in-progress", "finished"] }
+}
+
+struct TaskCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "task",
+        abstract: "Add, change and remove a project's tasks, and record time on them.",
+        discussion: "Example: docket task add 7c1e \"Buy Beer\" --due saturday",
+        subcommands: [AddTask.self, SetState.self, SetDue.self, RenameTask.self, RemoveTask.self, Start.self, Stop.self])
+
+    struct AddTask: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a task to a project and print its short id.",
+                                                        discussion: "Example: docket task add 7c1e \"Buy Beer\" --due saturday")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The project's id or a unique prefix.") var project: String
+        @Argument(help: "The task's title.") var title: String
+        @Option(help: ArgumentHelp("When it is due: \(DateInput.forms).", valueName: "date"), transform: { try DateInput.parse($0) })
+        var due: Date?
+
+        func run() throws {
+            let store = try self.store.open()
+            let projectID = try IDs.project(project, in: store)
+            var task = ProjectTask(title: title)
+            if let due { task = task.alter(by: .setting(.dueDate(to: .date(due)))) }
+            try store.edit(projects: [projectID]) { state in
+                state.alter(by: .updating(.project(state.projects[0].alter(by: .adding(.task(task))))))
+            }
+            print(Output.short(task.id))
+        }
+    }
+
+    struct SetState: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "state", abstract: "Set a task's state.",
+                                                        discussion: "Example: docket task state 5d2f in-progress")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The task's id or a unique prefix.") var task: String
+        @Argument(help: "unfinished, in-progress or finished.") var state: TaskState
+
+        func run() throws {
+            try changeTask(task, store: try store.open(), .setting(.state(to: state)), done: "is now \(state == .inProgress ? "in progress" : state.rawValue)")
+        }
+    }
+
+    struct SetDue: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "due", abstract: "Set or clear a task's due date.",
+                                                        discussion: "Dates: \(DateInput.forms); 'none' clears it.\n\nExample: docket task due 5d2f +3d")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The task's id or a unique prefix.") var task: String
+        @Argument(help: ArgumentHelp("The due date, or none.", valueName: "date|none"), transform: { try DateInput.parseOptional($0) })
+        var date: Date?
+
+        func run() throws {
+            try changeTask(task, store: try store.open(), .setting(.dueDate(to: DueDate(date))),
+                           done: date.map { DateInput.relative($0) } ?? "has no due date")
+        }
+    }
+
+    struct RenameTask: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a task.",
+                                                        discussion: "Example: docket task rename 5d2f \"Buy more beer\"")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The task's id or a unique prefix.") var task: String
+        @Argument(help: "The new title.") var title: String
+
+        func run() throws {
+            try changeTask(task, store: try store.open(), .setting(.title(to: title)), done: "renamed")
+        }
+    }
+
+    struct RemoveTask: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a task from its project.",
+                                                        discussion: "Example: docket task rm 5d2f")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The task's id or a unique prefix.") var task: String
+
+        func run() throws {
+            let store = try self.store.open()
+            let (taskID, projectID) = try IDs.task(task, in: store)
+            var title = ""
+            try store.edit(projects: [projectID]) { state in
+                let project = state.projects[0]
+                let task = project.task(id: taskID)!
+                title = task.title
+                return state.alter(by: .updating(.project(project.alter(by: .removing(.task(task))))))
+            }
+            print("Removed task: \(title)")
+        }
+    }
+
+    struct Start: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "start", abstract: "Start recording time on a task.",
+                                                        discussion: "Example: docket task start 5d2f")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The task's id or a unique prefix.") var task: String
+
+        func run() throws {
+            try changeTask(task, store: try store.open(), .recording(.start), done: "recording time", unchanged: "is already recording time")
+        }
+    }
+
+    struct Stop: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop recording time on a task.",
+                                                        discussion: "Example: docket task stop 5d2f")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The task's id or a unique prefix.") var task: String
+
+        func run() throws {
+            try changeTask(task, store: try store.open(), .recording(.stop), done: "stopped recording", unchanged: "was not recording time")
+        }
+    }
+}
+
+/// Applies one change to a task and says what happened.
+func changeTask(_ prefix: String, store: Store, _ change: ProjectTask.Change, done: String, unchanged: String? = nil) throws {
+    let (taskID, projectID) = try IDs.task(prefix, in: store)
+    var before: ProjectTask?
+    var after: ProjectTask?
+    try store.edit(projects: [projectID]) { state in
+        let project = state.projects[0]
+        before = project.task(id: taskID)!
+        after = before!.alter(by: change)
+        return state.alter(by: .updating(.project(project.alter(by: .updating(.task(after!))))))
+    }
+    if let unchanged, before == after {
+        print("Task '\(after!.title)' \(unchanged)")
+    } else {
+        print("Task '\(after!.title)' \(done)")
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Docket
+import Foundation
+
+/// The store a command works on.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .customShort("C"), help: ArgumentHelp("The store's folder (default: $DOCKET_DIR, else ~/.docket).", valueName: "dir"))
+    var directory: String?
+
+    /// The folder chosen by -C, DOCKET_DIR, or the default.
+    var folder: URL {
+        if let directory { return URL(fileURLWithPath: (directory as NSString).expandingTildeInPath) }
+        if let env = ProcessInfo.processInfo.environment["DOCKET_DIR"], !env.isEmpty {
+            return URL(fileURLWithPath: (env as NSString).expandingTildeInPath)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".docket")
+    }
+
+    /// Opens the store; a folder that does not exist yet (or is empty) becomes a new store, with a notice.
+    func open() throws -> Store {
+        let folder = self.folder
+        let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        if contents == nil || contents?.isEmpty == true {
+            let store = try Store.create(at: folder)
+            Output.notice("Created a new Docket store in \(folder.path)")
+            return store
+        }
+        return try Store.open(at: folder)
+    }
+}
+
+/// What every command that reads the whole store does with files that did not read.
+func loadWarning(_ snapshot: StoreSnapshot) -> AppState {
+    for problem in snapshot.problems {
+        Output.warning("skipped \(problem.path): \(problem.reason)")
+    }
+    return snapshot.state
+}

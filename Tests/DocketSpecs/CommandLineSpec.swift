@@ -1,0 +1,274 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+final class CommandLineSpec: QuickSpec {
+    override class func spec() {
+        var folder: URL!
+        beforeEach { folder = temporaryFolder() }
+        afterEach { try? FileManager.default.removeItem(at: folder) }
+        func state() -> AppState { (try? Store.open(at: folder).load().state) ?? AppState() }
+        func add(_ text: String, _ extra: String...) -> String {
+            docket(["add", text] + extra, store: folder).stdout.trimmingCharacters(in: .newlines)
+        }
+
+        describe("docket") {
+            context("on first use") {
+                it("creates the store with a one-line notice on stderr") {
+                    let result = docket("list", store: folder)
+                    expect(result.status) == 0
+                    expect(result.stderr) == "Created a new Docket store in \(folder.path)\n"
+                    expect(result.stdout) == "No open todos.\n"
+                    expect(docket("list", store: folder).stderr) == ""
+                }
+            }
+
+            describe("init") {
+                it("makes a store in the folder given, and says so once") {
+                    let target = folder.appendingPathComponent("lists")
+                    expect(runCommand(docketBinary, ["init", target.path]).stdout) == "Created a Docket store in \(target.path)\n"
+                    expect(runCommand(docketBinary, ["init", target.path]).stdout) == "\(target.path) is already a Docket store\n"
+                }
+            }
+
+            describe("add and list") {
+                it("prints the new todo's short id, which list shows") {
+                    let id = add("Buy milk")
+                    expect(id.count) == 8
+                    expect(state().todos.first?.id.uuidString.lowercased().hasPrefix(id)) == true
+                    expect(docket("list", store: folder).stdout).to(contain("\(id)  [ ]  Buy milk"))
+                }
+                it("shows due dates relative to today") {
+                    add("Tomorrow's", "--due", "tomorrow")
+                    add("Later", "--due", "+3d")
+                    add("Late", "--due", "2020-01-01")
+                    let out = docket("list", store: folder).stdout
+                    expect(out).to(contain("Tomorrow's  due tomorrow"))
+                    expect(out).to(contain("Later  due in 3 days"))
+                    expect(out).to(contain("Late  overdue"))
+                }
+                it("lists open todos by default, done ones with --done, all with --all") {
+                    let a = add("open one"), b = add("done one")
+                    docket("done", b, store: folder)
+                    expect(docket("list", store: folder).stdout).toNot(contain("done one"))
+                    expect(docket("list", "--done", store: folder).stdout).to(contain("\(b)  [x]  done one"))
+                    let all = docket("list", "--all", store: folder).stdout
+                    expect(all).to(contain(a))
+                    expect(all).to(contain(b))
+                }
+                it("prints JSON that reads back as the store's todos") {
+                    add("Buy milk", "--due", "2026-12-24T18:30")
+                    let json = docket("list", "--all", "--json", store: folder).stdout
+                    expect(try DocketJSON.decode([TodoItem].self, from: Data(json.utf8))) == state().todos
+                }
+                it("refuses a date it does not know, listing the forms it does") {
+                    let result = docket("add", "x", "--due", "someday", store: folder)
+                    expect(result.status) == 64
+                    expect(result.stderr).to(contain("'someday' is not a date; use today, tomorrow, a weekday"))
+                    expect(state().todos).to(beEmpty())
+                }
+                it("uses no colour when stdout is not a terminal") {
+                    add("x", "--due", "2020-01-01")
+                    expect(docket("list", store: folder).stdout).toNot(contain("\u{1B}["))
+                }
+            }
+
+            describe("changing a todo") {
+                var id: String!
+                beforeEach { id = add("Buy milk") }
+                it("marks it done and open again") {
+                    expect(docket("done", id, store: folder).stdout) == "Done: Buy milk\n"
+                    expect(state().todos[0].completed) == true
+                    expect(docket("reopen", id, store: folder).stdout) == "Reopened: Buy milk\n"
+                    expect(state().todos[0].completed) == false
+                }
+                it("edits its text, sets and clears its due date") {
+                    docket("edit", id, "Buy oat milk", store: folder)
+                    docket("due", id, "2026-12-24", store: folder)
+                    expect(state().todos[0].text) == "Buy oat milk"
+                    expect(state().todos[0].dueDate).toNot(beNil())
+                    docket("due", id, "none", store: folder)
+                    expect(state().todos[0].dueDate).to(beNil())
+                }
+                it("removes it, recording a tombstone") {
+                    expect(docket("rm", id, store: folder).stdout) == "Removed: Buy milk\n"
+                    expect(state().todos).to(beEmpty())
+                    expect(state().removed.count) == 1
+                }
+                it("forks it with changes, keeping the original") {
+                    docket("done", id, store: folder)
+                    let fork = docket("fork", id, "--text", "Buy milk for Anna", "--open", store: folder).stdout.trimmingCharacters(in: .newlines)
+                    expect(fork) != id
+                    let todos = state().todos
+                    expect(Set(todos.map(\.text))) == Set(["Buy milk", "Buy milk for Anna"])
+                    expect(todos.first { $0.text == "Buy milk for Anna" }?.completed) == false
+                }
+                it("shows it, and as JSON") {
+                    expect(docket("show", id, store: folder).stdout).to(contain("Buy milk\n  id        \(state().todos[0].id.uuidString.lowercased())"))
+                    let json = docket("show", id, "--json", store: folder).stdout
+                    expect(try DocketJSON.decode(TodoItem.self, from: Data(json.utf8))) == state().todos[0]
+                }
+                it("takes the id in any case") {
+                    expect(docket("done", id.uppercased(), store: folder).status) == 0
+                }
+            }
+
+            describe("ids that do not name one todo") {
+                it("says an unknown id is unknown, exits 1 and changes nothing") {
+                    add("x")
+                    let result = docket("done", "ffff", store: folder)
+                    expect(result.status) == 1
+                    expect(result.stderr) == "Error: no todo has the id ffff; 'docket list --all' and 'docket project list' show the ids\n"
+                    expect(state().todos[0].completed) == false
+                }
+                it("lists the candidates of an ambiguous prefix") {
+                    let store = try Store.create(at: folder)
+                    let made = Date()
+                    let a = TodoItem(id: UUID(uuidString: "ABCD1111-0000-4000-8000-000000000000")!, text: "a", creationDate: made, completed: false, dueDate: nil, alterDate: nil)
+                    let b = TodoItem(id: UUID(uuidString: "ABCD2222-0000-4000-8000-000000000000")!, text: "b", creationDate: made, completed: false, dueDate: nil, alterDate: nil)
+                    try store.edit { $0.alter(by: .adding(.todo(a)), .adding(.todo(b))) }
+                    let result = docket("done", "abcd", store: folder)
+                    expect(result.status) == 1
+                    expect(result.stderr).to(contain("the id abcd matches 2 todos: abcd1111-0000-4000-8000-000000000000, abcd2222-0000-4000-8000-000000000000"))
+                    expect(docket("done", "abcd1", store: folder).status) == 0
+                }
+                it("wants at least 4 characters") {
+                    add("x")
+                    expect(docket("done", "ab", store: folder).stderr).to(contain("give at least 4 characters"))
+                }
+            }
+
+            describe("projects and tasks") {
+                var project: String!
+                var task: String!
+                beforeEach {
+                    project = docket("project", "add", "Party", store: folder).stdout.trimmingCharacters(in: .newlines)
+                    task = docket("task", "add", project, "Buy Beer", "--due", "+2d", store: folder).stdout.trimmingCharacters(in: .newlines)
+                }
+                it("adds a project and a task to it") {
+                    expect(state().projects.map(\.title)) == ["Party"]
+                    expect(state().projects[0].tasks.map(\.title)) == ["Buy Beer"]
+                    expect(docket("project", "list", store: folder).stdout).to(contain("Party  0/1 tasks finished"))
+                }
+                it("renames and removes a project") {
+                    docket("project", "rename", project, "Garden party", store: folder)
+                    expect(state().projects[0].title) == "Garden party"
+                    docket("project", "rm", project, store: folder)
+                    expect(state().projects).to(beEmpty())
+                }
+                it("changes a task's state, due date and title, and removes it") {
+                    expect(docket("task", "state", task, "in-progress", store: folder).stdout) == "Task 'Buy Beer' is now in progress\n"
+                    docket("task", "due", task, "none", store: folder)
+                    docket("task", "rename", task, "Buy more beer", store: folder)
+                    let changed = state().projects[0].tasks[0]
+                    expect(changed.state) == .inProgress
+                    expect(changed.dueDate) == .unknown
+                    expect(changed.title) == "Buy more beer"
+                    docket("task", "rm", task, store: folder)
+                    expect(state().projects[0].tasks).to(beEmpty())
+                }
+                it("refuses a state it does not know") {
+                    expect(docket("task", "state", task, "sleeping", store: folder).status) == 64
+                }
+                it("records time: start, no second start, stop, and a report") {
+                    expect(docket("task", "start", task, store: folder).stdout) == "Task 'Buy Beer' recording time\n"
+                    expect(docket("task", "start", task, store: folder).stdout) == "Task 'Buy Beer' is already recording time\n"
+                    expect(docket("report", store: folder).stdout).to(contain("Buy Beer  (running)"))
+                    docket("task", "stop", task, store: folder)
+                    expect(state().projects[0].tasks[0].timeSlips.count) == 1
+                    expect(state().projects[0].tasks[0].runningSlip).to(beNil())
+                    expect(docket("task", "stop", task, store: folder).stdout) == "Task 'Buy Beer' was not recording time\n"
+                }
+                it("prints projects and the report as JSON") {
+                    let projects = docket("project", "list", "--json", store: folder).stdout
+                    expect(try DocketJSON.decode([Project].self, from: Data(projects.utf8))) == state().projects
+                    let shown = docket("project", "show", project, "--json", store: folder).stdout
+                    expect(try DocketJSON.decode(Project.self, from: Data(shown.utf8))) == state().projects[0]
+                    let report = docket("report", "--json", store: folder).stdout
+                    expect(report).to(contain("\"seconds\" : 0"))
+                    expect(report).to(contain("\"running\" : false"))
+                }
+            }
+
+            describe("status, commit and log") {
+                it("says what is uncommitted, commits it with a summary, and shows it in both logs") {
+                    add("Buy milk")
+                    expect(docket("status", store: folder).stdout) == "Not committed yet:\n  added todo 'Buy milk'\n"
+                    expect(docket("commit", store: folder).stdout).to(contain(": Add 1 todo"))
+                    expect(docket("status", store: folder).stdout) == "Nothing to commit; the store matches its last commit.\n"
+                    expect(docket("log", store: folder).stdout).to(contain("Add 1 todo"))
+                    expect(gitCLI(["log", "--format=%s"], in: folder).stdout) == "Add 1 todo\nStart a Docket store\n"
+                    expect(docket("commit", store: folder).stdout) == "Nothing to commit.\n"
+                }
+                it("commits with the message given") {
+                    add("x")
+                    docket("commit", "-m", "Plan the week", store: folder)
+                    expect(docket("log", "-n", "1", store: folder).stdout).to(contain("Plan the week"))
+                }
+            }
+
+            describe("bad input") {
+                it("warns about a damaged file on stderr and still lists the rest") {
+                    add("Buy milk")
+                    let bad = folder.appendingPathComponent("todos/00/00000000-0000-4000-8000-000000000000.json")
+                    try FileManager.default.createDirectory(at: bad.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data("not json".utf8).write(to: bad)
+                    let result = docket("list", store: folder)
+                    expect(result.status) == 0
+                    expect(result.stdout).to(contain("Buy milk"))
+                    expect(result.stderr).to(contain("Warning: skipped todos/00/00000000-0000-4000-8000-000000000000.json"))
+                    let commit = docket("commit", store: folder)
+                    expect(commit.status) == 1
+                    expect(commit.stderr).to(contain("Error: nothing was committed"))
+                    expect(commit.stderr).to(contain("todos/00/00000000-0000-4000-8000-000000000000.json"))
+                    expect(try Data(contentsOf: bad)) == Data("not json".utf8)
+                }
+                it("refuses a git repository that is not a store") {
+                    gitCLI(["init", "-q"], in: folder)
+                    try Data("hello\n".utf8).write(to: folder.appendingPathComponent("README"))
+                    let result = docket("list", store: folder)
+                    expect(result.status) == 1
+                    expect(result.stderr).to(contain("is a git repository but not a Docket store"))
+                    expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".docket").path)) == false
+                }
+                it("refuses a store of a newer format") {
+                    add("x")
+                    try Data("{\"format\" : 9}\n".utf8).write(to: folder.appendingPathComponent(".docket/format.json"))
+                    let result = docket("list", store: folder)
+                    expect(result.status) == 1
+                    expect(result.stderr).to(contain("uses store format 9"))
+                }
+                it("fails with the lock file's name while another docket holds the lock") {
+                    let id = add("x")
+                    let store = try Store.open(at: folder)
+                    let sleeper = Process()
+                    sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+                    sleeper.arguments = ["30"]
+                    try sleeper.run()
+                    defer { sleeper.terminate() }
+                    try Data("\(sleeper.processIdentifier)\n".utf8).write(to: URL(fileURLWithPath: store.lockFile))
+                    let result = docket("done", id, store: folder, environment: ["DOCKET_LOCK_TIMEOUT": "0.3"])
+                    expect(result.status) == 1
+                    expect(result.stderr).to(contain(store.lockFile))
+                    try FileManager.default.removeItem(atPath: store.lockFile)
+                    expect(state().todos[0].completed) == false
+                }
+            }
+
+            describe("the cost of a change") {
+                it("does not read the other todos to add one or mark one done") {
+                    let id = add("target")
+                    let bad = folder.appendingPathComponent("todos/00/00000000-0000-4000-8000-000000000000.json")
+                    try FileManager.default.createDirectory(at: bad.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data("never read".utf8).write(to: bad)
+                    let added = docket("add", "another", store: folder)
+                    let done = docket("done", id, store: folder)
+                    expect(added.stderr + done.stderr) == ""
+                    expect(try Data(contentsOf: bad)) == Data("never read".utf8)
+                }
+            }
+        }
+    }
+}
