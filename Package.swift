@@ -48,6 +48,11 @@ let package = Package(
             swiftSettings: specSettings
         ),
         .testTarget(
+            name: "DocketGitSpecs",
+            dependencies: ["DocketGit", "DocketSpecSupport", "Quick", "Nimble"],
+            swiftSettings: specSettings
+        ),
+        .testTarget(
             name: "DocketMergeSpecs",
             dependencies: ["Docket", "DocketSpecSupport", "Quick", "Nimble"],
             swiftSettings: specSettings

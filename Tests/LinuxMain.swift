@@ -1,6 +1,7 @@
 import Quick
 import XCTest
 
+@testable import DocketGitSpecs
 @testable import DocketMergeSpecs
 @testable import DocketModelSpecs
 @testable import DocketSpecs
@@ -19,6 +20,8 @@ import XCTest
             AlterationRulesSpec.self,
             AppStateRemovalSpec.self,
             JSONFormatSpec.self,
+            // DocketGit
+            RepositorySpec.self,
             // DocketMerge
             MergeRulesSpec.self,
             MergeLawsSpec.self,

@@ -2,6 +2,7 @@ import Foundation
 
 /// Docket's benchmarks: programs that print figures (never timed tests).
 ///
+///     swift run -c release docket-bench generate <dir> [--size N]
 ///     swift run -c release docket-bench merge [--size N] [--changes N] [--runs N]
 @main
 struct DocketBench {
@@ -13,10 +14,18 @@ struct DocketBench {
             return value
         }
         switch command {
+        case "generate":
+            let folder = arguments.first { !$0.hasPrefix("--") && Int($0) == nil } ?? "docket-bench-store"
+            do {
+                try Generate(size: option("--size", 10_000), folder: URL(fileURLWithPath: folder)).run()
+            } catch {
+                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                exit(1)
+            }
         case "merge":
             MergeBenchmark(size: option("--size", 100_000), changes: option("--changes", 1000), runs: option("--runs", 5)).run()
         default:
-            FileHandle.standardError.write(Data("usage: docket-bench merge [--size N] [--changes N] [--runs N]\n".utf8))
+            FileHandle.standardError.write(Data("usage: docket-bench generate <dir> [--size N] | merge [--size N] [--changes N] [--runs N]\n".utf8))
             exit(64)
         }
     }

@@ -10,12 +10,12 @@ public struct CommandResult {
 /// Runs a program (found on PATH) with arguments in a folder, and waits for it.
 @discardableResult
 public func runCommand(_ program: String, _ arguments: [String], in folder: URL? = nil,
-                environment: [String: String] = [:], input: String? = nil) -> CommandResult {
+                environment: [String: String] = [:], unsetting: Set<String> = [], input: String? = nil) -> CommandResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = [program] + arguments
     if let folder { process.currentDirectoryURL = folder }
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }.filter { !unsetting.contains($0.key) }
     let out = Pipe(), err = Pipe(), inPipe = Pipe()
     process.standardOutput = out
     process.standardError = err

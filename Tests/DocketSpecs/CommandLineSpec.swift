@@ -69,6 +69,16 @@ final class CommandLineSpec: QuickSpec {
                     expect(result.stderr).to(contain("'someday' is not a date; use today, tomorrow, a weekday"))
                     expect(state().todos).to(beEmpty())
                 }
+                it("uses colour on a terminal, and none with NO_COLOR") {
+                    add("x", "--due", "2020-01-01")
+                    let tty = runCommand("script", ["-qec", "\(docketBinary) list", "/dev/null"], environment: ["DOCKET_DIR": folder.path, "TERM": "xterm"],
+                                         unsetting: ["NO_COLOR"])
+                    expect(tty.stdout).to(contain("\u{1B}["))
+                    let plain = runCommand("script", ["-qec", "\(docketBinary) list", "/dev/null"],
+                                           environment: ["DOCKET_DIR": folder.path, "TERM": "xterm", "NO_COLOR": "1"])
+                    expect(plain.stdout).toNot(contain("\u{1B}["))
+                    expect(plain.stdout).to(contain("overdue"))
+                }
                 it("uses no colour when stdout is not a terminal") {
                     add("x", "--due", "2020-01-01")
                     expect(docket("list", store: folder).stdout).toNot(contain("\u{1B}["))
@@ -186,6 +196,7 @@ final class CommandLineSpec: QuickSpec {
                     expect(try DocketJSON.decode([Project].self, from: Data(projects.utf8))) == state().projects
                     let shown = docket("project", "show", project, "--json", store: folder).stdout
                     expect(try DocketJSON.decode(Project.self, from: Data(shown.utf8))) == state().projects[0]
+                    expect(docket("report", "--project", project, store: folder).stdout).to(contain("Party  0s"))
                     let report = docket("report", "--json", store: folder).stdout
                     expect(report).to(contain("\"seconds\" : 0"))
                     expect(report).to(contain("\"running\" : false"))

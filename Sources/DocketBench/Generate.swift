@@ -1,0 +1,41 @@
+import Docket
+import Foundation
+
+/// A committed store of `size` todos spread with projects, tasks and time slips, from a fixed seed.
+struct Generate {
+    let size: Int
+    let folder: URL
+
+    func run() throws {
+        let began = Date()
+        let state = Generate.state(size: size)
+        let store = try Store.create(at: folder)
+        try store.withLock { try store.write(from: AppState(), to: state) }
+        let outcome = try store.commit(message: "Add \(size) todos")
+        print("generated \(size) todos, \(state.projects.count) projects, \(state.projects.flatMap(\.tasks).count) tasks in \(folder.path) "
+              + String(format: "(%.1f s)", Date().timeIntervalSince(began)) + (outcome == .nothingToCommit ? "" : ", committed"))
+    }
+
+    /// The benchmark state: `size` todos of realistic text, 10 projects of 20 tasks with slips.
+    static func state(size: Int, seed: UInt64 = 42) -> AppState {
+        var rng = BenchRandom(seed: seed)
+        let start = Date(timeIntervalSince1970: 1_795_339_800)
+        let todos = (0..<size).map { i in
+            TodoItem(id: rng.uuid(), text: rng.sentence(), creationDate: start.addingTimeInterval(Double(i)),
+                     completed: rng.chance(0.3), dueDate: rng.chance(0.2) ? start.addingTimeInterval(86_400 * Double(rng.next() % 30)) : nil,
+                     alterDate: rng.chance(0.5) ? start.addingTimeInterval(Double(i) + 60) : nil)
+        }
+        let projects = (0..<10).map { p in
+            Project(id: rng.uuid(), title: "Project \(p + 1)", tasks: (0..<20).map { t in
+                let slipStart = start.addingTimeInterval(Double(t) * 3600)
+                return ProjectTask(id: rng.uuid(), title: rng.sentence(), dueDate: .unknown,
+                                   state: [.unfinished, .inProgress, .finished][Int(rng.next() % 3)],
+                                   timeSlips: (0..<Int(rng.next() % 4)).map { s in
+                                       TimeSlip(id: rng.uuid(), start: slipStart.addingTimeInterval(Double(s) * 600),
+                                                stop: slipStart.addingTimeInterval(Double(s) * 600 + 300))
+                                   }, alterDate: nil)
+            }, alterDate: nil)
+        }
+        return AppState(todos: todos, projects: projects, removed: [])
+    }
+}

@@ -1,0 +1,111 @@
+import DocketGit
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+final class RepositorySpec: QuickSpec {
+    override class func spec() {
+        var folder: URL!
+        var repository: Repository!
+        let me = Signature(name: "Spec", email: "spec@example.invalid")
+        beforeEach {
+            folder = temporaryFolder()
+            repository = try! Repository.create(at: folder.path)
+        }
+        afterEach { try? FileManager.default.removeItem(at: folder) }
+        func write(_ path: String, _ text: String) {
+            let url = folder.appendingPathComponent(path)
+            try! FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try! Data(text.utf8).write(to: url)
+        }
+        func commitAll(_ paths: [String], _ message: String, parents: [ObjectID]? = nil) throws -> ObjectID {
+            try repository.stage(paths)
+            let tree = try repository.writeIndexTree()
+            return try repository.commit(tree: tree, parents: parents ?? (try repository.head().map { [$0] } ?? []), message: message, author: me)
+        }
+
+        describe("Repository") {
+            it("makes a repository with a working tree on branch main, with no commit yet") {
+                expect(repository.isBare) == false
+                expect(repository.workdir) == folder.path + "/"
+                expect(try repository.head()).to(beNil())
+                expect(try repository.headBranch()) == "refs/heads/main"
+            }
+            it("commits staged paths, which git reads back") {
+                write("todos/AB/one.json", "1\n")
+                let id = try commitAll(["todos/AB/one.json"], "First")
+                expect(try repository.head()) == id
+                expect(gitCLI(["log", "--format=%H %s"], in: folder).stdout) == "\(id) First\n"
+                expect(gitCLI(["fsck", "--strict"], in: folder).status) == 0
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+            }
+            it("reads the blobs of a tree under given folders only") {
+                write("todos/AB/one.json", "1\n")
+                write("projects/P/project.json", "p\n")
+                write("README", "r\n")
+                let commit = try commitAll(["todos/AB/one.json", "projects/P/project.json", "README"], "All")
+                let tree = try repository.tree(ofCommit: commit)
+                let blobs = try repository.blobs(inTree: tree, under: ["todos"])
+                expect(Array(blobs.keys)) == ["todos/AB/one.json"]
+                expect(try repository.blob(blobs["todos/AB/one.json"]!)) == Data("1\n".utf8)
+                expect(try repository.blobs(inTree: tree).count) == 3
+            }
+            it("lists the paths that differ between two trees") {
+                write("a.json", "1\n"); write("b.json", "2\n")
+                let first = try repository.tree(ofCommit: try commitAll(["a.json", "b.json"], "one"))
+                write("a.json", "changed\n"); write("c.json", "3\n")
+                try FileManager.default.removeItem(at: folder.appendingPathComponent("b.json"))
+                let second = try repository.tree(ofCommit: try commitAll(["a.json", "b.json", "c.json"], "two"))
+                let changes = try repository.changedPaths(from: first, to: second)
+                expect(changes.map { "\($0.path) \($0.kind)" }.sorted()) == ["a.json modified", "b.json deleted", "c.json added"]
+            }
+            it("writes a commit with two parents") {
+                write("a", "1\n")
+                let base = try commitAll(["a"], "base")
+                write("a", "2\n")
+                let left = try commitAll(["a"], "left")
+                let merge = try repository.commit(tree: try repository.tree(ofCommit: left), parents: [left, base], message: "merge", author: me)
+                expect(try repository.commitInfo(merge).parents) == [left, base]
+                expect(gitCLI(["rev-list", "--parents", "-n", "1", "HEAD"], in: folder).stdout) == "\(merge) \(left) \(base)\n"
+            }
+            it("reads and moves references") {
+                write("a", "1\n")
+                let first = try commitAll(["a"], "first")
+                try repository.setReference("refs/heads/saved", to: first, message: "save")
+                expect(try repository.reference("refs/heads/saved")) == first
+                expect(try repository.reference("refs/heads/none")).to(beNil())
+            }
+            it("reads and writes its config") {
+                try repository.setConfig("docket.test", to: "yes")
+                expect(try repository.configString("docket.test")) == "yes"
+                expect(gitCLI(["config", "docket.test"], in: folder).stdout) == "yes\n"
+            }
+            it("reports the status of given folders, untracked files included") {
+                write("todos/AB/one.json", "1\n")
+                write("README", "r\n")
+                expect(try repository.status(under: ["todos"]).map { "\($0.path) \($0.kind)" }) == ["todos/AB/one.json new"]
+            }
+            it("names the libgit2 function that failed") {
+                expect { try Repository.open(at: folder.appendingPathComponent("nowhere").path) }.to(throwError { (error: Error) in
+                    expect("\(error)").to(contain("git_repository_open_ext failed"))
+                })
+            }
+        }
+
+        describe("the commit signature") {
+            it("falls back to DOCKET_AUTHOR_NAME, then to docket, when git has no user.name") {
+                let home = temporaryFolder()
+                defer { try? FileManager.default.removeItem(at: home) }
+                let store = folder.appendingPathComponent("store")
+                let env = ["HOME": home.path, "XDG_CONFIG_HOME": home.path, "GIT_CONFIG_NOSYSTEM": "1"]
+                docket("add", "x", store: store, environment: env.merging(["DOCKET_AUTHOR_NAME": "Ann", "DOCKET_AUTHOR_EMAIL": "ann@example.invalid"]) { a, _ in a })
+                docket("commit", store: store, environment: env.merging(["DOCKET_AUTHOR_NAME": "Ann", "DOCKET_AUTHOR_EMAIL": "ann@example.invalid"]) { a, _ in a })
+                expect(gitCLI(["log", "-1", "--format=%an <%ae>"], in: store).stdout) == "Ann <ann@example.invalid>\n"
+                docket("add", "y", store: store, environment: env)
+                docket("commit", store: store, environment: env)
+                expect(gitCLI(["log", "-1", "--format=%an"], in: store).stdout) == "docket\n"
+            }
+        }
+    }
+}
