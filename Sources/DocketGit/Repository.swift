@@ -9,6 +9,10 @@ public final class Repository {
         self.pointer = pointer
     }
 
+    init(owning pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
     deinit {
         git_repository_free(pointer)
     }
@@ -82,6 +86,11 @@ public final class Repository {
         defer { git_reference_free(ref) }
         if let target = git_reference_symbolic_target(ref) { return String(cString: target) }
         throw GitError(code: -1, function: "git_reference_symbolic_target", message: "HEAD is detached")
+    }
+
+    /// Points HEAD at a branch, which need not have a commit yet.
+    public func setHead(_ branch: String) throws {
+        try check(git_repository_set_head(pointer, branch), "git_repository_set_head")
     }
 
     /// Points a reference at a commit, creating it if needed.

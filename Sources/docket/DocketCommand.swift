@@ -4,6 +4,22 @@ import DocketGit
 
 @main
 struct DocketCommand: ParsableCommand {
+    /// Runs docket; `-C <dir>` may come before the subcommand, as with git.
+    static func main() {
+        main(movingStoreOption(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// `-C <dir> add x` becomes `add x -C <dir>`, since each subcommand owns the option.
+    static func movingStoreOption(_ arguments: [String]) -> [String] {
+        guard arguments.count >= 2, arguments[0] == "-C" || arguments[0].hasPrefix("-C") && arguments[0].count > 2 else { return arguments }
+        let option = arguments[0] == "-C" ? Array(arguments[0...1]) : ["-C", String(arguments[0].dropFirst(2))]
+        var rest = Array(arguments.dropFirst(arguments[0] == "-C" ? 2 : 1))
+        if rest.isEmpty { return arguments }
+        let end = rest.firstIndex(of: "--") ?? rest.endIndex
+        rest.insert(contentsOf: option, at: end)
+        return rest
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "docket",
         abstract: "Todo lists and projects kept as JSON files in a git repository.",
@@ -21,5 +37,6 @@ struct DocketCommand: ParsableCommand {
         subcommands: [
             Init.self, Add.self, List.self, Show.self, Done.self, Reopen.self, Edit.self, Due.self, Remove.self, Fork.self,
             ProjectCommand.self, TaskCommand.self, Report.self, Status.self, Commit.self, Log.self,
+            Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Merges.self,
         ])
 }

@@ -26,6 +26,15 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case unreadable(StoreProblem)
     case io(path: String, reason: String)
     case git(GitError)
+    case transfer(TransferError)
+    case corruptInCommit(path: String, commit: String, reason: String)
+    case newerFormatInCommit(commit: String, found: Int)
+    case uncommittedChanges
+    case conflict(paths: [String])
+    case noRemote
+    case unknownRemote(String)
+    case remoteExists(String)
+    case folderNotEmpty(String)
 
     public var description: String {
         switch self {
@@ -56,6 +65,24 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             "could not write \(path): \(reason)"
         case let .git(error):
             "git: \(error.description)"
+        case let .transfer(error):
+            error.description
+        case let .corruptInCommit(path, commit, reason):
+            "\(path) in commit \(commit) does not decode (\(reason)); nothing was changed here; fix the file on the machine that committed it, then pull again"
+        case let .newerFormatInCommit(commit, found):
+            "commit \(commit) uses store format \(found), newer than this docket understands (format \(Store.format)); upgrade docket, then pull again; nothing was changed here"
+        case .uncommittedChanges:
+            "the store has uncommitted changes; commit them ('docket commit') or use 'docket sync', which commits them first"
+        case let .conflict(paths):
+            "git cannot merge \(paths.count == 1 ? "a file" : "files") outside Docket's folders: \(paths.joined(separator: ", ")); nothing was changed; merge \(paths.count == 1 ? "it" : "them") with git ('git pull'), then run docket again"
+        case .noRemote:
+            "the store has no remote; add one with 'docket remote add origin <url>'"
+        case let .unknownRemote(name):
+            "there is no remote named \(name); 'docket remote list' shows the remotes"
+        case let .remoteExists(name):
+            "a remote named \(name) exists already; 'docket remote remove \(name)' removes it"
+        case let .folderNotEmpty(path):
+            "\(path) exists and is not empty; clone into a new folder"
         }
     }
 }
@@ -66,5 +93,9 @@ func git<T>(_ body: () throws -> T) throws -> T {
         return try body()
     } catch let error as GitError {
         throw StoreError.git(error)
+    } catch let error as TransferError {
+        throw StoreError.transfer(error)
+    } catch let error as MergeConflict {
+        throw StoreError.conflict(paths: error.paths)
     }
 }

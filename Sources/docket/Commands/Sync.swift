@@ -1,0 +1,175 @@
+import ArgumentParser
+import Docket
+import DocketGit
+import Foundation
+
+/// Transfer options from the environment, with progress on stderr when it is a terminal.
+func transferOptions() -> TransferOptions {
+    var options = TransferOptions.fromEnvironment()
+    if isatty(STDERR_FILENO) == 1 {
+        options.progress = { progress in
+            let objects = progress.objectsTotal > 0 ? "\(progress.objectsDone)/\(progress.objectsTotal) objects" : "\(progress.objectsDone) objects"
+            let kib = progress.bytes / 1024
+            FileHandle.standardError.write(Data("\r\(objects), \(kib) KiB".utf8))
+        }
+    }
+    return options
+}
+
+/// Says what a pull did.
+func describe(_ outcome: PullOutcome, remote: String) -> String {
+    switch outcome {
+    case .upToDate: "Already up to date with \(remote)."
+    case .remoteEmpty: "\(remote) has nothing to pull yet."
+    case let .fastForwarded(to): "Fast-forwarded to \(to.prefix(7)) from \(remote)."
+    case let .merged(commit, report): "Merged \(remote) in \(commit.prefix(7)): \(report.summary)."
+    }
+}
+
+struct Clone: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Copy a store from a git remote to this machine.",
+        discussion: """
+            Remotes: a local path, file://, git://, ssh:// or user@host:path (ssh-agent, or a key in \
+            $DOCKET_SSH_KEY, ~/.ssh/id_ed25519 or ~/.ssh/id_rsa; the host must be in ~/.ssh/known_hosts), \
+            https:// ($DOCKET_GIT_USERNAME and $DOCKET_GIT_TOKEN).
+
+            Example: docket clone ssh://me@example.org/srv/lists.git ~/lists
+            """)
+
+    @Argument(help: "The remote's URL or path.") var url: String
+    @Argument(help: ArgumentHelp("The new store's folder (default: $DOCKET_DIR, else ~/.docket).", valueName: "dir")) var directory: String?
+
+    func run() throws {
+        let folder = directory.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } ?? StoreOptions().folder
+        let store = try Store.clone(url: url, into: folder, options: transferOptions())
+        let count = try store.todoIDs().count
+        print("Cloned \(url) into \(store.root.path) (\(count) \(count == 1 ? "todo" : "todos")).")
+    }
+}
+
+struct RemoteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remote",
+        abstract: "Add, list and remove the git remotes a store syncs with.",
+        discussion: "Example: docket remote add origin ssh://me@example.org/srv/lists.git",
+        subcommands: [AddRemote.self, ListRemotes.self, RemoveRemote.self])
+
+    struct AddRemote: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a remote.",
+                                                        discussion: "Example: docket remote add origin /srv/lists.git")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The remote's name, such as origin.") var name: String
+        @Argument(help: "Its URL or path.") var url: String
+
+        func run() throws {
+            try store.open().addRemote(name, url: url)
+            print("Added remote \(name): \(url)")
+        }
+    }
+
+    struct ListRemotes: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the remotes.",
+                                                        discussion: "Example: docket remote list")
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            let remotes = try store.open().remotes()
+            if remotes.isEmpty { return print("No remotes; add one with 'docket remote add origin <url>'.") }
+            for remote in remotes { print("\(remote.name)  \(remote.url)") }
+        }
+    }
+
+    struct RemoveRemote: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a remote.",
+                                                        discussion: "Example: docket remote remove origin")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The remote's name.") var name: String
+
+        func run() throws {
+            try store.open().removeRemote(name)
+            print("Removed remote \(name)")
+        }
+    }
+}
+
+struct Pull: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fetch from a remote, then fast-forward or merge item by item (never stopping on a git conflict).",
+        discussion: "Refuses while there are uncommitted changes: commit them, or use 'docket sync'.\n\nExample: docket pull origin")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The remote (default: origin, or the only one).") var remote: String?
+
+    func run() throws {
+        let store = try self.store.open()
+        let name = try store.remoteName(remote)
+        print(describe(try store.pull(remote: name, options: transferOptions()), remote: name))
+    }
+}
+
+struct Push: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send the store's commits to a remote.",
+        discussion: "If someone pushed first the push is refused: run 'docket sync'.\n\nExample: docket push")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The remote (default: origin, or the only one).") var remote: String?
+
+    func run() throws {
+        let store = try self.store.open()
+        let name = try store.remoteName(remote)
+        try store.push(remote: name, options: transferOptions())
+        print("Pushed to \(name).")
+    }
+}
+
+struct Sync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Commit local changes, pull, and push: the one command to keep machines in step.",
+        discussion: "Pulls again (up to 5 times) if another machine pushed in between.\n\nExample: docket sync")
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The remote (default: origin, or the only one).") var remote: String?
+
+    func run() throws {
+        let store = try self.store.open()
+        let name = try store.remoteName(remote)
+        let outcome = try store.sync(remote: name, options: transferOptions())
+        if case let .committed(id, message) = outcome.committed { print("Committed \(id.prefix(7)): \(message)") }
+        for pull in outcome.pulls { print(describe(pull, remote: name)) }
+        print(outcome.pushed ? "Pushed to \(name)." : "Nothing to push.")
+    }
+}
+
+struct Merges: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what past merges decided, with the values that lost.",
+        discussion: "--json prints an array of {commit, date, summary, report}; the report lists, per item, the fields taken from each side, the losing values, removals weighed against edits, and slips stopped.\n\nExample: docket merges -n 3")
+
+    @OptionGroup var store: StoreOptions
+    @Option(name: .customShort("n"), help: "How many merges to show.") var count = 10
+    @Flag(help: "Print JSON for scripts.") var json = false
+
+    func run() throws {
+        let merges = try store.open().merges(limit: count)
+        if json { return try Output.json(merges) }
+        if merges.isEmpty { return print("No merges yet.") }
+        for merge in merges {
+            print("\(Output.yellow(String(merge.commit.prefix(7))))  \(DateInput.show(merge.date))  \(merge.report.summary)")
+            for item in merge.report.items {
+                for field in item.fields {
+                    var text = "  \(item.kind) '\(item.label)' \(field.field): kept \"\(field.kept)\" (\(field.from))"
+                    if let lost = field.lost { text += ", lost \"\(lost)\" (\(field.from.other))" }
+                    print(text)
+                }
+                if let removal = item.removal {
+                    print(removal.outcome == .removalWon
+                        ? "  \(item.kind) '\(item.label)': removal won; lost edit \(removal.lostItem?.replacingOccurrences(of: "\n", with: " ") ?? "")"
+                        : "  \(item.kind) '\(item.label)': edit won over its removal on \(removal.removedOn)")
+                }
+                for slip in item.stoppedSlips { print("  task '\(item.label)': stopped running slip \(slip.slipID.uuidString.prefix(8).lowercased())") }
+            }
+        }
+    }
+}
