@@ -58,6 +58,11 @@ let package = Package(
             swiftSettings: specSettings
         ),
         .testTarget(
+            name: "DocketSyncSpecs",
+            dependencies: ["Docket", "DocketSpecSupport", "Quick", "Nimble"],
+            swiftSettings: specSettings
+        ),
+        .testTarget(
             name: "DocketSpecs",
             dependencies: ["Docket", "DocketSpecSupport", "Quick", "Nimble"],
             swiftSettings: specSettings

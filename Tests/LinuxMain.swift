@@ -5,6 +5,7 @@ import XCTest
 @testable import DocketMergeSpecs
 @testable import DocketModelSpecs
 @testable import DocketSpecs
+@testable import DocketSyncSpecs
 
 // On Linux, Quick runs only the specs listed here: add every new QuickSpec.
 // `scripts/check-linuxmain` (run by `scripts/test` and CI) fails when one is missing.
@@ -31,6 +32,8 @@ import XCTest
             DiskAppPersisterFailureSpec.self,
             StoreSpec.self,
             CommandLineSpec.self,
+            // Sync
+            SyncSpec.self,
         ])
     }
 }

@@ -72,7 +72,7 @@ extension Repository {
             }
             if code < 0 {
                 let error = gitError(code, "git_remote_push")
-                if error.message.contains("non-fast-forward") || error.message.contains("rejected") {
+                if error.message.contains("non-fast-forward") || error.message.contains("rejected") || error.message.contains("not present locally") {
                     throw TransferError.rejected(url: context.url, reference: reference, reason: error.message)
                 }
                 throw context.classify(error)

@@ -88,6 +88,21 @@ public final class Repository {
         throw GitError(code: -1, function: "git_reference_symbolic_target", message: "HEAD is detached")
     }
 
+    /// The references whose names start with `prefix`, with the commits they point at.
+    public func references(startingWith prefix: String) throws -> [String: ObjectID] {
+        var iterator: OpaquePointer?
+        try check(git_reference_iterator_glob_new(&iterator, pointer, prefix + "*"), "git_reference_iterator_glob_new")
+        defer { git_reference_iterator_free(iterator) }
+        var found: [String: ObjectID] = [:]
+        var ref: OpaquePointer?
+        while git_reference_next(&ref, iterator) == 0 {
+            defer { git_reference_free(ref) }
+            let name = String(cString: git_reference_name(ref))
+            if let id = ObjectID(git_reference_target(ref)) { found[name] = id }
+        }
+        return found
+    }
+
     /// Points HEAD at a branch, which need not have a commit yet.
     public func setHead(_ branch: String) throws {
         try check(git_repository_set_head(pointer, branch), "git_repository_set_head")

@@ -174,7 +174,8 @@ final class TransferContext {
         }
         if message.contains("not found") || message.contains("does not appear to be a git repository") || message.contains("could not find repository")
             || message.contains("failed to resolve path") || message.contains("no such file") || message.contains("404")
-            || message.contains("not a git repository") || message.contains("repository not exported") {
+            || message.contains("not a git repository") || message.contains("repository not exported") || message.contains("no such repository")
+            || message.contains("unsupported url protocol") && !url.contains("://") {
             return .missingRepository(url: url, detail: error.message)
         }
         if message.contains("failed to connect") || message.contains("connection refused") || message.contains("resolve address")

@@ -15,6 +15,7 @@ public enum AtomicFile {
 
         /// Renames the temporary file into place.
         public func commit() throws {
+            Fault.point("before-rename")
             guard rename(temporaryPath, path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(temporaryPath)

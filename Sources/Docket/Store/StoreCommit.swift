@@ -43,6 +43,7 @@ extension Store {
     }
 
     func commitHoldingLock(message: String?) throws -> CommitOutcome {
+        try finishInterruptedUpdate()
         let entries = try git { try repository.status(under: StoreLayout.folders) }
             .filter { StoreLayout.item(at: $0.path) != .other }
         guard !entries.isEmpty else { return .nothingToCommit }
@@ -60,6 +61,7 @@ extension Store {
         let text = message ?? Store.commitMessage(for: changes)
         return try git {
             try repository.stage(entries.map(\.path))
+            Fault.point("after-stage")
             let tree = try repository.writeIndexTree()
             if tree == headTree { return .nothingToCommit }
             let id = try repository.commit(tree: tree, parents: head.map { [$0] } ?? [], message: text + "\n",

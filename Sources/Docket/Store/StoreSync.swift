@@ -89,6 +89,20 @@ extension Store {
             throw error
         }
         if try git({ try repository.head() }) == nil {
+            // NB: a bare remote made by 'git init --bare' may name a HEAD branch
+            // that does not exist (master); take its main branch, or its only one.
+            let branches = try git { try repository.references(startingWith: "refs/remotes/origin/") }
+                .filter { $0.key != "refs/remotes/origin/HEAD" }
+            let chosen = branches["refs/remotes/origin/main"].map { ("main", $0) }
+                ?? (branches.count == 1 ? branches.first.map { (String($0.key.dropFirst("refs/remotes/origin/".count)), $0.value) } : nil)
+            if let (name, commit) = chosen {
+                try git {
+                    try repository.setReference("refs/heads/\(name)", to: commit, message: "docket: clone")
+                    try repository.setHead("refs/heads/\(name)")
+                    try repository.checkout(commit)
+                }
+                return try open(at: folder)
+            }
             // An empty remote: start the store here, on main, as 'docket init' would.
             try git { try repository.setHead("refs/heads/main") }
             return try create(at: folder)
@@ -133,16 +147,50 @@ extension Store {
         }
     }
 
+    /// The file that marks a branch update in progress: "<target commit> <previous commit or none>".
+    var updateMarker: String { repository.gitdir + "docket-update" }
+
+    /// Moves the branch to `target` after making the working tree and index match it.
+    /// NB: the working tree goes first and a marker records the move, so a
+    /// process killed in between leaves a store the next command finishes,
+    /// never a branch whose files are missing from the working tree.
+    func moveBranch(to target: ObjectID, from previous: ObjectID?, message: String) throws {
+        let branch = try git { try repository.headBranch() }
+        try "\(target) \(previous?.description ?? "none")\n".write(toFile: updateMarker, atomically: true, encoding: .utf8)
+        try git { try repository.checkout(target) }
+        Fault.point("after-checkout")
+        try git { try repository.setReference(branch, to: target, message: message) }
+        try? FileManager.default.removeItem(atPath: updateMarker)
+    }
+
+    /// Finishes a branch update a killed process left half done.
+    func finishInterruptedUpdate() throws {
+        guard let text = try? String(contentsOfFile: updateMarker, encoding: .utf8) else { return }
+        let parts = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        defer { try? FileManager.default.removeItem(atPath: updateMarker) }
+        guard parts.count == 2, let target = ObjectID(hex: parts[0]) else { return }
+        let head = try git { try repository.head() }
+        if head == target { return }
+        guard head?.description ?? "none" == parts[1] else { return }
+        let branch = try git { try repository.headBranch() }
+        try git {
+            try repository.checkout(target)
+            try repository.setReference(branch, to: target, message: "docket: finish an interrupted pull")
+        }
+    }
+
     func pullHoldingLock(remote: String, options: TransferOptions) throws -> PullOutcome {
+        try finishInterruptedUpdate()
         guard try git({ try repository.status(under: StoreLayout.folders) }).filter({ StoreLayout.item(at: $0.path) != .other }).isEmpty else {
             throw StoreError.uncommittedChanges
         }
         try git { try repository.fetch(remote: remote, options: options) }
+        Fault.point("after-fetch")
         let branch = try git { try repository.headBranch() }
         let short = branch.replacingOccurrences(of: "refs/heads/", with: "")
         guard let theirs = try git({ try repository.reference("refs/remotes/\(remote)/\(short)") }) else { return .remoteEmpty }
         guard let ours = try git({ try repository.head() }) else {
-            try git { try repository.checkout(theirs); try repository.setReference(branch, to: theirs, message: "docket: pull (fast-forward)") }
+            try moveBranch(to: theirs, from: nil, message: "docket: pull (fast-forward)")
             return .fastForwarded(to: theirs.description)
         }
         if ours == theirs { return .upToDate }
@@ -150,17 +198,12 @@ extension Store {
         if base == theirs { return .upToDate }
         if base == ours {
             try refuseNewerFormat(in: theirs)
-            try git {
-                try repository.checkout(theirs)
-                try repository.setReference(branch, to: theirs, message: "docket: pull (fast-forward)")
-            }
+            try moveBranch(to: theirs, from: ours, message: "docket: pull (fast-forward)")
             return .fastForwarded(to: theirs.description)
         }
         let (commit, report) = try mergeCommits(base: base, ours: ours, theirs: theirs, remoteBranch: "\(remote)/\(short)")
-        try git {
-            try repository.checkout(commit)
-            try repository.setReference(branch, to: commit, message: "docket: pull (merge)")
-        }
+        Fault.point("after-merge-commit")
+        try moveBranch(to: commit, from: ours, message: "docket: pull (merge)")
         return .merged(commit: commit.description, report: report)
     }
 

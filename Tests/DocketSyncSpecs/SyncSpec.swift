@@ -1,0 +1,287 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// A machine with a store, driven through the docket tool.
+struct Machine {
+    let folder: URL
+    @discardableResult
+    func run(_ arguments: String..., environment: [String: String] = [:]) -> CommandResult {
+        docket(arguments, store: folder, environment: environment)
+    }
+    func id(_ arguments: String...) -> String {
+        docket(arguments, store: folder).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    var state: AppState { (try? Store.open(at: folder).load().state) ?? AppState() }
+    func git(_ arguments: String...) -> String { gitCLI(arguments, in: folder).stdout }
+    var head: String { git("rev-parse", "HEAD").trimmingCharacters(in: .newlines) }
+}
+
+final class SyncSpec: QuickSpec {
+    override class func spec() {
+        var root: URL!
+        var remote: URL!
+        var laptop: Machine!
+        var desk: Machine!
+        beforeEach {
+            root = temporaryFolder("docket-sync")
+            remote = root.appendingPathComponent("remote.git")
+            gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
+            laptop = Machine(folder: root.appendingPathComponent("laptop"))
+            desk = Machine(folder: root.appendingPathComponent("desk"))
+            runCommand(docketBinary, ["clone", remote.path, laptop.folder.path])
+        }
+        afterEach { try? FileManager.default.removeItem(at: root) }
+        func cloneDesk() { runCommand(docketBinary, ["clone", remote.path, desk.folder.path]) }
+
+        describe("clone") {
+            it("takes the main branch of a remote whose HEAD names a branch it does not have") {
+                laptop.run("add", "Buy milk")
+                laptop.run("sync")
+                gitCLI(["symbolic-ref", "HEAD", "refs/heads/master"], in: remote)
+                cloneDesk()
+                expect(desk.state.todos.map(\.text)) == ["Buy milk"]
+                expect(desk.head) == laptop.head
+            }
+            it("makes a store on main from an empty remote") {
+                expect(laptop.git("symbolic-ref", "HEAD")) == "refs/heads/main\n"
+                expect(FileManager.default.fileExists(atPath: laptop.folder.appendingPathComponent(".docket/format.json").path)) == true
+            }
+            it("copies a store with its todos") {
+                laptop.run("add", "Buy milk")
+                laptop.run("sync")
+                cloneDesk()
+                expect(desk.state.todos.map(\.text)) == ["Buy milk"]
+                expect(desk.git("status", "--porcelain")) == ""
+            }
+            it("refuses a folder that is not empty") {
+                let result = runCommand(docketBinary, ["clone", remote.path, laptop.folder.path])
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("exists and is not empty"))
+            }
+            it("says there is no repository at a missing path") {
+                let result = runCommand(docketBinary, ["clone", root.appendingPathComponent("nowhere.git").path, root.appendingPathComponent("x").path])
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("there is no git repository at"))
+                expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("x").path)) == false
+            }
+        }
+
+        describe("remote") {
+            it("adds, lists and removes remotes") {
+                expect(laptop.run("remote", "add", "backup", "/srv/backup.git").stdout) == "Added remote backup: /srv/backup.git\n"
+                expect(laptop.run("remote", "list").stdout) == "backup  /srv/backup.git\norigin  \(remote.path)\n"
+                laptop.run("remote", "remove", "backup")
+                expect(laptop.run("remote", "list").stdout) == "origin  \(remote.path)\n"
+                expect(laptop.run("remote", "remove", "backup").stderr).to(contain("there is no remote named backup"))
+            }
+        }
+
+        describe("pull") {
+            beforeEach {
+                laptop.run("add", "Buy milk")
+                laptop.run("sync")
+                cloneDesk()
+            }
+            it("says when it is up to date") {
+                expect(desk.run("pull").stdout) == "Already up to date with origin.\n"
+            }
+            it("fast-forwards branch, index and working tree") {
+                laptop.run("add", "Call Anna")
+                laptop.run("sync")
+                expect(desk.run("pull").stdout).to(contain("Fast-forwarded to"))
+                expect(desk.head) == laptop.head
+                expect(desk.state.todos.map(\.text)) == ["Buy milk", "Call Anna"]
+                expect(desk.git("status", "--porcelain")) == ""
+            }
+            context("when both machines changed the same todo") {
+                var milk: String!
+                beforeEach {
+                    milk = Output8(laptop.state.todos[0].id)
+                    laptop.run("edit", milk, "Buy oat milk")
+                    laptop.run("sync")
+                    usleep(5000)
+                    desk.run("done", milk)
+                    desk.run("edit", milk, "Buy soy milk")
+                    desk.run("commit")
+                }
+                it("merges field by field in a merge commit with both parents, and prints the summary") {
+                    let result = desk.run("pull")
+                    expect(result.stdout).to(contain("1 item merged; 1 field chose the later edit: todo 'Buy soy milk' text"))
+                    let todo = desk.state.todos[0]
+                    expect(todo.text) == "Buy soy milk"
+                    expect(todo.completed) == true
+                    expect(desk.git("rev-list", "--parents", "-n", "1", "HEAD").split(separator: " ").count) == 3
+                    expect(desk.git("status", "--porcelain")) == ""
+                    expect(gitCLI(["fsck", "--strict"], in: desk.folder).status) == 0
+                }
+                it("records the losing value, which merges shows and reads back as JSON") {
+                    desk.run("pull")
+                    expect(desk.run("merges").stdout).to(contain("lost \"Buy oat milk\""))
+                    let json = desk.run("merges", "--json").stdout
+                    expect(json).to(contain("\"lost\" : \"Buy oat milk\""))
+                    expect(desk.git("log", "-1", "--format=%B")).to(contain("Docket-Merge-Report: {"))
+                }
+                it("looks like a normal merge in git log --graph") {
+                    desk.run("pull")
+                    let graph = desk.git("log", "--graph", "--oneline")
+                    expect(graph).to(contain("Merge origin/main: 1 item merged"))
+                    expect(graph).to(contain("|\\"))
+                }
+                it("ends with both machines in the same state after they sync") {
+                    desk.run("sync")
+                    laptop.run("sync")
+                    expect(laptop.state) == desk.state
+                    expect(laptop.head) == desk.head
+                }
+            }
+            it("refuses while there are uncommitted changes, and sync commits them first") {
+                laptop.run("add", "Call Anna")
+                laptop.run("sync")
+                desk.run("add", "Desk")
+                let refused = desk.run("pull")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("uncommitted changes; commit them ('docket commit') or use 'docket sync'"))
+                let synced = desk.run("sync")
+                expect(synced.stdout).to(contain("Committed"))
+                expect(synced.stdout).to(contain("Merged origin"))
+                expect(synced.stdout).to(contain("Pushed to origin."))
+                expect(Set(desk.state.todos.map(\.text))) == Set(["Buy milk", "Call Anna", "Desk"])
+            }
+            it("aborts on a git conflict outside the store, naming the file, changing nothing") {
+                try Data("laptop\n".utf8).write(to: laptop.folder.appendingPathComponent("NOTES"))
+                gitCLI(["add", "NOTES"], in: laptop.folder)
+                gitCLI(["commit", "-qm", "notes"], in: laptop.folder)
+                laptop.run("push")
+                try Data("desk\n".utf8).write(to: desk.folder.appendingPathComponent("NOTES"))
+                gitCLI(["add", "NOTES"], in: desk.folder)
+                gitCLI(["commit", "-qm", "notes"], in: desk.folder)
+                desk.run("add", "Desk todo")
+                desk.run("commit")
+                let before = (desk.head, desk.git("status", "--porcelain"), desk.state)
+                let result = desk.run("pull")
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("git cannot merge a file outside Docket's folders: NOTES"))
+                expect(desk.head) == before.0
+                expect(desk.git("status", "--porcelain")) == before.1
+                expect(desk.state) == before.2
+                expect(try String(contentsOf: desk.folder.appendingPathComponent("NOTES"), encoding: .utf8)) == "desk\n"
+            }
+            it("merges files outside the store as git would") {
+                try Data("readme\n".utf8).write(to: laptop.folder.appendingPathComponent("README"))
+                gitCLI(["add", "README"], in: laptop.folder)
+                gitCLI(["commit", "-qm", "readme"], in: laptop.folder)
+                laptop.run("push")
+                desk.run("add", "Desk todo")
+                desk.run("commit")
+                expect(desk.run("pull").status) == 0
+                expect(try String(contentsOf: desk.folder.appendingPathComponent("README"), encoding: .utf8)) == "readme\n"
+            }
+            it("aborts on a corrupt store file in the remote's commit, naming the file and the commit") {
+                let plain = root.appendingPathComponent("plain")
+                gitCLI(["clone", "-q", remote.path, plain.path], in: root)
+                let file = plain.appendingPathComponent("todos/00/00000000-0000-4000-8000-000000000000.json")
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data("{ broken".utf8).write(to: file)
+                gitCLI(["add", "-A"], in: plain)
+                gitCLI(["commit", "-qm", "broken"], in: plain)
+                gitCLI(["push", "-q"], in: plain)
+                let commit = gitCLI(["rev-parse", "--short=7", "HEAD"], in: plain).stdout.trimmingCharacters(in: .newlines)
+                desk.run("add", "Desk todo")
+                desk.run("commit")
+                let before = desk.head
+                let result = desk.run("pull")
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("todos/00/00000000-0000-4000-8000-000000000000.json in commit \(commit) does not decode"))
+                expect(desk.head) == before
+                expect(desk.git("status", "--porcelain")) == ""
+            }
+        }
+
+        describe("push") {
+            it("says to pull or sync when someone pushed first") {
+                cloneDesk()
+                laptop.run("add", "a")
+                laptop.run("sync")
+                desk.run("add", "b")
+                desk.run("commit")
+                let result = desk.run("push")
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("someone pushed first: run 'docket pull' or 'docket sync', then push again"))
+                expect(desk.run("sync").status) == 0
+                expect(Set(desk.state.todos.map(\.text))) == Set(["a", "b"])
+            }
+        }
+
+        describe("stores with no common ancestor") {
+            it("merges them with no base when one is added as the other's remote") {
+                let other = Machine(folder: root.appendingPathComponent("other"))
+                other.run("add", "From the other store")
+                other.run("commit")
+                laptop.run("add", "From the laptop")
+                laptop.run("commit")
+                laptop.run("remote", "add", "other", other.folder.path)
+                let result = laptop.run("pull", "other")
+                expect(result.status) == 0
+                expect(Set(laptop.state.todos.map(\.text))) == Set(["From the other store", "From the laptop"])
+                expect(gitCLI(["fsck"], in: laptop.folder).status) == 0
+            }
+        }
+
+        describe("the git CLI as a peer") {
+            it("pulls and merges a change pushed by git from a plain clone") {
+                laptop.run("add", "Buy milk")
+                laptop.run("sync")
+                let plain = root.appendingPathComponent("plain")
+                gitCLI(["clone", "-q", remote.path, plain.path], in: root)
+                let id = laptop.state.todos[0].id.uuidString
+                let path = plain.appendingPathComponent("todos/\(id.prefix(2))/\(id).json")
+                let edited = try String(contentsOf: path, encoding: .utf8).replacingOccurrences(of: "\"completed\" : false", with: "\"completed\" : true")
+                try Data(edited.utf8).write(to: path)
+                gitCLI(["commit", "-qam", "Done by hand"], in: plain)
+                gitCLI(["push", "-q"], in: plain)
+                laptop.run("add", "Laptop todo")
+                laptop.run("commit")
+                expect(laptop.run("pull").stdout).to(contain("Merged origin"))
+                expect(laptop.state.todo(id: laptop.state.todos.first { $0.text == "Buy milk" }!.id)?.completed) == true
+                expect(laptop.state.todos.count) == 2
+                expect(gitCLI(["fsck", "--strict"], in: laptop.folder).status) == 0
+            }
+        }
+
+        describe("git daemon") {
+            var daemon: GitDaemon!
+            beforeEach { daemon = GitDaemon(serving: root) }
+            afterEach { daemon.stop() }
+            it("clones, pushes and pulls over git://") {
+                laptop.run("add", "Buy milk")
+                laptop.run("sync")
+                runCommand(docketBinary, ["clone", daemon.url("remote.git"), desk.folder.path])
+                expect(desk.state.todos.map(\.text)) == ["Buy milk"]
+                desk.run("add", "Over the daemon")
+                expect(desk.run("sync").stdout).to(contain("Pushed to origin."))
+                laptop.run("pull")
+                expect(Set(laptop.state.todos.map(\.text))) == Set(["Buy milk", "Over the daemon"])
+            }
+            it("says a repository is missing") {
+                let result = runCommand(docketBinary, ["clone", daemon.url("nothing.git"), desk.folder.path])
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("there is no git repository at"))
+            }
+            it("says a host is unreachable, changing nothing") {
+                let port = freePort()
+                laptop.run("remote", "add", "gone", "git://127.0.0.1:\(port)/remote.git")
+                let before = laptop.head
+                let result = laptop.run("pull", "gone")
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("cannot reach git://127.0.0.1:\(port)/remote.git"))
+                expect(laptop.head) == before
+            }
+        }
+    }
+}
+
+/// The short id docket prints.
+func Output8(_ id: UUID) -> String { String(id.uuidString.prefix(8)).lowercased() }
