@@ -34,6 +34,7 @@ import XCTest
             CommandLineSpec.self,
             // Sync
             SyncSpec.self,
+            SSHSpec.self,
         ])
     }
 }

@@ -1,3 +1,10 @@
 // `import Docket` gives a library user every model type and the merge.
 @_exported import DocketModel
 @_exported import DocketMerge
+// What a library user needs of DocketGit to sync and read history.
+@_exported import struct DocketGit.TransferOptions
+@_exported import struct DocketGit.TransferProgress
+@_exported import enum DocketGit.TransferError
+@_exported import struct DocketGit.RemoteInfo
+@_exported import struct DocketGit.CommitInfo
+@_exported import struct DocketGit.ObjectID

@@ -1,5 +1,8 @@
 import CGit2
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How to authenticate and what to show while talking to a remote.
 public struct TransferOptions: Sendable {
@@ -14,6 +17,17 @@ public struct TransferOptions: Sendable {
     public var httpsToken: String?
     /// Called with transfer progress (objects done, objects in all, bytes); nil shows nothing.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+
+    /// Options as given.
+    public init(sshKeyFiles: [String], useSSHAgent: Bool, knownHostsFile: String, httpsUser: String? = nil,
+                httpsToken: String? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil) {
+        self.sshKeyFiles = sshKeyFiles
+        self.useSSHAgent = useSSHAgent
+        self.knownHostsFile = knownHostsFile
+        self.httpsUser = httpsUser
+        self.httpsToken = httpsToken
+        self.progress = progress
+    }
 
     /// Options from the environment: `DOCKET_SSH_KEY`, else `~/.ssh/id_ed25519` and `~/.ssh/id_rsa`;
     /// the agent when `SSH_AUTH_SOCK` is set; `~/.ssh/known_hosts`; `DOCKET_GIT_USERNAME`/`DOCKET_GIT_TOKEN`.
@@ -193,21 +207,44 @@ final class TransferContext {
 
 /// The ssh hosts a person has accepted, read with `ssh-keygen -F`, which knows hashed names and ports.
 enum KnownHosts {
+    /// What a program printed on stdout, run with posix_spawn and waited for; nil when it could not run.
+    static func output(of arguments: [String]) -> String? {
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipe[0])
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = (["/usr/bin/env"] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/env", &actions, nil, argv, environ)
+        close(pipe[1])
+        defer { close(pipe[0]) }
+        guard spawned == 0 else { return nil }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(pipe[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            data.append(buffer, count: count)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return String(decoding: data, as: UTF8.self)
+    }
+
     enum Verdict { case match, unknown, mismatch }
 
     static func check(host: String, url: String, key: String, file: String) -> Verdict {
         guard FileManager.default.fileExists(atPath: file) else { return .unknown }
         let port = URLComponents(string: url)?.port
         let name = port.map { $0 == 22 ? host : "[\(host)]:\($0)" } ?? host
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ssh-keygen", "-F", name, "-f", file]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return .unknown }
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        // NB: not Foundation's Process: this runs inside a libgit2 callback,
+        // where Process on Linux may never see its child exit.
+        guard let text = output(of: ["ssh-keygen", "-F", name, "-f", file]) else { return .unknown }
         let keys = text.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { line -> String? in
             let fields = line.split(separator: " ")
             return fields.count >= 3 ? String(fields[2]) : nil

@@ -74,3 +74,82 @@ public final class GitDaemon {
 
     deinit { stop() }
 }
+
+/// A real `sshd` on 127.0.0.1 with a generated host key, a user key in
+/// `authorized_keys`, and a known_hosts file that lists the host; stopped by `stop()`.
+public final class SSHServer {
+    public let port: Int
+    public let folder: URL
+    /// The user's private key (its public half is authorized).
+    public let userKey: String
+    /// A known_hosts file that lists this server.
+    public let knownHosts: String
+    /// The login name.
+    public let user = NSUserName()
+    let process = Process()
+    var agent: Process?
+
+    public init() {
+        folder = temporaryFolder("docket-sshd")
+        port = freePort()
+        userKey = folder.appendingPathComponent("id_ed25519").path
+        knownHosts = folder.appendingPathComponent("known_hosts").path
+        let hostKey = folder.appendingPathComponent("host_key").path
+        runCommand("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", hostKey])
+        runCommand("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", userKey])
+        try! FileManager.default.copyItem(atPath: userKey + ".pub", toPath: folder.appendingPathComponent("authorized_keys").path)
+        let hostPublic = try! String(contentsOfFile: hostKey + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+        try! "[127.0.0.1]:\(port) \(hostPublic)\n".write(toFile: knownHosts, atomically: true, encoding: .utf8)
+        let config = """
+            Port \(port)
+            ListenAddress 127.0.0.1
+            HostKey \(hostKey)
+            AuthorizedKeysFile \(folder.path)/authorized_keys
+            PidFile \(folder.path)/sshd.pid
+            PasswordAuthentication no
+            KbdInteractiveAuthentication no
+            PubkeyAuthentication yes
+            UsePAM no
+            StrictModes no
+            PermitRootLogin prohibit-password
+            """
+        try! config.write(to: folder.appendingPathComponent("sshd_config"), atomically: true, encoding: .utf8)
+        try? FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/sshd")
+        process.arguments = ["-D", "-e", "-f", folder.appendingPathComponent("sshd_config").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try! process.run()
+        precondition(waitForPort(port), "sshd did not start on port \(port)")
+    }
+
+    /// The ssh:// URL of a repository at an absolute path.
+    public func url(_ path: String) -> String { "ssh://\(user)@127.0.0.1:\(port)\(path)" }
+
+    /// Starts an ssh-agent holding the user key and returns its socket.
+    public func startAgent() -> String {
+        let socket = folder.appendingPathComponent("agent.sock").path
+        let agent = Process()
+        agent.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        agent.arguments = ["ssh-agent", "-D", "-a", socket]
+        agent.standardOutput = FileHandle.nullDevice
+        agent.standardError = FileHandle.nullDevice
+        try! agent.run()
+        self.agent = agent
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
+        runCommand("ssh-add", ["-q", userKey], environment: ["SSH_AUTH_SOCK": socket])
+        return socket
+    }
+
+    /// Stops sshd and the agent, and removes the keys.
+    public func stop() {
+        for running in [process, agent].compactMap({ $0 }) where running.isRunning {
+            running.terminate()
+            running.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    deinit { stop() }
+}

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The outcome of a command run by a spec.
 public struct CommandResult {
@@ -8,33 +11,53 @@ public struct CommandResult {
 }
 
 /// Runs a program (found on PATH) with arguments in a folder, and waits for it.
+///
+/// NB: spawned with posix_spawn and reaped with waitpid, not Foundation's
+/// Process, which on Linux can miss a child's exit while other children run.
 @discardableResult
 public func runCommand(_ program: String, _ arguments: [String], in folder: URL? = nil,
-                environment: [String: String] = [:], unsetting: Set<String> = [], input: String? = nil) -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [program] + arguments
-    if let folder { process.currentDirectoryURL = folder }
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }.filter { !unsetting.contains($0.key) }
-    let out = Pipe(), err = Pipe(), inPipe = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = inPipe
-    try! process.run()
-    if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-    try? inPipe.fileHandleForWriting.close()
-    // Read both pipes before waiting, so a chatty command cannot fill a pipe and hang.
-    final class Box: @unchecked Sendable { var data = Data() }
-    let stdoutBox = Box()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async { stdoutBox.data = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-    let stderrData = err.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    let stdoutData = stdoutBox.data
-    process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-                         stderr: String(decoding: stderrData, as: UTF8.self))
+                       environment: [String: String] = [:], unsetting: Set<String> = [], input: String? = nil) -> CommandResult {
+    var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0], inPipe: [Int32] = [0, 0]
+    precondition(pipe(&outPipe) == 0 && pipe(&errPipe) == 0 && pipe(&inPipe) == 0)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+    for fd in [inPipe[0], inPipe[1], outPipe[0], outPipe[1], errPipe[0], errPipe[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
+    let env = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }.filter { !unsetting.contains($0.key) }
+    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    // The folder is entered by a shell, as posix_spawn's chdir action is not available here.
+    let command = folder.map { ["/bin/sh", "-c", "cd \"$0\" && exec /usr/bin/env \"$@\"", $0.path, program] } ?? ["/usr/bin/env", program]
+    let argv = (command + arguments).map { strdup($0) } + [nil]
+    defer { envp.forEach { free($0) }; argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
+    close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+    precondition(spawned == 0, "could not run \(program)")
+    if let input { _ = input.withCString { write(inPipe[1], $0, strlen($0)) } }
+    close(inPipe[1])
+    var out = Data(), err = Data()
+    var open: [Int32] = [outPipe[0], errPipe[0]]
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while !open.isEmpty {
+        var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&fds, nfds_t(fds.count), -1) >= 0 else { if errno == EINTR { continue } else { break } }
+        for entry in fds where entry.revents != 0 {
+            let count = read(entry.fd, &buffer, buffer.count)
+            if count > 0 {
+                if entry.fd == outPipe[0] { out.append(buffer, count: count) } else { err.append(buffer, count: count) }
+            } else {
+                close(entry.fd)
+                open.removeAll { $0 == entry.fd }
+            }
+        }
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    return CommandResult(status: exitStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
 }
 
 /// Runs git in a folder with a fixed identity.

@@ -1,0 +1,72 @@
+import Docket
+import DocketGit
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+final class SSHSpec: QuickSpec {
+    override class func spec() {
+        describe("sync over ssh") {
+            var root: URL!
+            var remote: URL!
+            var server: SSHServer!
+            var options: TransferOptions!
+            beforeEach {
+                root = temporaryFolder("docket-ssh")
+                remote = root.appendingPathComponent("remote.git")
+                gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
+                server = SSHServer()
+                options = TransferOptions(sshKeyFiles: [server.userKey], useSSHAgent: false, knownHostsFile: server.knownHosts,
+                                          httpsUser: nil, httpsToken: nil, progress: nil)
+            }
+            afterEach {
+                server.stop()
+                unsetenv("SSH_AUTH_SOCK")
+                try? FileManager.default.removeItem(at: root)
+            }
+
+            it("clones, syncs and pulls with a key file") {
+                let laptop = try Store.clone(url: server.url(remote.path), into: root.appendingPathComponent("laptop"), options: options)
+                try laptop.edit { $0.alter(by: .adding(.todo(TodoItem(text: "Over ssh")))) }
+                let outcome = try laptop.sync(options: options)
+                expect(outcome.pushed) == true
+                let desk = try Store.clone(url: server.url(remote.path), into: root.appendingPathComponent("desk"), options: options)
+                expect(try desk.load().state.todos.map(\.text)) == ["Over ssh"]
+            }
+            it("authenticates with the ssh-agent") {
+                setenv("SSH_AUTH_SOCK", server.startAgent(), 1)
+                var agentOnly = options!
+                agentOnly.sshKeyFiles = []
+                agentOnly.useSSHAgent = true
+                let laptop = try Store.clone(url: server.url(remote.path), into: root.appendingPathComponent("laptop"), options: agentOnly)
+                try laptop.edit { $0.alter(by: .adding(.todo(TodoItem(text: "Through the agent")))) }
+                expect(try laptop.sync(options: agentOnly).pushed) == true
+            }
+            it("refuses a host that is not in known_hosts, saying how to accept it, and leaves nothing behind") {
+                var strangers = options!
+                strangers.knownHostsFile = root.appendingPathComponent("empty_known_hosts").path
+                let target = root.appendingPathComponent("laptop")
+                expect { try Store.clone(url: server.url(remote.path), into: target, options: strangers) }.to(throwError { (error: Error) in
+                    expect("\(error)").to(contain("the ssh host 127.0.0.1 is not in"))
+                    expect("\(error)").to(contain("ssh-keyscan"))
+                })
+                expect(FileManager.default.fileExists(atPath: target.path)) == false
+            }
+            it("says when the key is not accepted") {
+                let stranger = root.appendingPathComponent("stranger").path
+                runCommand("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", stranger])
+                var wrong = options!
+                wrong.sshKeyFiles = [stranger]
+                expect { try Store.clone(url: server.url(remote.path), into: root.appendingPathComponent("laptop"), options: wrong) }
+                    .to(throwError { (error: Error) in expect("\(error)").to(contain("did not accept the credentials")) })
+            }
+            it("never prints the key or writes it into the repository") {
+                let laptop = try Store.clone(url: server.url(remote.path), into: root.appendingPathComponent("laptop"), options: options)
+                let key = try String(contentsOfFile: server.userKey, encoding: .utf8).split(separator: "\n")[1]
+                let config = try String(contentsOf: laptop.root.appendingPathComponent(".git/config"), encoding: .utf8)
+                expect(config).toNot(contain(String(key)))
+            }
+        }
+    }
+}
