@@ -35,6 +35,7 @@ import XCTest
             // Sync
             SyncSpec.self,
             SSHSpec.self,
+            FaultSpec.self,
         ])
     }
 }

@@ -1,4 +1,5 @@
 import CGit2
+import Foundation
 
 /// A libgit2 call that failed: which function, its code, and libgit2's message.
 public struct GitError: Error, CustomStringConvertible, Equatable {
@@ -27,6 +28,10 @@ func check(_ code: Int32, _ function: StaticString) throws -> Int32 {
 /// commit survives a crash.
 enum LibGit2Runtime {
     static let started: Void = {
+        // NB: libgit2 writes to sockets without MSG_NOSIGNAL; a remote that
+        // drops the connection mid-push would otherwise kill the process with
+        // SIGPIPE instead of failing the push with an error.
+        signal(SIGPIPE, SIG_IGN)
         git_libgit2_init()
         _ = docket_git_enable_fsync_gitdir(1)
     }()

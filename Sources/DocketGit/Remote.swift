@@ -161,16 +161,25 @@ extension Repository {
     }
 
     /// Makes the working tree and index match a commit, never overwriting
-    /// uncommitted changes (git's safe checkout); HEAD does not move.
-    public func checkout(_ commit: ObjectID) throws {
+    /// uncommitted changes (git's safe checkout) unless `force`; HEAD does not move.
+    public func checkout(_ commit: ObjectID, force: Bool = false) throws {
         var oid = commit.oid
         var object: OpaquePointer?
         try check(git_object_lookup(&object, pointer, &oid, GIT_OBJECT_COMMIT), "git_object_lookup")
         defer { git_object_free(object) }
         var options = git_checkout_options()
         try check(git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION)), "git_checkout_options_init")
-        options.checkout_strategy = GIT_CHECKOUT_SAFE.rawValue
+        options.checkout_strategy = force ? GIT_CHECKOUT_FORCE.rawValue : GIT_CHECKOUT_SAFE.rawValue
         try check(git_checkout_tree(pointer, object, &options), "git_checkout_tree")
+    }
+}
+
+extension Repository {
+    /// The blob id the working tree file at `path` would have.
+    public func hashFile(_ path: String) throws -> ObjectID {
+        var oid = git_oid()
+        try check(git_odb_hashfile(&oid, workdir! + path, GIT_OBJECT_BLOB), "git_odb_hashfile")
+        return ObjectID(oid)
     }
 }
 

@@ -153,3 +153,29 @@ public final class SSHServer {
 
     deinit { stop() }
 }
+
+/// A TCP proxy (Tests/scripts/cutting-proxy.py) that cuts each connection after
+/// `bytes` in one direction, as a server killed mid-transfer would.
+public final class CuttingProxy {
+    public let port: Int
+    let process = Process()
+
+    /// Forwards 127.0.0.1:port to `target`, cutting `direction` ("up" or "down") after `bytes`.
+    public init(to target: Int, direction: String, bytes: Int) {
+        port = freePort()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/cutting-proxy.py").path
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, "\(port)", "\(target)", direction, "\(bytes)"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try! process.run()
+        precondition(waitForPort(port), "the proxy did not start")
+    }
+
+    public func stop() {
+        if process.isRunning { process.terminate() }
+    }
+
+    deinit { stop() }
+}

@@ -35,6 +35,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case unknownRemote(String)
     case remoteExists(String)
     case folderNotEmpty(String)
+    case interruptedUpdate(path: String, marker: String)
 
     public var description: String {
         switch self {
@@ -81,6 +82,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             "there is no remote named \(name); 'docket remote list' shows the remotes"
         case let .remoteExists(name):
             "a remote named \(name) exists already; 'docket remote remove \(name)' removes it"
+        case let .interruptedUpdate(path, marker):
+            "an interrupted pull left the store half updated, and \(path) has been changed since; keep a copy of your change, restore the file ('git checkout -- \(path)'), and run the command again (or delete \(marker) to abandon the pull)"
         case let .folderNotEmpty(path):
             "\(path) exists and is not empty; clone into a new folder"
         }

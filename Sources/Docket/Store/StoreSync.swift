@@ -167,16 +167,25 @@ extension Store {
     func finishInterruptedUpdate() throws {
         guard let text = try? String(contentsOfFile: updateMarker, encoding: .utf8) else { return }
         let parts = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        defer { try? FileManager.default.removeItem(atPath: updateMarker) }
-        guard parts.count == 2, let target = ObjectID(hex: parts[0]) else { return }
+        let done: () -> Void = { try? FileManager.default.removeItem(atPath: self.updateMarker) }
+        guard parts.count == 2, let target = ObjectID(hex: parts[0]) else { return done() }
         let head = try git { try repository.head() }
-        if head == target { return }
-        guard head?.description ?? "none" == parts[1] else { return }
+        if head == target { return done() }
+        guard head?.description ?? "none" == parts[1] else { return done() }
+        // Every file that differs from HEAD must already be the target's, so
+        // finishing the checkout cannot overwrite anything a person changed.
+        let targetTree = try git { try repository.tree(ofCommit: target) }
+        for entry in try git({ try repository.status(under: []) }) {
+            let wanted = try git { try repository.blobID(inTree: targetTree, at: entry.path) }
+            let actual = entry.kind == .deleted ? nil : try git { try repository.hashFile(entry.path) }
+            if wanted != actual { throw StoreError.interruptedUpdate(path: entry.path, marker: updateMarker) }
+        }
         let branch = try git { try repository.headBranch() }
         try git {
-            try repository.checkout(target)
+            try repository.checkout(target, force: true)
             try repository.setReference(branch, to: target, message: "docket: finish an interrupted pull")
         }
+        done()
     }
 
     func pullHoldingLock(remote: String, options: TransferOptions) throws -> PullOutcome {

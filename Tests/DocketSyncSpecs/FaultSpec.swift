@@ -1,0 +1,109 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+final class FaultSpec: QuickSpec {
+    override class func spec() {
+        var root: URL!
+        var remote: URL!
+        var laptop: Machine!
+        var desk: Machine!
+        beforeEach {
+            root = temporaryFolder("docket-fault")
+            remote = root.appendingPathComponent("remote.git")
+            gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
+            laptop = Machine(folder: root.appendingPathComponent("laptop"))
+            desk = Machine(folder: root.appendingPathComponent("desk"))
+            runCommand(docketBinary, ["clone", remote.path, laptop.folder.path])
+            laptop.run("add", "Buy milk")
+            laptop.run("sync")
+            runCommand(docketBinary, ["clone", remote.path, desk.folder.path])
+        }
+        afterEach { try? FileManager.default.removeItem(at: root) }
+        func remoteHead() -> String { gitCLI(["rev-parse", "main"], in: remote).stdout }
+
+        describe("a connection that breaks off") {
+            var daemon: GitDaemon!
+            beforeEach {
+                daemon = GitDaemon(serving: root)
+                // Enough to send that a cut lands mid-transfer.
+                for i in 1...150 { laptop.run("add", "Todo number \(i) with a realistic length of text") }
+                laptop.run("commit")
+            }
+            afterEach { daemon.stop() }
+            it("mid-fetch fails the pull with its own message and changes nothing") {
+                laptop.run("push")
+                desk.run("add", "Desk")
+                desk.run("commit")
+                let proxy = CuttingProxy(to: daemon.port, direction: "down", bytes: 4000)
+                defer { proxy.stop() }
+                desk.run("remote", "add", "cut", "git://127.0.0.1:\(proxy.port)/remote.git")
+                let before = (desk.head, desk.state)
+                let result = desk.run("pull", "cut")
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("broke off during the transfer"))
+                expect(desk.head) == before.0
+                expect(desk.state) == before.1
+                expect(desk.git("status", "--porcelain")) == ""
+                expect(desk.run("pull").status) == 0
+                expect(desk.state.todos.count) == 152
+            }
+            it("mid-push fails the push with its own message, and neither side changes") {
+                let proxy = CuttingProxy(to: daemon.port, direction: "up", bytes: 4000)
+                defer { proxy.stop() }
+                laptop.run("remote", "add", "cut", "git://127.0.0.1:\(proxy.port)/remote.git")
+                let (local, upstream) = (laptop.head, remoteHead())
+                let result = laptop.run("push", "cut")
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("broke off during the transfer"))
+                expect(laptop.head) == local
+                expect(remoteHead()) == upstream
+                expect(laptop.run("push").status) == 0
+                expect(remoteHead()) == laptop.head + "\n"
+            }
+        }
+
+        describe("a pull killed") {
+            beforeEach {
+                laptop.run("add", "Laptop")
+                laptop.run("sync")
+                desk.run("add", "Desk")
+                desk.run("commit")
+            }
+            for step in ["after-fetch", "after-merge-commit", "after-checkout"] {
+                it("\(step.replacingOccurrences(of: "-", with: " ")) is finished by running it again, losing nothing") {
+                    let killed = desk.run("pull", environment: ["DOCKET_FAULT": step])
+                    expect(killed.status) == 137
+                    let again = desk.run("pull")
+                    expect(again.status) == 0
+                    expect(Set(desk.state.todos.map(\.text))) == Set(["Buy milk", "Laptop", "Desk"])
+                    expect(desk.git("status", "--porcelain")) == ""
+                    expect(desk.git("rev-list", "--parents", "-n", "1", "HEAD").split(separator: " ").count) == 3
+                    expect(gitCLI(["fsck"], in: desk.folder).status) == 0
+                    expect(desk.run("sync").status) == 0
+                    laptop.run("sync")
+                    expect(laptop.state) == desk.state
+                }
+            }
+        }
+
+        describe("a command killed while writing") {
+            it("before its rename leaves the old file and the store usable") {
+                let id = laptop.id("add", "Call Anna")
+                let killed = laptop.run("done", id, environment: ["DOCKET_FAULT": "before-rename"])
+                expect(killed.status) == 137
+                expect(laptop.state.todos.first { $0.text == "Call Anna" }?.completed) == false
+                expect(laptop.run("done", id).status) == 0
+                expect(laptop.state.todos.first { $0.text == "Call Anna" }?.completed) == true
+            }
+            it("while committing is finished by the next commit") {
+                laptop.run("add", "Call Anna")
+                expect(laptop.run("commit", environment: ["DOCKET_FAULT": "after-stage"]).status) == 137
+                expect(laptop.run("commit").stdout).to(contain("Add 1 todo"))
+                expect(laptop.git("status", "--porcelain")) == ""
+            }
+        }
+    }
+}
