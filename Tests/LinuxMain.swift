@@ -36,6 +36,7 @@ import XCTest
             SyncSpec.self,
             SSHSpec.self,
             FaultSpec.self,
+            ConvergenceSpec.self,
         ])
     }
 }

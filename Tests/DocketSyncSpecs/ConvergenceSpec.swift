@@ -1,0 +1,156 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// One edit a machine made: a field of an item set to a value, at an alterDate.
+struct Edit {
+    let id: UUID
+    let field: String
+    let value: String
+    let date: Int64
+}
+
+/// The field edits between two states of one machine.
+func edits(from before: AppState, to after: AppState) -> [Edit] {
+    func ms(_ date: Date?) -> Int64 { Int64(((date?.timeIntervalSince1970 ?? 0) * 1000).rounded()) }
+    func iso(_ date: Date?) -> String {
+        guard let date else { return "none" }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+    var result: [Edit] = []
+    for todo in after.todos {
+        let old = before.todo(id: todo.id)
+        if old == todo { continue }
+        let date = ms(todo.alterDate ?? todo.creationDate)
+        if old == nil { result.append(Edit(id: todo.id, field: "exists", value: "", date: date)) }
+        if old?.text != todo.text { result.append(Edit(id: todo.id, field: "text", value: todo.text, date: date)) }
+        if old?.completed != todo.completed { result.append(Edit(id: todo.id, field: "completed", value: String(todo.completed), date: date)) }
+        if old.map({ ms($0.dueDate) }) != ms(todo.dueDate) { result.append(Edit(id: todo.id, field: "dueDate", value: iso(todo.dueDate), date: date)) }
+    }
+    for project in after.projects {
+        let old = before.project(id: project.id)
+        if old?.title != project.title { result.append(Edit(id: project.id, field: "title", value: project.title, date: ms(project.alterDate))) }
+        for task in project.tasks {
+            let was = old?.task(id: task.id)
+            if was == task { continue }
+            let date = ms(task.alterDate)
+            if was?.title != task.title { result.append(Edit(id: task.id, field: "title", value: task.title, date: date)) }
+            if was?.state != task.state { result.append(Edit(id: task.id, field: "state", value: task.state.rawValue, date: date)) }
+            if was.map({ ms($0.dueDate.date) }) != ms(task.dueDate.date) { result.append(Edit(id: task.id, field: "dueDate", value: iso(task.dueDate.date), date: date)) }
+        }
+    }
+    return result
+}
+
+final class ConvergenceSpec: QuickSpec {
+    override class func spec() {
+        describe("four machines syncing one remote") {
+            it("end with identical states and files, every edit kept or recorded as lost") {
+                let seed = ProcessInfo.processInfo.environment["DOCKET_SEED"].flatMap(UInt64.init) ?? 20_261_122
+                print("convergence seed \(seed) (replay with DOCKET_SEED=\(seed))")
+                let root = temporaryFolder("docket-converge")
+                defer { try? FileManager.default.removeItem(at: root) }
+                let remote = root.appendingPathComponent("remote.git")
+                gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
+                let daemon = GitDaemon(serving: root)
+                defer { daemon.stop() }
+                let ssh = SSHServer()
+                defer { ssh.stop() }
+                let options = TransferOptions(sshKeyFiles: [ssh.userKey], useSSHAgent: false, knownHostsFile: ssh.knownHosts)
+                let world = SeededWorld(seed: seed)
+                defer { world.uninstall() }
+                var g = SeededGenerator(seed: seed)
+
+                let first = try Store.clone(url: remote.path, into: root.appendingPathComponent("local"), options: options)
+                _ = try first.sync(options: options)
+                let urls = ["file://" + remote.path, daemon.url("remote.git"), ssh.url(remote.path)]
+                let stores = [first] + (try urls.enumerated().map { index, url in
+                    try Store.clone(url: url, into: root.appendingPathComponent("machine\(index + 2)"), options: options)
+                })
+
+                var made: [Edit] = []
+                var projectOfTask: [UUID: UUID] = [:]
+                for _ in 0..<30 {
+                    for index in (0..<4).shuffled(using: &g) {
+                        let store = stores[index]
+                        let before = try store.load().state
+                        let after = RandomEdits.edits(before, Int.random(in: 0...3, using: &g), &g, world: world)
+                        try store.withLock { try store.write(from: before, to: after) }
+                        made += edits(from: before, to: after)
+                        for project in after.projects { for task in project.tasks { projectOfTask[task.id] = project.id } }
+                        if Bool.random(using: &g) { _ = try store.sync(options: options) }
+                    }
+                }
+                for _ in 0..<2 {
+                    for store in stores { _ = try store.sync(options: options) }
+                }
+
+                let states = try stores.map { try $0.load().state }
+                for state in states.dropFirst() { expect(state) == states[0] }
+                let heads = stores.map { gitCLI(["rev-parse", "HEAD"], in: $0.root).stdout }
+                expect(Set(heads).count) == 1
+                for store in stores { expect(gitCLI(["status", "--porcelain"], in: store.root).stdout) == "" }
+                let listing = stores.map { runCommand("git", ["ls-files", "-s"], in: $0.root).stdout }
+                expect(Set(listing).count) == 1
+
+                // The latest edit of every field is in the final state, or a merge recorded it as lost,
+                // or the item was removed after it.
+                let final = states[0]
+                let reports = try stores[0].merges(limit: 100_000).map(\.report)
+                expect(reports.isEmpty) == false
+                var latest: [String: [Edit]] = [:]
+                for edit in made {
+                    let key = "\(edit.id) \(edit.field)"
+                    if let current = latest[key]?.first?.date, current > edit.date { continue }
+                    if let current = latest[key]?.first?.date, current == edit.date { latest[key]!.append(edit) } else { latest[key] = [edit] }
+                }
+                func value(of edit: Edit) -> String? {
+                    if let todo = final.todo(id: edit.id) {
+                        switch edit.field {
+                        case "exists": return ""
+                        case "text": return todo.text
+                        case "completed": return String(todo.completed)
+                        default:
+                            let formatter = ISO8601DateFormatter()
+                            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                            return todo.dueDate.map { formatter.string(from: $0) } ?? "none"
+                        }
+                    }
+                    if let project = final.project(id: edit.id) { return project.title }
+                    for project in final.projects {
+                        guard let task = project.task(id: edit.id) else { continue }
+                        switch edit.field {
+                        case "title": return task.title
+                        case "state": return task.state.rawValue
+                        default:
+                            let formatter = ISO8601DateFormatter()
+                            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                            return task.dueDate.date.map { formatter.string(from: $0) } ?? "none"
+                        }
+                    }
+                    return nil
+                }
+                func removed(_ id: UUID) -> Bool {
+                    let itself = final.tombstone(id: id) != nil
+                        || reports.contains { $0.items.contains { $0.id == id && $0.removal?.outcome == .removalWon } }
+                    return itself || projectOfTask[id].map(removed) == true
+                }
+                var unexplained: [String] = []
+                for edits in latest.values {
+                    for edit in edits {
+                        if value(of: edit) == edit.value { continue }
+                        if reports.contains(where: { $0.items.contains { $0.id == edit.id && $0.fields.contains { $0.field == edit.field && $0.lost == edit.value } } }) { continue }
+                        if value(of: edit) == nil, removed(edit.id) { continue }
+                        unexplained.append("\(edit.field) '\(edit.value)' of \(edit.id)")
+                    }
+                }
+                if !unexplained.isEmpty { fail("seed \(seed): edits lost without a record: \(unexplained.prefix(5))") }
+                expect(made.count) > 100
+            }
+        }
+    }
+}
