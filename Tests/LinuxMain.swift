@@ -35,6 +35,7 @@ import XCTest
             // Sync
             SyncSpec.self,
             SSHSpec.self,
+            HTTPSSpec.self,
             FaultSpec.self,
             ConvergenceSpec.self,
         ])

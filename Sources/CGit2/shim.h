@@ -8,4 +8,9 @@ static inline int docket_git_enable_fsync_gitdir(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, enabled);
 }
 
+/* Trusts the certificates in `file` (PEM) for https remotes. */
+static inline int docket_git_set_ssl_cert_file(const char *file) {
+    return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, NULL);
+}
+
 #endif

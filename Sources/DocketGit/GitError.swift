@@ -34,5 +34,9 @@ enum LibGit2Runtime {
         signal(SIGPIPE, SIG_IGN)
         git_libgit2_init()
         _ = docket_git_enable_fsync_gitdir(1)
+        // A private CA for https remotes, as OpenSSL-based tools take it.
+        if let file = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !file.isEmpty {
+            _ = docket_git_set_ssl_cert_file(file)
+        }
     }()
 }

@@ -179,3 +179,43 @@ public final class CuttingProxy {
 
     deinit { stop() }
 }
+
+/// A real https git server (`git http-backend` behind TLS and basic auth) on
+/// 127.0.0.1, with a self-signed certificate for localhost; stopped by `stop()`.
+public final class HTTPSGitServer {
+    public let port: Int
+    /// The certificate to trust (pass as SSL_CERT_FILE).
+    public let certificate: String
+    public let user = "docket"
+    public let token = "s3cret-token-\(UUID().uuidString.prefix(8))"
+    let folder: URL
+    let process = Process()
+
+    /// Serves the repositories under `root`.
+    public init(serving root: URL) {
+        folder = temporaryFolder("docket-https")
+        port = freePort()
+        certificate = folder.appendingPathComponent("cert.pem").path
+        let key = folder.appendingPathComponent("key.pem").path
+        runCommand("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                               "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"])
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/https-git-server.py").path
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, "\(port)", root.path, certificate, key, user, token]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try! process.run()
+        precondition(waitForPort(port), "the https server did not start")
+    }
+
+    /// The https URL of a repository under the served folder.
+    public func url(_ name: String) -> String { "https://localhost:\(port)/\(name)" }
+
+    public func stop() {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    deinit { stop() }
+}

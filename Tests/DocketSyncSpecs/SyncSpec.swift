@@ -265,6 +265,21 @@ final class SyncSpec: QuickSpec {
                 laptop.run("pull")
                 expect(Set(laptop.state.todos.map(\.text))) == Set(["Buy milk", "Over the daemon"])
             }
+            it("sync pulls and pushes again when its push is refused") {
+                let hook = remote.appendingPathComponent("hooks/pre-receive")
+                try "#!/bin/sh\nflag=\"$GIT_DIR/refused-once\"\n[ -e \"$flag\" ] && exit 0\ntouch \"$flag\"\necho 'busy, try again' >&2\nexit 1\n"
+                    .write(to: hook, atomically: true, encoding: .utf8)
+                chmod(hook.path, 0o755)
+                runCommand(docketBinary, ["clone", daemon.url("remote.git"), desk.folder.path])
+                desk.run("add", "Retried")
+                let result = desk.run("sync")
+                expect(result.status) == 0
+                let pulls = result.stdout.split(separator: "\n").filter { $0.contains("origin") && !$0.hasPrefix("Pushed") }
+                expect(pulls.count) == 2
+                expect(result.stdout).to(contain("Pushed to origin."))
+                laptop.run("pull")
+                expect(laptop.state.todos.map(\.text)) == ["Retried"]
+            }
             it("says a repository is missing") {
                 let result = runCommand(docketBinary, ["clone", daemon.url("nothing.git"), desk.folder.path])
                 expect(result.status) == 1
