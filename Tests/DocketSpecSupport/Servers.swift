@@ -89,9 +89,10 @@ public final class SSHServer {
     let process = Process()
     var agent: Process?
 
-    public init() {
+    /// Starts sshd on `port` (a free one by default; 22 for scp-like `user@host:path` URLs, which name no port).
+    public init(port: Int? = nil) {
         folder = temporaryFolder("docket-sshd")
-        port = freePort()
+        self.port = port ?? freePort()
         userKey = folder.appendingPathComponent("id_ed25519").path
         knownHosts = folder.appendingPathComponent("known_hosts").path
         let hostKey = folder.appendingPathComponent("host_key").path
@@ -99,9 +100,10 @@ public final class SSHServer {
         runCommand("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", userKey])
         try! FileManager.default.copyItem(atPath: userKey + ".pub", toPath: folder.appendingPathComponent("authorized_keys").path)
         let hostPublic = try! String(contentsOfFile: hostKey + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
-        try! "[127.0.0.1]:\(port) \(hostPublic)\n".write(toFile: knownHosts, atomically: true, encoding: .utf8)
+        let hostName = self.port == 22 ? "127.0.0.1" : "[127.0.0.1]:\(self.port)"
+        try! "\(hostName) \(hostPublic)\n".write(toFile: knownHosts, atomically: true, encoding: .utf8)
         let config = """
-            Port \(port)
+            Port \(self.port)
             ListenAddress 127.0.0.1
             HostKey \(hostKey)
             AuthorizedKeysFile \(folder.path)/authorized_keys
@@ -120,7 +122,7 @@ public final class SSHServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try! process.run()
-        precondition(waitForPort(port), "sshd did not start on port \(port)")
+        precondition(waitForPort(self.port), "sshd did not start on port \(self.port)")
     }
 
     /// The ssh:// URL of a repository at an absolute path.

@@ -33,6 +33,17 @@ final class FaultSpec: QuickSpec {
                 laptop.run("commit")
             }
             afterEach { daemon.stop() }
+            it("shows progress on stderr when a transfer takes more than a second on a terminal") {
+                laptop.run("push")
+                let proxy = CuttingProxy(to: daemon.port, direction: "slow", bytes: 80)
+                defer { proxy.stop() }
+                let target = root.appendingPathComponent("slow").path
+                let shown = runCommand("script", ["-qec", "\(docketBinary) clone git://127.0.0.1:\(proxy.port)/remote.git \(target)", "/dev/null"])
+                expect(shown.stdout).to(contain("objects"))
+                expect(shown.stdout).to(contain("KiB"))
+                let quiet = runCommand(docketBinary, ["clone", "git://127.0.0.1:\(proxy.port)/remote.git", target + "2"])
+                expect(quiet.stderr).toNot(contain("objects"))
+            }
             it("mid-fetch fails the pull with its own message and changes nothing") {
                 laptop.run("push")
                 desk.run("add", "Desk")

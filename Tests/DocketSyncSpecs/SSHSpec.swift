@@ -61,6 +61,19 @@ final class SSHSpec: QuickSpec {
                 expect { try Store.clone(url: server.url(remote.path), into: root.appendingPathComponent("laptop"), options: wrong) }
                     .to(throwError { (error: Error) in expect("\(error)").to(contain("did not accept the credentials")) })
             }
+            it("takes scp-like user@host:path addresses") {
+                guard !isListening(22) else {
+                    return fail("port 22 is taken on this machine; the scp-like address needs sshd there (it cannot name a port)")
+                }
+                server.stop()
+                server = SSHServer(port: 22)
+                options.sshKeyFiles = [server.userKey]
+                options.knownHostsFile = server.knownHosts
+                let url = "\(server.user)@127.0.0.1:\(remote.path)"
+                let laptop = try Store.clone(url: url, into: root.appendingPathComponent("laptop"), options: options)
+                try laptop.edit { $0.alter(by: .adding(.todo(TodoItem(text: "scp-like")))) }
+                expect(try laptop.sync(options: options).pushed) == true
+            }
             it("never prints the key or writes it into the repository") {
                 let laptop = try Store.clone(url: server.url(remote.path), into: root.appendingPathComponent("laptop"), options: options)
                 let key = try String(contentsOfFile: server.userKey, encoding: .utf8).split(separator: "\n")[1]

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""A TCP proxy on 127.0.0.1 for fault specs: forwards one connection at a time
-to a target port and cuts it after N bytes in one direction ("down": server to
-client, "up": client to server), as a server killed mid-transfer would.
-Usage: cutting-proxy.py LISTEN_PORT TARGET_PORT up|down BYTES"""
-import socket, sys, threading
+"""A TCP proxy on 127.0.0.1 for fault specs: forwards connections to a target
+port and cuts each after N bytes in one direction ("down": server to client,
+"up": client to server), as a server killed mid-transfer would; or, with
+"slow", delays every chunk by N milliseconds, as a slow network would.
+Usage: cutting-proxy.py LISTEN_PORT TARGET_PORT up|down|slow N"""
+import socket, sys, threading, time
 
 listen_port, target_port, direction, limit = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
 
@@ -14,7 +15,9 @@ def pipe(source, sink, cut):
             data = source.recv(4096)
             if not data:
                 break
-            if cut and sent + len(data) > limit:
+            if direction == "slow":
+                time.sleep(limit / 1000)
+            elif cut and sent + len(data) > limit:
                 sink.sendall(data[: max(0, limit - sent)])
                 break
             sink.sendall(data)
