@@ -74,7 +74,7 @@ extension Repository {
     /// Makes the index match a tree (`git reset --mixed` without moving HEAD).
     public func resetIndex(to tree: ObjectID) throws {
         try withIndex { index in
-            try withTree(tree) { tree in
+            _ = try withTree(tree) { tree in
                 try check(git_index_read_tree(index, tree), "git_index_read_tree")
             }
             try check(git_index_write(index), "git_index_write")
@@ -110,7 +110,7 @@ extension Repository {
             parentCommits.append(commit)
         }
         var oid = git_oid()
-        try parentCommits.withUnsafeMutableBufferPointer { buffer in
+        _ = try parentCommits.withUnsafeMutableBufferPointer { buffer in
             try check(git_commit_create(&oid, pointer, reference, signature, signature, "UTF-8", message, treeObject,
                                         parents.count, buffer.baseAddress), "git_commit_create")
         }

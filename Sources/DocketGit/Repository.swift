@@ -121,7 +121,7 @@ public final class Repository {
     /// Writes a blob and returns its id.
     public func writeBlob(_ data: Data) throws -> ObjectID {
         var oid = git_oid()
-        try data.withUnsafeBytes { raw in
+        _ = try data.withUnsafeBytes { raw in
             try check(git_blob_create_from_buffer(&oid, pointer, raw.baseAddress, raw.count), "git_blob_create_from_buffer")
         }
         return ObjectID(oid)

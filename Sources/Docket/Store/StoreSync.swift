@@ -258,11 +258,11 @@ extension Store {
                                                  oursValue: Value?, theirsValue: Value?) throws {
             wanted.insert(path)
             let id = idOf(path)
-            if let blob = o.blobs[path], oursValue == value, position == nil || id.flatMap { o.positions[$0] } == position {
+            if let blob = o.blobs[path], oursValue == value, position == nil || id.flatMap({ o.positions[$0] }) == position {
                 replacements[path] = blob
                 return
             }
-            if let blob = t.blobs[path], theirsValue == value, position == nil || id.flatMap { t.positions[$0] } == position {
+            if let blob = t.blobs[path], theirsValue == value, position == nil || id.flatMap({ t.positions[$0] }) == position {
                 replacements[path] = blob
                 return
             }
