@@ -11,12 +11,8 @@ final class FaultSpec: QuickSpec {
         var laptop: Machine!
         var desk: Machine!
         beforeEach {
-            root = temporaryFolder("docket-fault")
-            remote = root.appendingPathComponent("remote.git")
-            gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
-            laptop = Machine(folder: root.appendingPathComponent("laptop"))
-            desk = Machine(folder: root.appendingPathComponent("desk"))
-            runCommand(docketBinary, ["clone", remote.path, laptop.folder.path])
+            let machines = TwoMachines("docket-fault")
+            (root, remote, laptop, desk) = (machines.root, machines.remote, machines.laptop, machines.desk)
             laptop.run("add", "Buy milk")
             laptop.run("sync")
             runCommand(docketBinary, ["clone", remote.path, desk.folder.path])

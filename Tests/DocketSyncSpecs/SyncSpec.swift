@@ -19,6 +19,23 @@ struct Machine {
     var head: String { git("rev-parse", "HEAD").trimmingCharacters(in: .newlines) }
 }
 
+/// A bare remote on main, a laptop that cloned it, and a desk that has not yet.
+struct TwoMachines {
+    let root: URL
+    let remote: URL
+    let laptop: Machine
+    let desk: Machine
+
+    init(_ name: String) {
+        root = temporaryFolder(name)
+        remote = root.appendingPathComponent("remote.git")
+        gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
+        laptop = Machine(folder: root.appendingPathComponent("laptop"))
+        desk = Machine(folder: root.appendingPathComponent("desk"))
+        runCommand(docketBinary, ["clone", remote.path, laptop.folder.path])
+    }
+}
+
 final class SyncSpec: QuickSpec {
     override class func spec() {
         var root: URL!
@@ -26,12 +43,8 @@ final class SyncSpec: QuickSpec {
         var laptop: Machine!
         var desk: Machine!
         beforeEach {
-            root = temporaryFolder("docket-sync")
-            remote = root.appendingPathComponent("remote.git")
-            gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
-            laptop = Machine(folder: root.appendingPathComponent("laptop"))
-            desk = Machine(folder: root.appendingPathComponent("desk"))
-            runCommand(docketBinary, ["clone", remote.path, laptop.folder.path])
+            let machines = TwoMachines("docket-sync")
+            (root, remote, laptop, desk) = (machines.root, machines.remote, machines.laptop, machines.desk)
         }
         afterEach { try? FileManager.default.removeItem(at: root) }
         func cloneDesk() { runCommand(docketBinary, ["clone", remote.path, desk.folder.path]) }

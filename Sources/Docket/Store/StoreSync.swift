@@ -275,6 +275,8 @@ extension Store {
         for todo in result.state.todos {
             try place(StoreLayout.todo(todo.id), todo, position: nil, oursValue: o.state.todo(id: todo.id), theirsValue: t.state.todo(id: todo.id))
         }
+        // NB: order keys continue ours' numbering, as a local edit would; the
+        // store's remembered positions become ours' (its working tree is about to be the merge).
         positions = o.positions
         let projectPositions = assignPositions(result.state.projects.map(\.id))
         for project in result.state.projects {
