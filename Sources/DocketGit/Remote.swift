@@ -3,7 +3,9 @@ import Foundation
 
 /// A configured remote.
 public struct RemoteInfo: Equatable, Sendable {
+    /// The remote's name, such as origin.
     public let name: String
+    /// Its URL or path.
     public let url: String
 }
 
@@ -185,6 +187,7 @@ extension Repository {
 
 /// Files outside Docket's folders that git could not merge.
 public struct MergeConflict: Error, Equatable {
+    /// The files, relative to the repository's top folder.
     public let paths: [String]
 }
 

@@ -12,8 +12,9 @@ public struct TransferOptions: Sendable {
     public var useSSHAgent: Bool
     /// The known_hosts file an ssh host must be listed in.
     public var knownHostsFile: String
-    /// User and token for https.
+    /// The user name for https.
     public var httpsUser: String?
+    /// The token (or password) for https; never printed.
     public var httpsToken: String?
     /// Called with transfer progress (objects done, objects in all, bytes); nil shows nothing.
     public var progress: (@Sendable (TransferProgress) -> Void)?
@@ -42,8 +43,11 @@ public struct TransferOptions: Sendable {
 
 /// How far a fetch or push has come.
 public struct TransferProgress: Sendable {
+    /// Objects received or sent so far.
     public let objectsDone: Int
+    /// Objects in all; 0 while not yet known.
     public let objectsTotal: Int
+    /// Bytes received or sent so far.
     public let bytes: Int
 }
 

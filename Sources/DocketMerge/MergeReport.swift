@@ -4,7 +4,10 @@ import Foundation
 /// Which of the two merged states a value came from: `ours` is the local
 /// state, `theirs` the one pulled in.
 public enum MergeSide: String, Codable, Hashable, Sendable {
-    case ours, theirs
+    /// The machine that merged.
+    case ours
+    /// The machine whose commits were pulled in.
+    case theirs
 
     /// The other side.
     public var other: MergeSide { self == .ours ? .theirs : .ours }

@@ -12,15 +12,17 @@ struct Edit {
     let date: Int64
 }
 
+/// A date as the merge report writes it: ISO-8601 with milliseconds, or "none".
+func iso(_ date: Date?) -> String {
+    guard let date else { return "none" }
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.string(from: date)
+}
+
 /// The field edits between two states of one machine.
 func edits(from before: AppState, to after: AppState) -> [Edit] {
     func ms(_ date: Date?) -> Int64 { Int64(((date?.timeIntervalSince1970 ?? 0) * 1000).rounded()) }
-    func iso(_ date: Date?) -> String {
-        guard let date else { return "none" }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
     var result: [Edit] = []
     for todo in after.todos {
         let old = before.todo(id: todo.id)
@@ -114,10 +116,7 @@ final class ConvergenceSpec: QuickSpec {
                         case "exists": return ""
                         case "text": return todo.text
                         case "completed": return String(todo.completed)
-                        default:
-                            let formatter = ISO8601DateFormatter()
-                            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-                            return todo.dueDate.map { formatter.string(from: $0) } ?? "none"
+                        default: return iso(todo.dueDate)
                         }
                     }
                     if let project = final.project(id: edit.id) { return project.title }
@@ -126,10 +125,7 @@ final class ConvergenceSpec: QuickSpec {
                         switch edit.field {
                         case "title": return task.title
                         case "state": return task.state.rawValue
-                        default:
-                            let formatter = ISO8601DateFormatter()
-                            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-                            return task.dueDate.date.map { formatter.string(from: $0) } ?? "none"
+                        default: return iso(task.dueDate.date)
                         }
                     }
                     return nil

@@ -112,7 +112,7 @@ final class SyncSpec: QuickSpec {
             context("when both machines changed the same todo") {
                 var milk: String!
                 beforeEach {
-                    milk = Output8(laptop.state.todos[0].id)
+                    milk = shortID(laptop.state.todos[0].id)
                     laptop.run("edit", milk, "Buy oat milk")
                     laptop.run("sync")
                     usleep(5000)
@@ -312,4 +312,4 @@ final class SyncSpec: QuickSpec {
 }
 
 /// The short id docket prints.
-func Output8(_ id: UUID) -> String { String(id.uuidString.prefix(8)).lowercased() }
+func shortID(_ id: UUID) -> String { String(id.uuidString.prefix(8)).lowercased() }

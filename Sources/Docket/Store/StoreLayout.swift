@@ -11,20 +11,26 @@ public enum StoreLayout {
     /// The folders that hold the store's files.
     public static let folders = ["todos", "projects", ".docket"]
 
+    /// The file of a todo.
     public static func todo(_ id: UUID) -> String {
         let name = id.uuidString
         return "todos/\(name.prefix(2))/\(name).json"
     }
 
+    /// The folder of a project and its tasks.
     public static func projectFolder(_ id: UUID) -> String { "projects/\(id.uuidString)" }
+    /// The file of a project, without its tasks.
     public static func project(_ id: UUID) -> String { "projects/\(id.uuidString)/project.json" }
+    /// The file of a project's task.
     public static func task(_ id: UUID, in project: UUID) -> String { "projects/\(project.uuidString)/tasks/\(id.uuidString).json" }
 
+    /// The file of a removed item's tombstone.
     public static func tombstone(_ id: UUID) -> String {
         let name = id.uuidString
         return ".docket/removed/\(name.prefix(2))/\(name).json"
     }
 
+    /// The file that names the store's format.
     public static let format = ".docket/format.json"
 
     /// What a store path holds.

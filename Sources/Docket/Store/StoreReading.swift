@@ -152,13 +152,7 @@ extension Store {
 
     /// The names in a store folder; none when it does not exist.
     func listing(_ relative: some StringProtocol) throws -> [String] {
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: path(String(relative)))
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            return []
-        } catch {
-            return []
-        }
+        (try? FileManager.default.contentsOfDirectory(atPath: path(String(relative)))) ?? []
     }
 
     func isItemFile(_ name: String) -> Bool { name.hasSuffix(".json") && !name.hasPrefix(".") }

@@ -27,9 +27,13 @@ public struct SyncOutcome: Equatable, Sendable {
 
 /// A past merge, read back from its commit.
 public struct MergeRecord: Encodable, Sendable {
+    /// The merge commit's id.
     public let commit: String
+    /// When it was made.
     public let date: Date
+    /// The first line of its message.
     public let summary: String
+    /// Everything the merge decided.
     public let report: MergeReport
 
     private enum CodingKeys: String, CodingKey { case commit, date, summary, report }

@@ -3,6 +3,7 @@ import Docket
 import Foundation
 
 extension TaskState: ExpressibleByArgument {
+    /// A state as typed: unfinished (or open), in-progress (or started), finished (or done).
     public init?(argument: String) {
         switch argument.lowercased() {
         case "unfinished", "open": self = .unfinished
@@ -12,6 +13,7 @@ extension TaskState: ExpressibleByArgument {
         }
     }
 
+    /// The states as help lists them.
     public static var allValueStrings: [String] { ["unfinished", "in-progress", "finished"] }
 }
 
