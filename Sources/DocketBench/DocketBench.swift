@@ -2,7 +2,8 @@ import Foundation
 
 /// Docket's benchmarks: programs that print figures (never timed tests).
 ///
-///     swift run -c release docket-bench generate <dir> [--size N]
+///     swift run -c release docket-bench generate <dir> [--size N] [--no-commit]
+///     swift run -c release docket-bench load <dir> [--runs N]
 ///     swift run -c release docket-bench merge [--size N] [--changes N] [--runs N]
 @main
 struct DocketBench {
@@ -17,7 +18,16 @@ struct DocketBench {
         case "generate":
             let folder = arguments.first { !$0.hasPrefix("--") && Int($0) == nil } ?? "docket-bench-store"
             do {
-                try Generate(size: option("--size", 10_000), folder: URL(fileURLWithPath: folder)).run()
+                try Generate(size: option("--size", 10_000), folder: URL(fileURLWithPath: folder),
+                             commit: !arguments.contains("--no-commit")).run()
+            } catch {
+                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                exit(1)
+            }
+        case "load":
+            let folder = arguments.first { !$0.hasPrefix("--") && Int($0) == nil } ?? "docket-bench-store"
+            do {
+                try LoadBenchmark(folder: URL(fileURLWithPath: folder), runs: option("--runs", 3)).run()
             } catch {
                 FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
                 exit(1)
@@ -25,7 +35,7 @@ struct DocketBench {
         case "merge":
             MergeBenchmark(size: option("--size", 100_000), changes: option("--changes", 1000), runs: option("--runs", 5)).run()
         default:
-            FileHandle.standardError.write(Data("usage: docket-bench generate <dir> [--size N] | merge [--size N] [--changes N] [--runs N]\n".utf8))
+            FileHandle.standardError.write(Data("usage: docket-bench generate <dir> [--size N] [--no-commit] | load <dir> [--runs N] | merge [--size N] [--changes N] [--runs N]\n".utf8))
             exit(64)
         }
     }

@@ -27,8 +27,9 @@ public enum AtomicFile {
     /// Names of temporary files start with this; loading skips them.
     public static let temporaryPrefix = ".docket-tmp-"
 
-    /// Writes `data` to a temporary file beside `path` and fsyncs it.
-    public static func prepare(_ data: Data, at path: String) throws -> Pending {
+    /// Writes `data` to a temporary file beside `path` and, unless `sync` is
+    /// false (a batch that syncs once for all its files), fsyncs it.
+    public static func prepare(_ data: Data, at path: String, sync: Bool = true) throws -> Pending {
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary = folder + "/" + temporaryPrefix + "\(getpid())-" + name
@@ -43,7 +44,7 @@ public enum AtomicFile {
                 offset += written
             }
         }
-        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil, sync, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
         if let failure {
             unlink(temporary)
@@ -54,6 +55,11 @@ public enum AtomicFile {
 
     /// Writes `data` at `path` atomically, making its folder when needed.
     public static func write(_ data: Data, to path: String) throws {
+        try makeFolder(of: path)
+        try prepare(data, at: path).commit()
+    }
+
+    static func makeFolder(of path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !FileManager.default.fileExists(atPath: folder) {
             do {
@@ -62,6 +68,76 @@ public enum AtomicFile {
                 throw StoreError.io(path: folder, reason: error.localizedDescription)
             }
         }
-        try prepare(data, at: path).commit()
+    }
+
+    /// Many files written atomically with one flush to disk instead of one per
+    /// file: each goes to a temporary file, then all are synced, then renamed.
+    ///
+    /// NB: an fsync per file costs about 1 ms, so writing 100,000 items took
+    /// 140 s; past a few files, one `syncfs` of the store's file system is
+    /// far cheaper and just as durable.
+    public final class Batch {
+        private var pending: [Pending] = []
+        private var failed = false
+
+        public init() {}
+
+        /// Writes `data` to a temporary file beside `path`; it is put in place by `commit`.
+        public func add(_ data: Data, at path: String) throws {
+            do {
+                try AtomicFile.makeFolder(of: path)
+                pending.append(try AtomicFile.prepare(data, at: path, sync: false))
+            } catch {
+                discard()
+                throw error
+            }
+        }
+
+        /// Syncs every temporary file to disk, then renames each into place.
+        public func commit() throws {
+            defer { pending = [] }
+            guard !pending.isEmpty else { return }
+            if pending.count <= 8 {
+                for file in pending { try sync(file.temporaryPath, fileSystem: false) }
+            } else {
+                try sync(pending[0].temporaryPath, fileSystem: true)
+            }
+            for (index, file) in pending.enumerated() {
+                do {
+                    try file.commit()
+                } catch {
+                    for rest in pending[(index + 1)...] { unlink(rest.temporaryPath) }
+                    throw error
+                }
+            }
+        }
+
+        /// Removes the temporary files of a batch that will not be committed.
+        public func discard() {
+            for file in pending { unlink(file.temporaryPath) }
+            pending = []
+        }
+
+        private func sync(_ path: String, fileSystem: Bool) throws {
+            let fd = open(path, O_RDONLY)
+            var ok = fd >= 0
+            if ok { ok = (fileSystem ? Batch.syncfs(fd) : fsync(fd)) == 0 }
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            if !ok {
+                discard()
+                throw StoreError.io(path: path, reason: reason)
+            }
+        }
+
+        deinit { discard() }
+
+        /// Linux's `syncfs(2)`, which Swift's Glibc module does not show; `sync(2)` where it is missing.
+        private static let syncfs: @convention(c) (Int32) -> Int32 = {
+            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
+                return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+            }
+            return { _ in Glibc.sync(); return 0 }
+        }()
     }
 }

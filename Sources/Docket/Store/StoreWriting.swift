@@ -6,6 +6,15 @@ extension Store {
     /// item (keeping keys it does not know), a removed item's file deleted and
     /// its tombstone written. Every write is atomic.
     public func write(from old: AppState, to new: AppState) throws {
+        let batch = AtomicFile.Batch()
+        try write(from: old, to: new, into: batch)
+        try batch.commit()
+    }
+
+    private func write(from old: AppState, to new: AppState, into batch: AtomicFile.Batch) throws {
+        func writeFile(_ value: some Encodable, extra: [String: JSONValue] = [:], at relative: String) throws {
+            try self.writeFile(value, extra: extra, at: relative, into: batch)
+        }
         // Todos
         let oldTodos = Dictionary(old.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         var kept = Set<UUID>()
@@ -94,11 +103,11 @@ extension Store {
         return result
     }
 
-    func writeFile(_ value: some Encodable, extra: [String: JSONValue] = [:], at relative: String) throws {
+    func writeFile(_ value: some Encodable, extra: [String: JSONValue] = [:], at relative: String, into batch: AtomicFile.Batch) throws {
         let existing = FileManager.default.contents(atPath: path(relative))
         let data = try fileText(value, extra: extra, keepingUnknownKeysOf: existing)
         if data == existing { return }
-        try AtomicFile.write(data, to: path(relative))
+        try batch.add(data, at: path(relative))
     }
 
     func remove(_ relative: String) throws {
