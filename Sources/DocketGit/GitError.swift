@@ -34,7 +34,13 @@ enum LibGit2Runtime {
         signal(SIGPIPE, SIG_IGN)
         git_libgit2_init()
         _ = docket_git_enable_fsync_gitdir(1)
-        // A private CA for https remotes, as OpenSSL-based tools take it.
+    }()
+
+    /// A private CA for https remotes, as OpenSSL-based tools take it.
+    /// NB: loaded only for a transfer; parsing a certificate file costs more
+    /// than all the rest of a local command such as `docket add`.
+    static let privateCertificates: Void = {
+        _ = started
         if let file = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !file.isEmpty {
             _ = docket_git_set_ssl_cert_file(file)
         }

@@ -96,6 +96,7 @@ final class TransferContext {
     let started = Date()
 
     init(options: TransferOptions, url: String) {
+        _ = LibGit2Runtime.privateCertificates
         self.options = options
         self.url = url
     }

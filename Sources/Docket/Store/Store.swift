@@ -12,24 +12,50 @@ public final class Store {
 
     /// The store's folder (the repository's working tree).
     public let root: URL
-    let repository: Repository
+    /// `root.path`, kept: URL computes it anew on each call.
+    let rootPath: String
+    /// The git folder, ending in "/".
+    let gitdir: String
+    private var opened: Repository?
     /// Positions of projects and tasks as last read or written: the order keys in their files.
     var positions: [UUID: Int] = [:]
 
-    private init(root: URL, repository: Repository) {
+    private init(root: URL, gitdir: String, repository: Repository?) {
         self.root = root
-        self.repository = repository
+        self.rootPath = root.path
+        self.gitdir = gitdir
+        self.opened = repository
+    }
+
+    /// The store's repository, opened through libgit2 on first use.
+    /// NB: starting libgit2 parses the system's certificate file (about 10 ms),
+    /// a third of what `docket add` costs otherwise; commands that only read
+    /// and write item files never pay it.
+    var repository: Repository {
+        get throws {
+            if let opened { return opened }
+            let repository = try git { try Repository.open(at: root.path) }
+            opened = repository
+            return repository
+        }
     }
 
     /// Opens the store in `folder`, refusing a folder that is not one.
     public static func open(at folder: URL) throws -> Store {
         let path = folder.standardizedFileURL.path
+        // The common case, a folder with a .git folder, needs no libgit2.
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path + "/.git/HEAD"),
+           FileManager.default.fileExists(atPath: path + "/.git/objects", isDirectory: &isFolder), isFolder.boolValue {
+            try checkFormat(root: folder.standardizedFileURL, shownAs: path)
+            return Store(root: folder.standardizedFileURL, gitdir: path + "/.git/", repository: nil)
+        }
         guard Repository.exists(at: path) else { throw StoreError.notARepository(path: path) }
         let repository = try git { try Repository.open(at: path) }
         guard !repository.isBare, let workdir = repository.workdir else { throw StoreError.bareRepository(path: path) }
         let root = URL(fileURLWithPath: workdir)
         try checkFormat(root: root, shownAs: path)
-        return Store(root: root, repository: repository)
+        return Store(root: root, gitdir: repository.gitdir, repository: repository)
     }
 
     /// Makes `folder` a store: `git init` when it is not a repository yet,
@@ -42,7 +68,7 @@ public final class Store {
             if FileManager.default.fileExists(atPath: workdir + StoreLayout.format) { return try open(at: folder) }
         }
         let repository = try git { Repository.exists(at: path) ? try Repository.open(at: path) : try Repository.create(at: path) }
-        let store = Store(root: URL(fileURLWithPath: repository.workdir!), repository: repository)
+        let store = Store(root: URL(fileURLWithPath: repository.workdir!), gitdir: repository.gitdir, repository: repository)
         try store.withLock {
             try AtomicFile.write(try DocketJSON.encode(FormatFile(format: format)), to: store.path(StoreLayout.format))
             _ = try store.commitHoldingLock(message: "Start a Docket store")
@@ -63,12 +89,12 @@ public final class Store {
     }
 
     /// The absolute path of a store path.
-    func path(_ relative: String) -> String { root.path + "/" + relative }
+    func path(_ relative: String) -> String { rootPath + "/" + relative }
 
     // MARK: One writer at a time
 
     /// The lock file that keeps a second process from changing the store at the same time.
-    public var lockFile: String { repository.gitdir + "docket.lock" }
+    public var lockFile: String { gitdir + "docket.lock" }
 
     /// Runs `body` holding the store's lock: waits up to `timeout` seconds for
     /// another process to finish, takes over a lock whose process is dead.

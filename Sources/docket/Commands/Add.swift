@@ -4,6 +4,7 @@ import Foundation
 
 struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "add",
         abstract: "Add a todo and print its short id.",
         discussion: "Example: docket add \"Buy milk\" --due tomorrow")
 

@@ -3,6 +3,7 @@ import Docket
 
 struct Done: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "done",
         abstract: "Mark todos done.",
         discussion: "Example: docket done 3f2a 9b1c")
 
@@ -18,6 +19,7 @@ struct Done: ParsableCommand {
 
 struct Reopen: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "reopen",
         abstract: "Mark done todos open again.",
         discussion: "Example: docket reopen 3f2a")
 

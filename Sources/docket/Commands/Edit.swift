@@ -4,6 +4,7 @@ import Foundation
 
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "edit",
         abstract: "Change a todo's text.",
         discussion: "Example: docket edit 3f2a \"Buy oat milk\"")
 
@@ -25,6 +26,7 @@ struct Edit: ParsableCommand {
 
 struct Due: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "due",
         abstract: "Set or clear a todo's due date.",
         discussion: "Dates: \(DateInput.forms); 'none' clears the date.\n\nExample: docket due 3f2a friday")
 

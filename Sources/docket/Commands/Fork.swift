@@ -4,6 +4,7 @@ import Foundation
 
 struct Fork: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fork",
         abstract: "Make a new todo from an existing one, changing some of it on the way; prints the new short id.",
         discussion: "Example: docket fork 3f2a --text \"Buy milk for Anna\" --due +2d --open")
 

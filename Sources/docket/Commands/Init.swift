@@ -4,6 +4,7 @@ import Foundation
 
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Make a folder a Docket store (a git repository with Docket's files).",
         discussion: "Example: docket init ~/lists")
 

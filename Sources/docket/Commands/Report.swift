@@ -4,6 +4,7 @@ import Foundation
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "report",
         abstract: "Show the time recorded per task and project; running slips are marked.",
         discussion: """
             --json prints {"projects": [{"id", "title", "seconds", "tasks": [{"id", "title", "seconds", "running"}]}], "seconds"}; \

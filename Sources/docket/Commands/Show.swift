@@ -4,6 +4,7 @@ import Foundation
 
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "show",
         abstract: "Show one todo.",
         discussion: "--json prints the todo as in its file.\n\nExample: docket show 3f2a")
 

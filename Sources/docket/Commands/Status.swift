@@ -3,6 +3,7 @@ import Docket
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Say what changed since the last commit.",
         discussion: "Example: docket status")
 
@@ -18,6 +19,7 @@ struct Status: ParsableCommand {
 
 struct Commit: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "commit",
         abstract: "Commit the store's changes (also those made by hand) to its git repository.",
         discussion: "Without -m the message summarises the change, such as \"Add 2 todos, complete 1\".\n\nExample: docket commit -m \"Plan the week\"")
 
@@ -34,6 +36,7 @@ struct Commit: ParsableCommand {
 
 struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "log",
         abstract: "Show the store's history, newest first.",
         discussion: "Example: docket log -n 5")
 

@@ -28,6 +28,7 @@ func describe(_ outcome: PullOutcome, remote: String) -> String {
 
 struct Clone: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "clone",
         abstract: "Copy a store from a git remote to this machine.",
         discussion: """
             Remotes: a local path, file://, git://, ssh:// or user@host:path (ssh-agent, or a key in \
@@ -95,6 +96,7 @@ struct RemoteCommand: ParsableCommand {
 
 struct Pull: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "pull",
         abstract: "Fetch from a remote, then fast-forward or merge item by item (never stopping on a git conflict).",
         discussion: "Refuses while there are uncommitted changes: commit them, or use 'docket sync'.\n\nExample: docket pull origin")
 
@@ -110,6 +112,7 @@ struct Pull: ParsableCommand {
 
 struct Push: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "push",
         abstract: "Send the store's commits to a remote.",
         discussion: "If someone pushed first the push is refused: run 'docket sync'.\n\nExample: docket push")
 
@@ -126,6 +129,7 @@ struct Push: ParsableCommand {
 
 struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sync",
         abstract: "Commit local changes, pull, and push: the one command to keep machines in step.",
         discussion: "Pulls again (up to 5 times) if another machine pushed in between.\n\nExample: docket sync")
 
@@ -144,6 +148,7 @@ struct Sync: ParsableCommand {
 
 struct Merges: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "merges",
         abstract: "Show what past merges decided, with the values that lost.",
         discussion: "--json prints an array of {commit, date, summary, report}; the report lists, per item, the fields taken from each side, the losing values, removals weighed against edits, and slips stopped.\n\nExample: docket merges -n 3")
 
