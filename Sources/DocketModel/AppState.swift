@@ -48,9 +48,20 @@ public struct AppState: Codable, Hashable, Sendable {
 
     /// A state of these values; todos and tombstones are put in their order.
     public init(todos: [TodoItem], projects: [Project], removed: [Tombstone]) {
-        self.todos = todos.sorted(by: AppState.todoOrder)
+        self.todos = AppState.sortedTodos(todos)
         self.projects = projects
         self.removed = removed.sorted { $0.id.precedes($1.id) }
+    }
+
+    /// Todos in `todoOrder`, sorting keys instead of whole values.
+    /// NB: sorting 100,000 todos directly spends most of its time copying
+    /// them and recomputing milliseconds; this sorts small keys, then gathers.
+    static func sortedTodos(_ todos: [TodoItem]) -> [TodoItem] {
+        let keys = todos.map { $0.creationDate.docketMilliseconds }
+        let order = todos.indices.sorted { a, b in
+            keys[a] != keys[b] ? keys[a] < keys[b] : todos[a].id.precedes(todos[b].id)
+        }
+        return order.map { todos[$0] }
     }
 
     private init(sortedTodos todos: [TodoItem], projects: [Project], sortedRemoved removed: [Tombstone]) {

@@ -4,6 +4,7 @@ import Foundation
 
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "list",
         abstract: "List the todos: open ones by default.",
         discussion: """
             --json prints an array of todos, each as in its file: id, text, completed, \
@@ -22,24 +23,56 @@ struct List: ParsableCommand {
     }
 
     func run() throws {
-        let state = loadWarning(try store.open().load())
-        let todos = state.todos.filter { all || (done ? $0.completed : !$0.completed) }
+        let (loaded, problems) = try store.open().loadTodos()
+        for problem in problems { Output.warning("skipped \(problem.path): \(problem.reason)") }
+        let todos = loaded.filter { all || (done ? $0.completed : !$0.completed) }
         if json { return try Output.json(todos) }
         if todos.isEmpty {
             print(done ? "No completed todos." : (all ? "No todos." : "No open todos."))
             return
         }
         let now = Date()
-        for todo in todos { print(line(todo, now: now)) }
+        var relative = RelativeDays(now: now)
+        var text = ""
+        text.reserveCapacity(todos.count * 96)
+        for todo in todos {
+            text += line(todo, now: now, relative: &relative)
+            text += "\n"
+        }
+        Output.write(text)
     }
 }
 
 /// One todo on one line: short id, check box, text, due date.
 func line(_ todo: TodoItem, now: Date) -> String {
+    var relative = RelativeDays(now: now)
+    return line(todo, now: now, relative: &relative)
+}
+
+func line(_ todo: TodoItem, now: Date, relative days: inout RelativeDays) -> String {
     var text = "\(Output.dim(Output.short(todo.id)))  \(todo.completed ? "[x]" : "[ ]")  \(todo.completed ? Output.dim(todo.text) : todo.text)"
     if let due = todo.dueDate {
-        let relative = DateInput.relative(due, now: now)
+        let relative = days.text(for: due)
         text += "  " + (relative.hasPrefix("overdue") && !todo.completed ? Output.red(relative) : Output.yellow(relative))
     }
     return text
+}
+
+/// `DateInput.relative` for many dates against one `now`, remembered per quarter hour.
+/// NB: every time zone's offset and every daylight-saving change is a whole number
+/// of quarter hours from UTC, so all dates in one UTC quarter hour share a local day;
+/// the calendar work is done once per quarter hour instead of once per todo.
+struct RelativeDays {
+    let now: Date
+    private var known: [Int64: String] = [:]
+
+    init(now: Date) { self.now = now }
+
+    mutating func text(for due: Date) -> String {
+        let quarter = Int64((due.timeIntervalSince1970 / 900).rounded(.down))
+        if let text = known[quarter] { return text }
+        let text = DateInput.relative(due, now: now)
+        known[quarter] = text
+        return text
+    }
 }
