@@ -13,4 +13,10 @@ static inline int docket_git_set_ssl_cert_file(const char *file) {
     return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, NULL);
 }
 
+/* Flushes the whole file system holding `fd` to disk (Linux's syncfs(2)). */
+static inline int docket_syncfs(int fd) {
+    extern int syncfs(int);
+    return syncfs(fd);
+}
+
 #endif

@@ -18,12 +18,13 @@ extension Repository {
     /// NB: libgit2 compares each tracked file's stat data with the index and
     /// hashes only files whose stat data changed, so the cost follows the
     /// change, not the size of the store, as long as the index is kept fresh.
-    public func status(under folders: [String]) throws -> [StatusEntry] {
+    public func status(under folders: [String], refreshingIndex refresh: Bool = false) throws -> [StatusEntry] {
+        if let changes = try workdirChangesWhenIndexMatchesHead(under: folders, refreshingIndex: refresh) { return changes }
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
-            | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
+            | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue | (refresh ? GIT_STATUS_OPT_UPDATE_INDEX.rawValue : 0)
         return try withStrArray(folders) { pathspec in
             options.pathspec = pathspec
             var list: OpaquePointer?
@@ -46,9 +47,59 @@ extension Repository {
         }
     }
 
+    /// The working tree's changes against the index, when the index holds
+    /// exactly HEAD's tree (as it does after every docket commit and pull);
+    /// nil when it does not, and a full status is needed.
+    ///
+    /// NB: a full status also compares HEAD's tree with the index, which reads
+    /// every tree object: a third of its time at 10,000 items. The index's
+    /// cached tree ids tell whether they match without reading any tree.
+    func workdirChangesWhenIndexMatchesHead(under folders: [String], refreshingIndex refresh: Bool) throws -> [StatusEntry]? {
+        guard let head = try head() else { return nil }
+        let headTree = try tree(ofCommit: head)
+        return try withIndex { index -> [StatusEntry]? in
+            var tree = git_oid()
+            guard git_index_has_conflicts(index) == 0, git_index_write_tree(&tree, index) == 0, ObjectID(tree) == headTree else {
+                git_error_clear()
+                return nil
+            }
+            var options = git_diff_options()
+            try check(git_diff_options_init(&options, UInt32(GIT_DIFF_OPTIONS_VERSION)), "git_diff_options_init")
+            options.flags = GIT_DIFF_INCLUDE_UNTRACKED.rawValue | GIT_DIFF_RECURSE_UNTRACKED_DIRS.rawValue
+                | GIT_DIFF_IGNORE_SUBMODULES.rawValue | (refresh ? GIT_DIFF_UPDATE_INDEX.rawValue : 0)
+            let changes = try withStrArray(folders) { pathspec -> [StatusEntry] in
+                options.pathspec = pathspec
+                var diff: OpaquePointer?
+                try check(git_diff_index_to_workdir(&diff, pointer, index, &options), "git_diff_index_to_workdir")
+                defer { git_diff_free(diff) }
+                return (0..<git_diff_num_deltas(diff)).compactMap { i in
+                    guard let delta = git_diff_get_delta(diff, i)?.pointee else { return nil }
+                    let path = String(cString: (delta.new_file.path ?? delta.old_file.path)!)
+                    switch delta.status {
+                    case GIT_DELTA_ADDED, GIT_DELTA_UNTRACKED: return StatusEntry(path: path, kind: .new)
+                    case GIT_DELTA_DELETED: return StatusEntry(path: path, kind: .deleted)
+                    case GIT_DELTA_MODIFIED, GIT_DELTA_TYPECHANGE, GIT_DELTA_RENAMED, GIT_DELTA_COPIED:
+                        return StatusEntry(path: path, kind: .modified)
+                    default: return nil
+                    }
+                }
+            }
+            if refresh { try check(git_index_write(index), "git_index_write") }
+            return changes
+        }
+    }
+
     /// Stages exactly these paths as they are in the working tree: a present
     /// file is added, a missing one removed (`git add`/`git rm --cached` by path).
+    ///
+    /// NB: with many paths, the new objects are not fsynced one by one (about
+    /// 1 ms each, 100 s for a first commit of 100,000 items) but flushed to
+    /// disk together with one `syncfs` before the index is written, which is
+    /// just as durable: no reference names them until the commit.
     public func stage(_ paths: [String]) throws {
+        let bulk = paths.count > 64
+        if bulk { _ = docket_git_enable_fsync_gitdir(0) }
+        defer { if bulk { _ = docket_git_enable_fsync_gitdir(1) } }
         try withIndex { index in
             for path in paths {
                 if FileManager.default.fileExists(atPath: workdir! + path) {
@@ -58,6 +109,7 @@ extension Repository {
                     if code != GIT_ENOTFOUND.rawValue { try check(code, "git_index_remove_bypath") }
                 }
             }
+            if bulk { try syncObjects() }
             try check(git_index_write(index), "git_index_write")
         }
     }
@@ -83,6 +135,16 @@ extension Repository {
                 try check(git_index_read_tree(index, tree), "git_index_read_tree")
             }
             try check(git_index_write(index), "git_index_write")
+        }
+    }
+
+    /// Flushes the object database's file system to disk.
+    func syncObjects() throws {
+        let fd = Glibc.open(gitdir + "objects", O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { throw GitError(code: -1, function: "open", message: "cannot open \(gitdir)objects: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        guard docket_syncfs(fd) == 0 else {
+            throw GitError(code: -1, function: "syncfs", message: "cannot flush \(gitdir)objects to disk: \(String(cString: strerror(errno)))")
         }
     }
 

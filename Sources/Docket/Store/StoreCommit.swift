@@ -44,20 +44,22 @@ extension Store {
 
     func commitHoldingLock(message: String?) throws -> CommitOutcome {
         try finishInterruptedUpdate()
-        let entries = try git { try repository.status(under: StoreLayout.folders) }
+        let entries = try git { try repository.status(under: StoreLayout.folders, refreshingIndex: true) }
             .filter { StoreLayout.item(at: $0.path) != .other }
         guard !entries.isEmpty else { return .nothingToCommit }
 
         var problems: [StoreProblem] = []
+        var contents: [String: Data] = [:]
         for entry in entries where entry.kind != .deleted {
             guard let data = readFile(at: entry.path, problems: &problems) else { continue }
             if let reason = decodingProblem(data, at: entry.path) { problems.append(StoreProblem(path: entry.path, reason: reason)) }
+            contents[entry.path] = data
         }
         guard problems.isEmpty else { throw StoreError.undecodable(problems.sorted { $0.path < $1.path }) }
 
         let head = try git { try repository.head() }
         let headTree = try git { try head.map { try repository.tree(ofCommit: $0) } }
-        let changes = try entries.map { try describe($0, headTree: headTree) }
+        let changes = try entries.map { try describe($0, headTree: headTree, contents: contents[$0.path]) }
         let text = message ?? Store.commitMessage(for: changes)
         return try git {
             try repository.stage(entries.map(\.path))
@@ -99,12 +101,12 @@ extension Store {
 
     // MARK: Describing changes
 
-    func describe(_ entry: StatusEntry, headTree: ObjectID?) throws -> ItemChange {
-        let before: Data? = try headTree.flatMap { tree in
+    func describe(_ entry: StatusEntry, headTree: ObjectID?, contents: Data? = nil) throws -> ItemChange {
+        let before: Data? = entry.kind == .new ? nil : try headTree.flatMap { tree in
             try git { try repository.blobID(inTree: tree, at: entry.path).map { try repository.blob($0) } }
         }
         var ignored: [StoreProblem] = []
-        let after = entry.kind == .deleted ? nil : readFile(at: entry.path, problems: &ignored)
+        let after = entry.kind == .deleted ? nil : (contents ?? readFile(at: entry.path, problems: &ignored))
         func decode<T: Decodable>(_ type: T.Type, _ data: Data?) -> T? { data.flatMap { try? DocketJSON.decode(type, from: $0) } }
 
         switch StoreLayout.item(at: entry.path) {

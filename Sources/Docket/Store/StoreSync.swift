@@ -152,7 +152,7 @@ extension Store {
     }
 
     /// The file that marks a branch update in progress: "<target commit> <previous commit or none>".
-    var updateMarker: String { repository.gitdir + "docket-update" }
+    var updateMarker: String { gitdir + "docket-update" }
 
     /// Moves the branch to `target` after making the working tree and index match it.
     /// NB: the working tree goes first and a marker records the move, so a
@@ -161,7 +161,12 @@ extension Store {
     func moveBranch(to target: ObjectID, from previous: ObjectID?, message: String) throws {
         let branch = try git { try repository.headBranch() }
         try "\(target) \(previous?.description ?? "none")\n".write(toFile: updateMarker, atomically: true, encoding: .utf8)
-        try git { try repository.checkout(target) }
+        try git {
+            // Only the paths that differ need looking at; past a few thousand, a whole checkout is as quick.
+            let paths = try previous.map { try repository.changedPaths(from: try repository.tree(ofCommit: $0),
+                                                                        to: try repository.tree(ofCommit: target)).map(\.path) }
+            try repository.checkout(target, only: (paths?.count ?? .max) <= 5_000 ? paths : nil)
+        }
         Fault.point("after-checkout")
         try git { try repository.setReference(branch, to: target, message: message) }
         try? FileManager.default.removeItem(atPath: updateMarker)
