@@ -31,6 +31,7 @@ import XCTest
             DiskAppPersisterSpec.self,
             DiskAppPersisterFailureSpec.self,
             StoreSpec.self,
+            StoreSpeedSpec.self,
             CommandLineSpec.self,
             // Sync
             SyncSpec.self,

@@ -1,0 +1,141 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// The shortcuts that keep a large store fast must never change what a user sees.
+final class StoreSpeedSpec: QuickSpec {
+    override class func spec() {
+        var folder: URL!
+        var store: Store!
+        beforeEach {
+            folder = temporaryFolder()
+            store = try! Store.create(at: folder)
+        }
+        afterEach { try? FileManager.default.removeItem(at: folder) }
+        func file(of todo: TodoItem) -> String {
+            folder.appendingPathComponent("todos/\(todo.id.uuidString.prefix(2))/\(todo.id.uuidString).json").path
+        }
+        func write(_ state: AppState, over old: AppState = AppState()) {
+            try! store.withLock { try store.write(from: old, to: state) }
+        }
+        /// Past the file system's clock tick, so the cache may keep what it read.
+        func settle() { Thread.sleep(forTimeInterval: 0.25) }
+
+        describe("Store.loadTodos (the todo cache)") {
+            it("gives the todos and order load gives, over random stores, before and after the cache is built") {
+                forAll(20) { g in
+                    try? FileManager.default.removeItem(at: folder)
+                    folder = temporaryFolder()
+                    store = try! Store.create(at: folder)
+                    let state = AppState(todos: (0..<Int.random(in: 0...40, using: &g)).map { _ in RandomValues.todo(&g) },
+                                         projects: [], removed: [])
+                    write(state)
+                    let expected = try! store.load().state.todos
+                    guard try! store.loadTodos().todos == expected else { return "differs without a cache" }
+                    settle()
+                    _ = try! store.loadTodos()
+                    guard try! store.loadTodos().todos == expected else { return "differs from the cache" }
+                    return nil
+                }
+            }
+
+            context("after the cache was built") {
+                var todos: [TodoItem]!
+                beforeEach {
+                    todos = (0..<5).map { TodoItem(id: UUID(), text: "todo \($0)", creationDate: Date(timeIntervalSince1970: 1_800_000_000 + Double($0)),
+                                                   completed: false, dueDate: nil, alterDate: nil) }
+                    write(AppState(todos: todos, projects: [], removed: []))
+                    settle()
+                    _ = try! store.loadTodos()
+                    _ = try! store.loadTodos()
+                }
+
+                it("sees a file edited by hand in place, with the same size and the same inode") {
+                    let handle = FileHandle(forUpdatingAtPath: file(of: todos[2]))!
+                    let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+                    let offset = text.utf8.distance(from: text.startIndex, to: text.range(of: "todo 2")!.upperBound) - 1
+                    try handle.seek(toOffset: UInt64(offset))
+                    handle.write(Data("X".utf8))
+                    try handle.close()
+                    expect(try store.loadTodos().todos.map(\.text)) == ["todo 0", "todo 1", "todo X", "todo 3", "todo 4"]
+                }
+                it("sees a todo added, and one removed, by another program") {
+                    let added = TodoItem(id: UUID(), text: "new", creationDate: Date(timeIntervalSince1970: 1_900_000_000),
+                                         completed: false, dueDate: nil, alterDate: nil)
+                    write(AppState(todos: Array(todos.dropFirst()) + [added], projects: [], removed: []),
+                          over: AppState(todos: todos, projects: [], removed: []))
+                    expect(try store.loadTodos().todos.map(\.text)) == ["todo 1", "todo 2", "todo 3", "todo 4", "new"]
+                }
+                it("reports a file that no longer decodes instead of showing its cached todo") {
+                    try Data("{ damaged".utf8).write(to: URL(fileURLWithPath: file(of: todos[1])))
+                    let (loaded, problems) = try store.loadTodos()
+                    expect(loaded.map(\.text)) == ["todo 0", "todo 2", "todo 3", "todo 4"]
+                    expect(problems.map(\.path)) == ["todos/\(todos[1].id.uuidString.prefix(2))/\(todos[1].id.uuidString).json"]
+                }
+                it("ignores a damaged cache and builds it again") {
+                    let cache = folder.appendingPathComponent(".git/docket/todos.cache")
+                    expect(FileManager.default.fileExists(atPath: cache.path)) == true
+                    let size = (try FileManager.default.attributesOfItem(atPath: cache.path)[.size] as? Int) ?? 0
+                    try Data(repeating: 0xFF, count: size / 2).write(to: cache)
+                    expect(try store.loadTodos().todos) == todos
+                    expect(try store.loadTodos().todos) == todos
+                }
+                it("keeps the cache inside the git folder, so git status stays clean") {
+                    _ = try store.commit()
+                    _ = try store.loadTodos()
+                    expect(gitCLI(["status", "--porcelain", "--untracked-files=all"], in: folder).stdout) == ""
+                }
+            }
+
+            it("shows a hand edit in docket list") {
+                let todo = TodoItem(text: "Buy milk")
+                write(AppState(todos: [todo], projects: [], removed: []))
+                settle()
+                expect(docket("list", store: folder).stdout).to(contain("Buy milk"))
+                let path = file(of: todo)
+                try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "Buy milk", with: "Buy oats")
+                    .write(toFile: path, atomically: false, encoding: .utf8)
+                expect(docket("list", store: folder).stdout).to(contain("Buy oats"))
+            }
+        }
+
+        describe("writing many items at once") {
+            it("puts every file in place and leaves no temporary file") {
+                let todos = (0..<200).map { TodoItem(text: "todo \($0)") }
+                write(AppState(todos: todos, projects: [], removed: []))
+                expect(try store.load().state.todos.count) == 200
+                let leftovers = FileManager.default.enumerator(atPath: folder.appendingPathComponent("todos").path)!
+                    .compactMap { $0 as? String }.filter { $0.contains(".docket-tmp-") }
+                expect(leftovers) == []
+                _ = try store.commit()
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+                expect(gitCLI(["fsck", "--strict"], in: folder).status) == 0
+            }
+        }
+
+        describe("Store.status and Store.commit when the index differs from HEAD") {
+            var todo: TodoItem!
+            beforeEach {
+                todo = TodoItem(text: "x")
+                write(AppState(todos: [todo], projects: [], removed: []))
+                _ = try! store.commit()
+            }
+            it("report a change staged by hand with git add, and commit it") {
+                let path = file(of: todo)
+                try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"x\"", with: "\"y\"")
+                    .write(toFile: path, atomically: false, encoding: .utf8)
+                gitCLI(["add", "-A"], in: folder)
+                expect(try store.status().map(\.description)) == ["todo 'x' renamed to 'y'"]
+                _ = try store.commit()
+                expect(gitCLI(["log", "-1", "--format=%s"], in: folder).stdout) == "Edit 1 todo\n"
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+            }
+            it("report a removal staged by hand with git rm") {
+                gitCLI(["rm", "-q", String(file(of: todo).dropFirst(folder.path.count + 1))], in: folder)
+                expect(try store.status().map(\.description)) == ["removed todo 'x'"]
+            }
+        }
+    }
+}
