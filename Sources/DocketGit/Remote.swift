@@ -113,8 +113,15 @@ extension Repository {
     /// Merges three trees as git would, then replaces the given paths (`nil`
     /// removes a path) and writes the result as a tree. Throws
     /// `MergeConflict` naming the paths git could not merge outside `replacements`.
+    ///
+    /// NB: when no path outside `replacements` changed on both sides, the
+    /// result is ours' tree with the replacements and theirs' other changes
+    /// applied (`git_tree_create_updated`), which rewrites only the trees on
+    /// those paths. `git_merge_trees` builds an index of every path and
+    /// writes every tree: its cost follows the store, not the change.
     public func mergeTrees(base: ObjectID?, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
                            resolvedUnder folders: [String]) throws -> ObjectID {
+        if let base, let tree = try updatedTree(base: base, ours: ours, theirs: theirs, replacing: replacements) { return tree }
         var baseTree: OpaquePointer?, ourTree: OpaquePointer?, theirTree: OpaquePointer?
         defer { git_tree_free(baseTree); git_tree_free(ourTree); git_tree_free(theirTree) }
         if var oid = base?.oid { try check(git_tree_lookup(&baseTree, pointer, &oid), "git_tree_lookup") }
@@ -159,6 +166,31 @@ extension Repository {
         }
         var tree = git_oid()
         try check(git_index_write_tree_to(&tree, index, pointer), "git_index_write_tree_to")
+        return ObjectID(tree)
+    }
+
+    /// Ours' tree with the replacements and theirs' own changes applied; nil
+    /// when a path outside the replacements changed differently on both sides.
+    func updatedTree(base: ObjectID, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?]) throws -> ObjectID? {
+        let oursChanges = Dictionary(try changedPaths(from: base, to: ours).map { ($0.path, $0.newID) }, uniquingKeysWith: { a, _ in a })
+        var updates: [(path: String, id: git_oid?, mode: UInt32)] = []
+        for change in try changedPaths(from: base, to: theirs) where replacements[change.path] == nil {
+            guard change.isPlainFile else { return nil }
+            if let ourID = oursChanges[change.path] {
+                if ourID == change.newID { continue }
+                return nil
+            }
+            updates.append((change.path, change.newID?.oid, UInt32(GIT_FILEMODE_BLOB.rawValue)))
+        }
+        for (path, id) in replacements {
+            if let id {
+                updates.append((path, id.oid, UInt32(GIT_FILEMODE_BLOB.rawValue)))
+            } else if try blobID(inTree: ours, at: path) != nil {
+                updates.append((path, nil, 0))
+            }
+        }
+        var tree = git_oid()
+        try updateTree(ours, with: updates, into: &tree)
         return ObjectID(tree)
     }
 

@@ -240,7 +240,8 @@ public final class Repository {
                 let file = kind == .deleted ? delta.old_file : delta.new_file
                 return ChangedPath(path: String(cString: file.path), kind: kind,
                                    oldID: kind == .added ? nil : ObjectID(delta.old_file.id),
-                                   newID: kind == .deleted ? nil : ObjectID(delta.new_file.id))
+                                   newID: kind == .deleted ? nil : ObjectID(delta.new_file.id),
+                                   isPlainFile: UInt32(file.mode) == UInt32(GIT_FILEMODE_BLOB.rawValue))
             }
         }
     }
@@ -298,6 +299,8 @@ public struct ChangedPath: Equatable, Sendable {
     public let oldID: ObjectID?
     /// The blob after; nil when deleted.
     public let newID: ObjectID?
+    /// Whether the path is (or, when deleted, was) a plain file: not a link, an executable or a submodule.
+    public var isPlainFile: Bool = true
 }
 
 /// A commit as `git log` shows it.

@@ -20,9 +20,10 @@ final class RepositorySpec: QuickSpec {
             try! Data(text.utf8).write(to: url)
         }
         func commitAll(_ paths: [String], _ message: String, parents: [ObjectID]? = nil) throws -> ObjectID {
-            try repository.stage(paths)
-            let tree = try repository.writeIndexTree()
-            return try repository.commit(tree: tree, parents: parents ?? (try repository.head().map { [$0] } ?? []), message: message, author: me)
+            let tree = try repository.stageAndWriteTree(paths)
+            let commit = try repository.commit(tree: tree, parents: parents ?? (try repository.head().map { [$0] } ?? []), message: message, author: me)
+            try repository.noteIndexHolds(tree)
+            return commit
         }
 
         describe("Repository") {
@@ -59,6 +60,49 @@ final class RepositorySpec: QuickSpec {
                 let second = try repository.tree(ofCommit: try commitAll(["a.json", "b.json", "c.json"], "two"))
                 let changes = try repository.changedPaths(from: first, to: second)
                 expect(changes.map { "\($0.path) \($0.kind)" }.sorted()) == ["a.json modified", "b.json deleted", "c.json added"]
+            }
+            it("builds a commit's tree from HEAD's tree exactly as git builds it from the index, emptied folders gone") {
+                write("a/1.json", "1\n"); write("a/2.json", "2\n"); write("b/1.json", "3\n")
+                _ = try commitAll(["a/1.json", "a/2.json", "b/1.json"], "one")
+                write("a/1.json", "changed\n"); write("c/d/1.json", "4\n")
+                try FileManager.default.removeItem(at: folder.appendingPathComponent("a/2.json"))
+                try FileManager.default.removeItem(at: folder.appendingPathComponent("b/1.json"))
+                let second = try commitAll(["a/1.json", "a/2.json", "b/1.json", "c/d/1.json"], "two")
+                expect(gitCLI(["write-tree"], in: folder).stdout) == "\(try repository.tree(ofCommit: second))\n"
+                expect(gitCLI(["ls-tree", "-r", "--name-only", "HEAD"], in: folder).stdout) == "a/1.json\nc/d/1.json\n"
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+                expect(gitCLI(["fsck", "--strict"], in: folder).status) == 0
+            }
+            it("merges trees as git does: each side's own changes, and the replacements on top") {
+                write("README", "r\n"); write("notes.txt", "n\n"); write("todos/AB/1.json", "1\n")
+                let base = try commitAll(["README", "notes.txt", "todos/AB/1.json"], "base")
+                write("README", "ours\n"); write("todos/AB/1.json", "ours\n")
+                let ours = try commitAll(["README", "todos/AB/1.json"], "ours")
+                gitCLI(["checkout", "-q", "-b", "theirs", base.description], in: folder)
+                write("notes.txt", "theirs\n"); write("extra.txt", "x\n"); write("todos/AB/1.json", "theirs\n")
+                gitCLI(["add", "-A"], in: folder)
+                gitCLI(["commit", "-q", "-m", "theirs"], in: folder)
+                let theirs = try repository.reference("refs/heads/theirs")!
+                let merged = try repository.writeBlob(Data("merged\n".utf8))
+                let tree = try repository.mergeTrees(base: try repository.tree(ofCommit: base), ours: try repository.tree(ofCommit: ours),
+                                                     theirs: try repository.tree(ofCommit: theirs),
+                                                     replacing: ["todos/AB/1.json": merged], resolvedUnder: ["todos"])
+                let files = try repository.blobs(inTree: tree).mapValues { String(decoding: try repository.blob($0), as: UTF8.self) }
+                expect(files) == ["README": "ours\n", "notes.txt": "theirs\n", "extra.txt": "x\n", "todos/AB/1.json": "merged\n"]
+            }
+            it("stops on a file outside the given folders that both sides changed differently") {
+                write("README", "r\n")
+                let base = try commitAll(["README"], "base")
+                write("README", "ours\n")
+                let ours = try commitAll(["README"], "ours")
+                gitCLI(["checkout", "-q", "-b", "theirs", base.description], in: folder)
+                write("README", "theirs\n")
+                gitCLI(["commit", "-q", "-am", "theirs"], in: folder)
+                let theirs = try repository.reference("refs/heads/theirs")!
+                expect {
+                    try repository.mergeTrees(base: try repository.tree(ofCommit: base), ours: try repository.tree(ofCommit: ours),
+                                              theirs: try repository.tree(ofCommit: theirs), replacing: [:], resolvedUnder: ["todos"])
+                }.to(throwError { (error: MergeConflict) in expect(error.paths) == ["README"] })
             }
             it("writes a commit with two parents") {
                 write("a", "1\n")

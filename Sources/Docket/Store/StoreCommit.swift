@@ -44,7 +44,7 @@ extension Store {
 
     func commitHoldingLock(message: String?) throws -> CommitOutcome {
         try finishInterruptedUpdate()
-        let entries = try git { try repository.status(under: StoreLayout.folders, refreshingIndex: true) }
+        let entries = try git { try repository.status(under: StoreLayout.folders) }
             .filter { StoreLayout.item(at: $0.path) != .other }
         guard !entries.isEmpty else { return .nothingToCommit }
 
@@ -62,12 +62,15 @@ extension Store {
         let changes = try entries.map { try describe($0, headTree: headTree, contents: contents[$0.path]) }
         let text = message ?? Store.commitMessage(for: changes)
         return try git {
-            try repository.stage(entries.map(\.path))
+            let tree = try repository.stageAndWriteTree(entries.map(\.path))
             Fault.point("after-stage")
-            let tree = try repository.writeIndexTree()
-            if tree == headTree { return .nothingToCommit }
+            if tree == headTree {
+                try repository.noteIndexHolds(tree)
+                return .nothingToCommit
+            }
             let id = try repository.commit(tree: tree, parents: head.map { [$0] } ?? [], message: text + "\n",
                                            author: repository.defaultSignature())
+            try repository.noteIndexHolds(tree)
             return .committed(id: id.description, message: text)
         }
     }

@@ -104,6 +104,7 @@ extension Store {
                     try repository.setReference("refs/heads/\(name)", to: commit, message: "docket: clone")
                     try repository.setHead("refs/heads/\(name)")
                     try repository.checkout(commit)
+                    try repository.noteIndexHolds(try repository.tree(ofCommit: commit))
                 }
                 return try open(at: folder)
             }
@@ -111,6 +112,8 @@ extension Store {
             try git { try repository.setHead("refs/heads/main") }
             return try create(at: folder)
         }
+        // A fresh clone's index was just made from HEAD's tree.
+        try git { try repository.noteIndexHolds(try repository.tree(ofCommit: try repository.head()!)) }
         return try open(at: folder)
     }
 
@@ -162,10 +165,13 @@ extension Store {
         let branch = try git { try repository.headBranch() }
         try "\(target) \(previous?.description ?? "none")\n".write(toFile: updateMarker, atomically: true, encoding: .utf8)
         try git {
+            let targetTree = try repository.tree(ofCommit: target)
+            // Whether the index held HEAD's tree: then, after the checkout, it holds the target's.
+            let indexHeldHead = try repository.indexHoldsHeadTree()
             // Only the paths that differ need looking at; past a few thousand, a whole checkout is as quick.
-            let paths = try previous.map { try repository.changedPaths(from: try repository.tree(ofCommit: $0),
-                                                                        to: try repository.tree(ofCommit: target)).map(\.path) }
+            let paths = try previous.map { try repository.changedPaths(from: try repository.tree(ofCommit: $0), to: targetTree).map(\.path) }
             try repository.checkout(target, only: (paths?.count ?? .max) <= 5_000 ? paths : nil)
+            if indexHeldHead { try repository.noteIndexHolds(targetTree) }
         }
         Fault.point("after-checkout")
         try git { try repository.setReference(branch, to: target, message: message) }
