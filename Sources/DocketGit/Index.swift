@@ -191,7 +191,7 @@ extension Repository {
             change.path = UnsafePointer(paths[i])
             return change
         }
-        try withTree(baseline) { base in
+        _ = try withTree(baseline) { base in
             try check(git_tree_create_updated(&tree, pointer, base, changes.count, &changes), "git_tree_create_updated")
         }
     }

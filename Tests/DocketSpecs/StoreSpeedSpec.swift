@@ -115,6 +115,34 @@ final class StoreSpeedSpec: QuickSpec {
             }
         }
 
+        describe("packing loose objects") {
+            it("packs them with docket pack, keeping every commit and item") {
+                write(AppState(todos: (0..<30).map { TodoItem(text: "todo \($0)") }, projects: [], removed: []))
+                _ = try store.commit()
+                let loose = gitCLI(["count-objects"], in: folder).stdout.split(separator: " ")[0]
+                expect(docket("pack", store: folder).stdout) == "Packed \(loose) objects.\n"
+                expect(gitCLI(["count-objects", "-v"], in: folder).stdout).to(contain("count: 0\n"))
+                expect(gitCLI(["fsck", "--strict"], in: folder).status) == 0
+                expect(try store.load().state.todos.count) == 30
+                expect(docket("pack", store: folder).stdout) == "Nothing to pack.\n"
+            }
+            it("packs them in the background after a commit that passes the threshold") {
+                write(AppState(todos: (0..<30).map { TodoItem(text: "todo \($0)") }, projects: [], removed: []))
+                expect(docket(["commit"], store: folder, environment: ["DOCKET_PACK_THRESHOLD": "0"]).status) == 0
+                expect(gitCLI(["count-objects", "-v"], in: folder).stdout).toEventually(contain("count: 0\n"), timeout: .seconds(20))
+                expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".git/docket-pack.lock").path))
+                    .toEventually(beFalse(), timeout: .seconds(20))
+                expect(gitCLI(["fsck", "--strict"], in: folder).status) == 0
+                expect(docket("list", "--all", store: folder).stdout.split(separator: "\n").count) == 30
+            }
+            it("leaves them loose below the threshold") {
+                write(AppState(todos: [TodoItem(text: "one")], projects: [], removed: []))
+                expect(docket("commit", store: folder).status) == 0
+                Thread.sleep(forTimeInterval: 0.5)
+                expect(gitCLI(["count-objects", "-v"], in: folder).stdout).notTo(contain("count: 0\n"))
+            }
+        }
+
         describe("Store.status and Store.commit when the index differs from HEAD") {
             var todo: TodoItem!
             beforeEach {

@@ -61,7 +61,7 @@ extension Store {
         let headTree = try git { try head.map { try repository.tree(ofCommit: $0) } }
         let changes = try entries.map { try describe($0, headTree: headTree, contents: contents[$0.path]) }
         let text = message ?? Store.commitMessage(for: changes)
-        return try git {
+        let outcome: CommitOutcome = try git {
             let tree = try repository.stageAndWriteTree(entries.map(\.path))
             Fault.point("after-stage")
             if tree == headTree {
@@ -73,6 +73,7 @@ extension Store {
             try repository.noteIndexHolds(tree)
             return .committed(id: id.description, message: text)
         }
+        return outcome
     }
 
     /// The store's history, newest first.

@@ -27,10 +27,12 @@ struct Commit: ParsableCommand {
     @Option(name: .shortAndLong, help: "The commit message.") var message: String?
 
     func run() throws {
-        switch try store.open().commit(message: message) {
+        let store = try self.store.open()
+        switch try store.commit(message: message) {
         case .nothingToCommit: print("Nothing to commit.")
         case let .committed(id, message): print("Committed \(id.prefix(7)): \(message)")
         }
+        packInBackgroundIfNeeded(store)
     }
 }
 

@@ -107,6 +107,7 @@ struct Pull: ParsableCommand {
         let store = try self.store.open()
         let name = try store.remoteName(remote)
         print(describe(try store.pull(remote: name, options: transferOptions()), remote: name))
+        packInBackgroundIfNeeded(store)
     }
 }
 
@@ -143,6 +144,7 @@ struct Sync: ParsableCommand {
         if case let .committed(id, message) = outcome.committed { print("Committed \(id.prefix(7)): \(message)") }
         for pull in outcome.pulls { print(describe(pull, remote: name)) }
         print(outcome.pushed ? "Pushed to \(name)." : "Nothing to push.")
+        packInBackgroundIfNeeded(store)
     }
 }
 
