@@ -62,14 +62,19 @@ extension Store {
         let changes = try entries.map { try describe($0, headTree: headTree, contents: contents[$0.path]) }
         let text = message ?? Store.commitMessage(for: changes)
         let outcome: CommitOutcome = try git {
-            let tree = try repository.stageAndWriteTree(entries.map(\.path))
-            Fault.point("after-stage")
-            if tree == headTree {
+            let branch = try repository.headBranch()
+            let (tree, id) = try repository.writingObjectsTogether { () throws -> (ObjectID, ObjectID?) in
+                let tree = try repository.stageAndWriteTree(entries.map(\.path))
+                Fault.point("after-stage")
+                if tree == headTree { return (tree, nil) }
+                return (tree, try repository.commit(tree: tree, parents: head.map { [$0] } ?? [], message: text + "\n",
+                                                    author: repository.defaultSignature(), updating: nil))
+            }
+            guard let id else {
                 try repository.noteIndexHolds(tree)
                 return .nothingToCommit
             }
-            let id = try repository.commit(tree: tree, parents: head.map { [$0] } ?? [], message: text + "\n",
-                                           author: repository.defaultSignature())
+            try repository.setReference(branch, to: id, message: "commit: " + text)
             try repository.noteIndexHolds(tree)
             return .committed(id: id.description, message: text)
         }

@@ -227,7 +227,9 @@ extension Store {
             try moveBranch(to: theirs, from: ours, message: "docket: pull (fast-forward)")
             return .fastForwarded(to: theirs.description)
         }
-        let (commit, report) = try mergeCommits(base: base, ours: ours, theirs: theirs, remoteBranch: "\(remote)/\(short)")
+        let (commit, report) = try git { try repository.writingObjectsTogether {
+            try mergeCommits(base: base, ours: ours, theirs: theirs, remoteBranch: "\(remote)/\(short)")
+        } }
         Fault.point("after-merge-commit")
         try moveBranch(to: commit, from: ours, message: "docket: pull (merge)")
         return .merged(commit: commit.description, report: report)
