@@ -110,6 +110,7 @@ extension Repository {
     func workdirChangesWhenIndexMatchesHead(under folders: [String]) throws -> [StatusEntry]? {
         try withIndex { index -> [StatusEntry]? in
             guard try headTreeIfIndexHoldsIt(index) != nil else { return nil }
+            if !folders.isEmpty { return try scanWorkdir(index, under: folders) }
             var options = git_diff_options()
             try check(git_diff_options_init(&options, UInt32(GIT_DIFF_OPTIONS_VERSION)), "git_diff_options_init")
             options.flags = GIT_DIFF_INCLUDE_UNTRACKED.rawValue | GIT_DIFF_RECURSE_UNTRACKED_DIRS.rawValue

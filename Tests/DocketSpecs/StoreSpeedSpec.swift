@@ -143,6 +143,45 @@ final class StoreSpeedSpec: QuickSpec {
             }
         }
 
+        describe("Store.status (its own scan of the working tree)") {
+            it("finds the changes git status finds, over random hand edits") {
+                forAll(12) { g in
+                    try? FileManager.default.removeItem(at: folder)
+                    folder = temporaryFolder()
+                    store = try! Store.create(at: folder)
+                    let todos = (0..<40).map { _ in RandomValues.todo(&g) }
+                    write(AppState(todos: todos, projects: [], removed: []))
+                    _ = try! store.commit()
+                    for todo in todos.shuffled(using: &g).prefix(12) {
+                        let path = file(of: todo)
+                        switch Int.random(in: 0..<5, using: &g) {
+                        case 0: try! FileManager.default.removeItem(atPath: path)
+                        case 1: try! (String(contentsOfFile: path, encoding: .utf8) + " ").write(toFile: path, atomically: false, encoding: .utf8)
+                        case 2:  // same size, same inode
+                            let text = try! String(contentsOfFile: path, encoding: .utf8)
+                            let start = text.range(of: "\"id\" : \"")!.upperBound
+                            let offset = text.utf8.distance(from: text.startIndex, to: start)
+                            let handle = FileHandle(forUpdatingAtPath: path)!
+                            handle.seek(toFileOffset: UInt64(offset))
+                            handle.write(Data((text[start] == "A" ? "B" : "A").utf8))
+                            try! handle.close()
+                        case 3:  // touched, not changed
+                            try! FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: path)
+                        default:
+                            let copy = RandomValues.todo(&g)
+                            try! FileManager.default.createDirectory(atPath: (file(of: copy) as NSString).deletingLastPathComponent,
+                                                                    withIntermediateDirectories: true)
+                            try! FileManager.default.copyItem(atPath: path, toPath: file(of: copy))
+                        }
+                    }
+                    let ours = Set(try! store.status().map(\.path))
+                    let theirs = Set(gitCLI(["status", "--porcelain", "--untracked-files=all", "--", "todos"], in: folder).stdout
+                        .split(separator: "\n").map { String($0.dropFirst(3)) })
+                    return ours == theirs ? nil : "docket saw \(ours.sorted()), git saw \(theirs.sorted())"
+                }
+            }
+        }
+
         describe("Store.status and Store.commit when the index differs from HEAD") {
             var todo: TodoItem!
             beforeEach {
