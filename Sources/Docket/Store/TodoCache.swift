@@ -178,30 +178,61 @@ extension Store {
         var problems: [StoreProblem] = []
         var changed = false
         let now = Date()
+        var paths: [String] = []
+        paths.reserveCapacity(old.entries.count)
         for folder in try listing("todos") where folder.count == 2 {
-            for file in try listing("todos/" + folder) where isItemFile(file) {
-                let relative = "todos/\(folder)/\(file)"
-                var info = stat()
-                if lstat(path(relative), &info) == 0, info.st_mode & S_IFMT == S_IFREG {
-                    let fingerprint = TodoCache.Fingerprint(info)
-                    if let entry = old.entries[relative], entry.fingerprint == fingerprint {
-                        todos.append(entry.todo)
-                        new.entries[relative] = entry
-                        continue
-                    }
-                    changed = true
-                    if let todo = read(TodoItem.self, at: relative, problems: &problems) {
-                        todos.append(todo)
-                        if !fingerprint.isFresh(now: now) { new.entries[relative] = TodoCache.Entry(fingerprint: fingerprint, todo: todo) }
-                    }
-                } else {
-                    // Not a regular file (or gone): read reports why, as load does.
-                    changed = true
-                    if let todo = read(TodoItem.self, at: relative, problems: &problems) { todos.append(todo) }
+            for file in try listing("todos/" + folder) where isItemFile(file) { paths.append("todos/\(folder)/\(file)") }
+        }
+        let fingerprints = fingerprintsInParallel(paths)
+        for (relative, fingerprint) in zip(paths, fingerprints) {
+            if let fingerprint {
+                if let entry = old.entries[relative], entry.fingerprint == fingerprint {
+                    todos.append(entry.todo)
+                    new.entries[relative] = entry
+                    continue
                 }
+                changed = true
+                if let todo = read(TodoItem.self, at: relative, problems: &problems) {
+                    todos.append(todo)
+                    if !fingerprint.isFresh(now: now) { new.entries[relative] = TodoCache.Entry(fingerprint: fingerprint, todo: todo) }
+                }
+            } else {
+                // Not a regular file (or gone): read reports why, as load does.
+                changed = true
+                if let todo = read(TodoItem.self, at: relative, problems: &problems) { todos.append(todo) }
             }
         }
         if changed || new.entries.count != old.entries.count { new.write(to: todoCacheFile) }
         return (AppState(todos: todos, projects: [], removed: []).todos, problems)
+    }
+}
+
+extension Store {
+    /// The fingerprint of each store path that is a regular file (nil for
+    /// anything else, or nothing), from stat calls on all cores.
+    /// NB: at 100,000 todos the stat calls were a third of `docket list`.
+    func fingerprintsInParallel(_ paths: [String]) -> [TodoCache.Fingerprint?] {
+        let results = UnsafeMutableBufferPointer<TodoCache.Fingerprint?>.allocate(capacity: paths.count)
+        results.initialize(repeating: nil)
+        defer { results.deallocate() }
+        let work = StatWork(root: rootPath, paths: paths, results: results)
+        let parts = 8, size = (paths.count + parts - 1) / parts
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            for i in min(paths.count, part * size)..<min(paths.count, (part + 1) * size) { work.stat(i) }
+        }
+        return Array(results)
+    }
+}
+
+/// One parallel stat's shared state: each thread writes only its own slots.
+private struct StatWork: @unchecked Sendable {
+    let root: String
+    let paths: [String]
+    let results: UnsafeMutableBufferPointer<TodoCache.Fingerprint?>
+
+    func stat(_ i: Int) {
+        var info = Glibc.stat()
+        let found = lstat(root + "/" + paths[i], &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        results[i] = found ? TodoCache.Fingerprint(info) : nil
     }
 }
