@@ -101,6 +101,29 @@ final class StoreSpeedSpec: QuickSpec {
             }
         }
 
+        describe("a write a killed docket left unfinished") {
+            it("is cleaned up by the next commit, and the item keeps its last whole version") {
+                let todo = TodoItem(text: "kept")
+                write(AppState(todos: [todo], projects: [], removed: []))
+                _ = try store.commit()
+                // A process id that is not running: the largest allowed, above any in use here.
+                let leftover = (file(of: todo) as NSString).deletingLastPathComponent + "/.docket-tmp-4194303-\(todo.id.uuidString).json"
+                try Data("{ half written".utf8).write(to: URL(fileURLWithPath: leftover))
+                expect(try store.commit()) == .nothingToCommit
+                expect(FileManager.default.fileExists(atPath: leftover)) == false
+                expect(gitCLI(["status", "--porcelain", "--untracked-files=all"], in: folder).stdout) == ""
+                expect(try store.load().state.todos.map(\.text)) == ["kept"]
+            }
+            it("is left alone while its process still runs") {
+                let todo = TodoItem(text: "kept")
+                write(AppState(todos: [todo], projects: [], removed: []))
+                let running = (file(of: todo) as NSString).deletingLastPathComponent + "/.docket-tmp-\(getpid())-\(todo.id.uuidString).json"
+                try Data("{ being written".utf8).write(to: URL(fileURLWithPath: running))
+                _ = try store.commit()
+                expect(FileManager.default.fileExists(atPath: running)) == true
+            }
+        }
+
         describe("writing many items at once") {
             it("puts every file in place and leaves no temporary file") {
                 let todos = (0..<200).map { TodoItem(text: "todo \($0)") }

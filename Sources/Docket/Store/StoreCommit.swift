@@ -44,8 +44,9 @@ extension Store {
 
     func commitHoldingLock(message: String?) throws -> CommitOutcome {
         try finishInterruptedUpdate()
-        let entries = try git { try repository.status(under: StoreLayout.folders) }
-            .filter { StoreLayout.item(at: $0.path) != .other }
+        let found = try git { try repository.status(under: StoreLayout.folders) }
+        removeLeftoverTemporaryFiles(found)
+        let entries = found.filter { StoreLayout.item(at: $0.path) != .other }
         guard !entries.isEmpty else { return .nothingToCommit }
 
         var problems: [StoreProblem] = []
@@ -79,6 +80,19 @@ extension Store {
             return .committed(id: id.description, message: text)
         }
         return outcome
+    }
+
+    /// Removes the temporary files a killed docket left (`.docket-tmp-<pid>-…`,
+    /// whose process is gone); they never held anything but a copy of an
+    /// unfinished write. Files of a running docket are left alone.
+    func removeLeftoverTemporaryFiles(_ changes: [StatusEntry]) {
+        for change in changes where change.kind == .new {
+            let name = (change.path as NSString).lastPathComponent
+            guard name.hasPrefix(AtomicFile.temporaryPrefix),
+                  let pid = Int32(name.dropFirst(AtomicFile.temporaryPrefix.count).prefix { $0 != "-" }),
+                  pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(path(change.path))
+        }
     }
 
     /// The store's history, newest first.
