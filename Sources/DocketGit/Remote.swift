@@ -119,9 +119,15 @@ extension Repository {
     /// applied (`git_tree_create_updated`), which rewrites only the trees on
     /// those paths. `git_merge_trees` builds an index of every path and
     /// writes every tree: its cost follows the store, not the change.
+    ///
+    /// `changes`, when given, are the paths each side changed since `base`, as `changedPaths` gives them.
     public func mergeTrees(base: ObjectID?, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
-                           resolvedUnder folders: [String]) throws -> ObjectID {
-        if let base, let tree = try updatedTree(base: base, ours: ours, theirs: theirs, replacing: replacements) { return tree }
+                           resolvedUnder folders: [String],
+                           changes: (ours: [ChangedPath], theirs: [ChangedPath])? = nil) throws -> ObjectID {
+        if let base, let tree = try updatedTree(base: base, ours: ours, theirs: theirs, replacing: replacements,
+                                                changes: try changes ?? (changedPaths(from: base, to: ours), changedPaths(from: base, to: theirs))) {
+            return tree
+        }
         var baseTree: OpaquePointer?, ourTree: OpaquePointer?, theirTree: OpaquePointer?
         defer { git_tree_free(baseTree); git_tree_free(ourTree); git_tree_free(theirTree) }
         if var oid = base?.oid { try check(git_tree_lookup(&baseTree, pointer, &oid), "git_tree_lookup") }
@@ -171,10 +177,11 @@ extension Repository {
 
     /// Ours' tree with the replacements and theirs' own changes applied; nil
     /// when a path outside the replacements changed differently on both sides.
-    func updatedTree(base: ObjectID, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?]) throws -> ObjectID? {
-        let oursChanges = Dictionary(try changedPaths(from: base, to: ours).map { ($0.path, $0.newID) }, uniquingKeysWith: { a, _ in a })
+    func updatedTree(base: ObjectID, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
+                     changes: (ours: [ChangedPath], theirs: [ChangedPath])) throws -> ObjectID? {
+        let oursChanges = Dictionary(changes.ours.map { ($0.path, $0.newID) }, uniquingKeysWith: { a, _ in a })
         var updates: [(path: String, id: git_oid?, mode: UInt32)] = []
-        for change in try changedPaths(from: base, to: theirs) where replacements[change.path] == nil {
+        for change in changes.theirs where replacements[change.path] == nil {
             guard change.isPlainFile else { return nil }
             if let ourID = oursChanges[change.path] {
                 if ourID == change.newID { continue }

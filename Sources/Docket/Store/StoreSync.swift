@@ -247,9 +247,14 @@ extension Store {
                                ours: try repository.tree(ofCommit: ours), theirs: try repository.tree(ofCommit: theirs)) }
         // What differs: the store paths either side changed since the base (every path, without a base).
         var paths = Set<String>()
+        var changes: (ours: [ChangedPath], theirs: [ChangedPath])?
         if let baseTree = trees.base {
-            for change in try git({ try repository.changedPaths(from: baseTree, to: trees.ours, under: StoreLayout.folders) }) { paths.insert(change.path) }
-            for change in try git({ try repository.changedPaths(from: baseTree, to: trees.theirs, under: StoreLayout.folders) }) { paths.insert(change.path) }
+            // Every changed path, not only the store's: the tree merge needs the others too.
+            changes = try git { (ours: try repository.changedPaths(from: baseTree, to: trees.ours),
+                                 theirs: try repository.changedPaths(from: baseTree, to: trees.theirs)) }
+            for change in changes!.ours + changes!.theirs where StoreLayout.folders.contains(where: { change.path.hasPrefix($0 + "/") }) {
+                paths.insert(change.path)
+            }
         } else {
             for tree in [trees.ours, trees.theirs] { paths.formUnion(try git { try repository.blobs(inTree: tree, under: StoreLayout.folders) }.keys) }
         }
@@ -331,7 +336,7 @@ extension Store {
 
         let tree = try git {
             try repository.mergeTrees(base: trees.base, ours: trees.ours, theirs: trees.theirs, replacing: replacements,
-                                      resolvedUnder: StoreLayout.folders)
+                                      resolvedUnder: StoreLayout.folders, changes: changes)
         }
         let message = Store.mergeMessage(result.report, remoteBranch: remoteBranch)
         let commit = try git {
