@@ -96,7 +96,8 @@ final class TransferContext {
     let started = Date()
 
     init(options: TransferOptions, url: String) {
-        _ = LibGit2Runtime.privateCertificates
+        // Only https needs the certificates (http may redirect there).
+        if url.lowercased().hasPrefix("http") { _ = LibGit2Runtime.privateCertificates }
         self.options = options
         self.url = url
     }
