@@ -15,9 +15,9 @@ extension Repository {
     /// The files under the given folders that differ from HEAD, in the index
     /// or the working tree, untracked ones included.
     ///
-    /// NB: libgit2 compares each tracked file's stat data with the index and
-    /// hashes only files whose stat data changed, so the cost follows the
-    /// change, not the size of the store, as long as the index is kept fresh.
+    /// NB: only files whose stat data changed are hashed, so the cost follows
+    /// the change, not the size of the store. While the index holds HEAD's tree
+    /// (noted by Docket), only the working tree is compared with it.
     public func status(under folders: [String]) throws -> [StatusEntry] {
         if let changes = try workdirChangesWhenIndexMatchesHead(under: folders) { return changes }
         // Every path is looked at (not only `folders`), so that a status that
@@ -174,8 +174,9 @@ extension Repository {
         }
     }
 
+    /// `baseline` with the paths upserted (an id) or removed (nil), as `tree`.
     func updateTree(_ baseline: ObjectID, with updates: [(path: String, id: git_oid?, mode: UInt32)],
-                            into tree: inout git_oid) throws {
+                    into tree: inout git_oid) throws {
         let paths = updates.map { strdup($0.path) }
         defer { paths.forEach { free($0) } }
         var changes = updates.enumerated().map { i, update in
@@ -208,27 +209,16 @@ extension Repository {
     /// a commit of 10 items, 200,000 (100 s) for a first commit of 100,000.
     /// One flush before any reference names the objects is just as durable.
     public func writingObjectsTogether<T>(_ body: () throws -> T) throws -> T {
-        _ = docket_git_enable_fsync_gitdir(0)
         let result: T
         do {
+            _ = docket_git_enable_fsync_gitdir(0)
+            defer { _ = docket_git_enable_fsync_gitdir(1) }
             result = try body()
-        } catch {
-            _ = docket_git_enable_fsync_gitdir(1)
-            throw error
         }
-        _ = docket_git_enable_fsync_gitdir(1)
-        try syncObjects()
+        if let reason = flushFileSystem(holding: gitdir + "objects") {
+            throw GitError(code: -1, function: "syncfs", message: "cannot flush \(gitdir)objects to disk: \(reason)")
+        }
         return result
-    }
-
-    /// Flushes the object database's file system to disk.
-    func syncObjects() throws {
-        let fd = Glibc.open(gitdir + "objects", O_RDONLY | O_DIRECTORY)
-        guard fd >= 0 else { throw GitError(code: -1, function: "open", message: "cannot open \(gitdir)objects: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        guard docket_syncfs(fd) == 0 else {
-            throw GitError(code: -1, function: "syncfs", message: "cannot flush \(gitdir)objects to disk: \(String(cString: strerror(errno)))")
-        }
     }
 
     func withIndex<T>(_ body: (OpaquePointer) throws -> T) throws -> T {

@@ -22,9 +22,9 @@ extension Repository {
     @discardableResult
     public func packLooseObjects() throws -> Int {
         let objects = gitdir + "objects/"
+        let folders = (0..<256).map { String(format: "%02x", $0) }
         var loose: [(id: ObjectID, path: String)] = []
-        for byte in 0..<256 {
-            let folder = String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+        for folder in folders {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: objects + folder)) ?? [] where name.count == 38 {
                 if let id = ObjectID(hex: folder + name) { loose.append((id, objects + folder + "/" + name)) }
             }
@@ -41,10 +41,7 @@ extension Repository {
         // The pack and its index are complete (and synced) before any loose copy goes.
         try check(git_packbuilder_write(builder, nil, 0, nil, nil), "git_packbuilder_write")
         for object in loose { unlink(object.path) }
-        for byte in 0..<256 {
-            let folder = String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-            rmdir(objects + folder)  // only when emptied, as git leaves it
-        }
+        for folder in folders { rmdir(objects + folder) }  // only when emptied, as git leaves it
         return loose.count
     }
 }

@@ -71,7 +71,6 @@ extension Repository {
         func walk(_ relative: String) {
             guard let folder = opendir(root + relative) else { return }
             defer { closedir(folder) }
-            var names: [String]? = nil
             var files = 0
             let listed = byFolder[relative] ?? []
             var candidates: [String] = []
@@ -95,11 +94,10 @@ extension Repository {
             }
             // Every listed file is present and there are no others: nothing untracked here.
             if files == listed.count && !gone.contains(relative) { return }
-            names = listed.map { i in
+            let known = Set(listed.map { i in
                 let path = String(cString: tracked[i].path)
                 return String(path[path.index(after: path.lastIndex(of: "/")!)...])
-            }
-            let known = Set(names ?? [])
+            })
             for name in candidates where !known.contains(name) {
                 let path = relative + "/" + name
                 var ignored: Int32 = 0

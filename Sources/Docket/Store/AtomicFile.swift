@@ -1,3 +1,4 @@
+import DocketGit
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -78,8 +79,8 @@ public enum AtomicFile {
     /// far cheaper and just as durable.
     public final class Batch {
         private var pending: [Pending] = []
-        private var failed = false
 
+        /// An empty batch.
         public init() {}
 
         /// Writes `data` to a temporary file beside `path`; it is put in place by `commit`.
@@ -98,9 +99,10 @@ public enum AtomicFile {
             defer { pending = [] }
             guard !pending.isEmpty else { return }
             if pending.count <= 8 {
-                for file in pending { try sync(file.temporaryPath, fileSystem: false) }
-            } else {
-                try sync(pending[0].temporaryPath, fileSystem: true)
+                for file in pending { try fsync(file.temporaryPath) }
+            } else if let reason = flushFileSystem(holding: pending[0].temporaryPath) {
+                discard()
+                throw StoreError.io(path: pending[0].path, reason: reason)
             }
             for (index, file) in pending.enumerated() {
                 do {
@@ -118,10 +120,9 @@ public enum AtomicFile {
             pending = []
         }
 
-        private func sync(_ path: String, fileSystem: Bool) throws {
+        private func fsync(_ path: String) throws {
             let fd = open(path, O_RDONLY)
-            var ok = fd >= 0
-            if ok { ok = (fileSystem ? Batch.syncfs(fd) : fsync(fd)) == 0 }
+            let ok = fd >= 0 && Glibc.fsync(fd) == 0
             let reason = String(cString: strerror(errno))
             if fd >= 0 { close(fd) }
             if !ok {
@@ -131,13 +132,5 @@ public enum AtomicFile {
         }
 
         deinit { discard() }
-
-        /// Linux's `syncfs(2)`, which Swift's Glibc module does not show; `sync(2)` where it is missing.
-        private static let syncfs: @convention(c) (Int32) -> Int32 = {
-            if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
-                return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-            }
-            return { _ in Glibc.sync(); return 0 }
-        }()
     }
 }

@@ -34,7 +34,7 @@ public final class Store {
     var repository: Repository {
         get throws {
             if let opened { return opened }
-            let repository = try git { try Repository.open(at: root.path) }
+            let repository = try git { try Repository.open(at: rootPath) }
             opened = repository
             return repository
         }
