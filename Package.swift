@@ -22,10 +22,12 @@ let package = Package(
             pkgConfig: "libgit2",
             providers: [.apt(["libgit2-dev"])]
         ),
+        .target(name: "CSystem"),
+        .target(name: "DocketSystem", dependencies: ["CSystem"]),
         .target(name: "DocketModel"),
         .target(name: "DocketMerge", dependencies: ["DocketModel"]),
-        .target(name: "DocketGit", dependencies: ["CGit2"]),
-        .target(name: "Docket", dependencies: ["DocketModel", "DocketMerge", "DocketGit"]),
+        .target(name: "DocketGit", dependencies: ["CGit2", "DocketSystem"]),
+        .target(name: "Docket", dependencies: ["DocketModel", "DocketMerge", "DocketGit", "DocketSystem"]),
         .executableTarget(
             name: "DocketCLI",
             dependencies: [
@@ -37,13 +39,13 @@ let package = Package(
         .executableTarget(name: "DocketBench", dependencies: ["Docket"]),
         .target(
             name: "DocketSpecSupport",
-            dependencies: ["Docket", "Nimble"],
+            dependencies: ["DocketModel", "Nimble"],
             path: "Tests/DocketSpecSupport",
             swiftSettings: specSettings
         ),
         .testTarget(
             name: "DocketModelSpecs",
-            dependencies: ["Docket", "DocketSpecSupport", "Quick", "Nimble"],
+            dependencies: ["DocketModel", "DocketSpecSupport", "Quick", "Nimble"],
             resources: [.copy("Fixtures")],
             swiftSettings: specSettings
         ),
@@ -54,7 +56,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocketMergeSpecs",
-            dependencies: ["Docket", "DocketSpecSupport", "Quick", "Nimble"],
+            dependencies: ["DocketMerge", "DocketModel", "DocketSpecSupport", "Quick", "Nimble"],
             swiftSettings: specSettings
         ),
         .testTarget(
@@ -64,7 +66,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocketSpecs",
-            dependencies: ["Docket", "DocketSpecSupport", "Quick", "Nimble"],
+            dependencies: ["Docket", "DocketSystem", "DocketSpecSupport", "Quick", "Nimble"],
             swiftSettings: specSettings
         ),
     ]

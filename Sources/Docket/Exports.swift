@@ -8,3 +8,5 @@
 @_exported import struct DocketGit.RemoteInfo
 @_exported import struct DocketGit.CommitInfo
 @_exported import struct DocketGit.ObjectID
+@_exported import struct DocketGit.GitError
+@_exported import enum DocketGit.LibGit2

@@ -1,4 +1,5 @@
 import CGit2
+import Foundation
 
 /// The libgit2 library Docket runs on.
 public enum LibGit2 {
@@ -7,5 +8,55 @@ public enum LibGit2 {
         var major: Int32 = 0, minor: Int32 = 0, revision: Int32 = 0
         git_libgit2_version(&major, &minor, &revision)
         return "\(major).\(minor).\(revision)"
+    }
+}
+
+/// Starts libgit2 once per process, with fsync of the git directory on, so a
+/// commit survives a crash.
+enum LibGit2Runtime {
+    static let started: Void = {
+        // NB: libgit2 writes to sockets without MSG_NOSIGNAL; a remote that
+        // drops the connection mid-push would otherwise kill the process with
+        // SIGPIPE instead of failing the push with an error.
+        signal(SIGPIPE, SIG_IGN)
+        git_libgit2_init()
+        _ = docket_git_enable_fsync_gitdir(1)
+        // NB: libgit2 caches only trees under 4 KiB; the todos/ tree (256
+        // folders) and each todos/<AB> tree of a large store are bigger, so
+        // every path lookup inflated them again: half of a pull's time.
+        _ = docket_git_set_tree_cache_limit(4 << 20)
+    }()
+
+    /// A private CA for https remotes, as OpenSSL-based tools take it.
+    /// NB: loaded only for a transfer; parsing a certificate file costs more
+    /// than all the rest of a local command such as `docket add`.
+    static let privateCertificates: Void = {
+        _ = started
+        if let file = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !file.isEmpty {
+            _ = docket_git_set_ssl_cert_file(file)
+        }
+    }()
+}
+
+/// The one error gate: throws a `GitError` naming `function` when `code` is negative.
+@discardableResult
+func check(_ code: Int32, _ function: StaticString) throws -> Int32 {
+    guard code < 0 else { return code }
+    throw lastError(code, function)
+}
+
+/// libgit2's last error as a value, for a failure that needs classifying before it is thrown.
+func lastError(_ code: Int32, _ function: StaticString) -> GitError {
+    let message = git_error_last().map { String(cString: $0.pointee.message) } ?? "error \(code)"
+    return GitError(code: code, function: "\(function)", message: message)
+}
+
+/// Calls `body` with a C array of the strings, freed afterwards.
+func withStrArray<T>(_ strings: [String], _ body: (git_strarray) throws -> T) rethrows -> T {
+    let pointers = strings.map { strdup($0) }
+    defer { pointers.forEach { free($0) } }
+    var array = pointers
+    return try array.withUnsafeMutableBufferPointer { buffer in
+        try body(git_strarray(strings: buffer.baseAddress, count: strings.count))
     }
 }

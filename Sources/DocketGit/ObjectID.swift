@@ -1,4 +1,5 @@
 import CGit2
+import DocketSystem
 
 /// The id of a git object (commit, tree or blob): 20 bytes, shown as 40 hex digits.
 public struct ObjectID: Hashable, Sendable, CustomStringConvertible, Codable {
@@ -30,16 +31,7 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible, Codable {
     }
 
     /// The 40 hex digits.
-    public var description: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(40)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public var description: String { Hex.encode(bytes) }
 
     /// The first seven hex digits, as git shows them.
     public var short: String { String(description.prefix(7)) }

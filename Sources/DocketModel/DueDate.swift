@@ -1,7 +1,7 @@
 import Foundation
 
 /// When a project task is due: not known yet, or a date.
-public enum DueDate: Hashable, Sendable, Codable {
+public enum DueDate: Hashable, Sendable, Codable, FieldValue {
     /// No due date has been set.
     case unknown
     /// Due at this date.
@@ -18,9 +18,9 @@ public enum DueDate: Hashable, Sendable, Codable {
         self = date.map(DueDate.date) ?? .unknown
     }
 
-    public static func == (a: DueDate, b: DueDate) -> Bool { sameMillisecond(a.date, b.date) }
+    public static func == (a: DueDate, b: DueDate) -> Bool { a.date.isSame(as: b.date) }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(date?.docketMilliseconds) }
+    public func hash(into hasher: inout Hasher) { date.hashField(into: &hasher) }
 
     // JSON: `null` for unknown, else the ISO-8601 date.
     public init(from decoder: Decoder) throws {
@@ -38,4 +38,8 @@ public enum DueDate: Hashable, Sendable, Codable {
         var c = encoder.singleValueContainer()
         if let date { try c.encode(ISODate.string(from: date)) } else { try c.encodeNil() }
     }
+
+    public static func read(from reader: inout CompactReader) throws -> DueDate { DueDate(try Date?.read(from: &reader)) }
+    public func write(to writer: inout CompactWriter) { date.write(to: &writer) }
+    public var fieldText: String { date.fieldText }
 }

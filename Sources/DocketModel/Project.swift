@@ -1,7 +1,7 @@
 import Foundation
 
 /// A project: a title and an ordered list of tasks.
-public struct Project: Identifiable, Codable, Hashable, Sendable {
+public struct Project: Identifiable, Sendable, FieldCoded {
     /// The identity of the project.
     public let id: UUID
     /// The project's title.
@@ -77,53 +77,45 @@ public struct Project: Identifiable, Codable, Hashable, Sendable {
         switch change {
         case let .setting(.title(to: title)):
             guard title != self.title else { return self }
-            return with(title: title, tasks: tasks)
+            return altered(title: title, tasks: tasks)
         case let .adding(.task(task)):
             guard tasks.last != task else { return self }
-            return with(title: title, tasks: tasks.filter { $0.id != task.id } + [task])
+            return altered(title: title, tasks: tasks.filter { $0.id != task.id } + [task])
         case let .removing(.task(task)):
             guard tasks.contains(where: { $0.id == task.id }) else { return self }
-            return with(title: title, tasks: tasks.filter { $0.id != task.id })
+            return altered(title: title, tasks: tasks.filter { $0.id != task.id })
         case let .updating(.task(task)):
             guard let index = tasks.firstIndex(where: { $0.id == task.id }), tasks[index] != task else { return self }
             var tasks = tasks
             tasks[index] = task
-            return with(title: title, tasks: tasks)
+            return altered(title: title, tasks: tasks)
         }
     }
 
     /// The changed project, dated after everything it held before and holds now.
-    private func with(title: String, tasks: [ProjectTask]) -> Self {
+    private func altered(title: String, tasks: [ProjectTask]) -> Self {
         let latest = Project(id: id, title: title, tasks: self.tasks + tasks, alterDate: alterDate).latestAlterDate
         return Project(id: id, title: title, tasks: tasks, alterDate: DocketClock.alterDate(after: latest))
     }
 
-    public static func == (a: Project, b: Project) -> Bool {
-        a.id == b.id && a.title == b.title && a.tasks == b.tasks && sameMillisecond(a.alterDate, b.alterDate)
+    /// This project with some fields replaced; a nil argument keeps the field.
+    private func with(id: UUID? = nil, title: String? = nil, tasks: [ProjectTask]? = nil, alterDate: Date?? = nil) -> Self {
+        Project(id: id ?? self.id, title: title ?? self.title, tasks: tasks ?? self.tasks, alterDate: alterDate ?? self.alterDate)
     }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-        hasher.combine(title)
-        hasher.combine(tasks)
-        hasher.combine(alterDate?.docketMilliseconds)
-    }
+    // MARK: Fields
 
-    private enum CodingKeys: String, CodingKey { case id, title, tasks, alterDate }
+    /// Every field of a project; its tasks are its children, kept in files of their own by the store.
+    public static let fields: [ItemField<Project>] = [
+        ItemField("id", rule: .identity, get: { $0.id }, set: { $0.with(id: $1) }),
+        ItemField("title", rule: .laterEdit, get: { $0.title }, set: { $0.with(title: $1) }),
+        ItemField("tasks", rule: .children, default: [ProjectTask](), get: { $0.tasks }, set: { $0.with(tasks: $1) }),
+        ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.with(alterDate: $1) }),
+    ]
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try c.decode(UUID.self, forKey: .id),
-                  title: try c.decode(String.self, forKey: .title),
-                  tasks: try c.decodeIfPresent([ProjectTask].self, forKey: .tasks) ?? [],
-                  alterDate: try c.decodeDateIfPresent(forKey: .alterDate))
-    }
+    public static let blank = Project(id: .zero, title: "", tasks: [], alterDate: nil)
 
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(title, forKey: .title)
-        try c.encode(tasks, forKey: .tasks)
-        try c.encodeDate(alterDate, forKey: .alterDate)
-    }
+    // Equality at the stored precision: dates to the millisecond.
+    public static func == (a: Project, b: Project) -> Bool { sameFields(a, b) }
+    public func hash(into hasher: inout Hasher) { hashFields(into: &hasher) }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A task of a project, with a due date, a state and the time recorded on it.
-public struct ProjectTask: Identifiable, Codable, Hashable, Sendable {
+public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// The identity of the task.
     public let id: UUID
     /// What the task is.
@@ -66,62 +66,47 @@ public struct ProjectTask: Identifiable, Codable, Hashable, Sendable {
     private func applying(_ change: Change) -> Self {
         switch change {
         case let .setting(.title(to: title)):
-            guard title != self.title else { return self }
-            return with(title: title)
+            title == self.title ? self : with(title: title, alterDate: nextAlterDate)
         case let .setting(.dueDate(to: dueDate)):
-            guard dueDate != self.dueDate else { return self }
-            return with(dueDate: dueDate)
+            dueDate == self.dueDate ? self : with(dueDate: dueDate, alterDate: nextAlterDate)
         case let .setting(.state(to: state)):
-            guard state != self.state else { return self }
-            return with(state: state)
+            state == self.state ? self : with(state: state, alterDate: nextAlterDate)
         case .recording(.start):
-            guard runningSlip == nil else { return self }
-            return with(timeSlips: timeSlips + [TimeSlip(start: DocketClock.now)])
+            runningSlip != nil ? self : with(timeSlips: timeSlips + [TimeSlip(start: DocketClock.now)], alterDate: nextAlterDate)
         case .recording(.stop):
-            guard let running = runningSlip else { return self }
-            let stopped = running.alter(.setting(.stop(to: max(DocketClock.now, running.start))))
-            return with(timeSlips: timeSlips.map { $0.id == running.id ? stopped : $0 })
+            if let running = runningSlip {
+                with(timeSlips: timeSlips.map { $0.id == running.id ? running.alter(.setting(.stop(to: max(DocketClock.now, running.start)))) : $0 },
+                     alterDate: nextAlterDate)
+            } else {
+                self
+            }
         }
     }
 
-    private func with(title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil, timeSlips: [TimeSlip]? = nil) -> Self {
-        ProjectTask(id: id, title: title ?? self.title, dueDate: dueDate ?? self.dueDate, state: state ?? self.state,
-                    timeSlips: timeSlips ?? self.timeSlips, alterDate: DocketClock.alterDate(after: alterDate))
+    private var nextAlterDate: Date { DocketClock.alterDate(after: alterDate) }
+
+    /// This task with some fields replaced; a nil argument keeps the field.
+    private func with(id: UUID? = nil, title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil,
+                      timeSlips: [TimeSlip]? = nil, alterDate: Date?? = nil) -> Self {
+        ProjectTask(id: id ?? self.id, title: title ?? self.title, dueDate: dueDate ?? self.dueDate, state: state ?? self.state,
+                    timeSlips: timeSlips ?? self.timeSlips, alterDate: alterDate ?? self.alterDate)
     }
 
-    public static func == (a: ProjectTask, b: ProjectTask) -> Bool {
-        a.id == b.id && a.title == b.title && a.dueDate == b.dueDate && a.state == b.state
-            && a.timeSlips == b.timeSlips && sameMillisecond(a.alterDate, b.alterDate)
-    }
+    // MARK: Fields
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-        hasher.combine(title)
-        hasher.combine(dueDate)
-        hasher.combine(state)
-        hasher.combine(timeSlips)
-        hasher.combine(alterDate?.docketMilliseconds)
-    }
+    /// Every field of a task: its file, the merge and change descriptions come from this list.
+    public static let fields: [ItemField<ProjectTask>] = [
+        ItemField("id", rule: .identity, get: { $0.id }, set: { $0.with(id: $1) }),
+        ItemField("title", rule: .laterEdit, get: { $0.title }, set: { $0.with(title: $1) }),
+        ItemField("dueDate", label: "due date", rule: .laterEdit, default: DueDate.unknown, get: { $0.dueDate }, set: { $0.with(dueDate: $1) }),
+        ItemField("state", rule: .laterEdit, default: TaskState.unfinished, get: { $0.state }, set: { $0.with(state: $1) }),
+        ItemField("timeSlips", label: "time slips", rule: .timeSlips, default: [TimeSlip](), get: { $0.timeSlips }, set: { $0.with(timeSlips: $1) }),
+        ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.with(alterDate: $1) }),
+    ]
 
-    private enum CodingKeys: String, CodingKey { case id, title, dueDate, state, timeSlips, alterDate }
+    public static let blank = ProjectTask(id: .zero, title: "", dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil)
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try c.decode(UUID.self, forKey: .id),
-                  title: try c.decode(String.self, forKey: .title),
-                  dueDate: try c.decodeIfPresent(DueDate.self, forKey: .dueDate) ?? .unknown,
-                  state: try c.decodeIfPresent(TaskState.self, forKey: .state) ?? .unfinished,
-                  timeSlips: try c.decodeIfPresent([TimeSlip].self, forKey: .timeSlips) ?? [],
-                  alterDate: try c.decodeDateIfPresent(forKey: .alterDate))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(title, forKey: .title)
-        try c.encode(dueDate, forKey: .dueDate)
-        try c.encode(state, forKey: .state)
-        try c.encode(timeSlips, forKey: .timeSlips)
-        try c.encodeDate(alterDate, forKey: .alterDate)
-    }
+    // Equality at the stored precision: dates to the millisecond.
+    public static func == (a: ProjectTask, b: ProjectTask) -> Bool { sameFields(a, b) }
+    public func hash(into hasher: inout Hasher) { hashFields(into: &hasher) }
 }

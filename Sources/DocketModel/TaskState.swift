@@ -1,5 +1,5 @@
 /// Where a project task stands.
-public enum TaskState: String, Hashable, Sendable, Codable, CaseIterable {
+public enum TaskState: String, Hashable, Sendable, Codable, CaseIterable, NamedFieldValue {
     /// Not started, or started again after being finished.
     case unfinished
     /// Being worked on.

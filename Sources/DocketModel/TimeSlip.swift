@@ -1,7 +1,7 @@
 import Foundation
 
 /// A stretch of time recorded on a project task: a start and, once stopped, a stop.
-public struct TimeSlip: Identifiable, Codable, Hashable, Sendable {
+public struct TimeSlip: Identifiable, Sendable, FieldCoded {
     /// The identity of the slip.
     public let id: UUID
     /// When recording started.
@@ -42,29 +42,18 @@ public struct TimeSlip: Identifiable, Codable, Hashable, Sendable {
         }
     }
 
-    public static func == (a: TimeSlip, b: TimeSlip) -> Bool {
-        a.id == b.id && sameMillisecond(a.start, b.start) && sameMillisecond(a.stop, b.stop)
-    }
+    // MARK: Fields
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-        hasher.combine(start.docketMilliseconds)
-        hasher.combine(stop?.docketMilliseconds)
-    }
+    /// Every field of a slip.
+    public static let fields: [ItemField<TimeSlip>] = [
+        ItemField("id", rule: .identity, get: { $0.id }, set: { TimeSlip(id: $1, start: $0.start, stop: $0.stop) }),
+        ItemField("start", rule: .earliest, get: { $0.start }, set: { TimeSlip(id: $0.id, start: $1, stop: $0.stop) }),
+        ItemField("stop", rule: .laterEdit, get: { $0.stop }, set: { TimeSlip(id: $0.id, start: $0.start, stop: $1) }),
+    ]
 
-    private enum CodingKeys: String, CodingKey { case id, start, stop }
+    public static let blank = TimeSlip(id: .zero, start: .distantPast, stop: nil)
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try c.decode(UUID.self, forKey: .id),
-                  start: try c.decodeDate(forKey: .start),
-                  stop: try c.decodeDateIfPresent(forKey: .stop))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encodeDate(start, forKey: .start)
-        try c.encodeDate(stop, forKey: .stop)
-    }
+    // Equality at the stored precision: dates to the millisecond.
+    public static func == (a: TimeSlip, b: TimeSlip) -> Bool { sameFields(a, b) }
+    public func hash(into hasher: inout Hasher) { hashFields(into: &hasher) }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A standalone todo: a text that can be completed, given a due date, and forked.
-public struct TodoItem: Identifiable, Codable, Hashable, Sendable {
+public struct TodoItem: Identifiable, Sendable, FieldCoded {
     /// What is to be done.
     public let text: String
     /// The identity of the item; a fork gets a new one.
@@ -53,64 +53,41 @@ public struct TodoItem: Identifiable, Codable, Hashable, Sendable {
     private func applying(_ change: Change) -> TodoItem {
         switch change {
         case let .text(text):
-            guard text != self.text else { return self }
-            return TodoItem(id: id, text: text, creationDate: creationDate, completed: completed, dueDate: dueDate, alterDate: nextAlterDate)
+            text == self.text ? self : with(text: text, alterDate: nextAlterDate)
         case let .completed(completed):
-            guard completed != self.completed else { return self }
-            return TodoItem(id: id, text: text, creationDate: creationDate, completed: completed, dueDate: dueDate, alterDate: nextAlterDate)
+            completed == self.completed ? self : with(completed: completed, alterDate: nextAlterDate)
         case let .due(dueDate):
-            guard !sameMillisecond(dueDate, self.dueDate) else { return self }
-            return TodoItem(id: id, text: text, creationDate: creationDate, completed: completed, dueDate: dueDate, alterDate: nextAlterDate)
+            dueDate.isSame(as: self.dueDate) ? self : with(dueDate: dueDate, alterDate: nextAlterDate)
         case let .fork(changes):
-            return TodoItem(id: DocketIDs.make(), text: text, creationDate: creationDate, completed: completed, dueDate: dueDate, alterDate: alterDate)
-                .alter(changes)
+            with(id: DocketIDs.make()).alter(changes)
         }
     }
 
     private var nextAlterDate: Date { DocketClock.alterDate(after: alterDate) }
 
-    // MARK: Equality at the stored precision
-
-    public static func == (a: TodoItem, b: TodoItem) -> Bool {
-        a.id == b.id && a.text == b.text && a.completed == b.completed
-            && sameMillisecond(a.creationDate, b.creationDate)
-            && sameMillisecond(a.dueDate, b.dueDate)
-            && sameMillisecond(a.alterDate, b.alterDate)
+    /// This item with some fields replaced; a nil argument keeps the field.
+    private func with(id: UUID? = nil, text: String? = nil, creationDate: Date? = nil, completed: Bool? = nil,
+                      dueDate: Date?? = nil, alterDate: Date?? = nil) -> TodoItem {
+        TodoItem(id: id ?? self.id, text: text ?? self.text, creationDate: creationDate ?? self.creationDate,
+                 completed: completed ?? self.completed, dueDate: dueDate ?? self.dueDate, alterDate: alterDate ?? self.alterDate)
     }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-        hasher.combine(text)
-        hasher.combine(completed)
-        hasher.combine(creationDate.docketMilliseconds)
-        hasher.combine(dueDate?.docketMilliseconds)
-        hasher.combine(alterDate?.docketMilliseconds)
-    }
+    // MARK: Fields
 
-    // MARK: JSON
+    /// Every field of a todo: its file, the cache, the merge and change descriptions come from this list.
+    public static let fields: [ItemField<TodoItem>] = [
+        ItemField("id", rule: .identity, get: { $0.id }, set: { $0.with(id: $1) }),
+        ItemField("text", rule: .laterEdit, get: { $0.text }, set: { $0.with(text: $1) }),
+        ItemField("creationDate", label: "creation date", rule: .earliest, get: { $0.creationDate }, set: { $0.with(creationDate: $1) }),
+        ItemField("completed", rule: .laterEdit, default: false, get: { $0.completed }, set: { $0.with(completed: $1) }),
+        ItemField("dueDate", label: "due date", rule: .laterEdit, get: { $0.dueDate }, set: { $0.with(dueDate: $1) }),
+        ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.with(alterDate: $1) }),
+    ]
 
-    private enum CodingKeys: String, CodingKey {
-        case text, id, creationDate, completed, dueDate, alterDate
-    }
+    public static let blank = TodoItem(id: .zero, text: "", creationDate: .distantPast, completed: false,
+                                       dueDate: nil, alterDate: nil)
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            id: try c.decode(UUID.self, forKey: .id),
-            text: try c.decode(String.self, forKey: .text),
-            creationDate: try c.decodeDate(forKey: .creationDate),
-            completed: try c.decodeIfPresent(Bool.self, forKey: .completed) ?? false,
-            dueDate: try c.decodeDateIfPresent(forKey: .dueDate),
-            alterDate: try c.decodeDateIfPresent(forKey: .alterDate))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(text, forKey: .text)
-        try c.encode(id, forKey: .id)
-        try c.encodeDate(creationDate, forKey: .creationDate)
-        try c.encode(completed, forKey: .completed)
-        try c.encodeDate(dueDate, forKey: .dueDate)
-        try c.encodeDate(alterDate, forKey: .alterDate)
-    }
+    // Equality at the stored precision: dates to the millisecond.
+    public static func == (a: TodoItem, b: TodoItem) -> Bool { sameFields(a, b) }
+    public func hash(into hasher: inout Hasher) { hashFields(into: &hasher) }
 }

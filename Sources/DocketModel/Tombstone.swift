@@ -2,9 +2,9 @@ import Foundation
 
 /// The record of a removal: what was removed and when, so a merge can weigh
 /// the removal against a concurrent edit. A tombstone never shows in the lists.
-public struct Tombstone: Identifiable, Codable, Hashable, Sendable {
+public struct Tombstone: Identifiable, Sendable, FieldCoded {
     /// What kind of thing was removed.
-    public enum Kind: String, Codable, Hashable, Sendable {
+    public enum Kind: String, Codable, Hashable, Sendable, NamedFieldValue {
         /// A standalone todo.
         case todo
         /// A project, with its tasks.
@@ -30,32 +30,21 @@ public struct Tombstone: Identifiable, Codable, Hashable, Sendable {
         self.removedDate = removedDate
     }
 
-    public static func == (a: Tombstone, b: Tombstone) -> Bool {
-        a.id == b.id && a.kind == b.kind && a.projectID == b.projectID && sameMillisecond(a.removedDate, b.removedDate)
-    }
+    // MARK: Fields
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-        hasher.combine(kind)
-        hasher.combine(projectID)
-        hasher.combine(removedDate.docketMilliseconds)
-    }
+    /// Every field of a tombstone.
+    public static let fields: [ItemField<Tombstone>] = [
+        ItemField("id", rule: .identity, get: { $0.id }, set: { Tombstone(id: $1, kind: $0.kind, projectID: $0.projectID, removedDate: $0.removedDate) }),
+        ItemField("kind", rule: .identity, get: { $0.kind }, set: { Tombstone(id: $0.id, kind: $1, projectID: $0.projectID, removedDate: $0.removedDate) }),
+        ItemField("project", rule: .identity, omitWhenAbsent: true, get: { $0.projectID },
+                  set: { Tombstone(id: $0.id, kind: $0.kind, projectID: $1, removedDate: $0.removedDate) }),
+        ItemField("removedDate", label: "removal date", rule: .latest, get: { $0.removedDate },
+                  set: { Tombstone(id: $0.id, kind: $0.kind, projectID: $0.projectID, removedDate: $1) }),
+    ]
 
-    private enum CodingKeys: String, CodingKey { case id, kind, projectID = "project", removedDate }
+    public static let blank = Tombstone(id: .zero, kind: .todo, removedDate: .distantPast)
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try c.decode(UUID.self, forKey: .id),
-                  kind: try c.decode(Kind.self, forKey: .kind),
-                  projectID: try c.decodeIfPresent(UUID.self, forKey: .projectID),
-                  removedDate: try c.decodeDate(forKey: .removedDate))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(kind, forKey: .kind)
-        try c.encodeIfPresent(projectID, forKey: .projectID)
-        try c.encodeDate(removedDate, forKey: .removedDate)
-    }
+    // Equality at the stored precision: dates to the millisecond.
+    public static func == (a: Tombstone, b: Tombstone) -> Bool { sameFields(a, b) }
+    public func hash(into hasher: inout Hasher) { hashFields(into: &hasher) }
 }

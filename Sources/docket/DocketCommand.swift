@@ -1,6 +1,5 @@
 import ArgumentParser
 import Docket
-import DocketGit
 
 @main
 struct DocketCommand: ParsableCommand {

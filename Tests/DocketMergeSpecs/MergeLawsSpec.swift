@@ -1,4 +1,5 @@
-import Docket
+import DocketMerge
+import DocketModel
 import DocketSpecSupport
 import Foundation
 import Nimble
@@ -88,7 +89,8 @@ final class MergeLawsSpec: QuickSpec {
 }
 
 /// The first value `side` edited (relative to `base`) that is neither in the
-/// merged state nor recorded as lost in the report.
+/// merged state nor recorded as lost in the report. Every field is checked by
+/// the rule it declares, so a new field is checked as soon as it is declared.
 func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> String? {
     let report = result.report
     func decision(_ id: UUID) -> ItemDecision? { report.items.first { $0.id == id } }
@@ -96,16 +98,29 @@ func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> St
     func recorded(_ id: UUID, _ field: String, _ value: String) -> Bool {
         decision(id)?.fields.contains { $0.field == field && $0.lost == value } ?? false
     }
-    func iso(_ date: Date?) -> String {
-        guard let date else { return "none" }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
-    func check<V: Equatable>(_ id: UUID, _ field: String, base: V?, side: V, merged: V, _ text: (V) -> String) -> String? {
-        if let base, base == side { return nil }
-        if side == merged || recorded(id, field, text(side)) { return nil }
-        return "\(field) \(text(side)) of \(id) is lost without a trace"
+    func lost<Item: FieldCoded & Identifiable<UUID>>(_ base: Item?, _ side: Item, _ merged: Item) -> String? {
+        for field in Item.fields {
+            switch field.rule {
+            case .identity, .earliest, .latest, .children:
+                continue
+            case .laterEdit:
+                if let base, field.isSame(base, side) { continue }
+                if field.isSame(side, merged) || recorded(side.id, field.key, field.text(of: side)) { continue }
+                return "\(field.key) \(field.text(of: side)) of \(side.id) is lost without a trace"
+            case .timeSlips:
+                let slips = field.value(of: side) as! [TimeSlip], mergedSlips = field.value(of: merged) as! [TimeSlip]
+                let baseSlips = base.map { field.value(of: $0) as! [TimeSlip] } ?? []
+                for slip in slips {
+                    guard let ms = mergedSlips.first(where: { $0.id == slip.id }) else { return "slip \(slip.id) vanished" }
+                    if let bs = baseSlips.first(where: { $0.id == slip.id }), bs.stop.isSame(as: slip.stop) { continue }
+                    if slip.stop == nil || slip.stop.isSame(as: ms.stop) { continue }
+                    if !recorded(side.id, "timeSlips[\(slip.id.uuidString)].stop", slip.stop.fieldText) {
+                        return "stop \(slip.stop.fieldText) of slip \(slip.id) is lost without a trace"
+                    }
+                }
+            }
+        }
+        return nil
     }
 
     for todo in side.todos {
@@ -115,9 +130,7 @@ func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> St
             if removalWon(todo.id) { continue }
             return "todo \(todo.text) vanished without a trace"
         }
-        if let problem = check(todo.id, "text", base: b?.text, side: todo.text, merged: m.text, { $0 })
-            ?? check(todo.id, "completed", base: b?.completed, side: todo.completed, merged: m.completed, { String($0) })
-            ?? check(todo.id, "dueDate", base: b?.dueDate, side: todo.dueDate, merged: m.dueDate, iso) { return problem }
+        if let problem = lost(b, todo, m) { return problem }
     }
     for project in side.projects {
         let b = base.project(id: project.id)
@@ -126,7 +139,7 @@ func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> St
             if removalWon(project.id) { continue }
             return "project \(project.title) vanished without a trace"
         }
-        if let problem = check(project.id, "title", base: b?.title, side: project.title, merged: m.title, { $0 }) { return problem }
+        if let problem = lost(b, project, m) { return problem }
         for task in project.tasks {
             let bt = b?.task(id: task.id)
             if bt == task { continue }
@@ -134,17 +147,7 @@ func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> St
                 if removalWon(task.id) { continue }
                 return "task \(task.title) vanished without a trace"
             }
-            if let problem = check(task.id, "title", base: bt?.title, side: task.title, merged: mt.title, { $0 })
-                ?? check(task.id, "dueDate", base: bt?.dueDate, side: task.dueDate, merged: mt.dueDate, { iso($0.date) })
-                ?? check(task.id, "state", base: bt?.state, side: task.state, merged: mt.state, { $0.rawValue }) { return problem }
-            for slip in task.timeSlips {
-                guard let ms = mt.timeSlips.first(where: { $0.id == slip.id }) else { return "slip \(slip.id) vanished" }
-                let bs = bt?.timeSlips.first { $0.id == slip.id }
-                if slip.stop == nil { continue }
-                if let problem = check(task.id, "timeSlips[\(slip.id.uuidString)].stop", base: bs?.stop, side: slip.stop, merged: ms.stop, iso) {
-                    return problem
-                }
-            }
+            if let problem = lost(bt, task, mt) { return problem }
         }
     }
     return nil

@@ -1,4 +1,5 @@
-import Docket
+import DocketMerge
+import DocketModel
 import DocketSpecSupport
 import Foundation
 import Nimble

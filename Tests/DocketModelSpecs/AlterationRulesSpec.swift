@@ -1,28 +1,15 @@
-import Docket
+import DocketModel
+import DocketSpecSupport
 import Foundation
 import Nimble
 import Quick
 
-/// A clock for specs: starts at a fixed time and moves only when told.
-final class SpecClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-    init(_ start: Date = Date(timeIntervalSince1970: 1_795_339_800)) { current = start }
-    var now: Date { lock.withLock { current } }
-    func set(_ date: Date) { lock.withLock { current = date } }
-    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
-    func install() { DocketClock.use { [self] in now } }
-}
-
 final class AlterationRulesSpec: QuickSpec {
     override class func spec() {
-        var clock: SpecClock!
-        beforeEach {
-            clock = SpecClock()
-            clock.install()
-        }
+        var clock: SeededWorld!
+        beforeEach { clock = SeededWorld(seed: 1) }
         afterEach {
-            DocketClock.reset()
+            clock.uninstall()
             clock = nil
         }
 

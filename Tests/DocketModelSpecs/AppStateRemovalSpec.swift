@@ -1,4 +1,4 @@
-import Docket
+import DocketModel
 import Foundation
 import Nimble
 import DocketSpecSupport
@@ -6,13 +6,10 @@ import Quick
 
 final class AppStateRemovalSpec: QuickSpec {
     override class func spec() {
-        var clock: SpecClock!
-        beforeEach {
-            clock = SpecClock()
-            clock.install()
-        }
+        var clock: SeededWorld!
+        beforeEach { clock = SeededWorld(seed: 1) }
         afterEach {
-            DocketClock.reset()
+            clock.uninstall()
             clock = nil
         }
 

@@ -1,4 +1,4 @@
-import Docket
+import DocketModel
 import DocketSpecSupport
 import Foundation
 import Nimble

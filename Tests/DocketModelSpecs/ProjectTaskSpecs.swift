@@ -1,4 +1,4 @@
-import Docket
+import DocketModel
 import Foundation
 import Nimble
 import Quick

@@ -1,8 +1,9 @@
-import Docket
+import DocketModel
 import Foundation
 
-/// A clock and id source driven by a seeded generator, installed as Docket's,
-/// so a property case is replayed exactly from its seed.
+/// The specs' one fake clock, with an id source driven by a seeded generator,
+/// installed as Docket's: time moves only when told, and a property case is
+/// replayed exactly from its seed.
 public final class SeededWorld: @unchecked Sendable {
     private let lock = NSLock()
     private var generator: SeededGenerator
@@ -29,6 +30,12 @@ public final class SeededWorld: @unchecked Sendable {
         get { lock.withLock { milliseconds } }
         set { lock.withLock { milliseconds = newValue } }
     }
+
+    /// Moves the clock to `date` (at whole milliseconds).
+    public func set(_ date: Date) { time = Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    /// Moves the clock on (or back, for a negative number) by `seconds`.
+    public func advance(_ seconds: TimeInterval) { time += Int64((seconds * 1000).rounded()) }
 }
 
 extension Date {

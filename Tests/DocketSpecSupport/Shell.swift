@@ -75,3 +75,33 @@ public func temporaryFolder(_ name: String = "docket-spec") -> URL {
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+
+/// Another process holding the lock file at `path` (`flock(1)` running `sleep`), as a running docket holds
+/// the store's lock; it lets go when stopped.
+public final class LockHolder {
+    let process = Process()
+
+    /// Starts holding the lock, and returns once it is held.
+    public init(_ path: String) {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        process.arguments = ["--exclusive", "--no-fork", path, "sleep", "60"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try! process.run()
+        let deadline = Date().addingTimeInterval(5)
+        while runCommand("flock", ["--nonblock", path, "true"]).status == 0 && Date() < deadline { usleep(20_000) }
+    }
+
+    /// The holder's pid.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Lets the lock go.
+    public func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}

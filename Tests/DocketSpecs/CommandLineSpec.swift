@@ -223,7 +223,7 @@ final class CommandLineSpec: QuickSpec {
             describe("bad input") {
                 it("warns about a damaged file on stderr and still lists the rest") {
                     add("Buy milk")
-                    let bad = folder.appendingPathComponent("todos/00/00000000-0000-4000-8000-000000000000.json")
+                    let bad = folder.appendingPathComponent(StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!))
                     try FileManager.default.createDirectory(at: bad.deletingLastPathComponent(), withIntermediateDirectories: true)
                     try Data("not json".utf8).write(to: bad)
                     let result = docket("list", store: folder)
@@ -233,7 +233,7 @@ final class CommandLineSpec: QuickSpec {
                     let commit = docket("commit", store: folder)
                     expect(commit.status) == 1
                     expect(commit.stderr).to(contain("Error: nothing was committed"))
-                    expect(commit.stderr).to(contain("todos/00/00000000-0000-4000-8000-000000000000.json"))
+                    expect(commit.stderr).to(contain(StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!)))
                     expect(try Data(contentsOf: bad)) == Data("not json".utf8)
                 }
                 it("refuses a git repository that is not a store") {
@@ -254,24 +254,21 @@ final class CommandLineSpec: QuickSpec {
                 it("fails with the lock file's name while another docket holds the lock") {
                     let id = add("x")
                     let store = try Store.open(at: folder)
-                    let sleeper = Process()
-                    sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-                    sleeper.arguments = ["30"]
-                    try sleeper.run()
-                    defer { sleeper.terminate() }
-                    try Data("\(sleeper.processIdentifier)\n".utf8).write(to: URL(fileURLWithPath: store.lockFile))
+                    let holder = LockHolder(store.lockFile)
+                    defer { holder.stop() }
                     let result = docket("done", id, store: folder, environment: ["DOCKET_LOCK_TIMEOUT": "0.3"])
                     expect(result.status) == 1
                     expect(result.stderr).to(contain(store.lockFile))
-                    try FileManager.default.removeItem(atPath: store.lockFile)
+                    holder.stop()
                     expect(state().todos[0].completed) == false
+                    expect(docket("done", id, store: folder).status) == 0
                 }
             }
 
             describe("the cost of a change") {
                 it("does not read the other todos to add one or mark one done") {
                     let id = add("target")
-                    let bad = folder.appendingPathComponent("todos/00/00000000-0000-4000-8000-000000000000.json")
+                    let bad = folder.appendingPathComponent(StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!))
                     try FileManager.default.createDirectory(at: bad.deletingLastPathComponent(), withIntermediateDirectories: true)
                     try Data("never read".utf8).write(to: bad)
                     let added = docket("add", "another", store: folder)

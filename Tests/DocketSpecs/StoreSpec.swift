@@ -1,4 +1,5 @@
 import Docket
+import DocketSystem
 import DocketSpecSupport
 import Foundation
 import Nimble
@@ -15,7 +16,7 @@ final class StoreSpec: QuickSpec {
         describe("Store.create") {
             it("makes a git repository with a format file and a first commit") {
                 _ = try Store.create(at: folder)
-                expect(text(".docket/format.json")) == "{\n  \"format\" : 1\n}\n"
+                expect(text(StoreLayout.format)) == "{\n  \"format\" : 1\n}\n"
                 expect(gitCLI(["log", "--format=%s"], in: folder).stdout) == "Start a Docket store\n"
                 expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
             }
@@ -27,34 +28,26 @@ final class StoreSpec: QuickSpec {
             it("makes an existing git repository a store") {
                 gitCLI(["init", "-q"], in: folder)
                 _ = try Store.create(at: folder)
-                expect(FileManager.default.fileExists(atPath: file(".docket/format.json"))) == true
+                expect(FileManager.default.fileExists(atPath: file(StoreLayout.format))) == true
             }
         }
 
         describe("Store.open") {
             it("refuses a folder that is no repository, saying how to make a store") {
-                expect { try Store.open(at: folder) }.to(throwError { (error: Error) in
-                    expect("\(error)").to(contain("is not a Docket store; run 'docket init"))
-                })
+                expect { try Store.open(at: folder) }.to(throwError(StoreError.state(.notARepository(path: folder.path))))
             }
             it("refuses a git repository that is not a store") {
                 gitCLI(["init", "-q"], in: folder)
-                expect { try Store.open(at: folder) }.to(throwError { (error: Error) in
-                    expect("\(error)").to(contain("is a git repository but not a Docket store"))
-                })
+                expect { try Store.open(at: folder) }.to(throwError(StoreError.state(.notAStore(path: folder.path))))
             }
             it("refuses a bare repository") {
                 gitCLI(["init", "-q", "--bare"], in: folder)
-                expect { try Store.open(at: folder) }.to(throwError { (error: Error) in
-                    expect("\(error)").to(contain("is a bare git repository"))
-                })
+                expect { try Store.open(at: folder) }.to(throwError(StoreError.state(.bareRepository(path: folder.path))))
             }
             it("refuses a newer format, and reads nothing") {
                 _ = try Store.create(at: folder)
-                try Data("{\"format\": 2}\n".utf8).write(to: URL(fileURLWithPath: file(".docket/format.json")))
-                expect { try Store.open(at: folder) }.to(throwError { (error: Error) in
-                    expect("\(error)").to(contain("uses store format 2, newer than this docket understands (format 1); upgrade docket"))
-                })
+                try Data("{\"format\": 2}\n".utf8).write(to: URL(fileURLWithPath: file(StoreLayout.format)))
+                expect { try Store.open(at: folder) }.to(throwError(StoreError.state(.newerFormat(path: folder.path, found: 2))))
             }
         }
 
@@ -71,13 +64,13 @@ final class StoreSpec: QuickSpec {
                 appStore.change(.adding(.todo(milk)))
             }
             it("holds one JSON file per todo, in a folder named by the id's first two digits") {
-                let path = "todos/\(milk.id.uuidString.prefix(2))/\(milk.id.uuidString).json"
+                let path = StoreLayout.todo(milk.id)
                 expect(try DocketJSON.decode(TodoItem.self, from: Data(text(path)!.utf8))) == milk
             }
             it("rewrites only the item that changed") {
                 let bread = TodoItem(text: "Buy bread")
                 appStore.change(.adding(.todo(bread)))
-                let breadPath = file("todos/\(bread.id.uuidString.prefix(2))/\(bread.id.uuidString).json")
+                let breadPath = file(StoreLayout.todo(bread.id))
                 let before = try FileManager.default.attributesOfItem(atPath: breadPath)[.modificationDate] as! Date
                 try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: breadPath)
                 appStore.change(.updating(.todo(milk.alter(.completed(true)))))
@@ -87,10 +80,10 @@ final class StoreSpec: QuickSpec {
             }
             it("deletes a removed todo's file and writes its tombstone") {
                 appStore.change(.removing(.todo(milk)))
-                expect(FileManager.default.fileExists(atPath: file("todos/\(milk.id.uuidString.prefix(2))/\(milk.id.uuidString).json"))) == false
-                let tombstone = text(".docket/removed/\(milk.id.uuidString.prefix(2))/\(milk.id.uuidString).json")
+                expect(FileManager.default.fileExists(atPath: file(StoreLayout.todo(milk.id)))) == false
+                let tombstone = text(StoreLayout.tombstone(milk.id))
                 expect(tombstone).to(contain("\"kind\" : \"todo\""))
-                expect(tombstone).to(contain("\"path\" : \"todos/"))
+                expect(tombstone).to(contain("\"path\" : \"\(StoreLayout.todo(milk.id))\""))
             }
             it("reads back the same state, projects and tasks in their order") {
                 let a = Project(title: "A"), b = Project(title: "B"), c = Project(title: "C")
@@ -105,7 +98,7 @@ final class StoreSpec: QuickSpec {
                 expect(reloaded.projects[0].tasks.map(\.title)) == ["three", "one", "two"]
             }
             it("keeps a JSON key it does not know when it rewrites the file") {
-                let path = "todos/\(milk.id.uuidString.prefix(2))/\(milk.id.uuidString).json"
+                let path = StoreLayout.todo(milk.id)
                 let edited = text(path)!.replacingOccurrences(of: "\"completed\"", with: "\"priority\" : \"high\",\n  \"completed\"")
                 try Data(edited.utf8).write(to: URL(fileURLWithPath: file(path)))
                 appStore.change(.updating(.todo(milk.alter(.completed(true)))))
@@ -113,8 +106,8 @@ final class StoreSpec: QuickSpec {
                 expect(text(path)).to(contain("\"completed\" : true"))
             }
             it("leaves the old file whole when a write stops before its rename") {
-                let path = file("todos/\(milk.id.uuidString.prefix(2))/\(milk.id.uuidString).json")
-                let old = text("todos/\(milk.id.uuidString.prefix(2))/\(milk.id.uuidString).json")
+                let path = file(StoreLayout.todo(milk.id))
+                let old = text(StoreLayout.todo(milk.id))
                 let pending = try AtomicFile.prepare(Data("{ half a fi".utf8), at: path)
                 // the process dies here: no rename
                 expect(try String(contentsOfFile: path, encoding: .utf8)) == old
@@ -127,8 +120,9 @@ final class StoreSpec: QuickSpec {
             context("when a file was damaged") {
                 var bad: String!
                 beforeEach {
-                    bad = "todos/AA/AAAAAAAA-0000-4000-8000-000000000000.json"
-                    try! FileManager.default.createDirectory(atPath: file("todos/AA"), withIntermediateDirectories: true)
+                    bad = StoreLayout.todo(UUID(uuidString: "AAAAAAAA-0000-4000-8000-000000000000")!)
+                    try! FileManager.default.createDirectory(atPath: file(bad), withIntermediateDirectories: true)
+                    try! FileManager.default.removeItem(atPath: file(bad))
                     try! Data("{\"text\": 3}".utf8).write(to: URL(fileURLWithPath: file(bad)))
                 }
                 it("loads the rest and names the file with the decoder's reason") {
@@ -139,16 +133,18 @@ final class StoreSpec: QuickSpec {
                 }
                 it("refuses to commit it, naming it, and commits nothing") {
                     expect { try store.commit() }.to(throwError { (error: Error) in
-                        expect("\(error)").to(contain(bad))
-                        expect("\(error)").to(contain("nothing was committed"))
+                        guard case let StoreError.state(.undecodable(problems)) = error else { return fail("\(error)") }
+                        expect(problems.map(\.path)) == [bad]
                     })
                     expect(gitCLI(["rev-list", "--count", "HEAD"], in: folder).stdout) == "1\n"
                 }
             }
             it("skips a symbolic link and a file over 1 MiB, saying why") {
-                try FileManager.default.createDirectory(atPath: file("todos/BB"), withIntermediateDirectories: true)
-                try FileManager.default.createSymbolicLink(atPath: file("todos/BB/BBBBBBBB-0000-4000-8000-000000000000.json"), withDestinationPath: "/etc/passwd")
-                try Data(repeating: 32, count: 1_100_000).write(to: URL(fileURLWithPath: file("todos/BB/BBBBBBBB-1111-4000-8000-000000000000.json")))
+                let link = StoreLayout.todo(UUID(uuidString: "BBBBBBBB-0000-4000-8000-000000000000")!)
+                let large = StoreLayout.todo(UUID(uuidString: "BBBBBBBB-1111-4000-8000-000000000000")!)
+                try FileManager.default.createDirectory(atPath: (file(link) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(atPath: file(link), withDestinationPath: "/etc/passwd")
+                try Data(repeating: 32, count: 1_100_000).write(to: URL(fileURLWithPath: file(large)))
                 let snapshot = try Store.open(at: folder).load()
                 expect(snapshot.state.todos) == [milk]
                 expect(snapshot.problems.map(\.reason).joined()).to(contain("symbolic link"))
@@ -201,7 +197,7 @@ final class StoreSpec: QuickSpec {
                 let x = TodoItem(text: "x")
                 appStore.change(.adding(.todo(x)))
                 _ = try store.commit()
-                let path = file("todos/\(x.id.uuidString.prefix(2))/\(x.id.uuidString).json")
+                let path = file(StoreLayout.todo(x.id))
                 let edited = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"text\" : \"x\"", with: "\"text\" : \"y\"")
                 try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
                 expect(try store.status().map(\.description)) == ["todo 'x' renamed to 'y'"]
@@ -223,7 +219,7 @@ final class StoreSpec: QuickSpec {
                 let x = TodoItem(text: "x")
                 appStore.change(.adding(.todo(x)))
                 _ = try store.commit()
-                let path = "todos/\(x.id.uuidString.prefix(2))/\(x.id.uuidString).json"
+                let path = StoreLayout.todo(x.id)
                 let edited = text(path)!.replacingOccurrences(of: "\"completed\" : false", with: "\"completed\" : true")
                 try Data(edited.utf8).write(to: URL(fileURLWithPath: file(path)))
                 gitCLI(["commit", "-qam", "Done by hand"], in: folder)
@@ -245,16 +241,16 @@ final class StoreSpec: QuickSpec {
             var store: Store!
             beforeEach { store = try! Store.create(at: folder) }
             it("makes a second writer wait, then fail naming the lock file") {
-                let sleeper = Process()
-                sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
-                sleeper.arguments = ["30"]
-                try sleeper.run()
-                defer { sleeper.terminate() }
-                try Data("\(sleeper.processIdentifier)\n".utf8).write(to: URL(fileURLWithPath: store.lockFile))
-                expect { try store.withLock(timeout: 0.2) {} }.to(throwError { (error: Error) in
-                    expect("\(error)").to(contain(store.lockFile))
-                    expect("\(error)").to(contain("pid \(sleeper.processIdentifier)"))
-                })
+                let holder = LockHolder(store.lockFile)
+                defer { holder.stop() }
+                expect { try store.withLock(timeout: 0.2) {} }.to(throwError(StoreError.state(.locked(lockFile: store.lockFile, pid: nil))))
+            }
+            it("lets the next writer in as soon as the holder ends") {
+                let holder = LockHolder(store.lockFile)
+                holder.stop()
+                var ran = false
+                try store.withLock(timeout: 0) { ran = true }
+                expect(ran) == true
             }
             it("takes over a lock left by a dead process") {
                 try Data("999999\n".utf8).write(to: URL(fileURLWithPath: store.lockFile))

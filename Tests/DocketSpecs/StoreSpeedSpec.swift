@@ -15,7 +15,7 @@ final class StoreSpeedSpec: QuickSpec {
         }
         afterEach { try? FileManager.default.removeItem(at: folder) }
         func file(of todo: TodoItem) -> String {
-            folder.appendingPathComponent("todos/\(todo.id.uuidString.prefix(2))/\(todo.id.uuidString).json").path
+            folder.appendingPathComponent(StoreLayout.todo(todo.id)).path
         }
         func write(_ state: AppState, over old: AppState = AppState()) {
             try! store.withLock { try store.write(from: old, to: state) }
@@ -72,7 +72,7 @@ final class StoreSpeedSpec: QuickSpec {
                     try Data("{ damaged".utf8).write(to: URL(fileURLWithPath: file(of: todos[1])))
                     let (loaded, problems) = try store.loadTodos()
                     expect(loaded.map(\.text)) == ["todo 0", "todo 2", "todo 3", "todo 4"]
-                    expect(problems.map(\.path)) == ["todos/\(todos[1].id.uuidString.prefix(2))/\(todos[1].id.uuidString).json"]
+                    expect(problems.map(\.path)) == [StoreLayout.todo(todos[1].id)]
                 }
                 it("ignores a damaged cache and builds it again") {
                     let cache = folder.appendingPathComponent(".git/docket/todos.cache")

@@ -195,7 +195,7 @@ final class SyncSpec: QuickSpec {
             it("aborts on a corrupt store file in the remote's commit, naming the file and the commit") {
                 let plain = root.appendingPathComponent("plain")
                 gitCLI(["clone", "-q", remote.path, plain.path], in: root)
-                let file = plain.appendingPathComponent("todos/00/00000000-0000-4000-8000-000000000000.json")
+                let file = plain.appendingPathComponent(StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!))
                 try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data("{ broken".utf8).write(to: file)
                 gitCLI(["add", "-A"], in: plain)
@@ -207,7 +207,7 @@ final class SyncSpec: QuickSpec {
                 let before = desk.head
                 let result = desk.run("pull")
                 expect(result.status) == 1
-                expect(result.stderr).to(contain("todos/00/00000000-0000-4000-8000-000000000000.json in commit \(commit) does not decode"))
+                expect(result.stderr).to(contain("\(StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!)) in commit \(commit) does not decode"))
                 expect(desk.head) == before
                 expect(desk.git("status", "--porcelain")) == ""
             }
@@ -249,8 +249,7 @@ final class SyncSpec: QuickSpec {
                 laptop.run("sync")
                 let plain = root.appendingPathComponent("plain")
                 gitCLI(["clone", "-q", remote.path, plain.path], in: root)
-                let id = laptop.state.todos[0].id.uuidString
-                let path = plain.appendingPathComponent("todos/\(id.prefix(2))/\(id).json")
+                let path = plain.appendingPathComponent(StoreLayout.todo(laptop.state.todos[0].id))
                 let edited = try String(contentsOf: path, encoding: .utf8).replacingOccurrences(of: "\"completed\" : false", with: "\"completed\" : true")
                 try Data(edited.utf8).write(to: path)
                 gitCLI(["commit", "-qam", "Done by hand"], in: plain)

@@ -1,4 +1,6 @@
 import DocketGit
+import DocketMerge
+import DocketSystem
 import Foundation
 
 /// A file of the store that could not be read, and why.
@@ -11,31 +13,97 @@ public struct StoreProblem: Equatable, Sendable, CustomStringConvertible {
     public var description: String { "\(path): \(reason)" }
 }
 
-/// What can go wrong with a store, each saying what was found and what to do.
-public enum StoreError: Error, CustomStringConvertible, Equatable {
-    case notAStore(path: String)
-    case notARepository(path: String)
-    case bareRepository(path: String)
-    case newerFormat(path: String, found: Int)
-    case unreadableFormat(path: String, reason: String)
-    case notFound(kind: String, id: String)
-    case ambiguous(kind: String, prefix: String, candidates: [String])
-    case idTooShort(prefix: String)
-    case locked(lockFile: String, pid: Int32)
-    case undecodable([StoreProblem])
-    case unreadable(StoreProblem)
-    case io(path: String, reason: String)
+/// What can go wrong with a store, in four groups, each case saying what was
+/// found and what to do: the user's input, the store's state, reading and
+/// writing files, and git itself.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    /// What was asked for does not fit the store (an unknown id, a remote that exists…).
+    case input(InputError)
+    /// The store, or a commit pulled into it, is in a state that stops the command.
+    case state(StateError)
+    /// A file could not be read or written.
+    case io(IOError)
+    /// libgit2 failed in a way Docket does not classify.
     case git(GitError)
+    /// Talking to a remote failed.
     case transfer(TransferError)
-    case corruptInCommit(path: String, commit: String, reason: String)
-    case newerFormatInCommit(commit: String, found: Int)
-    case uncommittedChanges
-    case conflict(paths: [String])
-    case noRemote
+
+    public var description: String {
+        switch self {
+        case let .input(error): error.description
+        case let .state(error): error.description
+        case let .io(error): error.description
+        case let .git(error): "git: \(error.description)"
+        case let .transfer(error): error.description
+        }
+    }
+}
+
+/// What was asked for does not fit the store.
+public enum InputError: Equatable, Sendable, CustomStringConvertible {
+    /// No item of this kind has an id starting with the one given.
+    case notFound(kind: ItemDecision.Kind, id: String)
+    /// More than one item of this kind has an id starting with the one given.
+    case ambiguous(kind: ItemDecision.Kind, prefix: String, candidates: [String])
+    /// The id given is shorter than the 4 characters a prefix needs.
+    case idTooShort(prefix: String)
+    /// There is no remote of this name.
     case unknownRemote(String)
+    /// A remote of this name exists already.
     case remoteExists(String)
+    /// The folder to clone into holds files.
     case folderNotEmpty(String)
+
+    public var description: String {
+        switch self {
+        case let .notFound(kind, id):
+            "no \(kind) has the id \(id); 'docket list --all' and 'docket project list' show the ids"
+        case let .ambiguous(kind, prefix, candidates):
+            "the id \(prefix) matches \(candidates.count) \(kind)s: \(candidates.joined(separator: ", ")); give more of the id"
+        case let .idTooShort(prefix):
+            "the id \(prefix) is too short; give at least 4 characters of it"
+        case let .unknownRemote(name):
+            "there is no remote named \(name); 'docket remote list' shows the remotes"
+        case let .remoteExists(name):
+            "a remote named \(name) exists already; 'docket remote remove \(name)' removes it"
+        case let .folderNotEmpty(path):
+            "\(path) exists and is not empty; clone into a new folder"
+        }
+    }
+}
+
+/// The store, or a commit pulled into it, is in a state that stops the command.
+public enum StateError: Equatable, Sendable, CustomStringConvertible {
+    /// A git repository without `.docket/format.json`.
+    case notAStore(path: String)
+    /// A folder that is no git repository.
+    case notARepository(path: String)
+    /// A bare repository, which has no working tree.
+    case bareRepository(path: String)
+    /// A store of a format newer than this docket reads.
+    case newerFormat(path: String, found: Int)
+    /// `.docket/format.json` does not decode.
+    case unreadableFormat(path: String, reason: String)
+    /// Another docket process holds the store's lock.
+    case locked(lockFile: String, pid: Int32?)
+    /// Files that do not decode as the items their paths name; nothing was committed.
+    case undecodable([StoreProblem])
+    /// An item file that cannot be read.
+    case unreadable(StoreProblem)
+    /// A file in a commit being pulled does not decode.
+    case corruptInCommit(path: String, commit: String, reason: String)
+    /// A commit being pulled names a newer store format.
+    case newerFormatInCommit(commit: String, found: Int)
+    /// The store has changes that are not committed.
+    case uncommittedChanges
+    /// git cannot merge files outside Docket's folders.
+    case conflict(paths: [String])
+    /// The store has no remote.
+    case noRemote
+    /// An interrupted pull cannot be finished because a file it touches was changed since.
     case interruptedUpdate(path: String, marker: String)
+    /// HEAD is on no branch (a rebase, or a commit checked out by itself).
+    case detachedHead
 
     public var description: String {
         switch self {
@@ -49,25 +117,13 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             "\(path) uses store format \(found), newer than this docket understands (format \(Store.format)); upgrade docket to use this store"
         case let .unreadableFormat(path, reason):
             "\(path)/.docket/format.json does not read as a Docket format file (\(reason)); restore it with 'git checkout -- .docket/format.json'"
-        case let .notFound(kind, id):
-            "no \(kind) has the id \(id); 'docket list --all' and 'docket project list' show the ids"
-        case let .ambiguous(kind, prefix, candidates):
-            "the id \(prefix) matches \(candidates.count) \(kind)s: \(candidates.joined(separator: ", ")); give more of the id"
-        case let .idTooShort(prefix):
-            "the id \(prefix) is too short; give at least 4 characters of it"
         case let .locked(lockFile, pid):
-            "another docket process (pid \(pid)) is changing this store; wait for it to finish, or remove \(lockFile) if no docket is running"
+            "another docket process\(pid.map { " (pid \($0))" } ?? "") is changing this store (it holds \(lockFile)); wait for it to finish, then try again"
         case let .undecodable(problems):
             "nothing was committed: \(problems.count == 1 ? "a file does" : "\(problems.count) files do") not decode as Docket items; fix or restore \(problems.count == 1 ? "it" : "them") ('git checkout -- <file>'), then commit again:\n"
                 + problems.map { "  \($0)" }.joined(separator: "\n")
         case let .unreadable(problem):
             "\(problem.path) cannot be read: \(problem.reason); fix or restore it with 'git checkout -- \(problem.path)'"
-        case let .io(path, reason):
-            "could not write \(path): \(reason)"
-        case let .git(error):
-            "git: \(error.description)"
-        case let .transfer(error):
-            error.description
         case let .corruptInCommit(path, commit, reason):
             "\(path) in commit \(commit) does not decode (\(reason)); nothing was changed here; fix the file on the machine that committed it, then pull again"
         case let .newerFormatInCommit(commit, found):
@@ -78,27 +134,42 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             "git cannot merge \(paths.count == 1 ? "a file" : "files") outside Docket's folders: \(paths.joined(separator: ", ")); nothing was changed; merge \(paths.count == 1 ? "it" : "them") with git ('git pull'), then run docket again"
         case .noRemote:
             "the store has no remote; add one with 'docket remote add origin <url>'"
-        case let .unknownRemote(name):
-            "there is no remote named \(name); 'docket remote list' shows the remotes"
-        case let .remoteExists(name):
-            "a remote named \(name) exists already; 'docket remote remove \(name)' removes it"
+        case .detachedHead:
+            "the store's HEAD is on no branch (a rebase or a checkout of a single commit is under way); finish it ('git rebase --continue', or 'git rebase --abort') or go back to a branch ('git switch main'), then run docket again"
         case let .interruptedUpdate(path, marker):
             "an interrupted pull left the store half updated, and \(path) has been changed since; keep a copy of your change, restore the file ('git checkout -- \(path)'), and run the command again (or delete \(marker) to abandon the pull)"
-        case let .folderNotEmpty(path):
-            "\(path) exists and is not empty; clone into a new folder"
         }
     }
 }
 
-/// Runs a libgit2 call, turning its failure into a `StoreError`.
-func git<T>(_ body: () throws -> T) throws -> T {
-    do {
-        return try body()
-    } catch let error as GitError {
-        throw StoreError.git(error)
-    } catch let error as TransferError {
-        throw StoreError.transfer(error)
-    } catch let error as MergeConflict {
-        throw StoreError.conflict(paths: error.paths)
+/// A file could not be read or written.
+public enum IOError: Equatable, Sendable, CustomStringConvertible {
+    /// Reading failed.
+    case read(path: String, reason: String)
+    /// Writing (or removing) failed.
+    case write(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .read(path, reason): "could not read \(path): \(reason)"
+        case let .write(path, reason): "could not write \(path): \(reason)"
+        }
+    }
+}
+
+extension StoreError {
+    /// A failure of a lower layer as a store error: git's, a transfer's, a
+    /// lock's, or the system's while `writing` (else reading).
+    static func wrapping(_ error: Error, writing: Bool) -> Error {
+        switch error {
+        case let error as StoreError: error
+        case let error as GitError: StoreError.git(error)
+        case let error as TransferError: StoreError.transfer(error)
+        case let error as MergeConflict: StoreError.state(.conflict(paths: error.paths))
+        case let error as FileLock.Busy: StoreError.state(.locked(lockFile: error.path, pid: error.pid))
+        case let error as SystemError:
+            StoreError.io(writing ? .write(path: error.path ?? "", reason: error.reason) : .read(path: error.path ?? "", reason: error.reason))
+        default: error
+        }
     }
 }

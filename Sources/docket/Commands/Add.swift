@@ -18,10 +18,9 @@ struct Add: ParsableCommand {
     }
 
     func run() throws {
-        let store = try self.store.open()
         var todo = TodoItem(text: text)
         if let due { todo = todo.alter(.due(due)) }
-        try store.edit { $0.alter(by: .adding(.todo(todo))) }
+        try store.open().addTodo(todo)
         print(Output.short(todo.id))
     }
 }

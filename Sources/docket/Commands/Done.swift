@@ -34,9 +34,6 @@ struct Reopen: ParsableCommand {
 }
 
 func setCompleted(_ completed: Bool, ids: [String], store: Store) throws {
-    let resolved = try ids.map { try IDs.todo($0, in: store) }
-    let state = try store.edit(todos: Array(Set(resolved))) { state in
-        state.alter(by: state.todos.map { .updating(.todo($0.alter(.completed(completed)))) })
-    }
-    for todo in state.todos { print("\(completed ? "Done" : "Reopened"): \(todo.text)") }
+    let changed = try store.updateTodos(try ids.map(store.todoID)) { $0.alter(.completed(completed)) }
+    for todo in changed { print("\(completed ? "Done" : "Reopened"): \(todo.after.text)") }
 }

@@ -18,8 +18,7 @@ struct Edit: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let id = try IDs.todo(id, in: store)
-        try store.edit(todos: [id]) { state in state.alter(by: .updating(.todo(state.todos[0].alter(.text(text))))) }
+        try store.updateTodo(try store.todoID(id)) { $0.alter(.text(text)) }
         print("Edited: \(text)")
     }
 }
@@ -37,9 +36,8 @@ struct Due: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let id = try IDs.todo(id, in: store)
-        let state = try store.edit(todos: [id]) { state in state.alter(by: .updating(.todo(state.todos[0].alter(.due(date))))) }
-        print("\(state.todos[0].text): \(date.map { DateInput.relative($0) } ?? "no due date")")
+        let changed = try store.updateTodo(try store.todoID(id)) { $0.alter(.due(date)) }
+        print("\(changed.after.text): \(date.map { DateInput.relative($0) } ?? "no due date")")
     }
 }
 
@@ -54,12 +52,6 @@ struct Remove: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let id = try IDs.todo(id, in: store)
-        var removed = ""
-        try store.edit(todos: [id]) { state in
-            removed = state.todos[0].text
-            return state.alter(by: .removing(.todo(state.todos[0])))
-        }
-        print("Removed: \(removed)")
+        print("Removed: \(try store.removeTodo(try store.todoID(id)).text)")
     }
 }

@@ -22,18 +22,11 @@ struct Fork: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let id = try IDs.todo(id, in: store)
         var changes: [TodoItem.Change] = []
         if let text { changes.append(.text(text)) }
         if let due { changes.append(.due(due)) }
         if done { changes.append(.completed(true)) }
         if open { changes.append(.completed(false)) }
-        var fork: TodoItem?
-        try store.edit(todos: [id]) { state in
-            let made = state.todos[0].alter(.fork(changes))
-            fork = made
-            return state.alter(by: .adding(.todo(made)))
-        }
-        print(Output.short(fork!.id))
+        print(Output.short(try store.forkTodo(try store.todoID(id), changes).id))
     }
 }

@@ -20,9 +20,8 @@ struct ProjectCommand: ParsableCommand {
         }
 
         func run() throws {
-            let store = try self.store.open()
             let project = Project(title: title)
-            try store.edit(projects: try store.projectIDs()) { $0.alter(by: .adding(.project(project))) }
+            try store.open().addProject(project)
             print(Output.short(project.id))
         }
     }
@@ -55,7 +54,7 @@ struct ProjectCommand: ParsableCommand {
 
         func run() throws {
             let store = try self.store.open()
-            let project = try store.project(try IDs.project(id, in: store))
+            let project = try store.project(try store.projectID(id))
             if json { return try Output.json(project) }
             print("\(project.title)  \(Output.dim(project.id.uuidString.lowercased()))")
             if project.tasks.isEmpty { print("  no tasks") }
@@ -63,7 +62,7 @@ struct ProjectCommand: ParsableCommand {
             for task in project.tasks {
                 var text = "  \(Output.dim(Output.short(task.id)))  \(mark(task.state))  \(task.title)"
                 if let due = task.dueDate.date { text += "  " + Output.yellow(DateInput.relative(due, now: now)) }
-                let seconds = recorded(task, now: now)
+                let seconds = task.recorded(until: now)
                 if seconds > 0 { text += "  " + Output.dim(duration(seconds)) }
                 if task.runningSlip != nil { text += "  " + Output.green("(recording)") }
                 print(text)
@@ -80,10 +79,7 @@ struct ProjectCommand: ParsableCommand {
 
         func run() throws {
             let store = try self.store.open()
-            let id = try IDs.project(id, in: store)
-            try store.edit(projects: [id]) { state in
-                state.alter(by: .updating(.project(state.projects[0].alter(by: .setting(.title(to: title))))))
-            }
+            try store.updateProject(try store.projectID(id)) { $0.alter(by: .setting(.title(to: title))) }
             print("Renamed project: \(title)")
         }
     }
@@ -96,13 +92,7 @@ struct ProjectCommand: ParsableCommand {
 
         func run() throws {
             let store = try self.store.open()
-            let id = try IDs.project(id, in: store)
-            var title = ""
-            try store.edit(projects: [id]) { state in
-                title = state.projects[0].title
-                return state.alter(by: .removing(.project(state.projects[0])))
-            }
-            print("Removed project: \(title)")
+            print("Removed project: \(try store.removeProject(try store.projectID(id)).title)")
         }
     }
 }
@@ -113,11 +103,6 @@ func mark(_ state: TaskState) -> String {
     case .inProgress: Output.yellow("[~]")
     case .finished: Output.green("[x]")
     }
-}
-
-/// Seconds recorded on a task; a running slip counts up to now.
-func recorded(_ task: ProjectTask, now: Date) -> TimeInterval {
-    task.timeSlips.reduce(0) { $0 + max(0, ($1.stop ?? now).timeIntervalSince($1.start)) }
 }
 
 /// "1h 05m", "12m", "40s".

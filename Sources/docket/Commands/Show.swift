@@ -14,7 +14,7 @@ struct Show: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let todo = try store.todo(try IDs.todo(id, in: store))
+        let todo = try store.todo(try store.todoID(id))
         if json { return try Output.json(todo) }
         print("""
             \(todo.text)

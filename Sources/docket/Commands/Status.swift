@@ -10,7 +10,7 @@ struct Status: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        let changes = try store.open().status().filter { $0.description != "recorded a removal" }
+        let changes = try store.open().status().filter { $0.kind != .removalRecorded }
         if changes.isEmpty { return print("Nothing to commit; the store matches its last commit.") }
         print("Not committed yet:")
         for change in changes { print("  \(change.description)") }
@@ -32,7 +32,7 @@ struct Commit: ParsableCommand {
         case .nothingToCommit: print("Nothing to commit.")
         case let .committed(id, message): print("Committed \(id.prefix(7)): \(message)")
         }
-        packInBackgroundIfNeeded(store)
+        store.packInBackgroundIfNeeded()
     }
 }
 

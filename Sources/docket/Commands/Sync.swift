@@ -1,6 +1,5 @@
 import ArgumentParser
 import Docket
-import DocketGit
 import Foundation
 
 /// Transfer options from the environment, with progress on stderr when it is a terminal.
@@ -105,9 +104,9 @@ struct Pull: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let name = try store.remoteName(remote)
-        print(describe(try store.pull(remote: name, options: transferOptions()), remote: name))
-        packInBackgroundIfNeeded(store)
+        let pulled = try store.pull(remote: remote, options: transferOptions())
+        print(describe(pulled.outcome, remote: pulled.remote))
+        store.packInBackgroundIfNeeded()
     }
 }
 
@@ -121,10 +120,7 @@ struct Push: ParsableCommand {
     @Argument(help: "The remote (default: origin, or the only one).") var remote: String?
 
     func run() throws {
-        let store = try self.store.open()
-        let name = try store.remoteName(remote)
-        try store.push(remote: name, options: transferOptions())
-        print("Pushed to \(name).")
+        print("Pushed to \(try store.open().push(remote: remote, options: transferOptions())).")
     }
 }
 
@@ -139,12 +135,11 @@ struct Sync: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let name = try store.remoteName(remote)
-        let outcome = try store.sync(remote: name, options: transferOptions())
+        let outcome = try store.sync(remote: remote, options: transferOptions())
         if case let .committed(id, message) = outcome.committed { print("Committed \(id.prefix(7)): \(message)") }
-        for pull in outcome.pulls { print(describe(pull, remote: name)) }
-        print(outcome.pushed ? "Pushed to \(name)." : "Nothing to push.")
-        packInBackgroundIfNeeded(store)
+        for pull in outcome.pulls { print(describe(pull, remote: outcome.remote)) }
+        print(outcome.pushed ? "Pushed to \(outcome.remote)." : "Nothing to push.")
+        store.packInBackgroundIfNeeded()
     }
 }
 
@@ -164,19 +159,7 @@ struct Merges: ParsableCommand {
         if merges.isEmpty { return print("No merges yet.") }
         for merge in merges {
             print("\(Output.yellow(String(merge.commit.prefix(7))))  \(DateInput.show(merge.date))  \(merge.report.summary)")
-            for item in merge.report.items {
-                for field in item.fields {
-                    var text = "  \(item.kind) '\(item.label)' \(field.field): kept \"\(field.kept)\" (\(field.from))"
-                    if let lost = field.lost { text += ", lost \"\(lost)\" (\(field.from.other))" }
-                    print(text)
-                }
-                if let removal = item.removal {
-                    print(removal.outcome == .removalWon
-                        ? "  \(item.kind) '\(item.label)': removal won; lost edit \(removal.lostItem?.replacingOccurrences(of: "\n", with: " ") ?? "")"
-                        : "  \(item.kind) '\(item.label)': edit won over its removal on \(removal.removedOn)")
-                }
-                for slip in item.stoppedSlips { print("  task '\(item.label)': stopped running slip \(slip.slipID.uuidString.prefix(8).lowercased())") }
-            }
+            for line in merge.report.items.flatMap(\.lines) { print("  " + line) }
         }
     }
 }

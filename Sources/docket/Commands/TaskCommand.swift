@@ -35,12 +35,9 @@ struct TaskCommand: ParsableCommand {
 
         func run() throws {
             let store = try self.store.open()
-            let projectID = try IDs.project(project, in: store)
             var task = ProjectTask(title: title)
             if let due { task = task.alter(by: .setting(.dueDate(to: .date(due)))) }
-            try store.edit(projects: [projectID]) { state in
-                state.alter(by: .updating(.project(state.projects[0].alter(by: .adding(.task(task))))))
-            }
+            try store.addTask(task, to: try store.projectID(project))
             print(Output.short(task.id))
         }
     }
@@ -91,15 +88,8 @@ struct TaskCommand: ParsableCommand {
 
         func run() throws {
             let store = try self.store.open()
-            let (taskID, projectID) = try IDs.task(task, in: store)
-            var title = ""
-            try store.edit(projects: [projectID]) { state in
-                let project = state.projects[0]
-                let task = project.task(id: taskID)!
-                title = task.title
-                return state.alter(by: .updating(.project(project.alter(by: .removing(.task(task))))))
-            }
-            print("Removed task: \(title)")
+            let (taskID, projectID) = try store.taskID(task)
+            print("Removed task: \(try store.removeTask(taskID, in: projectID).title)")
         }
     }
 
@@ -127,19 +117,12 @@ struct TaskCommand: ParsableCommand {
 }
 
 /// Applies one change to a task and says what happened.
-func changeTask(_ prefix: String, store: Store, _ change: ProjectTask.Change, done: String, unchanged: String? = nil) throws {
-    let (taskID, projectID) = try IDs.task(prefix, in: store)
-    var before: ProjectTask?
-    var after: ProjectTask?
-    try store.edit(projects: [projectID]) { state in
-        let project = state.projects[0]
-        before = project.task(id: taskID)!
-        after = before!.alter(by: change)
-        return state.alter(by: .updating(.project(project.alter(by: .updating(.task(after!))))))
-    }
-    if let unchanged, before == after {
-        print("Task '\(after!.title)' \(unchanged)")
+func changeTask(_ typed: String, store: Store, _ change: ProjectTask.Change, done: String, unchanged: String? = nil) throws {
+    let (taskID, projectID) = try store.taskID(typed)
+    let changed = try store.updateTask(taskID, in: projectID) { $0.alter(by: change) }
+    if let unchanged, changed.before == changed.after {
+        print("Task '\(changed.after.title)' \(unchanged)")
     } else {
-        print("Task '\(after!.title)' \(done)")
+        print("Task '\(changed.after.title)' \(done)")
     }
 }

@@ -1,0 +1,92 @@
+import DocketGit
+import DocketModel
+import DocketSystem
+import Foundation
+
+/// What `commit` did.
+public enum CommitOutcome: Equatable, Sendable {
+    /// A commit was written.
+    case committed(id: String, message: String)
+    /// Nothing in the store differed from the last commit.
+    case nothingToCommit
+}
+
+extension Store {
+    /// The store's uncommitted changes (made by docket or by hand), in words.
+    public func status() throws -> [ItemChange] {
+        let entries = try git.status(under: StoreLayout.folders).filter { StoreLayout.item(at: $0.path) != .other }
+        let head = try git.head()
+        var before = try head.map { StoreReader(try CommitSource(git: git, commit: $0)) }
+        var after = StoreReader(try workingTree)
+        return entries.map { entry in
+            let old = entry.kind == .new ? nil : before?.item(at: entry.path)
+            let new = entry.kind == .deleted ? nil : after.item(at: entry.path)
+            if entry.kind != .deleted, new == nil, let problem = after.problems.last, problem.path == entry.path {
+                return ItemChange(path: entry.path, kind: .unreadable(reason: problem.reason),
+                                  description: "\(entry.path) cannot be read: \(problem.reason)", verbs: [])
+            }
+            return ChangeDescription.describe(path: entry.path, before: old, after: new)
+        }
+    }
+
+    /// Commits the store's changed files (new, changed and removed, also those
+    /// edited by hand), refusing when any of them does not read. Without a
+    /// message, the message summarises the change: "Add 2 todos, complete 1".
+    public func commit(message: String? = nil) throws -> CommitOutcome {
+        try withLock { try commitHoldingLock(message: message) }
+    }
+
+    func commitHoldingLock(message: String?) throws -> CommitOutcome {
+        try finishInterruptedUpdate()
+        let found = try git.status(under: StoreLayout.folders)
+        removeLeftoverTemporaryFiles(found)
+        let entries = found.filter { StoreLayout.item(at: $0.path) != .other }
+        guard !entries.isEmpty else { return .nothingToCommit }
+
+        var after = StoreReader(try workingTree)
+        var written: [String: StoredItem] = [:]
+        for entry in entries where entry.kind != .deleted {
+            if let item = after.item(at: entry.path) { written[entry.path] = item }
+        }
+        guard after.problems.isEmpty else { throw StoreError.state(.undecodable(after.problems.sorted { $0.path < $1.path })) }
+
+        let head = try git.head()
+        let headTree = try head.map { try git.tree(ofCommit: $0) }
+        var before = try head.map { StoreReader(try CommitSource(git: git, commit: $0)) }
+        let changes = entries.map { entry in
+            ChangeDescription.describe(path: entry.path, before: entry.kind == .new ? nil : before?.item(at: entry.path), after: written[entry.path])
+        }
+        let text = message ?? ChangeDescription.commitMessage(for: changes)
+        guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
+        let (tree, id) = try git.writingObjectsTogether { () throws -> (ObjectID, ObjectID?) in
+            let tree = try git.stageAndWriteTree(entries.map(\.path))
+            Fault.point("after-stage")
+            if tree == headTree { return (tree, nil) }
+            return (tree, try git.commit(tree: tree, parents: head.map { [$0] } ?? [], message: text + "\n"))
+        }
+        guard let id else {
+            try git.noteIndexHolds(tree)
+            return .nothingToCommit
+        }
+        try git.setReference(branch, to: id, message: "commit: " + text)
+        try git.noteIndexHolds(tree)
+        return .committed(id: id.description, message: text)
+    }
+
+    /// Removes the temporary files a killed docket left (`.docket-tmp-<pid>-…`,
+    /// whose process is gone); they never held anything but a copy of an
+    /// unfinished write. Files of a running docket are left alone.
+    func removeLeftoverTemporaryFiles(_ changes: [StatusEntry]) {
+        for change in changes where change.kind == .new {
+            let (folder, name) = split(change.path)
+            guard let pid = AtomicFile.writer(ofTemporary: Substring(name)), !Spawn.isAlive(pid) else { continue }
+            try? (try? tree)?.folder(folder)?.remove(name)
+        }
+    }
+
+    /// The store's history, newest first.
+    public func log(limit: Int) throws -> [CommitInfo] {
+        guard let head = try git.head() else { return [] }
+        return try git.log(from: head, limit: limit)
+    }
+}

@@ -1,0 +1,52 @@
+import DocketModel
+import Foundation
+
+/// The time recorded per task and project; a running slip counts up to `now`.
+public struct TimeReport: Encodable, Sendable {
+    /// One task's time.
+    public struct TaskTime: Encodable, Sendable {
+        /// The task's id.
+        public let id: UUID
+        /// Its title.
+        public let title: String
+        /// Whole seconds recorded.
+        public let seconds: Int
+        /// Whether a slip is running.
+        public let running: Bool
+    }
+
+    /// One project's time.
+    public struct ProjectTime: Encodable, Sendable {
+        /// The project's id.
+        public let id: UUID
+        /// Its title.
+        public let title: String
+        /// Whole seconds recorded on its tasks.
+        public let seconds: Int
+        /// Its tasks, in order.
+        public let tasks: [TaskTime]
+    }
+
+    /// Each project, in order.
+    public let projects: [ProjectTime]
+    /// Whole seconds recorded in all.
+    public let seconds: Int
+
+    /// The report of these projects at `now`.
+    public init(_ projects: [Project], now: Date) {
+        self.projects = projects.map { project in
+            let tasks = project.tasks.map {
+                TaskTime(id: $0.id, title: $0.title, seconds: Int($0.recorded(until: now)), running: $0.runningSlip != nil)
+            }
+            return ProjectTime(id: project.id, title: project.title, seconds: tasks.reduce(0) { $0 + $1.seconds }, tasks: tasks)
+        }
+        seconds = self.projects.reduce(0) { $0 + $1.seconds }
+    }
+}
+
+extension ProjectTask {
+    /// Seconds recorded on the task; a running slip counts up to `now`.
+    public func recorded(until now: Date) -> TimeInterval {
+        timeSlips.reduce(0) { $0 + max(0, ($1.stop ?? now).timeIntervalSince($1.start)) }
+    }
+}

@@ -1,0 +1,96 @@
+import DocketGit
+import DocketSystem
+import Foundation
+
+/// Where store files are read from: the working tree, or the tree of a commit.
+/// Either way a file is read only when it is a regular file (no link, no
+/// submodule, under no link) within `Store.maximumFileSize`.
+protocol ItemSource {
+    /// The store paths of the files under `folder`, at any depth; none when it is missing.
+    func files(under folder: String) throws -> [String]
+    /// The bytes of the file at a store path; throws a `FileProblem` for anything else.
+    func read(_ path: String) throws -> Data
+}
+
+extension Store {
+    /// Files larger than this are not read: no item is anywhere near it.
+    public static let maximumFileSize = 1 << 20
+}
+
+/// The store's working tree, read through an open folder that never follows a link.
+final class WorkingTreeSource: ItemSource {
+    let root: Folder
+    /// The folder of the last file read, kept open: files are mostly read folder by folder.
+    private var last: (path: String, folder: Folder?)?
+
+    init(root: Folder) {
+        self.root = root
+    }
+
+    func files(under folder: String) throws -> [String] {
+        guard let start = try root.folder(folder) else { return [] }
+        var found: [String] = []
+        func walk(_ current: Folder, _ prefix: String) throws {
+            for entry in try current.entries() {
+                if entry.isFolder, let inner = try current.folder(entry.name) {
+                    try walk(inner, prefix + entry.name + "/")
+                } else {
+                    found.append(prefix + entry.name)
+                }
+            }
+        }
+        try walk(start, folder + "/")
+        return found
+    }
+
+    func read(_ path: String) throws -> Data {
+        let (folderPath, name) = split(path)
+        let folder: Folder?
+        if let last, last.path == folderPath {
+            folder = last.folder
+        } else {
+            folder = try root.folder(folderPath)
+            last = (folderPath, folder)
+        }
+        guard let folder else { throw FileProblem.missing }
+        return try folder.read(name, limit: Store.maximumFileSize)
+    }
+}
+
+/// The tree of one commit, read from the object database.
+final class CommitSource: ItemSource {
+    let git: StoreGit
+    let commit: ObjectID
+    let tree: ObjectID
+    /// The blob of each file read, by store path.
+    private(set) var blobs: [String: ObjectID] = [:]
+
+    init(git: StoreGit, commit: ObjectID) throws {
+        self.git = git
+        self.commit = commit
+        self.tree = try git.tree(ofCommit: commit)
+    }
+
+    func files(under folder: String) throws -> [String] {
+        Array(try git.entries(inTree: tree, under: [folder]).keys)
+    }
+
+    func read(_ path: String) throws -> Data {
+        guard let entry = try git.entry(inTree: tree, at: path) else { throw FileProblem.missing }
+        switch entry.mode {
+        case .file, .executable: break
+        case .link: throw FileProblem.link
+        default: throw FileProblem.notRegular
+        }
+        let size = try git.blobSize(entry.id)
+        guard size <= Store.maximumFileSize else { throw FileProblem.tooLarge(size: size, limit: Store.maximumFileSize) }
+        blobs[path] = entry.id
+        return try git.blob(entry.id)
+    }
+}
+
+/// A store path as its folder and its file name.
+func split(_ path: String) -> (folder: String, name: String) {
+    guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+    return (String(path[..<slash]), String(path[path.index(after: slash)...]))
+}

@@ -1,0 +1,103 @@
+import DocketModel
+import Foundation
+
+extension Store {
+    /// The working tree as a source of item files.
+    var workingTree: WorkingTreeSource {
+        get throws { WorkingTreeSource(root: try tree) }
+    }
+
+    /// Reads every item file. A file that does not decode, is not a regular
+    /// file, is larger than 1 MiB or holds another id than its name gives is
+    /// skipped and reported; the rest load.
+    public func load() throws -> StoreSnapshot {
+        var reader = StoreReader(try workingTree)
+        let state = try StoreError.gate(writing: false) { try reader.everything() }
+        return StoreSnapshot(state: state, order: reader.order, problems: reader.problems)
+    }
+
+    /// One todo, read from its file.
+    public func todo(_ id: UUID) throws -> TodoItem {
+        var reader = StoreReader(try workingTree)
+        guard let todo = reader.todo(id) else { throw missingOrUnreadable(reader, kind: .todo, id: id) }
+        return todo
+    }
+
+    /// One project with its tasks, read from its files.
+    public func project(_ id: UUID) throws -> Project {
+        var reader = StoreReader(try workingTree)
+        let project = try StoreError.gate(writing: false) { try reader.project(id) }
+        if let problem = reader.problems.first { throw StoreError.state(.unreadable(problem)) }
+        guard let project else { throw StoreError.input(.notFound(kind: .project, id: id.uuidString)) }
+        return project
+    }
+
+    /// The todos, projects and tombstones of these ids, with their order keys:
+    /// what a change of these items starts from. An item that is missing is
+    /// left out; one that does not read stops it.
+    func snapshot(todos: [UUID] = [], projects: [UUID] = [], tombstones: [UUID] = []) throws -> StoreSnapshot {
+        var reader = StoreReader(try workingTree)
+        let state = try StoreError.gate(writing: false) {
+            try reader.items(todos: todos, projects: Set(projects), tombstones: tombstones, allProjectHeaders: false)
+        }
+        if let problem = reader.problems.first { throw StoreError.state(.unreadable(problem)) }
+        return StoreSnapshot(state: state, order: reader.order, problems: [])
+    }
+
+    /// The largest order key of any project, read from every project's own file; -1 when there is none.
+    func largestProjectKey() throws -> Int {
+        var reader = StoreReader(try workingTree)
+        _ = try StoreError.gate(writing: false) { try reader.projectHeaders() }
+        return reader.order.positions.values.max() ?? -1
+    }
+
+    private func missingOrUnreadable(_ reader: StoreReader, kind: ItemDecision.Kind, id: UUID) -> StoreError {
+        reader.problems.first.map { .state(.unreadable($0)) } ?? .input(.notFound(kind: kind, id: id.uuidString))
+    }
+
+    // MARK: Ids from file names alone
+
+    /// The ids of all todos, from the file names alone (no file is read).
+    public func todoIDs() throws -> [UUID] {
+        try StoreError.gate(writing: false) {
+            try workingTree.files(under: StoreLayout.todos).compactMap { StoreLayout.item(at: $0).todoID }
+        }
+    }
+
+    /// The ids of todos whose id starts with `prefix`, from file names alone
+    /// (only the one shard folder the prefix names is listed).
+    public func todoIDs(startingWith prefix: String) throws -> [UUID] {
+        let upper = prefix.uppercased()
+        guard upper.count >= 2 else { return try todoIDs().filter { $0.uuidString.hasPrefix(upper) } }
+        return try StoreError.gate(writing: false) {
+            try workingTree.files(under: StoreLayout.todos + "/" + upper.prefix(2))
+                .compactMap { StoreLayout.item(at: $0).todoID }.filter { $0.uuidString.hasPrefix(upper) }
+        }
+    }
+
+    /// The ids of all projects, from folder names alone.
+    public func projectIDs() throws -> [UUID] {
+        try StoreError.gate(writing: false) {
+            guard let folder = try tree.folder(StoreLayout.projects) else { return [] }
+            return try folder.entries().filter(\.isFolder).compactMap { UUID(uuidString: $0.name) }
+        }
+    }
+
+    /// The ids of all tasks with their projects, from file names alone.
+    public func taskIDs() throws -> [(task: UUID, project: UUID)] {
+        try StoreError.gate(writing: false) {
+            try workingTree.files(under: StoreLayout.projects).compactMap { path in
+                guard case let .task(task, project) = StoreLayout.item(at: path) else { return nil }
+                return (task: task, project: project)
+            }
+        }
+    }
+}
+
+extension StoreLayout.Item {
+    /// The id, when this is a todo's file.
+    var todoID: UUID? {
+        if case let .todo(id) = self { return id }
+        return nil
+    }
+}

@@ -1,0 +1,149 @@
+import DocketModel
+import DocketSystem
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Decoded todos kept between commands in `.git/docket/todos.cache`, so that
+/// listing 100,000 todos does not decode 100,000 JSON files each time.
+///
+/// The files stay the truth: each cached todo carries its file's stat data
+/// (size, modification and change times, inode), and a todo is taken from the
+/// cache only when its file's stat data is unchanged; any other file is read
+/// through the store's reader as without a cache. A file changed within the
+/// last tick of the file system's clock is never cached, so an edit in the
+/// same clock tick as the cache write cannot hide behind equal times (git's
+/// "racily clean" problem). A cache that is missing, damaged, or written for
+/// another list of todo fields is ignored and rebuilt.
+struct TodoCache {
+    /// The stat data that stands for a file's contents.
+    struct Fingerprint: Equatable, Sendable {
+        var size: Int64, modified: Int64, modifiedNanos: Int64, changed: Int64, changedNanos: Int64, inode: UInt64
+
+        init(_ info: stat) {
+            size = Int64(info.st_size)
+            modified = Int64(info.st_mtim.tv_sec)
+            modifiedNanos = Int64(info.st_mtim.tv_nsec)
+            changed = Int64(info.st_ctim.tv_sec)
+            changedNanos = Int64(info.st_ctim.tv_nsec)
+            inode = UInt64(info.st_ino)
+        }
+
+        init(reading reader: inout CompactReader) throws {
+            (size, modified, modifiedNanos) = (try reader.integer(), try reader.integer(), try reader.integer())
+            (changed, changedNanos, inode) = (try reader.integer(), try reader.integer(), try reader.integer())
+        }
+
+        func write(to writer: inout CompactWriter) {
+            for value in [size, modified, modifiedNanos, changed, changedNanos] { writer.integer(value) }
+            writer.integer(inode)
+        }
+
+        /// Whether the file changed so recently that a second change in the same clock tick could go unseen.
+        /// File systems with nanosecond times tick every few milliseconds; those
+        /// with whole-second times (no nanoseconds at all) tick every one or two seconds.
+        func isFresh(now: Date) -> Bool {
+            let coarse = modifiedNanos == 0 && changedNanos == 0
+            let latest = max(Double(modified) + Double(modifiedNanos) / 1e9, Double(changed) + Double(changedNanos) / 1e9)
+            return latest >= now.timeIntervalSince1970 - (coarse ? 2 : 0.1)
+        }
+    }
+
+    struct Entry {
+        let fingerprint: Fingerprint
+        let todo: TodoItem
+    }
+
+    static let magic: [UInt8] = Array("DKTC".utf8)
+    static let version: UInt32 = 2
+    /// The todo fields the records hold, in order: a cache written for other fields is not read.
+    static let schema = TodoItem.fields.map(\.key).joined(separator: ",")
+
+    /// Cached todos by file path (relative to the store).
+    var entries: [String: Entry] = [:]
+
+    /// The cache in `file`; empty when there is none or it cannot be trusted.
+    static func read(from file: String) -> TodoCache {
+        guard let data = FileManager.default.contents(atPath: file) else { return TodoCache() }
+        return data.withUnsafeBytes { raw in
+            var reader = CompactReader(raw)
+            do {
+                guard Array(try reader.raw(4)) == magic, try reader.integer(UInt32.self) == version,
+                      try reader.string() == schema else { return TodoCache() }
+                let count = Int(try reader.integer(UInt32.self))
+                var cache = TodoCache()
+                cache.entries.reserveCapacity(count)
+                for _ in 0..<count {
+                    let path = try reader.string()
+                    let fingerprint = try Fingerprint(reading: &reader)
+                    cache.entries[path] = Entry(fingerprint: fingerprint, todo: try TodoItem.read(from: &reader))
+                }
+                return reader.isAtEnd ? cache : TodoCache()
+            } catch {
+                return TodoCache()
+            }
+        }
+    }
+
+    /// Writes the cache to `file` through a temporary file and a rename, so a
+    /// reader sees a whole cache or none. Not flushed: a cache lost in a crash is rebuilt.
+    func write(to file: String) {
+        var writer = CompactWriter()
+        writer.reserve(entries.count * 200)
+        writer.raw(TodoCache.magic)
+        writer.integer(TodoCache.version)
+        writer.string(TodoCache.schema)
+        writer.integer(UInt32(entries.count))
+        for (path, entry) in entries {
+            writer.string(path)
+            entry.fingerprint.write(to: &writer)
+            entry.todo.write(to: &writer)
+        }
+        try? AtomicFile.write(Data(writer.bytes), to: file, durable: false)
+    }
+}
+
+extension Store {
+    /// Where the todo cache lives: inside the git folder, never in the working tree.
+    var todoCacheFile: String { gitdir + "docket/todos.cache" }
+
+    /// Every todo, from the cache where a file is unchanged since it was
+    /// cached and from the file otherwise, with the files that could not be
+    /// read; the same todos and problems as `load()` gives, far faster for
+    /// a large store. Refreshes the cache when anything differed.
+    public func loadTodos() throws -> (todos: [TodoItem], problems: [StoreProblem]) {
+        let old = TodoCache.read(from: todoCacheFile)
+        var new = TodoCache()
+        new.entries.reserveCapacity(old.entries.count)
+        var todos: [TodoItem] = []
+        todos.reserveCapacity(old.entries.count)
+        var reader = StoreReader(try workingTree)
+        var changed = false
+        let now = Date()
+        let paths = try StoreError.gate(writing: false) {
+            try workingTree.files(under: StoreLayout.todos).filter { StoreLayout.item(at: $0).todoID != nil }
+        }
+        let root = UncheckedSendable(rootPath)
+        let fingerprints = Parallel.map(paths.count) { i -> TodoCache.Fingerprint? in
+            var info = stat()
+            let found = lstat(root.value + "/" + paths[i], &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+            return found ? TodoCache.Fingerprint(info) : nil
+        }
+        for (path, fingerprint) in zip(paths, fingerprints) {
+            if let fingerprint, let entry = old.entries[path], entry.fingerprint == fingerprint {
+                todos.append(entry.todo)
+                new.entries[path] = entry
+                continue
+            }
+            // Changed, new, or not a regular file: the reader reads it, or says why not.
+            changed = true
+            if case let .todo(todo)? = reader.item(at: path) {
+                todos.append(todo)
+                if let fingerprint, !fingerprint.isFresh(now: now) { new.entries[path] = TodoCache.Entry(fingerprint: fingerprint, todo: todo) }
+            }
+        }
+        if changed || new.entries.count != old.entries.count { new.write(to: todoCacheFile) }
+        return (AppState(todos: todos, projects: [], removed: []).todos, reader.problems)
+    }
+}

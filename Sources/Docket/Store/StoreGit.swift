@@ -1,0 +1,81 @@
+import DocketGit
+import Foundation
+
+/// The store's one way into git: each call a store makes, with git's errors
+/// turned into `StoreError` here, once, so the store's code reads as plain calls.
+struct StoreGit {
+    let repository: Repository
+
+    private func reading<T>(_ body: () throws -> T) throws -> T { try StoreError.gate(writing: false, body) }
+    private func writing<T>(_ body: () throws -> T) throws -> T { try StoreError.gate(writing: true, body) }
+
+    var gitdir: String { repository.gitdir }
+
+    // MARK: References
+
+    func head() throws -> ObjectID? { try reading { try repository.head() } }
+    func reference(_ name: String) throws -> ObjectID? { try reading { try repository.reference(name) } }
+    func headBranch() throws -> String? { try reading { try repository.headBranch() } }
+    func references(startingWith prefix: String) throws -> [String: ObjectID] { try reading { try repository.references(startingWith: prefix) } }
+    func setHead(_ branch: String) throws { try writing { try repository.setHead(branch) } }
+    func setReference(_ name: String, to id: ObjectID, message: String) throws {
+        try writing { try repository.setReference(name, to: id, message: message) }
+    }
+
+    // MARK: Objects and history
+
+    func tree(ofCommit id: ObjectID) throws -> ObjectID { try reading { try repository.tree(ofCommit: id) } }
+    func blob(_ id: ObjectID) throws -> Data { try reading { try repository.blob(id) } }
+    func blobSize(_ id: ObjectID) throws -> Int { try reading { try repository.blobSize(id) } }
+    func writeBlob(_ data: Data) throws -> ObjectID { try writing { try repository.writeBlob(data) } }
+    func entries(inTree tree: ObjectID, under folders: [String]) throws -> [String: TreeEntry] {
+        try reading { try repository.entries(inTree: tree, under: folders) }
+    }
+    func entry(inTree tree: ObjectID, at path: String) throws -> TreeEntry? { try reading { try repository.entry(inTree: tree, at: path) } }
+    func blobID(inTree tree: ObjectID, at path: String) throws -> ObjectID? { try reading { try repository.blobID(inTree: tree, at: path) } }
+    func changedPaths(from old: ObjectID?, to new: ObjectID?) throws -> [ChangedPath] {
+        try reading { try repository.changedPaths(from: old, to: new) }
+    }
+    func log(from start: ObjectID, limit: Int) throws -> [CommitInfo] { try reading { try repository.log(from: start, limit: limit) } }
+    func mergeBase(_ a: ObjectID, _ b: ObjectID) throws -> ObjectID? { try reading { try repository.mergeBase(a, b) } }
+
+    // MARK: Working tree and index
+
+    func status(under folders: [String]) throws -> [StatusEntry] { try reading { try repository.status(under: folders) } }
+    func hashFile(_ path: String) throws -> ObjectID { try reading { try repository.hashFile(path) } }
+    func indexHoldsHeadTree() throws -> Bool { try reading { try repository.indexHoldsHeadTree() } }
+    func noteIndexHolds(_ tree: ObjectID) throws { try writing { try repository.noteIndexHolds(tree) } }
+    func stageAndWriteTree(_ paths: [String]) throws -> ObjectID { try writing { try repository.stageAndWriteTree(paths) } }
+    func checkout(_ commit: ObjectID, force: Bool = false, only paths: [String]? = nil) throws {
+        try writing { try repository.checkout(commit, force: force, only: paths) }
+    }
+
+    // MARK: Writing commits
+
+    func writingObjectsTogether<T>(_ body: () throws -> T) throws -> T { try writing { try repository.writingObjectsTogether(body) } }
+    func commit(tree: ObjectID, parents: [ObjectID], message: String) throws -> ObjectID {
+        try writing { try repository.commit(tree: tree, parents: parents, message: message, author: repository.defaultSignature(), updating: nil) }
+    }
+    func mergeTrees(base: ObjectID?, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
+                    changes: (ours: [ChangedPath], theirs: [ChangedPath])?) throws -> ObjectID {
+        try writing {
+            try repository.mergeTrees(base: base, ours: ours, theirs: theirs, replacing: replacements,
+                                      resolvedUnder: StoreLayout.folders, changes: changes)
+        }
+    }
+
+    // MARK: Remotes
+
+    func remotes() throws -> [RemoteInfo] { try reading { try repository.remotes() } }
+    func addRemote(_ name: String, url: String) throws { try writing { try repository.addRemote(name, url: url) } }
+    func removeRemote(_ name: String) throws { try writing { try repository.removeRemote(name) } }
+    func fetch(remote: String, options: TransferOptions) throws { try writing { try repository.fetch(remote: remote, options: options) } }
+    func push(remote: String, reference: String, options: TransferOptions) throws {
+        try writing { try repository.push(remote: remote, reference: reference, options: options) }
+    }
+
+    // MARK: Upkeep
+
+    func estimatedLooseObjects() -> Int { repository.estimatedLooseObjects() }
+    func packLooseObjects() throws -> Int { try writing { try repository.packLooseObjects() } }
+}

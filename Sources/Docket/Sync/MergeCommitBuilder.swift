@@ -1,0 +1,146 @@
+import DocketGit
+import DocketMerge
+import DocketModel
+import Foundation
+
+/// Builds the merge commit of two commits with Docket's merge, reading only
+/// the store files that differ between them and their base: the inputs are
+/// the three sides' items as read from their trees, the outputs the files
+/// the merged tree needs replaced and the merge's report.
+struct MergeCommitBuilder {
+    let git: StoreGit
+    let base: ObjectID?
+    let ours: ObjectID
+    let theirs: ObjectID
+
+    /// The items of one side, as read from its commit, with the blob of each file read.
+    struct Side {
+        let state: AppState
+        let order: Order
+        let blobs: [String: ObjectID]
+    }
+
+    /// Merges, writes the merged tree and a merge commit (on no branch yet)
+    /// whose message carries the report; returns the commit and the report.
+    func build(remoteBranch: String) throws -> (ObjectID, MergeReport) {
+        let trees = (base: try base.map { try git.tree(ofCommit: $0) }, ours: try git.tree(ofCommit: ours), theirs: try git.tree(ofCommit: theirs))
+        // Every changed path, not only the store's: the tree merge needs the others too.
+        var changes: (ours: [ChangedPath], theirs: [ChangedPath])?
+        var paths = Set<String>()
+        if let baseTree = trees.base {
+            changes = (try git.changedPaths(from: baseTree, to: trees.ours), try git.changedPaths(from: baseTree, to: trees.theirs))
+            for change in changes!.ours + changes!.theirs where StoreLayout.isInStore(change.path) { paths.insert(change.path) }
+        } else {
+            for tree in [trees.ours, trees.theirs] {
+                paths.formUnion(try git.entries(inTree: tree, under: StoreLayout.folders).keys)
+            }
+        }
+        let touched = Touched(paths)
+        let sides = try [base, ours, theirs].map { commit in try commit.map { try read($0, touched) } }
+        let (b, o, t) = (sides[0], sides[1]!, sides[2]!)
+        let result = merge(base: b?.state, ours: o.state, theirs: t.state)
+
+        var files = MergedFiles(git: git, ours: o, theirs: t)
+        for todo in result.state.todos {
+            try files.place(.todo(todo), ours: o.state.todo(id: todo.id).map(StoredItem.todo), theirs: t.state.todo(id: todo.id).map(StoredItem.todo))
+        }
+        // NB: order keys continue ours' numbering, as a local edit would.
+        let projectKeys = o.order.assign(result.state.projects.map(\.id))
+        for project in result.state.projects {
+            try files.place(.header(project, position: projectKeys[project.id]),
+                            ours: o.state.project(id: project.id).map { .header($0, position: o.order[$0.id]) },
+                            theirs: t.state.project(id: project.id).map { .header($0, position: t.order[$0.id]) })
+            guard touched.projects.contains(project.id) else { continue }
+            let taskKeys = o.order.assign(project.tasks.map(\.id))
+            for task in project.tasks {
+                try files.place(.task(task, project: project.id, position: taskKeys[task.id]),
+                                ours: o.state.project(id: project.id)?.task(id: task.id).map { .task($0, project: project.id, position: o.order[$0.id]) },
+                                theirs: t.state.project(id: project.id)?.task(id: task.id).map { .task($0, project: project.id, position: t.order[$0.id]) })
+            }
+        }
+        for tombstone in result.state.removed {
+            try files.place(.tombstone(tombstone), ours: o.state.tombstone(id: tombstone.id).map(StoredItem.tombstone),
+                            theirs: t.state.tombstone(id: tombstone.id).map(StoredItem.tombstone))
+        }
+        // Every store file either side holds for the items read, or that changed, and the merge did not keep, goes.
+        for side in [o, t] {
+            for path in side.blobs.keys where !files.wanted.contains(path) {
+                if case let .task(_, project) = StoreLayout.item(at: path), !touched.projects.contains(project) { continue }
+                files.remove(path)
+            }
+        }
+        for path in paths where !files.wanted.contains(path) {
+            let item = StoreLayout.item(at: path)
+            if item != .other && item != .format { files.remove(path) }
+        }
+
+        let tree = try git.mergeTrees(base: trees.base, ours: trees.ours, theirs: trees.theirs, replacing: files.replacements, changes: changes)
+        let commit = try git.commit(tree: tree, parents: [ours, theirs], message: MergeHistory.message(result.report, remoteBranch: remoteBranch))
+        return (commit, result.report)
+    }
+
+    /// The items of a commit that the merge needs: every project's own file
+    /// (for the order of projects), the touched projects' tasks, the touched
+    /// todos and tombstones. A file that does not read stops the merge, naming it and the commit.
+    func read(_ commit: ObjectID, _ touched: Touched) throws -> Side {
+        let source = try CommitSource(git: git, commit: commit)
+        var reader = StoreReader(source)
+        let state = try reader.items(todos: touched.todos, projects: touched.projects, tombstones: touched.tombstones, allProjectHeaders: true)
+        if let problem = reader.problems.first {
+            throw StoreError.state(.corruptInCommit(path: problem.path, commit: commit.short, reason: problem.reason))
+        }
+        return Side(state: state, order: reader.order, blobs: source.blobs)
+    }
+
+    /// The items whose files changed on either side since the base.
+    struct Touched {
+        var todos = Set<UUID>(), projects = Set<UUID>(), tombstones = Set<UUID>()
+
+        init(_ paths: Set<String>) {
+            for path in paths {
+                switch StoreLayout.item(at: path) {
+                case let .todo(id): todos.insert(id); tombstones.insert(id)
+                case let .project(id): projects.insert(id); tombstones.insert(id)
+                // NB: a removed task's file is a changed path too, so its project is among those read.
+                case let .task(id, project): projects.insert(project); tombstones.insert(id); tombstones.insert(project)
+                case let .tombstone(id): tombstones.insert(id); todos.insert(id)
+                case .format, .other: break
+                }
+            }
+        }
+    }
+}
+
+/// The files of the merged tree that differ from ours': each merged item's
+/// file (a side's own blob when the item and its order key are that side's,
+/// else new JSON), and the files that go.
+struct MergedFiles {
+    let git: StoreGit
+    let ours: MergeCommitBuilder.Side
+    let theirs: MergeCommitBuilder.Side
+    /// The blob for each path to replace; nil removes the path.
+    private(set) var replacements: [String: ObjectID?] = [:]
+    /// The paths the merged items need.
+    private(set) var wanted = Set<String>()
+
+    init(git: StoreGit, ours: MergeCommitBuilder.Side, theirs: MergeCommitBuilder.Side) {
+        self.git = git
+        self.ours = ours
+        self.theirs = theirs
+    }
+
+    /// Places a merged item's file, reusing a side's blob when that side holds exactly this item.
+    mutating func place(_ item: StoredItem, ours oursItem: StoredItem?, theirs theirsItem: StoredItem?) throws {
+        let path = item.path
+        wanted.insert(path)
+        if oursItem == item, let blob = ours.blobs[path] { replacements[path] = blob; return }
+        if theirsItem == item, let blob = theirs.blobs[path] { replacements[path] = blob; return }
+        let existing = try (ours.blobs[path] ?? theirs.blobs[path]).map { try git.blob($0) }
+        replacements[path] = try git.writeBlob(try item.text(keeping: existing))
+    }
+
+    /// Removes a path from the merged tree.
+    mutating func remove(_ path: String) {
+        replacements[path] = .some(nil)
+    }
+}

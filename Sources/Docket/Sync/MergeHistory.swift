@@ -1,0 +1,37 @@
+import DocketMerge
+import Foundation
+
+/// Merges as recorded in their commits: the message a merge commit gets, and reading the reports back.
+enum MergeHistory {
+    /// The trailer that carries a merge's full report in its commit message.
+    static let reportTrailer = "Docket-Merge-Report: "
+
+    /// "Merge origin/main: 3 items merged; …", one line per decision, and the full report as a trailer.
+    static func message(_ report: MergeReport, remoteBranch: String) -> String {
+        var lines = ["Merge \(remoteBranch): \(report.summary)", ""]
+        lines += report.items.flatMap(\.lines).map { "- " + $0 }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        if report.items.isEmpty { lines.removeLast() }
+        lines += ["", reportTrailer + json, ""]
+        return lines.joined(separator: "\n")
+    }
+
+    /// The report a merge commit's message carries, if it is a Docket merge.
+    static func report(in message: String) -> MergeReport? {
+        guard let line = message.split(separator: "\n").last(where: { $0.hasPrefix(reportTrailer) }) else { return nil }
+        return try? JSONDecoder().decode(MergeReport.self, from: Data(line.dropFirst(reportTrailer.count).utf8))
+    }
+}
+
+extension Store {
+    /// The merges in the history, newest first, with what each decided.
+    public func merges(limit: Int, scanning: Int = 10_000) throws -> [MergeRecord] {
+        try log(limit: scanning).filter { $0.parents.count > 1 }.prefix(limit).compactMap { commit in
+            MergeHistory.report(in: commit.message).map {
+                MergeRecord(commit: commit.id.description, date: commit.date, summary: commit.summary, report: $0)
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import DocketMerge
+import DocketModel
+import Foundation
+
+/// What a pull did.
+public enum PullOutcome: Equatable, Sendable {
+    /// The remote had nothing new.
+    case upToDate
+    /// The remote has no branch to pull yet.
+    case remoteEmpty
+    /// The branch moved forward to the remote's commit.
+    case fastForwarded(to: String)
+    /// Both had new commits: they were merged in a merge commit.
+    case merged(commit: String, report: MergeReport)
+}
+
+/// What a pull did, and with which remote.
+public struct Pulled: Equatable, Sendable {
+    /// The remote pulled from.
+    public let remote: String
+    /// What the pull did.
+    public let outcome: PullOutcome
+}
+
+/// What a sync did, step by step.
+public struct SyncOutcome: Equatable, Sendable {
+    /// The remote synced with.
+    public let remote: String
+    /// The commit of local changes made first, if any.
+    public let committed: CommitOutcome
+    /// Each pull, in order (more than one when another machine pushed in between).
+    public let pulls: [PullOutcome]
+    /// Whether the push sent anything.
+    public let pushed: Bool
+}
+
+/// A past merge, read back from its commit.
+public struct MergeRecord: Encodable, Sendable {
+    /// The merge commit's id.
+    public let commit: String
+    /// When it was made.
+    public let date: Date
+    /// The first line of its message.
+    public let summary: String
+    /// Everything the merge decided.
+    public let report: MergeReport
+
+    private enum CodingKeys: String, CodingKey { case commit, date, summary, report }
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(commit, forKey: .commit)
+        try c.encodeDate(date, forKey: .date)
+        try c.encode(summary, forKey: .summary)
+        try c.encode(report, forKey: .report)
+    }
+}

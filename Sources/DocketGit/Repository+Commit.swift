@@ -1,0 +1,124 @@
+import CGit2
+import DocketSystem
+import Foundation
+
+extension Repository {
+    /// Stages exactly these paths as they are in the working tree (a present
+    /// file is added, a missing one removed: `git add`/`git rm --cached` by
+    /// path), writes the index once, and returns the tree to commit.
+    ///
+    /// NB: when the index held HEAD's tree, the new tree is HEAD's tree with
+    /// these paths changed (`git_tree_create_updated`), which rewrites only the
+    /// trees on their paths. libgit2's own `git_index_write_tree` rebuilds and
+    /// rereads every tree once any path changed: 0.5 s at 100,000 items.
+    ///
+    /// Call it inside `writingObjectsTogether`, so that its objects reach the
+    /// disk with one flush.
+    public func stageAndWriteTree(_ paths: [String]) throws -> ObjectID {
+        try withIndex { index in
+            let baseline = try headTreeIfIndexHoldsIt(index)
+            var updates: [TreeUpdate] = []
+            for path in paths {
+                var info = stat()
+                if lstat(workdir! + path, &info) == 0 {
+                    try check(git_index_add_bypath(index, path), "git_index_add_bypath")
+                    guard let entry = git_index_get_bypath(index, path, 0)?.pointee else { continue }
+                    updates.append(TreeUpdate(path: path, id: entry.id, mode: entry.mode))
+                } else {
+                    let code = git_index_remove_bypath(index, path)
+                    if code != GIT_ENOTFOUND.rawValue { try check(code, "git_index_remove_bypath") }
+                    updates.append(TreeUpdate(path: path, id: nil, mode: 0))
+                }
+            }
+            var tree = git_oid()
+            if let baseline {
+                try updateTree(baseline, with: updates, into: &tree)
+            } else {
+                try check(git_index_write_tree(&tree, index), "git_index_write_tree")
+            }
+            try check(git_index_write(index), "git_index_write")
+            return ObjectID(tree)
+        }
+    }
+
+    /// Makes the index match a tree (`git reset --mixed` without moving HEAD).
+    public func resetIndex(to tree: ObjectID) throws {
+        try withIndex { index in
+            _ = try withTree(tree) { tree in
+                try check(git_index_read_tree(index, tree), "git_index_read_tree")
+            }
+            try check(git_index_write(index), "git_index_write")
+        }
+    }
+
+    /// Runs `body`, which writes objects (and the index), with libgit2's fsync
+    /// of each file off, then flushes them all to disk with one `syncfs`.
+    ///
+    /// NB: libgit2 fsyncs every object file and its folder: about 50 fsyncs for
+    /// a commit of 10 items, 200,000 (100 s) for a first commit of 100,000.
+    /// One flush before any reference names the objects is just as durable.
+    public func writingObjectsTogether<T>(_ body: () throws -> T) throws -> T {
+        let result: T
+        do {
+            _ = docket_git_enable_fsync_gitdir(0)
+            defer { _ = docket_git_enable_fsync_gitdir(1) }
+            result = try body()
+        }
+        try flushFileSystem(holding: commonDir + "objects")
+        return result
+    }
+
+    /// Writes a commit of `tree` with these parents; when `updating` names a
+    /// reference (such as "HEAD"), moves it to the new commit.
+    public func commit(tree: ObjectID, parents: [ObjectID], message: String, author: Signature,
+                       updating reference: String? = "HEAD", date: Date = Date()) throws -> ObjectID {
+        var signature: UnsafeMutablePointer<git_signature>?
+        let offset = Int32(TimeZone.current.secondsFromGMT(for: date) / 60)
+        try check(git_signature_new(&signature, author.name, author.email, git_time_t(date.timeIntervalSince1970), offset), "git_signature_new")
+        defer { git_signature_free(signature) }
+        return try withTree(tree) { treeObject in
+            var parentCommits: [OpaquePointer?] = []
+            defer { parentCommits.forEach { git_commit_free($0) } }
+            for parent in parents {
+                var oid = parent.oid
+                var commit: OpaquePointer?
+                try check(git_commit_lookup(&commit, pointer, &oid), "git_commit_lookup")
+                parentCommits.append(commit)
+            }
+            var oid = git_oid()
+            _ = try parentCommits.withUnsafeMutableBufferPointer { buffer in
+                try check(git_commit_create(&oid, pointer, reference, signature, signature, "UTF-8", message, treeObject,
+                                            parents.count, buffer.baseAddress), "git_commit_create")
+            }
+            return ObjectID(oid)
+        }
+    }
+
+    /// `baseline` with the paths upserted (an id) or removed (nil), as `tree`.
+    func updateTree(_ baseline: ObjectID, with updates: [TreeUpdate], into tree: inout git_oid) throws {
+        let paths = updates.map { strdup($0.path) }
+        defer { paths.forEach { free($0) } }
+        var changes = updates.enumerated().map { i, update in
+            var change = git_tree_update()
+            change.action = update.id == nil ? GIT_TREE_UPDATE_REMOVE : GIT_TREE_UPDATE_UPSERT
+            if let id = update.id { change.id = id }
+            change.filemode = git_filemode_t(update.mode)
+            change.path = UnsafePointer(paths[i])
+            return change
+        }
+        _ = try withTree(baseline) { base in
+            try check(git_tree_create_updated(&tree, pointer, base, changes.count, &changes), "git_tree_create_updated")
+        }
+    }
+}
+
+/// One path to change in a tree: a blob to put there, or nil to remove it.
+struct TreeUpdate {
+    let path: String
+    let id: git_oid?
+    let mode: UInt32
+
+    static func blob(_ path: String, _ id: ObjectID?) -> TreeUpdate {
+        TreeUpdate(path: path, id: id?.oid, mode: id == nil ? 0 : UInt32(GIT_FILEMODE_BLOB.rawValue))
+    }
+}

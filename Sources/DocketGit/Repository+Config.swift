@@ -1,0 +1,23 @@
+import CGit2
+
+extension Repository {
+    /// A configuration value (repository, then user, then system); nil when unset.
+    public func configString(_ name: String) throws -> String? {
+        var config: OpaquePointer?
+        try check(git_repository_config_snapshot(&config, pointer), "git_repository_config_snapshot")
+        defer { git_config_free(config) }
+        var value: UnsafePointer<CChar>?
+        let code = git_config_get_string(&value, config, name)
+        if code == GIT_ENOTFOUND.rawValue { return nil }
+        try check(code, "git_config_get_string")
+        return value.map { String(cString: $0) }
+    }
+
+    /// Sets a value in the repository's own configuration.
+    public func setConfig(_ name: String, to value: String) throws {
+        var config: OpaquePointer?
+        try check(git_repository_config(&config, pointer), "git_repository_config")
+        defer { git_config_free(config) }
+        try check(git_config_set_string(config, name, value), "git_config_set_string")
+    }
+}

@@ -1,0 +1,110 @@
+import CGit2
+
+extension Repository {
+    /// The best common ancestor of two commits; nil when they share none.
+    public func mergeBase(_ a: ObjectID, _ b: ObjectID) throws -> ObjectID? {
+        var out = git_oid()
+        var (oa, ob) = (a.oid, b.oid)
+        let code = git_merge_base(&out, pointer, &oa, &ob)
+        if code == GIT_ENOTFOUND.rawValue { return nil }
+        try check(code, "git_merge_base")
+        return ObjectID(out)
+    }
+
+    /// Merges three trees as git would, then replaces the given paths (`nil`
+    /// removes a path) and writes the result as a tree. Throws
+    /// `MergeConflict` naming the paths git could not merge outside `replacements`.
+    ///
+    /// NB: when no path outside `replacements` changed on both sides, the
+    /// result is ours' tree with the replacements and theirs' other changes
+    /// applied (`git_tree_create_updated`), which rewrites only the trees on
+    /// those paths. `git_merge_trees` builds an index of every path and
+    /// writes every tree: its cost follows the store, not the change.
+    ///
+    /// `changes`, when given, are the paths each side changed since `base`, as `changedPaths` gives them.
+    public func mergeTrees(base: ObjectID?, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
+                           resolvedUnder folders: [String],
+                           changes: (ours: [ChangedPath], theirs: [ChangedPath])? = nil) throws -> ObjectID {
+        if let base, let tree = try updatedTree(base: base, ours: ours, theirs: theirs, replacing: replacements,
+                                                changes: try changes ?? (changedPaths(from: base, to: ours), changedPaths(from: base, to: theirs))) {
+            return tree
+        }
+        var baseTree: OpaquePointer?, ourTree: OpaquePointer?, theirTree: OpaquePointer?
+        defer { git_tree_free(baseTree); git_tree_free(ourTree); git_tree_free(theirTree) }
+        if var oid = base?.oid { try check(git_tree_lookup(&baseTree, pointer, &oid), "git_tree_lookup") }
+        var (o, t) = (ours.oid, theirs.oid)
+        try check(git_tree_lookup(&ourTree, pointer, &o), "git_tree_lookup")
+        try check(git_tree_lookup(&theirTree, pointer, &t), "git_tree_lookup")
+        var options = git_merge_options()
+        try check(git_merge_options_init(&options, UInt32(GIT_MERGE_OPTIONS_VERSION)), "git_merge_options_init")
+        var index: OpaquePointer?
+        try check(git_merge_trees(&index, pointer, baseTree, ourTree, theirTree, &options), "git_merge_trees")
+        defer { git_index_free(index) }
+
+        // Conflicts inside the store's folders are Docket's to settle; others stop the merge.
+        func owned(_ path: String) -> Bool { folders.contains { path == $0 || path.hasPrefix($0 + "/") } }
+        var conflicts: [String] = []
+        if git_index_has_conflicts(index) == 1 {
+            var iterator: OpaquePointer?
+            try check(git_index_conflict_iterator_new(&iterator, index), "git_index_conflict_iterator_new")
+            var ancestor: UnsafePointer<git_index_entry>?, our: UnsafePointer<git_index_entry>?, their: UnsafePointer<git_index_entry>?
+            while git_index_conflict_next(&ancestor, &our, &their, iterator) == 0 {
+                if let path = (our ?? their ?? ancestor)?.pointee.path.map({ String(cString: $0) }) { conflicts.append(path) }
+            }
+            git_index_conflict_iterator_free(iterator)
+        }
+        let foreign = conflicts.filter { !owned($0) }
+        if !foreign.isEmpty { throw MergeConflict(paths: Array(Set(foreign)).sorted()) }
+        for path in Set(conflicts) { try check(git_index_conflict_remove(index, path), "git_index_conflict_remove") }
+
+        for (path, id) in replacements {
+            if let id {
+                var entry = git_index_entry()
+                entry.mode = UInt32(GIT_FILEMODE_BLOB.rawValue)
+                entry.id = id.oid
+                try path.withCString { cPath in
+                    entry.path = cPath
+                    try check(git_index_add(index, &entry), "git_index_add")
+                }
+            } else {
+                let code = git_index_remove(index, path, 0)
+                if code != GIT_ENOTFOUND.rawValue { try check(code, "git_index_remove") }
+            }
+        }
+        var tree = git_oid()
+        try check(git_index_write_tree_to(&tree, index, pointer), "git_index_write_tree_to")
+        return ObjectID(tree)
+    }
+
+    /// Ours' tree with the replacements and theirs' own changes applied; nil
+    /// when a path outside the replacements changed differently on both sides.
+    func updatedTree(base: ObjectID, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
+                     changes: (ours: [ChangedPath], theirs: [ChangedPath])) throws -> ObjectID? {
+        let oursChanges = Dictionary(changes.ours.map { ($0.path, $0.newID) }, uniquingKeysWith: { a, _ in a })
+        var updates: [TreeUpdate] = []
+        for change in changes.theirs where replacements[change.path] == nil {
+            guard change.isPlainFile else { return nil }
+            if let ourID = oursChanges[change.path] {
+                if ourID == change.newID { continue }
+                return nil
+            }
+            updates.append(.blob(change.path, change.newID))
+        }
+        for (path, id) in replacements {
+            if let id {
+                updates.append(.blob(path, id))
+            } else if try blobID(inTree: ours, at: path) != nil {
+                updates.append(.blob(path, nil))
+            }
+        }
+        var tree = git_oid()
+        try updateTree(ours, with: updates, into: &tree)
+        return ObjectID(tree)
+    }
+}
+
+/// Files outside Docket's folders that git could not merge.
+public struct MergeConflict: Error, Equatable {
+    /// The files, relative to the repository's top folder.
+    public let paths: [String]
+}

@@ -1,0 +1,53 @@
+import CGit2
+import Foundation
+
+extension Repository {
+    /// Fetches a remote's branches into `refs/remotes/<name>/…`.
+    public func fetch(remote name: String, options: TransferOptions) throws {
+        try withRemote(name) { remote in
+            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)))
+            var fetchOptions = git_fetch_options()
+            try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
+            context.install(into: &fetchOptions.callbacks)
+            let code = git_remote_fetch(remote, nil, &fetchOptions, "docket: fetch")
+            if code < 0 { throw context.classify(lastError(code, "git_remote_fetch")) }
+        }
+    }
+
+    /// Pushes a local reference to the same name on the remote; a rejected update throws `TransferError.rejected`.
+    public func push(remote name: String, reference: String, options: TransferOptions) throws {
+        try withRemote(name) { remote in
+            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)))
+            var pushOptions = git_push_options()
+            try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
+            context.install(into: &pushOptions.callbacks)
+            let code = withStrArray(["\(reference):\(reference)"]) { refspecs in
+                var refspecs = refspecs
+                return git_remote_push(remote, &refspecs, &pushOptions)
+            }
+            if code < 0 {
+                let error = lastError(code, "git_remote_push")
+                if error.message.contains("non-fast-forward") || error.message.contains("rejected") || error.message.contains("not present locally") {
+                    throw TransferError.rejected(url: context.url, reference: reference, reason: error.message)
+                }
+                throw context.classify(error)
+            }
+            if let rejected = context.rejected {
+                throw TransferError.rejected(url: context.url, reference: rejected.reference, reason: rejected.reason)
+            }
+        }
+    }
+
+    /// Clones `url` into `path`, checking out its default branch.
+    public static func clone(url: String, to path: String, options: TransferOptions) throws -> Repository {
+        _ = LibGit2Runtime.started
+        let context = TransferContext(options: options, url: url)
+        var cloneOptions = git_clone_options()
+        try check(git_clone_options_init(&cloneOptions, UInt32(GIT_CLONE_OPTIONS_VERSION)), "git_clone_options_init")
+        context.install(into: &cloneOptions.fetch_opts.callbacks)
+        var repo: OpaquePointer?
+        let code = git_clone(&repo, url, path, &cloneOptions)
+        if code < 0 { throw context.classify(lastError(code, "git_clone")) }
+        return Repository(owning: repo!)
+    }
+}
