@@ -1,3 +1,4 @@
+import Foundation
 import Quick
 import XCTest
 
@@ -11,7 +12,12 @@ import XCTest
 // `scripts/check-linuxmain` (run by `scripts/test` and CI) fails when one is missing.
 @main struct Main {
     static func main() {
-        QCKMain([
+        // DOCKET_SPECS=StoreSpec,SyncSpec runs only those specs (for working on one); unset, all run.
+        let chosen = ProcessInfo.processInfo.environment["DOCKET_SPECS"].map { Set($0.split(separator: ",").map(String.init)) }
+        QCKMain(all.filter { chosen?.contains(String(describing: $0)) ?? true })
+    }
+
+    static let all: [QuickSpec.Type] = [
             // DocketModel
             TodoItemSpec.self,
             ProjectSpecs.self,
@@ -33,12 +39,13 @@ import XCTest
             StoreSpec.self,
             StoreSpeedSpec.self,
             CommandLineSpec.self,
+            UntrustedFilesSpec.self,
             // Sync
             SyncSpec.self,
             SSHSpec.self,
             HTTPSSpec.self,
             FaultSpec.self,
             ConvergenceSpec.self,
-        ])
-    }
+            HostileRemoteSpec.self,
+        ]
 }

@@ -10,3 +10,4 @@
 @_exported import struct DocketGit.ObjectID
 @_exported import struct DocketGit.GitError
 @_exported import enum DocketGit.LibGit2
+@_exported import enum DocketGit.RemoteURL

@@ -48,3 +48,23 @@ public struct CommitInfo: Equatable, Sendable {
     /// The first line of the message.
     public var summary: String { String(message.split(separator: "\n", omittingEmptySubsequences: false).first ?? "") }
 }
+
+extension Repository {
+    /// The commits reachable from `start` but not from any of `excluding`, newest first (topological), at most `limit`.
+    public func commits(from start: ObjectID, excluding: [ObjectID], limit: Int = .max) throws -> [ObjectID] {
+        var walker: OpaquePointer?
+        try check(git_revwalk_new(&walker, pointer), "git_revwalk_new")
+        defer { git_revwalk_free(walker) }
+        git_revwalk_sorting(walker, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_TIME.rawValue)
+        var oid = start.oid
+        try check(git_revwalk_push(walker, &oid), "git_revwalk_push")
+        for commit in excluding {
+            var hidden = commit.oid
+            try check(git_revwalk_hide(walker, &hidden), "git_revwalk_hide")
+        }
+        var found: [ObjectID] = []
+        var next = git_oid()
+        while found.count < limit, git_revwalk_next(&next, walker) == 0 { found.append(ObjectID(next)) }
+        return found
+    }
+}

@@ -26,11 +26,12 @@ extension Repository {
                 return git_remote_push(remote, &refspecs, &pushOptions)
             }
             if code < 0 {
-                let error = lastError(code, "git_remote_push")
-                if error.message.contains("non-fast-forward") || error.message.contains("rejected") || error.message.contains("not present locally") {
+                let classified = context.classify(lastError(code, "git_remote_push"))
+                if case let .other(_, error) = classified, error.message.contains("non-fast-forward") || error.message.contains("rejected")
+                    || error.message.contains("not present locally") {
                     throw TransferError.rejected(url: context.url, reference: reference, reason: error.message)
                 }
-                throw context.classify(error)
+                throw classified
             }
             if let rejected = context.rejected {
                 throw TransferError.rejected(url: context.url, reference: rejected.reference, reason: rejected.reason)
@@ -38,13 +39,15 @@ extension Repository {
         }
     }
 
-    /// Clones `url` into `path`, checking out its default branch.
-    public static func clone(url: String, to path: String, options: TransferOptions) throws -> Repository {
+    /// Clones `url` into `path`, checking out its default branch unless `checkout` is false
+    /// (then the working tree stays empty, for the caller to check what came before checking it out).
+    public static func clone(url: String, to path: String, options: TransferOptions, checkout: Bool = true) throws -> Repository {
         _ = LibGit2Runtime.started
         let context = TransferContext(options: options, url: url)
         var cloneOptions = git_clone_options()
         try check(git_clone_options_init(&cloneOptions, UInt32(GIT_CLONE_OPTIONS_VERSION)), "git_clone_options_init")
         context.install(into: &cloneOptions.fetch_opts.callbacks)
+        if !checkout { cloneOptions.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE.rawValue }
         var repo: OpaquePointer?
         let code = git_clone(&repo, url, path, &cloneOptions)
         if code < 0 { throw context.classify(lastError(code, "git_clone")) }

@@ -4,7 +4,10 @@ import Foundation
 /// What the C callbacks of one transfer share.
 final class TransferContext {
     let options: TransferOptions
+    /// The remote's address as messages show it (no user-info).
     let url: String
+    /// The address as given, for scrubbing its secrets out of libgit2's messages.
+    let rawURL: String
     var triedAgent = false
     var triedKeys = 0
     var triedUserPass = false
@@ -16,7 +19,8 @@ final class TransferContext {
         // Only https needs the certificates (http may redirect there).
         if url.lowercased().hasPrefix("http") { _ = LibGit2Runtime.privateCertificates }
         self.options = options
-        self.url = url
+        self.url = RemoteURL.redacted(url)
+        self.rawURL = url
     }
 
     var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
@@ -83,7 +87,9 @@ final class TransferContext {
 
     func checkCertificate(_ cert: UnsafeMutablePointer<git_cert>?, valid: Int32, host: String) -> Int32 {
         guard let cert, cert.pointee.cert_type == GIT_CERT_HOSTKEY_LIBSSH2 else {
-            return valid != 0 ? 0 : GIT_ECERTIFICATE.rawValue
+            if valid != 0 { return 0 }
+            hostProblem = .untrustedCertificate(url: url, detail: "\(host) shows a certificate no trusted authority signed")
+            return GIT_ECERTIFICATE.rawValue
         }
         let hostkey = UnsafeMutableRawPointer(cert).assumingMemoryBound(to: git_cert_hostkey.self).pointee
         guard hostkey.type.rawValue & GIT_CERT_SSH_RAW.rawValue != 0, let raw = hostkey.hostkey else {
@@ -102,8 +108,9 @@ final class TransferContext {
     }
 
     /// The failure of a libgit2 transfer call, classified.
-    func classify(_ error: GitError) -> TransferError {
+    func classify(_ raw: GitError) -> TransferError {
         if let hostProblem { return hostProblem }
+        let error = GitError(code: raw.code, function: raw.function, message: RemoteURL.scrub(raw.message, of: rawURL))
         let message = error.message.lowercased()
         if error.code == GIT_EAUTH.rawValue || message.contains("authentication") || message.contains("no credential")
             || message.contains("permission denied") || message.contains("401") || message.contains("403") {

@@ -9,6 +9,7 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
     case missingRepository(url: String, detail: String)
     case interrupted(url: String, detail: String)
     case rejected(url: String, reference: String, reason: String)
+    case untrustedCertificate(url: String, detail: String)
     case other(url: String, error: GitError)
 
     public var description: String {
@@ -27,6 +28,8 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
             "the connection to \(url) broke off during the transfer (\(detail)); nothing was changed here, so try again"
         case let .rejected(url, reference, reason):
             "\(url) refused the update of \(reference) (\(reason)); someone pushed first: run 'docket pull' or 'docket sync', then push again"
+        case let .untrustedCertificate(url, detail):
+            "the https certificate of \(url) is not trusted (\(detail)); if the server uses a private certificate authority, set SSL_CERT_FILE to its certificate, then try again"
         case let .other(url, error):
             "talking to \(url) failed: \(error.message)"
         }

@@ -17,25 +17,38 @@ public enum MergeSide: String, Codable, Hashable, Sendable {
 public struct MergeReport: Codable, Hashable, Sendable {
     /// One entry per item that needed a decision, ordered by kind, then id.
     public let items: [ItemDecision]
+    /// Dates of merged items far ahead of the commits that carried them.
+    public let farAhead: [FarAheadDate]
 
     /// A report of these decisions, put in their order.
-    public init(items: [ItemDecision]) {
+    public init(items: [ItemDecision], farAhead: [FarAheadDate] = []) {
         self.items = items.sorted { ($0.kind.order, $0.id.uuidString) < ($1.kind.order, $1.id.uuidString) }
+        self.farAhead = farAhead.sorted { ($0.id.uuidString, $0.field) < ($1.id.uuidString, $1.field) }
     }
 
-    /// Whether no item needed a decision.
-    public var isEmpty: Bool { items.isEmpty }
+    /// This report with far-ahead dates added.
+    public func noting(_ dates: [FarAheadDate]) -> MergeReport { MergeReport(items: items, farAhead: farAhead + dates) }
+
+    /// Whether no item needed a decision and no date was far ahead.
+    public var isEmpty: Bool { items.isEmpty && farAhead.isEmpty }
 
     /// The same decisions, as seen from the other machine (ours and theirs swapped).
     public func swappingSides() -> MergeReport {
-        MergeReport(items: items.map { $0.swappingSides() })
+        MergeReport(items: items.map { $0.swappingSides() }, farAhead: farAhead)
+    }
+
+    private enum CodingKeys: String, CodingKey { case items, farAhead }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(items: try c.decode([ItemDecision].self, forKey: .items),
+                  farAhead: try c.decodeIfPresent([FarAheadDate].self, forKey: .farAhead) ?? [])
     }
 
     /// A short summary for people, such as
     /// "3 items merged; 1 field chose the later edit: todo 'Buy milk' text".
     public var summary: String {
-        guard !items.isEmpty else { return "no item needed a decision" }
-        var parts = ["\(items.count) \(items.count == 1 ? "item" : "items") merged"]
+        var parts = [items.isEmpty ? "no item needed a decision" : "\(items.count) \(items.count == 1 ? "item" : "items") merged"]
         let later = items.flatMap { item in
             item.fields.filter { $0.lost != nil }.map { "\(item.kind) '\(item.label)' \($0.field)" }
         }
@@ -53,6 +66,10 @@ public struct MergeReport: Codable, Hashable, Sendable {
         let stopped = items.filter { !$0.stoppedSlips.isEmpty }.map { "task '\($0.label)'" }
         if !stopped.isEmpty {
             parts.append("\(stopped.count) running \(stopped.count == 1 ? "slip" : "slips") stopped: \(stopped.joined(separator: ", "))")
+        }
+        if !farAhead.isEmpty {
+            parts.append("\(farAhead.count) \(farAhead.count == 1 ? "date" : "dates") far ahead of \(farAhead.count == 1 ? "its commit" : "their commits"): "
+                + farAhead.map { "\($0.kind) '\($0.label)' \($0.field) \(ISODate.string(from: $0.date))" }.joined(separator: ", "))
         }
         return parts.joined(separator: "; ")
     }

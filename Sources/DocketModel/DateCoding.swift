@@ -6,6 +6,10 @@ import Foundation
 extension KeyedEncodingContainer {
     /// Encodes a date as ISO-8601 UTC with milliseconds.
     package mutating func encodeDate(_ date: Date, forKey key: Key) throws {
+        guard ISODate.holds(date) else {
+            throw EncodingError.invalidValue(date, .init(codingPath: codingPath + [key],
+                                                         debugDescription: "\(key.stringValue) is outside the years 1 to 9999 a Docket file can hold"))
+        }
         try encode(ISODate.string(from: date), forKey: key)
     }
 

@@ -17,3 +17,8 @@ public enum DocketJSON {
         try JSONDecoder().decode(type, from: data)
     }
 }
+
+extension DocketJSON {
+    /// Whether a Docket file can hold `date`: its year is 1 to 9999.
+    public static func canHold(_ date: Date) -> Bool { ISODate.holds(date) }
+}

@@ -36,7 +36,11 @@ public enum DueDate: Hashable, Sendable, Codable, FieldValue {
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.singleValueContainer()
-        if let date { try c.encode(ISODate.string(from: date)) } else { try c.encodeNil() }
+        guard let date else { return try c.encodeNil() }
+        guard ISODate.holds(date) else {
+            throw EncodingError.invalidValue(date, .init(codingPath: encoder.codingPath, debugDescription: "the due date is outside the years 1 to 9999 a Docket file can hold"))
+        }
+        try c.encode(ISODate.string(from: date))
     }
 
     public static func read(from reader: inout CompactReader) throws -> DueDate { DueDate(try Date?.read(from: &reader)) }

@@ -6,6 +6,14 @@ import Foundation
 /// NB: written by hand rather than with `ISO8601DateFormatter`, which is
 /// several times slower; loading a store of 100,000 items parses 300,000 dates.
 package enum ISODate {
+    /// The dates a file can hold: the years 1 to 9999, in milliseconds since 1970.
+    package static let range: ClosedRange<Int64> = -62_135_596_800_000...253_402_300_799_999
+
+    /// Whether a file can hold `date` (its year is 1 to 9999).
+    package static func holds(_ date: Date) -> Bool {
+        date.timeIntervalSince1970.isFinite && abs(date.timeIntervalSince1970) < 1e13 && range.contains(date.docketMilliseconds)
+    }
+
     /// The text of a date: UTC, always with three fraction digits.
     package static func string(from date: Date) -> String {
         let ms = date.docketMilliseconds
@@ -45,7 +53,7 @@ package enum ISODate {
               expect(84) || expect(116), let hour = number(2), expect(58), let minute = number(2),
               expect(58), let second = number(2)
         else { return nil }
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+        guard year >= 1, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
               hour < 24, minute < 60, second < 61
         else { return nil }
         var milli: Int64 = 0
@@ -74,6 +82,7 @@ package enum ISODate {
         guard bytes.isEmpty else { return nil }
         let days = days(fromCivil: year, month, day)
         let ms = ((days * 24 + hour) * 60 + minute - offsetMinutes) * 60_000 + second * 1000 + milli
+        guard range.contains(ms) else { return nil }
         return Date(docketMilliseconds: ms)
     }
 

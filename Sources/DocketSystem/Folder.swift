@@ -55,16 +55,19 @@ public final class Folder: @unchecked Sendable {
     }
 
     /// The folder at a relative path below this one; nil when some part is
-    /// missing. Throws `.notAFolder` when a part is a link or a file.
+    /// missing. Throws `.notAFolder` (naming the part, relative to this folder)
+    /// when a part is a link or a file.
     public func folder(_ relative: String) throws -> Folder? {
         var current = self
+        var walked = ""
         for name in relative.split(separator: "/") where !name.isEmpty && name != "." {
-            guard name != ".." else { throw FileProblem.notAFolder(String(name)) }
+            walked += (walked.isEmpty ? "" : "/") + name
+            guard name != ".." else { throw FileProblem.notAFolder(walked) }
             let fd = Glibc.openat(current.fd, String(name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             if fd < 0 {
                 let code = errno
                 if code == ENOENT { return nil }
-                if code == ELOOP || code == ENOTDIR { throw FileProblem.notAFolder(current.child(String(name))) }
+                if code == ELOOP || code == ENOTDIR { throw FileProblem.notAFolder(walked) }
                 throw FileProblem.system(SystemError("open", path: current.child(String(name)), code: code))
             }
             current = Folder(path: current.child(String(name)), fd: fd)

@@ -5,7 +5,14 @@ import Docket
 struct DocketCommand: ParsableCommand {
     /// Runs docket; `-C <dir>` may come before the subcommand, as with git.
     static func main() {
-        main(movingStoreOption(Array(CommandLine.arguments.dropFirst())))
+        do {
+            var command = try parseAsRoot(movingStoreOption(Array(CommandLine.arguments.dropFirst())))
+            try command.run()
+        } catch let error as StoreError {
+            exit(withError: ShownError(message: Output.safeLines(error.description)))
+        } catch {
+            exit(withError: error)
+        }
     }
 
     /// `-C <dir> add x` becomes `add x -C <dir>`, since each subcommand owns the option.
@@ -38,4 +45,10 @@ struct DocketCommand: ParsableCommand {
             ProjectCommand.self, TaskCommand.self, Report.self, Status.self, Commit.self, Log.self, Pack.self,
             Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Merges.self,
         ])
+}
+
+/// A store error as it is shown: its text made safe for a terminal (it may name files and remotes from elsewhere).
+struct ShownError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }

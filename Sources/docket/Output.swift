@@ -14,12 +14,40 @@ enum Output {
 
     /// A one-line notice on stderr.
     static func notice(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((safeLines(text) + "\n").utf8))
     }
 
     /// A warning on stderr.
     static func warning(_ text: String) {
-        FileHandle.standardError.write(Data(("Warning: " + text + "\n").utf8))
+        FileHandle.standardError.write(Data(("Warning: " + safeLines(text) + "\n").utf8))
+    }
+
+    /// Text from a file, a remote or a person, made safe for a terminal:
+    /// control characters (escape sequences, newlines, tabs, C1 controls) and
+    /// the marks that reorder text on screen are shown escaped (`\e`, `\n`,
+    /// `\u{202E}`), so an item's text can neither move the cursor, retitle the
+    /// window, nor break a one-line-per-item listing.
+    static func safe(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out += "\\n"
+            case 0x09: out += "\\t"
+            case 0x0D: out += "\\r"
+            case 0x1B: out += "\\e"
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// `safe`, line by line: the message's own line breaks stay.
+    static func safeLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { safe(String($0)) }.joined(separator: "\n")
     }
 
     /// A value as Docket's JSON on stdout.

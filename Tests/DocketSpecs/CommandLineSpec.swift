@@ -66,7 +66,7 @@ final class CommandLineSpec: QuickSpec {
                 it("refuses a date it does not know, listing the forms it does") {
                     let result = docket("add", "x", "--due", "someday", store: folder)
                     expect(result.status) == 64
-                    expect(result.stderr).to(contain("'someday' is not a date; use today, tomorrow, a weekday"))
+                    expect(result.stderr).to(contain("'someday' is not a date; use today, tomorrow, yesterday, a weekday"))
                     expect(state().todos).to(beEmpty())
                 }
                 it("uses colour on a terminal, and none with NO_COLOR") {

@@ -14,13 +14,14 @@ public enum CommitOutcome: Equatable, Sendable {
 extension Store {
     /// The store's uncommitted changes (made by docket or by hand), in words.
     public func status() throws -> [ItemChange] {
-        let entries = try git.status(under: StoreLayout.folders).filter { StoreLayout.item(at: $0.path) != .other }
+        let entries = try git.status(under: StoreLayout.folders).filter(\.isStoreFile)
         let head = try git.head()
         var before = try head.map { StoreReader(try CommitSource(git: git, commit: $0)) }
         var after = StoreReader(try workingTree)
         return entries.map { entry in
             let old = entry.kind == .new ? nil : before?.item(at: entry.path)
             let new = entry.kind == .deleted ? nil : after.item(at: entry.path)
+            if entry.kind != .deleted, StoreLayout.isStray(entry.path) { after.stray(entry.path) }
             if entry.kind != .deleted, new == nil, let problem = after.problems.last, problem.path == entry.path {
                 return ItemChange(path: entry.path, kind: .unreadable(reason: problem.reason),
                                   description: "\(entry.path) cannot be read: \(problem.reason)", verbs: [])
@@ -40,12 +41,13 @@ extension Store {
         try finishInterruptedUpdate()
         let found = try git.status(under: StoreLayout.folders)
         removeLeftoverTemporaryFiles(found)
-        let entries = found.filter { StoreLayout.item(at: $0.path) != .other }
+        let entries = found.filter(\.isStoreFile)
         guard !entries.isEmpty else { return .nothingToCommit }
 
         var after = StoreReader(try workingTree)
         var written: [String: StoredItem] = [:]
         for entry in entries where entry.kind != .deleted {
+            if StoreLayout.isStray(entry.path) { after.stray(entry.path); continue }
             if let item = after.item(at: entry.path) { written[entry.path] = item }
         }
         guard after.problems.isEmpty else { throw StoreError.state(.undecodable(after.problems.sorted { $0.path < $1.path })) }
@@ -89,4 +91,10 @@ extension Store {
         guard let head = try git.head() else { return [] }
         return try git.log(from: head, limit: limit)
     }
+}
+
+extension StatusEntry {
+    /// Whether the entry is a file of the store's own: an item's, or a stray
+    /// one in the store's folders (not one of Docket's temporary files).
+    var isStoreFile: Bool { StoreLayout.item(at: path) != .other || StoreLayout.isStray(path) }
 }

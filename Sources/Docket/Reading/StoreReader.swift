@@ -73,21 +73,46 @@ struct StoreReader {
         return Project(id: header.id, title: header.title, tasks: ordered(tasks, by: order), alterDate: header.alterDate)
     }
 
-    /// Every item of the store.
+    /// Every item of the store; every other file in its folders is a problem.
     mutating func everything() throws -> AppState {
         var todos: [TodoItem] = []
         for path in try source.files(under: StoreLayout.todos) {
             let kind = StoreLayout.item(at: path)
-            if case .todo = kind, case let .todo(todo)? = item(at: path, kind) { todos.append(todo) }
+            if case .todo = kind {
+                if case let .todo(todo)? = item(at: path, kind) { todos.append(todo) }
+            } else {
+                stray(path)
+            }
         }
         let projects = try projectHeaders().compactMap { try project($0.key, header: $0.value) }
         var removed: [Tombstone] = []
-        for path in try source.files(under: StoreLayout.removed) {
-            let kind = StoreLayout.item(at: path)
-            if case .tombstone = kind, case let .tombstone(tombstone)? = item(at: path, kind) { removed.append(tombstone) }
+        for path in try source.files(under: StoreLayout.docket) {
+            switch StoreLayout.item(at: path) {
+            case .tombstone: if case let .tombstone(tombstone)? = item(at: path) { removed.append(tombstone) }
+            case .format: continue
+            default: stray(path)
+            }
         }
         return AppState(todos: todos, projects: ordered(projects, by: order), removed: removed)
     }
+
+    /// Records a file in the store's folders that names no item: a link, or a file under another name.
+    mutating func stray(_ path: String) {
+        guard StoreLayout.isStray(path) else { return }
+        do {
+            _ = try source.read(path)
+            problems.append(StoreProblem(path: path, reason: StoreReader.strayReason))
+        } catch let problem as FileProblem where problem != .missing {
+            problems.append(StoreProblem(path: path, reason: problem == .notRegular ? StoreReader.strayReason : problem.description))
+        } catch {
+            problems.append(StoreProblem(path: path, reason: StoreReader.strayReason))
+        }
+    }
+
+    /// Why a file under a name Docket does not give is refused.
+    static let strayReason = "is not a Docket item: items are todos/<AB>/<ID>.json, projects/<ID>/project.json, "
+        + "projects/<ID>/tasks/<ID>.json and .docket/removed/<AB>/<ID>.json, with the id in capitals and <AB> its first two characters; "
+        + "move the file out of the store's folders"
 
     /// The items a change touches: these todos, tombstones and projects (with
     /// their tasks); with `allProjectHeaders`, every other project's own file
@@ -107,13 +132,23 @@ struct StoreReader {
         return AppState(todos: todoItems, projects: ordered(projects, by: order), removed: removed)
     }
 
-    /// Every project's own file (without its tasks), by id.
+    /// Every project's own file (without its tasks), by id; a file under
+    /// `projects/` that is neither a project's nor a task's is a problem.
     mutating func projectHeaders() throws -> [UUID: Project] {
         var headers: [UUID: Project] = [:]
+        var tasks: [(path: String, project: UUID)] = []
+        var unread = Set<UUID>()
         for path in try source.files(under: StoreLayout.projects) {
             let kind = StoreLayout.item(at: path)
-            guard case let .project(id) = kind, case let .project(header, _)? = item(at: path, kind) else { continue }
-            headers[id] = header
+            switch kind {
+            case let .project(id):
+                if case let .project(header, _)? = item(at: path, kind) { headers[id] = header } else { unread.insert(id) }
+            case let .task(_, project): tasks.append((path, project))
+            default: stray(path)
+            }
+        }
+        for task in tasks where headers[task.project] == nil && !unread.contains(task.project) {
+            problems.append(StoreProblem(path: task.path, reason: "belongs to no project: \(StoreLayout.project(task.project)) is missing; restore it or remove the task's file"))
         }
         return headers
     }

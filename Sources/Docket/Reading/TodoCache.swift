@@ -121,9 +121,11 @@ extension Store {
         var reader = StoreReader(try workingTree)
         var changed = false
         let now = Date()
-        let paths = try StoreError.gate(writing: false) {
-            try workingTree.files(under: StoreLayout.todos).filter { StoreLayout.item(at: $0).todoID != nil }
+        var found: [String] = []
+        for path in try StoreError.gate(writing: false, { try reader.source.files(under: StoreLayout.todos) }) {
+            if StoreLayout.item(at: path).todoID != nil { found.append(path) } else { reader.stray(path) }
         }
+        let paths = found
         let root = UncheckedSendable(rootPath)
         let fingerprints = Parallel.map(paths.count) { i -> TodoCache.Fingerprint? in
             var info = stat()

@@ -53,6 +53,8 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     case remoteExists(String)
     /// The folder to clone into holds files.
     case folderNotEmpty(String)
+    /// A remote's URL carries a password or token, which Docket never stores.
+    case passwordInURL(shown: String)
 
     public var description: String {
         switch self {
@@ -68,6 +70,8 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
             "a remote named \(name) exists already; 'docket remote remove \(name)' removes it"
         case let .folderNotEmpty(path):
             "\(path) exists and is not empty; clone into a new folder"
+        case let .passwordInURL(shown):
+            "the address \(shown) carries a password or token, which would be kept in the repository's files; give the address without it and the token in DOCKET_GIT_TOKEN (with DOCKET_GIT_USERNAME)"
         }
     }
 }
@@ -90,8 +94,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case undecodable([StoreProblem])
     /// An item file that cannot be read.
     case unreadable(StoreProblem)
-    /// A file in a commit being pulled does not decode.
-    case corruptInCommit(path: String, commit: String, reason: String)
+    /// A file in a commit being taken in (pulled, cloned) or sent (pushed) is refused: it does not
+    /// decode, is a link, names no item, or has a path git should not write.
+    case refusedInCommit(path: String, commit: String, reason: String)
     /// A commit being pulled names a newer store format.
     case newerFormatInCommit(commit: String, found: Int)
     /// The store has changes that are not committed.
@@ -104,6 +109,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case interruptedUpdate(path: String, marker: String)
     /// HEAD is on no branch (a rebase, or a commit checked out by itself).
     case detachedHead
+    /// A link or a file stands where one of the store's folders should be.
+    case notAFolder(path: String)
 
     public var description: String {
         switch self {
@@ -124,8 +131,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
                 + problems.map { "  \($0)" }.joined(separator: "\n")
         case let .unreadable(problem):
             "\(problem.path) cannot be read: \(problem.reason); fix or restore it with 'git checkout -- \(problem.path)'"
-        case let .corruptInCommit(path, commit, reason):
-            "\(path) in commit \(commit) does not decode (\(reason)); nothing was changed here; fix the file on the machine that committed it, then pull again"
+        case let .refusedInCommit(path, commit, reason):
+            "\(path) in commit \(commit) \(reason); nothing was changed here; fix or remove the file on the machine that committed it ('git show --stat \(commit)'), then try again"
         case let .newerFormatInCommit(commit, found):
             "commit \(commit) uses store format \(found), newer than this docket understands (format \(Store.format)); upgrade docket, then pull again; nothing was changed here"
         case .uncommittedChanges:
@@ -134,6 +141,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "git cannot merge \(paths.count == 1 ? "a file" : "files") outside Docket's folders: \(paths.joined(separator: ", ")); nothing was changed; merge \(paths.count == 1 ? "it" : "them") with git ('git pull'), then run docket again"
         case .noRemote:
             "the store has no remote; add one with 'docket remote add origin <url>'"
+        case let .notAFolder(path):
+            "\(path) is a symbolic link or a file where a folder should be, and Docket never reads or writes through one; remove it ('rm \(path)') and restore the folder ('git checkout -- \(path)'), then try again"
         case .detachedHead:
             "the store's HEAD is on no branch (a rebase or a checkout of a single commit is under way); finish it ('git rebase --continue', or 'git rebase --abort') or go back to a branch ('git switch main'), then run docket again"
         case let .interruptedUpdate(path, marker):
@@ -169,6 +178,10 @@ extension StoreError {
         case let error as FileLock.Busy: StoreError.state(.locked(lockFile: error.path, pid: error.pid))
         case let error as SystemError:
             StoreError.io(writing ? .write(path: error.path ?? "", reason: error.reason) : .read(path: error.path ?? "", reason: error.reason))
+        case let FileProblem.notAFolder(path) as FileProblem:
+            StoreError.state(.notAFolder(path: path))
+        case let FileProblem.system(error) as FileProblem:
+            wrapping(error, writing: writing)
         default: error
         }
     }

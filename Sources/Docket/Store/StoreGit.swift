@@ -38,6 +38,11 @@ struct StoreGit {
     }
     func log(from start: ObjectID, limit: Int) throws -> [CommitInfo] { try reading { try repository.log(from: start, limit: limit) } }
     func mergeBase(_ a: ObjectID, _ b: ObjectID) throws -> ObjectID? { try reading { try repository.mergeBase(a, b) } }
+    func commits(from start: ObjectID, excluding: [ObjectID], limit: Int = .max) throws -> [ObjectID] {
+        try reading { try repository.commits(from: start, excluding: excluding, limit: limit) }
+    }
+    func parents(of commit: ObjectID) throws -> [ObjectID] { try reading { try repository.commitInfo(commit).parents } }
+    func date(of commit: ObjectID) throws -> Date { try reading { try repository.commitInfo(commit).date } }
 
     // MARK: Working tree and index
 

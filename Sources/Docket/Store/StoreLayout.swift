@@ -63,9 +63,24 @@ public enum StoreLayout {
         }
     }
 
-    /// What the file at a store path holds; `.other` for anything that is not an item's path.
-    /// NB: read from the path's bytes: a store of 100,000 items asks this of every path.
+    /// What the file at a store path holds; `.other` for anything that is not
+    /// exactly an item's path (ids in capitals, the right shard, `.json`), so an
+    /// item has one path only and a look-alike name never stands for it.
     public static func item(at path: String) -> Item {
+        let item = parse(path)
+        guard item != .other, item.path == path else { return .other }
+        return item
+    }
+
+    /// Whether a path lies in the store's folders but names no item: a file
+    /// Docket refuses to commit or take in. Dot files (Docket's temporary files) are not counted.
+    public static func isStray(_ path: String) -> Bool {
+        isInStore(path) && item(at: path) == .other && !split(path).name.hasPrefix(".")
+    }
+
+    /// What a path would hold if it were canonical.
+    /// NB: read from the path's bytes: a store of 100,000 items asks this of every path.
+    private static func parse(_ path: String) -> Item {
         var path = path
         return path.withUTF8 { bytes in
             // The path's parts, up to five (a store path has at most four).

@@ -51,7 +51,7 @@ enum StoredItem: Equatable {
         } catch let error as Unreadable {
             throw error
         } catch {
-            throw Unreadable(reason: decodingReason(error))
+            throw Unreadable(reason: "does not decode (\(decodingReason(error)))")
         }
         if let id = item.id, stored.id != id {
             throw Unreadable(reason: "holds the id \(stored.id?.uuidString.lowercased() ?? "none"), not the \(id.uuidString.lowercased()) its name gives")

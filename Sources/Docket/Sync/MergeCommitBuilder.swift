@@ -13,11 +13,21 @@ struct MergeCommitBuilder {
     let ours: ObjectID
     let theirs: ObjectID
 
-    /// The items of one side, as read from its commit, with the blob of each file read.
+    /// The items of one side, as read from its commit, by id, with the blob of each file read.
     struct Side {
         let state: AppState
         let order: Order
         let blobs: [String: ObjectID]
+        let todos: [UUID: TodoItem]
+        let projects: [UUID: Project]
+        let tombstones: [UUID: Tombstone]
+
+        init(state: AppState, order: Order, blobs: [String: ObjectID]) {
+            (self.state, self.order, self.blobs) = (state, order, blobs)
+            todos = Dictionary(state.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            projects = Dictionary(state.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            tombstones = Dictionary(state.removed.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        }
     }
 
     /// Merges, writes the merged tree and a merge commit (on no branch yet)
@@ -39,28 +49,29 @@ struct MergeCommitBuilder {
         let sides = try [base, ours, theirs].map { commit in try commit.map { try read($0, touched) } }
         let (b, o, t) = (sides[0], sides[1]!, sides[2]!)
         let result = merge(base: b?.state, ours: o.state, theirs: t.state)
+        let report = result.report.noting(try farAhead(in: o, carriedBy: ours, other: t) + farAhead(in: t, carriedBy: theirs, other: o))
 
         var files = MergedFiles(git: git, ours: o, theirs: t)
         for todo in result.state.todos {
-            try files.place(.todo(todo), ours: o.state.todo(id: todo.id).map(StoredItem.todo), theirs: t.state.todo(id: todo.id).map(StoredItem.todo))
+            try files.place(.todo(todo), ours: o.todos[todo.id].map(StoredItem.todo), theirs: t.todos[todo.id].map(StoredItem.todo))
         }
         // NB: order keys continue ours' numbering, as a local edit would.
         let projectKeys = o.order.assign(result.state.projects.map(\.id))
         for project in result.state.projects {
             try files.place(.header(project, position: projectKeys[project.id]),
-                            ours: o.state.project(id: project.id).map { .header($0, position: o.order[$0.id]) },
-                            theirs: t.state.project(id: project.id).map { .header($0, position: t.order[$0.id]) })
+                            ours: o.projects[project.id].map { .header($0, position: o.order[$0.id]) },
+                            theirs: t.projects[project.id].map { .header($0, position: t.order[$0.id]) })
             guard touched.projects.contains(project.id) else { continue }
             let taskKeys = o.order.assign(project.tasks.map(\.id))
             for task in project.tasks {
                 try files.place(.task(task, project: project.id, position: taskKeys[task.id]),
-                                ours: o.state.project(id: project.id)?.task(id: task.id).map { .task($0, project: project.id, position: o.order[$0.id]) },
-                                theirs: t.state.project(id: project.id)?.task(id: task.id).map { .task($0, project: project.id, position: t.order[$0.id]) })
+                                ours: o.projects[project.id]?.task(id: task.id).map { .task($0, project: project.id, position: o.order[$0.id]) },
+                                theirs: t.projects[project.id]?.task(id: task.id).map { .task($0, project: project.id, position: t.order[$0.id]) })
             }
         }
         for tombstone in result.state.removed {
-            try files.place(.tombstone(tombstone), ours: o.state.tombstone(id: tombstone.id).map(StoredItem.tombstone),
-                            theirs: t.state.tombstone(id: tombstone.id).map(StoredItem.tombstone))
+            try files.place(.tombstone(tombstone), ours: o.tombstones[tombstone.id].map(StoredItem.tombstone),
+                            theirs: t.tombstones[tombstone.id].map(StoredItem.tombstone))
         }
         // Every store file either side holds for the items read, or that changed, and the merge did not keep, goes.
         for side in [o, t] {
@@ -75,8 +86,31 @@ struct MergeCommitBuilder {
         }
 
         let tree = try git.mergeTrees(base: trees.base, ours: trees.ours, theirs: trees.theirs, replacing: files.replacements, changes: changes)
-        let commit = try git.commit(tree: tree, parents: [ours, theirs], message: MergeHistory.message(result.report, remoteBranch: remoteBranch))
-        return (commit, result.report)
+        let commit = try git.commit(tree: tree, parents: [ours, theirs], message: MergeHistory.message(report, remoteBranch: remoteBranch))
+        return (commit, report)
+    }
+
+    /// The dates of a side's items that lie more than a day ahead of the
+    /// commit that carries them (projects only when their files changed).
+    func farAhead(in side: Side, carriedBy commit: ObjectID, other: Side) throws -> [FarAheadDate] {
+        let commitDate = try git.date(of: commit)
+        let horizon = commitDate.addingTimeInterval(86_400)
+        var found: [FarAheadDate] = []
+        func note(_ kind: ItemDecision.Kind, _ id: UUID, _ label: String, _ field: String, _ date: Date?) {
+            if let date, date > horizon { found.append(FarAheadDate(kind: kind, id: id, label: label, field: field, date: date, commitDate: commitDate)) }
+        }
+        for todo in side.state.todos { note(.todo, todo.id, todo.text, "alterDate", todo.alterDate) }
+        for project in side.state.projects where !project.tasks.isEmpty || side.blobs[StoreLayout.project(project.id)] != nil {
+            note(.project, project.id, project.title, "alterDate", project.alterDate)
+            for task in project.tasks { note(.task, task.id, task.title, "alterDate", task.alterDate) }
+        }
+        for tombstone in side.state.removed {
+            let kind: ItemDecision.Kind = switch tombstone.kind { case .todo: .todo; case .project: .project; case .task: .task }
+            let label = other.todos[tombstone.id]?.text ?? other.projects[tombstone.id]?.title
+                ?? other.state.projects.lazy.compactMap { $0.task(id: tombstone.id)?.title }.first ?? "removed item"
+            note(kind, tombstone.id, label, "removedDate", tombstone.removedDate)
+        }
+        return found
     }
 
     /// The items of a commit that the merge needs: every project's own file
@@ -87,7 +121,7 @@ struct MergeCommitBuilder {
         var reader = StoreReader(source)
         let state = try reader.items(todos: touched.todos, projects: touched.projects, tombstones: touched.tombstones, allProjectHeaders: true)
         if let problem = reader.problems.first {
-            throw StoreError.state(.corruptInCommit(path: problem.path, commit: commit.short, reason: problem.reason))
+            throw StoreError.state(.refusedInCommit(path: problem.path, commit: commit.short, reason: problem.reason))
         }
         return Side(state: state, order: reader.order, blobs: source.blobs)
     }

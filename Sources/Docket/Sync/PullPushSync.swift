@@ -15,6 +15,7 @@ extension Store {
     public func push(remote: String? = nil, options: TransferOptions = .fromEnvironment()) throws -> String {
         let name = try remoteName(remote)
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
+        try checkOutgoing(remote: name, branch: branch)
         try git.push(remote: name, reference: branch, options: options)
         return name
     }
@@ -32,6 +33,7 @@ extension Store {
                     guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
                     let remoteHead = try git.reference("refs/remotes/\(name)/\(branch.dropFirst("refs/heads/".count))")
                     if remoteHead == (try git.head()) { return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: false) }
+                    try checkOutgoing(remote: name, branch: branch)
                     try git.push(remote: name, reference: branch, options: options)
                     return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: true)
                 } catch StoreError.transfer(.rejected) where attempt < attempts {
@@ -54,15 +56,18 @@ extension Store {
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let short = String(branch.dropFirst("refs/heads/".count))
         guard let theirs = try git.reference("refs/remotes/\(remote)/\(short)") else { return .remoteEmpty }
+        let intake = IntakeCheck(git: try git)
+        try refuseNewerFormat(in: theirs)
         guard let ours = try git.head() else {
+            try intake.check(theirs, since: nil)
             try moveBranch(to: theirs, from: nil, message: "docket: pull (fast-forward)")
             return .fastForwarded(to: theirs.description)
         }
         if ours == theirs { return .upToDate }
         let base = try git.mergeBase(ours, theirs)
         if base == theirs { return .upToDate }
+        try intake.check(theirs, since: base)
         if base == ours {
-            try refuseNewerFormat(in: theirs)
             try moveBranch(to: theirs, from: ours, message: "docket: pull (fast-forward)")
             return .fastForwarded(to: theirs.description)
         }
@@ -74,6 +79,15 @@ extension Store {
         return .merged(commit: commit.description, report: report)
     }
 
+    /// Refuses to send commits whose store files Docket would not take in:
+    /// a broken file committed with git here is never passed on.
+    func checkOutgoing(remote: String, branch: String) throws {
+        guard let head = try git.head() else { return }
+        let remoteHead = try git.reference("refs/remotes/\(remote)/\(branch.dropFirst("refs/heads/".count))")
+        if remoteHead == head { return }
+        try IntakeCheck(git: try git).check(head, since: try remoteHead.flatMap { try git.mergeBase(head, $0) })
+    }
+
     /// Refuses a commit whose store format is newer than this docket's.
     func refuseNewerFormat(in commit: ObjectID) throws {
         let source = try CommitSource(git: git, commit: commit)
@@ -82,7 +96,7 @@ extension Store {
         do {
             format = try DocketJSON.decode(FormatFile.self, from: data)
         } catch {
-            throw StoreError.state(.corruptInCommit(path: StoreLayout.format, commit: commit.short, reason: decodingReason(error)))
+            throw StoreError.state(.refusedInCommit(path: StoreLayout.format, commit: commit.short, reason: "does not decode (\(decodingReason(error)))"))
         }
         if format.format > Store.format { throw StoreError.state(.newerFormatInCommit(commit: commit.short, found: format.format)) }
     }

@@ -7,6 +7,7 @@ extension Store {
 
     /// Adds a remote.
     public func addRemote(_ name: String, url: String) throws {
+        if RemoteURL.hasPassword(url) { throw StoreError.input(.passwordInURL(shown: RemoteURL.redacted(url))) }
         if try remotes().contains(where: { $0.name == name }) { throw StoreError.input(.remoteExists(name)) }
         try git.addRemote(name, url: url)
     }
@@ -32,36 +33,43 @@ extension Store {
     /// Clones the store at `url` into `folder`; an empty remote becomes a new store there.
     public static func clone(url: String, into folder: URL, options: TransferOptions = .fromEnvironment()) throws -> Store {
         let path = folder.standardizedFileURL.path
+        if RemoteURL.hasPassword(url) { throw StoreError.input(.passwordInURL(shown: RemoteURL.redacted(url))) }
         if let contents = try? FileManager.default.contentsOfDirectory(atPath: path), !contents.isEmpty {
             throw StoreError.input(.folderNotEmpty(path))
         }
         let repository: Repository
         do {
-            repository = try StoreError.gate(writing: true) { try Repository.clone(url: url, to: path, options: options) }
+            repository = try StoreError.gate(writing: true) { try Repository.clone(url: url, to: path, options: options, checkout: false) }
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             throw error
         }
         let git = StoreGit(repository: repository)
-        if try git.head() == nil {
-            // NB: a bare remote made by 'git init --bare' may name a HEAD branch
-            // that does not exist (master); take its main branch, or its only one.
-            let branches = try git.references(startingWith: "refs/remotes/origin/").filter { $0.key != "refs/remotes/origin/HEAD" }
-            let chosen = branches["refs/remotes/origin/main"].map { ("main", $0) }
-                ?? (branches.count == 1 ? branches.first.map { (String($0.key.dropFirst("refs/remotes/origin/".count)), $0.value) } : nil)
-            if let (name, commit) = chosen {
+        do {
+            if try git.head() == nil {
+                // NB: a bare remote made by 'git init --bare' may name a HEAD branch
+                // that does not exist (master); take its main branch, or its only one.
+                let branches = try git.references(startingWith: "refs/remotes/origin/").filter { $0.key != "refs/remotes/origin/HEAD" }
+                let chosen = branches["refs/remotes/origin/main"].map { ("main", $0) }
+                    ?? (branches.count == 1 ? branches.first.map { (String($0.key.dropFirst("refs/remotes/origin/".count)), $0.value) } : nil)
+                guard let (name, commit) = chosen else {
+                    // An empty remote: start the store here, on main, as 'docket init' would.
+                    try git.setHead("refs/heads/main")
+                    return try create(at: folder)
+                }
+                try IntakeCheck(git: git).check(commit, since: nil)
                 try git.setReference("refs/heads/\(name)", to: commit, message: "docket: clone")
                 try git.setHead("refs/heads/\(name)")
-                try git.checkout(commit)
-                try git.noteIndexHolds(try git.tree(ofCommit: commit))
-                return try open(at: folder)
             }
-            // An empty remote: start the store here, on main, as 'docket init' would.
-            try git.setHead("refs/heads/main")
-            return try create(at: folder)
+            // Nothing is checked out until what came is known to be good.
+            let head = try git.head()!
+            try IntakeCheck(git: git).check(head, since: nil)
+            try git.checkout(head, force: true)
+            try git.noteIndexHolds(try git.tree(ofCommit: head))
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
         }
-        // A fresh clone's index was just made from HEAD's tree.
-        try git.noteIndexHolds(try git.tree(ofCommit: try git.head()!))
         return try open(at: folder)
     }
 }

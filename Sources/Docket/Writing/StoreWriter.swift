@@ -92,16 +92,26 @@ extension Store {
 
         // Projects and tasks, with their order keys
         var order = old.order
-        var projectKeys = old.order.assign(new.projects.map(\.id))
-        if projectKeys.contains(where: { old.order[$0.key] != $0.value }) {
+        var known = old.order
+        var projectKeys = known.assign(new.projects.map(\.id))
+        if projectKeys.contains(where: { known[$0.key] != $0.value }) {
             // A new or moved project goes past every project, read or not.
-            projectKeys = old.order.assign(new.projects.map(\.id), floor: try largestProjectKey())
+            var floor = try largestProjectKey()
+            if floor > Int.max / 2 {
+                // NB: keys near the largest number (from a hand edit or a remote) would overflow:
+                // every project is numbered afresh, in its order, first.
+                let renumbered = try renumberProjects(into: &writer)
+                known = known.merging(renumbered)
+                order = order.merging(renumbered)
+                floor = renumbered.positions.values.max() ?? -1
+            }
+            projectKeys = known.assign(new.projects.map(\.id), floor: floor)
         }
         let oldProjects = Dictionary(old.state.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for project in new.projects {
             let previous = oldProjects[project.id]
             let key = projectKeys[project.id]!
-            if previous.map(ProjectHeader.init) != ProjectHeader(project: project) || old.order[project.id] != key {
+            if previous.map(ProjectHeader.init) != ProjectHeader(project: project) || known[project.id] != key {
                 try writer.write(.header(project, position: key))
             }
             order.positions[project.id] = key
@@ -128,5 +138,18 @@ extension Store {
         for tombstone in new.removed where oldTombstones[tombstone.id] != tombstone { try writer.write(.tombstone(tombstone)) }
         for tombstone in old.state.removed where !newTombstones.contains(tombstone.id) { writer.remove(StoreLayout.tombstone(tombstone.id)) }
         return order
+    }
+
+    /// Numbers every project 0, 1, 2… in its present order, writing the files whose key changes.
+    private func renumberProjects(into writer: inout StoreWriter) throws -> Order {
+        var reader = StoreReader(try workingTree)
+        let headers = try reader.projectHeaders()
+        if let problem = reader.problems.first { throw StoreError.state(.unreadable(problem)) }
+        var keys = Order()
+        for (index, project) in ordered(Array(headers.values), by: reader.order).enumerated() {
+            keys.positions[project.id] = index
+            if reader.order[project.id] != index { try writer.write(.header(project, position: index)) }
+        }
+        return keys
     }
 }

@@ -10,8 +10,9 @@ struct Add: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "What is to be done.") var text: String
-    @Option(help: ArgumentHelp("When it is due: \(DateInput.forms).", valueName: "date"), transform: { try DateInput.parse($0) })
-    var due: Date?
+    @Option(parsing: .unconditional, help: ArgumentHelp("When it is due: \(DateInput.forms); none for no date.", valueName: "date"),
+            transform: DueInput.parse)
+    var due: DueInput?
 
     func validate() throws {
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the text of a todo cannot be empty") }
@@ -19,7 +20,7 @@ struct Add: ParsableCommand {
 
     func run() throws {
         var todo = TodoItem(text: text)
-        if let due { todo = todo.alter(.due(due)) }
+        if let date = due?.date { todo = todo.alter(.due(date)) }
         try store.open().addTodo(todo)
         print(Output.short(todo.id))
     }

@@ -35,5 +35,5 @@ struct Reopen: ParsableCommand {
 
 func setCompleted(_ completed: Bool, ids: [String], store: Store) throws {
     let changed = try store.updateTodos(try ids.map(store.todoID)) { $0.alter(.completed(completed)) }
-    for todo in changed { print("\(completed ? "Done" : "Reopened"): \(todo.after.text)") }
+    for todo in changed { print("\(completed ? "Done" : "Reopened"): \(todo.after.shownText)") }
 }

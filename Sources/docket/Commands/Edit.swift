@@ -19,7 +19,7 @@ struct Edit: ParsableCommand {
     func run() throws {
         let store = try self.store.open()
         try store.updateTodo(try store.todoID(id)) { $0.alter(.text(text)) }
-        print("Edited: \(text)")
+        print("Edited: \(Output.safe(text))")
     }
 }
 
@@ -31,13 +31,21 @@ struct Due: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's id or a unique prefix.") var id: String
-    @Argument(help: ArgumentHelp("The due date, or none.", valueName: "date|none"), transform: { try DateInput.parseOptional($0) })
-    var date: Date?
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The due date, or none.", valueName: "date|none"))
+    var words: [String] = []
+
+    var date: Date? { get throws { try DueInput.parse(words.joined(separator: " ")).date } }
+
+    func validate() throws {
+        if words.isEmpty { throw ValidationError("give a due date, or none to clear it") }
+        _ = try date
+    }
 
     func run() throws {
         let store = try self.store.open()
+        let date = try self.date
         let changed = try store.updateTodo(try store.todoID(id)) { $0.alter(.due(date)) }
-        print("\(changed.after.text): \(date.map { DateInput.relative($0) } ?? "no due date")")
+        print("\(changed.after.shownText): \(date.map { DateInput.relative($0) } ?? "no due date")")
     }
 }
 
@@ -52,6 +60,6 @@ struct Remove: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        print("Removed: \(try store.removeTodo(try store.todoID(id)).text)")
+        print("Removed: \(try store.removeTodo(try store.todoID(id)).shownText)")
     }
 }

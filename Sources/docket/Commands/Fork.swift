@@ -11,8 +11,8 @@ struct Fork: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's id or a unique prefix.") var id: String
     @Option(help: "The new todo's text.") var text: String?
-    @Option(help: ArgumentHelp("The new todo's due date, or none.", valueName: "date|none"), transform: { try DateInput.parseOptional($0) })
-    var due: Date??
+    @Option(parsing: .unconditional, help: ArgumentHelp("The new todo's due date, or none.", valueName: "date|none"), transform: DueInput.parse)
+    var due: DueInput?
     @Flag(help: "Mark the new todo done.") var done = false
     @Flag(help: "Mark the new todo open.") var open = false
 
@@ -24,7 +24,7 @@ struct Fork: ParsableCommand {
         let store = try self.store.open()
         var changes: [TodoItem.Change] = []
         if let text { changes.append(.text(text)) }
-        if let due { changes.append(.due(due)) }
+        if let due { changes.append(.due(due.date)) }
         if done { changes.append(.completed(true)) }
         if open { changes.append(.completed(false)) }
         print(Output.short(try store.forkTodo(try store.todoID(id), changes).id))

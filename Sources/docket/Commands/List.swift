@@ -50,7 +50,7 @@ func line(_ todo: TodoItem, now: Date) -> String {
 }
 
 func line(_ todo: TodoItem, now: Date, relative days: inout RelativeDays) -> String {
-    var text = "\(Output.dim(Output.short(todo.id)))  \(todo.completed ? "[x]" : "[ ]")  \(todo.completed ? Output.dim(todo.text) : todo.text)"
+    var text = "\(Output.dim(Output.short(todo.id)))  \(todo.completed ? "[x]" : "[ ]")  \(todo.completed ? Output.dim(todo.shownText) : todo.shownText)"
     if let due = todo.dueDate {
         let relative = days.text(for: due)
         text += "  " + (relative.hasPrefix("overdue") && !todo.completed ? Output.red(relative) : Output.yellow(relative))

@@ -39,7 +39,7 @@ struct ProjectCommand: ParsableCommand {
             if state.projects.isEmpty { return print("No projects.") }
             for project in state.projects {
                 let finished = project.tasks.filter { $0.state == .finished }.count
-                print("\(Output.dim(Output.short(project.id)))  \(project.title)  \(Output.dim("\(finished)/\(project.tasks.count) tasks finished"))")
+                print("\(Output.dim(Output.short(project.id)))  \(project.shownTitle)  \(Output.dim("\(finished)/\(project.tasks.count) tasks finished"))")
             }
         }
     }
@@ -56,11 +56,11 @@ struct ProjectCommand: ParsableCommand {
             let store = try self.store.open()
             let project = try store.project(try store.projectID(id))
             if json { return try Output.json(project) }
-            print("\(project.title)  \(Output.dim(project.id.uuidString.lowercased()))")
+            print("\(project.shownTitle)  \(Output.dim(project.id.uuidString.lowercased()))")
             if project.tasks.isEmpty { print("  no tasks") }
             let now = Date()
             for task in project.tasks {
-                var text = "  \(Output.dim(Output.short(task.id)))  \(mark(task.state))  \(task.title)"
+                var text = "  \(Output.dim(Output.short(task.id)))  \(mark(task.state))  \(task.shownTitle)"
                 if let due = task.dueDate.date { text += "  " + Output.yellow(DateInput.relative(due, now: now)) }
                 let seconds = task.recorded(until: now)
                 if seconds > 0 { text += "  " + Output.dim(duration(seconds)) }
@@ -80,7 +80,7 @@ struct ProjectCommand: ParsableCommand {
         func run() throws {
             let store = try self.store.open()
             try store.updateProject(try store.projectID(id)) { $0.alter(by: .setting(.title(to: title))) }
-            print("Renamed project: \(title)")
+            print("Renamed project: \(Output.safe(title))")
         }
     }
 
@@ -92,7 +92,7 @@ struct ProjectCommand: ParsableCommand {
 
         func run() throws {
             let store = try self.store.open()
-            print("Removed project: \(try store.removeProject(try store.projectID(id)).title)")
+            print("Removed project: \(try store.removeProject(try store.projectID(id)).shownTitle)")
         }
     }
 }

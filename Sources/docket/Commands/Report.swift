@@ -24,9 +24,9 @@ struct Report: ParsableCommand {
         if json { return try Output.json(report) }
         if report.projects.isEmpty { return print("No projects.") }
         for project in report.projects {
-            print("\(project.title)  \(duration(TimeInterval(project.seconds)))")
+            print("\(Output.safe(project.title))  \(duration(TimeInterval(project.seconds)))")
             for task in project.tasks where task.seconds > 0 || task.running {
-                print("  \(duration(TimeInterval(task.seconds)).padding(toLength: 8, withPad: " ", startingAt: 0))  \(task.title)\(task.running ? "  " + Output.green("(running)") : "")")
+                print("  \(duration(TimeInterval(task.seconds)).padding(toLength: 8, withPad: " ", startingAt: 0))  \(Output.safe(task.title))\(task.running ? "  " + Output.green("(running)") : "")")
             }
         }
         print("Total  \(duration(TimeInterval(report.seconds)))")

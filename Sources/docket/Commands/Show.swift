@@ -17,7 +17,7 @@ struct Show: ParsableCommand {
         let todo = try store.todo(try store.todoID(id))
         if json { return try Output.json(todo) }
         print("""
-            \(todo.text)
+            \(todo.shownText)
               id        \(todo.id.uuidString.lowercased())
               state     \(todo.completed ? "done" : "open")
               due       \(todo.dueDate.map { "\(DateInput.show($0)) (\(DateInput.relative($0)))" } ?? "none")

@@ -13,7 +13,7 @@ struct Status: ParsableCommand {
         let changes = try store.open().status().filter { $0.kind != .removalRecorded }
         if changes.isEmpty { return print("Nothing to commit; the store matches its last commit.") }
         print("Not committed yet:")
-        for change in changes { print("  \(change.description)") }
+        for change in changes { print("  \(Output.safe(change.description))") }
     }
 }
 
@@ -30,7 +30,7 @@ struct Commit: ParsableCommand {
         let store = try self.store.open()
         switch try store.commit(message: message) {
         case .nothingToCommit: print("Nothing to commit.")
-        case let .committed(id, message): print("Committed \(id.prefix(7)): \(message)")
+        case let .committed(id, message): print("Committed \(id.prefix(7)): \(Output.safe(message))")
         }
         store.packInBackgroundIfNeeded()
     }
@@ -47,7 +47,7 @@ struct Log: ParsableCommand {
 
     func run() throws {
         for commit in try store.open().log(limit: count) {
-            print("\(Output.yellow(commit.id.short))  \(DateInput.show(commit.date))  \(commit.summary)")
+            print("\(Output.yellow(commit.id.short))  \(DateInput.show(commit.date))  \(Output.safe(commit.summary))")
         }
     }
 }

@@ -21,7 +21,7 @@ func describe(_ outcome: PullOutcome, remote: String) -> String {
     case .upToDate: "Already up to date with \(remote)."
     case .remoteEmpty: "\(remote) has nothing to pull yet."
     case let .fastForwarded(to): "Fast-forwarded to \(to.prefix(7)) from \(remote)."
-    case let .merged(commit, report): "Merged \(remote) in \(commit.prefix(7)): \(report.summary)."
+    case let .merged(commit, report): "Merged \(remote) in \(commit.prefix(7)): \(Output.safe(report.summary))."
     }
 }
 
@@ -44,7 +44,7 @@ struct Clone: ParsableCommand {
         let folder = directory.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } ?? StoreOptions().folder
         let store = try Store.clone(url: url, into: folder, options: transferOptions())
         let count = try store.todoIDs().count
-        print("Cloned \(url) into \(store.root.path) (\(count) \(count == 1 ? "todo" : "todos")).")
+        print("Cloned \(Output.safe(RemoteURL.redacted(url))) into \(store.root.path) (\(count) \(count == 1 ? "todo" : "todos")).")
     }
 }
 
@@ -64,7 +64,7 @@ struct RemoteCommand: ParsableCommand {
 
         func run() throws {
             try store.open().addRemote(name, url: url)
-            print("Added remote \(name): \(url)")
+            print("Added remote \(Output.safe(name)): \(Output.safe(RemoteURL.redacted(url)))")
         }
     }
 
@@ -76,7 +76,7 @@ struct RemoteCommand: ParsableCommand {
         func run() throws {
             let remotes = try store.open().remotes()
             if remotes.isEmpty { return print("No remotes; add one with 'docket remote add origin <url>'.") }
-            for remote in remotes { print("\(remote.name)  \(remote.url)") }
+            for remote in remotes { print("\(Output.safe(remote.name))  \(Output.safe(RemoteURL.redacted(remote.url)))") }
         }
     }
 
@@ -136,7 +136,7 @@ struct Sync: ParsableCommand {
     func run() throws {
         let store = try self.store.open()
         let outcome = try store.sync(remote: remote, options: transferOptions())
-        if case let .committed(id, message) = outcome.committed { print("Committed \(id.prefix(7)): \(message)") }
+        if case let .committed(id, message) = outcome.committed { print("Committed \(id.prefix(7)): \(Output.safe(message))") }
         for pull in outcome.pulls { print(describe(pull, remote: outcome.remote)) }
         print(outcome.pushed ? "Pushed to \(outcome.remote)." : "Nothing to push.")
         store.packInBackgroundIfNeeded()
@@ -158,8 +158,8 @@ struct Merges: ParsableCommand {
         if json { return try Output.json(merges) }
         if merges.isEmpty { return print("No merges yet.") }
         for merge in merges {
-            print("\(Output.yellow(String(merge.commit.prefix(7))))  \(DateInput.show(merge.date))  \(merge.report.summary)")
-            for line in merge.report.items.flatMap(\.lines) { print("  " + line) }
+            print("\(Output.yellow(String(merge.commit.prefix(7))))  \(DateInput.show(merge.date))  \(Output.safe(merge.report.summary))")
+            for line in merge.report.items.flatMap(\.lines) + merge.report.farAhead.map(\.line) { print("  " + Output.safe(line)) }
         }
     }
 }

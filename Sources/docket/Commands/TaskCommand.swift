@@ -30,13 +30,14 @@ struct TaskCommand: ParsableCommand {
         @OptionGroup var store: StoreOptions
         @Argument(help: "The project's id or a unique prefix.") var project: String
         @Argument(help: "The task's title.") var title: String
-        @Option(help: ArgumentHelp("When it is due: \(DateInput.forms).", valueName: "date"), transform: { try DateInput.parse($0) })
-        var due: Date?
+        @Option(parsing: .unconditional, help: ArgumentHelp("When it is due: \(DateInput.forms); none for no date.", valueName: "date"),
+                transform: DueInput.parse)
+        var due: DueInput?
 
         func run() throws {
             let store = try self.store.open()
             var task = ProjectTask(title: title)
-            if let due { task = task.alter(by: .setting(.dueDate(to: .date(due)))) }
+            if let date = due?.date { task = task.alter(by: .setting(.dueDate(to: .date(date)))) }
             try store.addTask(task, to: try store.projectID(project))
             print(Output.short(task.id))
         }
@@ -59,10 +60,18 @@ struct TaskCommand: ParsableCommand {
                                                         discussion: "Dates: \(DateInput.forms); 'none' clears it.\n\nExample: docket task due 5d2f +3d")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The task's id or a unique prefix.") var task: String
-        @Argument(help: ArgumentHelp("The due date, or none.", valueName: "date|none"), transform: { try DateInput.parseOptional($0) })
-        var date: Date?
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The due date, or none.", valueName: "date|none"))
+        var words: [String] = []
+
+        var date: Date? { get throws { try DueInput.parse(words.joined(separator: " ")).date } }
+
+        func validate() throws {
+            if words.isEmpty { throw ValidationError("give a due date, or none to clear it") }
+            _ = try date
+        }
 
         func run() throws {
+            let date = try self.date
             try changeTask(task, store: try store.open(), .setting(.dueDate(to: DueDate(date))),
                            done: date.map { DateInput.relative($0) } ?? "has no due date")
         }
@@ -89,7 +98,7 @@ struct TaskCommand: ParsableCommand {
         func run() throws {
             let store = try self.store.open()
             let (taskID, projectID) = try store.taskID(task)
-            print("Removed task: \(try store.removeTask(taskID, in: projectID).title)")
+            print("Removed task: \(try store.removeTask(taskID, in: projectID).shownTitle)")
         }
     }
 
@@ -121,8 +130,8 @@ func changeTask(_ typed: String, store: Store, _ change: ProjectTask.Change, don
     let (taskID, projectID) = try store.taskID(typed)
     let changed = try store.updateTask(taskID, in: projectID) { $0.alter(by: change) }
     if let unchanged, changed.before == changed.after {
-        print("Task '\(changed.after.title)' \(unchanged)")
+        print("Task '\(changed.after.shownTitle)' \(unchanged)")
     } else {
-        print("Task '\(changed.after.title)' \(done)")
+        print("Task '\(changed.after.shownTitle)' \(done)")
     }
 }

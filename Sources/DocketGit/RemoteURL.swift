@@ -1,0 +1,38 @@
+import Foundation
+
+/// Remote addresses as they may be shown: the user-info of an http(s) URL
+/// (`https://user:token@host/…`) may be a secret, so it is never shown.
+public enum RemoteURL {
+    /// The URL with the user-info of an http(s) address replaced by `***`; others as they are.
+    public static func redacted(_ url: String) -> String {
+        guard let (scheme, userInfo, rest) = parts(url) else { return url }
+        return userInfo.isEmpty ? url : scheme + "***@" + rest
+    }
+
+    /// Whether the URL carries a password (`https://user:secret@host/…`), which must not be stored.
+    public static func hasPassword(_ url: String) -> Bool {
+        guard let (_, userInfo, _) = parts(url) else { return false }
+        return userInfo.contains(":")
+    }
+
+    /// The secret parts of a URL's user-info, to keep out of messages that quote it.
+    static func secrets(_ url: String) -> [String] {
+        guard let (_, userInfo, _) = parts(url), !userInfo.isEmpty else { return [] }
+        return [userInfo] + userInfo.split(separator: ":").map(String.init).filter { $0.count >= 3 }
+    }
+
+    /// `text` with every secret of `url` replaced by `***`.
+    static func scrub(_ text: String, of url: String) -> String {
+        secrets(url).sorted { $0.count > $1.count }.reduce(text) { $0.replacingOccurrences(of: $1, with: "***") }
+    }
+
+    /// "https://", the user-info, and the rest from the host on, for an http(s) URL.
+    private static func parts(_ url: String) -> (String, String, String)? {
+        let lower = url.lowercased()
+        guard let scheme = ["https://", "http://"].first(where: { lower.hasPrefix($0) }) else { return nil }
+        let afterScheme = url.dropFirst(scheme.count)
+        let authorityEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? afterScheme.endIndex
+        guard let at = afterScheme[..<authorityEnd].lastIndex(of: "@") else { return (String(url.prefix(scheme.count)), "", String(afterScheme)) }
+        return (String(url.prefix(scheme.count)), String(afterScheme[..<at]), String(afterScheme[afterScheme.index(after: at)...]))
+    }
+}

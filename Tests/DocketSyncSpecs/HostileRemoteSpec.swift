@@ -1,0 +1,144 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// What a hostile or broken remote can serve, crafted with git's object
+/// format directly, and what each machine must do with it: refuse it on
+/// every way in (a fast-forward, a merge, a clone), name the file and the
+/// commit, and change nothing.
+final class HostileRemoteSpec: QuickSpec {
+    override class func spec() {
+        var machines: TwoMachines!
+        var milk: UUID!
+        beforeEach {
+            machines = TwoMachines("docket-hostile")
+            machines.laptop.run("add", "Buy milk")
+            machines.laptop.run("sync")
+            milk = machines.laptop.state.todos[0].id
+            runCommand(docketBinary, ["clone", machines.remote.path, machines.desk.folder.path])
+        }
+        afterEach { try? FileManager.default.removeItem(at: machines.root) }
+
+        let other = UUID(uuidString: "AB000000-0000-4000-8000-000000000001")!
+        func todoJSON(_ id: UUID, _ text: String, due: String = "null") -> String {
+            "{\"id\": \"\(id.uuidString)\", \"text\": \"\(text)\", \"creationDate\": \"2026-11-20T10:00:00.000Z\", \"completed\": false, \"dueDate\": \(due)}\n"
+        }
+        let cases: [(String, () -> (path: String, files: [CraftedFile]))] = [
+            ("a link at an item's path", { (StoreLayout.todo(other), [.link(StoreLayout.todo(other), to: "/etc/passwd")]) }),
+            ("a link in place of a shard folder", { ("todos/CD", [.link("todos/CD", to: "/tmp")]) }),
+            ("a link in place of the folder of removals", { (StoreLayout.removed, [.link(StoreLayout.removed, to: "/tmp")]) }),
+            ("an item that holds another item's id", { (StoreLayout.todo(other), [.file(StoreLayout.todo(other), todoJSON(milk, "Overwritten"))]) }),
+            ("an item under a lower-case name", {
+                let path = "todos/ab/\(other.uuidString.lowercased()).json"
+                return (path, [.file(path, todoJSON(other, "Look-alike"))])
+            }),
+            ("a date no file can hold", { (StoreLayout.todo(other), [.file(StoreLayout.todo(other), todoJSON(other, "Old", due: "\"0000-01-01T00:00:00.000Z\""))]) }),
+            ("a file that does not decode", { (StoreLayout.todo(other), [.file(StoreLayout.todo(other), "{ broken")]) }),
+            ("a file over 1 MiB", { (StoreLayout.todo(other), [.file(StoreLayout.todo(other), String(repeating: " ", count: 2 << 20) + todoJSON(other, "Big"))]) }),
+            ("a submodule in the store", { (StoreLayout.todo(other), [.submodule(StoreLayout.todo(other), commit: String(repeating: "1", count: 40))]) }),
+            ("a path that climbs out with ..", { ("todos/../../escaped.json", [.file("todos/../../escaped.json", "{}")]) }),
+            ("a path into git's own folder", { (".git/hooks/post-checkout", [.executable(".git/hooks/post-checkout", "#!/bin/sh\ntouch /tmp/docket-pwned\n")]) }),
+            ("a path into git's folder by its short name", { ("GIT~1/config", [.file("GIT~1/config", "[core]\n")]) }),
+        ]
+
+        for (name, make) in cases {
+            describe("a remote commit with \(name)") {
+                var path: String!
+                var commit: String!
+                beforeEach {
+                    let crafted = make()
+                    path = crafted.path
+                    commit = String(craftCommit(in: machines.remote, crafted.files).prefix(7))
+                }
+                it("is refused by a fast-forwarding pull, naming the file and the commit, and nothing changes") {
+                    let desk = machines.desk
+                    let before = (desk.head, desk.state)
+                    let result = desk.run("pull")
+                    expect(result.status) == 1
+                    expect(result.stderr).to(contain(Output(path)))
+                    expect(result.stderr).to(contain("in commit \(commit!)"))
+                    expect(desk.head) == before.0
+                    expect(desk.state) == before.1
+                    expect(desk.git("status", "--porcelain")) == ""
+                    expect(FileManager.default.fileExists(atPath: desk.folder.appendingPathComponent(".git/docket-update").path)) == false
+                }
+                it("is refused by a merging pull and by sync, and nothing changes") {
+                    let desk = machines.desk
+                    desk.run("add", "Desk todo")
+                    desk.run("commit")
+                    let before = (desk.head, desk.state)
+                    for command in ["pull", "sync"] {
+                        let result = desk.run(command)
+                        expect(result.status) == 1
+                        expect(result.stderr).to(contain("in commit \(commit!)"))
+                    }
+                    expect(desk.head) == before.0
+                    expect(desk.state) == before.1
+                    expect(desk.git("status", "--porcelain")) == ""
+                }
+                it("is refused by a clone, which leaves no folder behind") {
+                    let target = machines.root.appendingPathComponent("fresh")
+                    let result = runCommand(docketBinary, ["clone", machines.remote.path, target.path])
+                    expect(result.status) == 1
+                    expect(result.stderr).to(contain("in commit \(commit!)"))
+                    expect(FileManager.default.fileExists(atPath: target.path)) == false
+                }
+            }
+        }
+
+        describe("a remote project file whose order key is the largest number there is") {
+            it("is taken in, and adding and ordering projects goes on") {
+                let project = UUID(uuidString: "CC000000-0000-4000-8000-000000000001")!
+                craftCommit(in: machines.remote, [.file(StoreLayout.project(project),
+                    "{\"id\": \"\(project.uuidString)\", \"title\": \"Far\", \"alterDate\": null, \"position\": 9223372036854775807}\n")])
+                let desk = machines.desk
+                expect(desk.run("pull").status) == 0
+                let added = desk.run("project", "add", "Near")
+                expect(added.status) == 0
+                expect(desk.state.projects.map(\.title)) == ["Far", "Near"]
+                expect(desk.run("sync").status) == 0
+            }
+        }
+
+        describe("a removal dated far ahead of the commit that carries it") {
+            it("is named in the merge's summary and by docket merges") {
+                let tombstone = "{\"id\": \"\(milk.uuidString)\", \"kind\": \"todo\", \"removedDate\": \"9999-01-01T00:00:00.000Z\", \"path\": \"\(StoreLayout.todo(milk))\"}\n"
+                craftCommit(in: machines.remote, [.removed(StoreLayout.todo(milk)), .file(StoreLayout.tombstone(milk), tombstone)])
+                let desk = machines.desk
+                desk.run("add", "Desk todo")
+                desk.run("commit")
+                let pulled = desk.run("pull")
+                expect(pulled.stdout).to(contain("1 date far ahead of its commit: todo 'Buy milk' removedDate 9999-01-01"))
+                expect(desk.run("merges").stdout).to(contain("removedDate 9999-01-01T00:00:00.000Z is far ahead of its commit"))
+            }
+        }
+
+        describe("a remote address with a password") {
+            let url = "https://me:s3cret-token@127.0.0.1:1/lists.git"
+            it("is refused by clone and remote add, and the secret is never shown") {
+                let cloned = runCommand(docketBinary, ["clone", url, machines.root.appendingPathComponent("x").path])
+                expect(cloned.status) == 1
+                expect(cloned.stderr).to(contain("https://***@127.0.0.1:1/lists.git carries a password or token"))
+                let added = machines.desk.run("remote", "add", "web", url)
+                expect(added.status) == 1
+                expect(cloned.stdout + cloned.stderr + added.stdout + added.stderr).toNot(contain("s3cret"))
+                expect(machines.desk.git("config", "--get-regexp", "remote")).toNot(contain("s3cret"))
+            }
+            it("added with git is shown without its user-info, and failures never show the secret") {
+                machines.desk.git("remote", "add", "web", url)
+                let listed = machines.desk.run("remote", "list")
+                expect(listed.stdout).to(contain("web  https://***@127.0.0.1:1/lists.git"))
+                let pulled = machines.desk.run("pull", "web")
+                expect(pulled.status) == 1
+                expect(listed.stdout + pulled.stdout + pulled.stderr).toNot(contain("s3cret"))
+            }
+        }
+    }
+}
+
+/// What a path looks like in docket's messages: control characters escaped.
+private func Output(_ path: String) -> String {
+    path.replacingOccurrences(of: "\u{1B}", with: "\\e")
+}
