@@ -21,10 +21,21 @@ extension Repository {
         }
         if paths.isEmpty { return }
         options.checkout_strategy |= GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH.rawValue
-        try withStrArray(paths) { pathspec in
-            options.paths = pathspec
-            try check(git_checkout_tree(pointer, object, &options), "git_checkout_tree")
+        // The files in the way of a safe checkout are collected, to be named.
+        final class InTheWay { var paths: [String] = [] }
+        let inTheWay = InTheWay()
+        options.notify_flags = GIT_CHECKOUT_NOTIFY_CONFLICT.rawValue
+        options.notify_payload = Unmanaged.passUnretained(inTheWay).toOpaque()
+        options.notify_cb = { _, path, _, _, _, payload in
+            if let path, let payload { Unmanaged<InTheWay>.fromOpaque(payload).takeUnretainedValue().paths.append(String(cString: path)) }
+            return 0
         }
+        let code = withStrArray(paths) { pathspec in
+            options.paths = pathspec
+            return git_checkout_tree(pointer, object, &options)
+        }
+        if code == GIT_ECONFLICT.rawValue, !inTheWay.paths.isEmpty { throw FilesInTheWay(paths: inTheWay.paths.sorted()) }
+        try check(code, "git_checkout_tree")
     }
 
     /// The blob id the working tree file at `path` would have.
@@ -33,4 +44,10 @@ extension Repository {
         try check(git_odb_hashfile(&oid, workdir! + path, GIT_OBJECT_BLOB), "git_odb_hashfile")
         return ObjectID(oid)
     }
+}
+
+/// Files a safe checkout would have overwritten: changed or made here and not committed.
+public struct FilesInTheWay: Error, Equatable {
+    /// The files, relative to the repository's top folder.
+    public let paths: [String]
 }

@@ -122,3 +122,32 @@ struct TreeUpdate {
         TreeUpdate(path: path, id: id?.oid, mode: id == nil ? 0 : UInt32(GIT_FILEMODE_BLOB.rawValue))
     }
 }
+
+extension Repository {
+    /// Brings the index's entries for these paths in line with the working
+    /// tree (a present file is added with its stat data, a missing one
+    /// removed) and writes the index once; other entries stay as they are.
+    public func updateIndex(_ paths: [String]) throws {
+        try withIndex { index in
+            for path in paths {
+                var info = stat()
+                if lstat(workdir! + path, &info) == 0 {
+                    try check(git_index_add_bypath(index, path), "git_index_add_bypath")
+                } else {
+                    let code = git_index_remove_bypath(index, path)
+                    if code != GIT_ENOTFOUND.rawValue { try check(code, "git_index_remove_bypath") }
+                }
+            }
+            try check(git_index_write(index), "git_index_write")
+        }
+    }
+
+    /// The id a blob of these bytes has (nothing is written).
+    public static func blobID(of data: Data) throws -> ObjectID {
+        var oid = git_oid()
+        _ = try data.withUnsafeBytes { raw in
+            try check(git_odb_hash(&oid, raw.baseAddress, raw.count, GIT_OBJECT_BLOB), "git_odb_hash")
+        }
+        return ObjectID(oid)
+    }
+}

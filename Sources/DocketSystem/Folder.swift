@@ -113,6 +113,23 @@ public final class Folder: @unchecked Sendable {
         return found
     }
 
+    /// Every name in the folder, dot files included.
+    public func allEntries() throws -> [String] {
+        let copy = try systemCall("dup", path: path) { dup(fd) }
+        guard let stream = fdopendir(copy) else {
+            close(copy)
+            throw FileProblem.system(SystemError("opendir", path: path, code: errno))
+        }
+        defer { closedir(stream) }
+        rewinddir(stream)
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     /// The stat data of an entry, not following a link; nil when it is missing.
     public func status(_ name: String) -> stat? {
         var info = stat()

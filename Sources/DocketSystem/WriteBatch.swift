@@ -65,6 +65,7 @@ public final class WriteBatch {
             do {
                 guard let folder = try folder(file.folder, making: false) else { throw FileProblem.missing }
                 try PendingFile(folder: folder, temporary: file.temporary, name: file.name).commit()
+                if index == pending.count / 2 { Fault.point("mid-batch") }
             } catch {
                 discard(from: index + 1)
                 throw error

@@ -96,6 +96,100 @@ final class FaultSpec: QuickSpec {
             }
         }
 
+        describe("a pull killed while it writes the store's files") {
+            beforeEach {
+                for i in 1...12 { laptop.run("add", "Laptop todo \(i)") }
+                laptop.run("sync")
+                let killed = desk.run("pull", environment: ["DOCKET_FAULT": "mid-batch"])
+                expect(killed.status) == 137
+            }
+            func itemFiles() -> [URL] {
+                let todos = desk.folder.appendingPathComponent(StoreLayout.todos)
+                let shards = (try? FileManager.default.contentsOfDirectory(at: todos, includingPropertiesForKeys: nil)) ?? []
+                return shards.flatMap { (try? FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil)) ?? [] }
+                    .filter { !$0.lastPathComponent.hasPrefix(".") }
+            }
+            it("leaves every item file whole, old or new, never empty") {
+                for file in itemFiles() {
+                    expect(try? DocketJSON.decode(TodoItem.self, from: Data(contentsOf: file))).toNot(beNil(), description: file.path)
+                }
+            }
+            it("is finished by the next sync, which ignores a todo made in between, and leaves nothing behind") {
+                desk.run("add", "Mine")
+                expect(desk.run("sync").status) == 0
+                expect(desk.git("status", "--porcelain")) == ""
+                expect(desk.state.todos.count) == 14
+                expect(desk.state.todos.map(\.text)).to(contain("Mine"))
+                expect(FileManager.default.fileExists(atPath: desk.folder.appendingPathComponent(".git/docket-update").path)) == false
+                expect(desk.run("sync").status) == 0
+                laptop.run("sync")
+                expect(laptop.state) == desk.state
+            }
+            it("names a file changed by hand since, and finishes once it is moved out, as the message says") {
+                let touched = itemFiles().first { (try? DocketJSON.decode(TodoItem.self, from: Data(contentsOf: $0)))?.text.hasPrefix("Laptop") == true }!
+                try Data("{\"mine\": true}\n".utf8).write(to: touched)
+                let refused = desk.run("pull")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("has been changed since; move your version of it out of the store"))
+                try FileManager.default.moveItem(at: touched, to: root.appendingPathComponent("mine.json"))
+                expect(desk.run("pull").status) == 0
+                expect(desk.state.todos.count) == 13
+                expect(desk.git("status", "--porcelain")) == ""
+            }
+        }
+
+        describe("a pull whose checkout is blocked by a file made here") {
+            it("names the file, changes nothing, leaves no marker, and works once the file is moved") {
+                try Data("laptop\n".utf8).write(to: laptop.folder.appendingPathComponent("NOTES"))
+                gitCLI(["add", "NOTES"], in: laptop.folder)
+                gitCLI(["commit", "-qm", "notes"], in: laptop.folder)
+                laptop.run("add", "Laptop")
+                laptop.run("sync")
+                try Data("desk\n".utf8).write(to: desk.folder.appendingPathComponent("NOTES"))
+                let before = (desk.head, desk.state)
+                let refused = desk.run("pull")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("the pull would overwrite NOTES"))
+                expect(desk.head) == before.0
+                expect(desk.state) == before.1
+                expect(FileManager.default.fileExists(atPath: desk.folder.appendingPathComponent(".git/docket-update").path)) == false
+                try FileManager.default.removeItem(at: desk.folder.appendingPathComponent("NOTES"))
+                expect(desk.run("pull").status) == 0
+                expect(desk.state.todos.map(\.text)).to(contain("Laptop"))
+            }
+        }
+
+        describe("git's own lock files") {
+            it("left in the store by a killed program are removed, and commit and sync go on") {
+                for lock in ["index.lock", "HEAD.lock", "refs/heads/main.lock", "refs/remotes/origin/main.lock"] {
+                    FileManager.default.createFile(atPath: laptop.folder.appendingPathComponent(".git/" + lock).path, contents: Data())
+                }
+                laptop.run("add", "After the crash")
+                expect(laptop.run("commit").status) == 0
+                expect(laptop.run("sync").status) == 0
+                expect(laptop.git("status", "--porcelain")) == ""
+            }
+            it("left in the shared bare remote by a killed push is removed, and the next sync pushes") {
+                FileManager.default.createFile(atPath: remote.appendingPathComponent("refs/heads/main.lock").path, contents: Data())
+                laptop.run("add", "After the crash")
+                let synced = laptop.run("sync")
+                expect(synced.status) == 0
+                expect(synced.stdout).to(contain("Pushed to origin."))
+                expect(remoteHead()) == laptop.head + "\n"
+            }
+            it("held by a running program stop commit with a message naming the file, until it ends") {
+                let lock = laptop.folder.appendingPathComponent(".git/index.lock")
+                let holder = LockHolder(lock.path)
+                laptop.run("add", "Waiting")
+                let refused = laptop.run("commit")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("a running git program is changing the repository (it holds .git/index.lock)"))
+                holder.stop()
+                try? FileManager.default.removeItem(at: lock)
+                expect(laptop.run("commit").status) == 0
+            }
+        }
+
         describe("a command killed while writing") {
             it("before its rename leaves the old file and the store usable") {
                 let id = laptop.id("add", "Call Anna")

@@ -38,6 +38,7 @@ extension Store {
     }
 
     func commitHoldingLock(message: String?) throws -> CommitOutcome {
+        clearAbandonedGitLocks()
         try finishInterruptedUpdate()
         let found = try git.status(under: StoreLayout.folders)
         removeLeftoverTemporaryFiles(found)

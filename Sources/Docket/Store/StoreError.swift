@@ -103,6 +103,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case uncommittedChanges
     /// git cannot merge files outside Docket's folders.
     case conflict(paths: [String])
+    /// Files outside Docket's folders, changed or made here and not committed, are where a pull would write.
+    case filesInTheWay(paths: [String])
     /// The store has no remote.
     case noRemote
     /// An interrupted pull cannot be finished because a file it touches was changed since.
@@ -111,6 +113,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case detachedHead
     /// A link or a file stands where one of the store's folders should be.
     case notAFolder(path: String)
+    /// A running git program holds one of git's lock files.
+    case gitLocked(path: String)
 
     public var description: String {
         switch self {
@@ -139,14 +143,18 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "the store has uncommitted changes; commit them ('docket commit') or use 'docket sync', which commits them first"
         case let .conflict(paths):
             "git cannot merge \(paths.count == 1 ? "a file" : "files") outside Docket's folders: \(paths.joined(separator: ", ")); nothing was changed; merge \(paths.count == 1 ? "it" : "them") with git ('git pull'), then run docket again"
+        case let .filesInTheWay(paths):
+            "the pull would overwrite \(paths.joined(separator: ", ")), which \(paths.count == 1 ? "was" : "were") changed or made here and not committed; commit, move or remove \(paths.count == 1 ? "it" : "them"), then pull again; nothing was changed"
         case .noRemote:
             "the store has no remote; add one with 'docket remote add origin <url>'"
+        case let .gitLocked(path):
+            "a running git program is changing the repository (it holds \(path.isEmpty ? "one of git's lock files" : path)); wait for it to finish, then try again"
         case let .notAFolder(path):
             "\(path) is a symbolic link or a file where a folder should be, and Docket never reads or writes through one; remove it ('rm \(path)') and restore the folder ('git checkout -- \(path)'), then try again"
         case .detachedHead:
             "the store's HEAD is on no branch (a rebase or a checkout of a single commit is under way); finish it ('git rebase --continue', or 'git rebase --abort') or go back to a branch ('git switch main'), then run docket again"
         case let .interruptedUpdate(path, marker):
-            "an interrupted pull left the store half updated, and \(path) has been changed since; keep a copy of your change, restore the file ('git checkout -- \(path)'), and run the command again (or delete \(marker) to abandon the pull)"
+            "an interrupted pull left the store half updated, and \(path) has been changed since; move your version of it out of the store, then run the command again to finish the pull (or delete \(marker) to give the pull up and keep the files as they are)"
         }
     }
 }
@@ -172,9 +180,13 @@ extension StoreError {
     static func wrapping(_ error: Error, writing: Bool) -> Error {
         switch error {
         case let error as StoreError: error
+        case let error as GitError where error.code == -14:
+            StoreError.state(.gitLocked(path: error.message.range(of: #"'[^']+\.lock'"#, options: .regularExpression)
+                .map { String(error.message[$0].dropFirst().dropLast()) } ?? (error.message.contains("index is locked") ? ".git/index.lock" : "")))
         case let error as GitError: StoreError.git(error)
         case let error as TransferError: StoreError.transfer(error)
         case let error as MergeConflict: StoreError.state(.conflict(paths: error.paths))
+        case let error as FilesInTheWay: StoreError.state(.filesInTheWay(paths: error.paths))
         case let error as FileLock.Busy: StoreError.state(.locked(lockFile: error.path, pid: error.pid))
         case let error as SystemError:
             StoreError.io(writing ? .write(path: error.path ?? "", reason: error.reason) : .read(path: error.path ?? "", reason: error.reason))

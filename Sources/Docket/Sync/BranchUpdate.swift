@@ -3,50 +3,136 @@ import DocketSystem
 import Foundation
 
 // Moving the branch to another commit so that a process killed at any point
-// leaves a store the next command finishes: the working tree goes first, and
-// a marker file records the move until the branch has moved.
+// leaves a store the next command finishes, and a failure leaves it as it was.
+//
+// 1. A marker records the update: the target, the commit it moves from, and
+//    every path it touches (flushed to disk before any file changes).
+// 2. Files outside the store's folders are checked out by git's own safe checkout.
+// 3. The store's files are written from their blobs, each atomically (a
+//    temporary file renamed into place), all flushed with one syncfs, so a
+//    file is always whole: the old version or the new.
+// 4. The index takes the touched paths; then the branch moves; then the marker goes.
 extension Store {
-    /// The file that marks a branch update in progress: "<target commit> <previous commit or none>".
+    /// The file that marks a branch update in progress.
     var updateMarker: String { gitdir + "docket-update" }
+
+    /// What the marker records.
+    struct UpdateRecord: Codable {
+        let target: String
+        let previous: String?
+        let paths: [String]
+    }
 
     /// Moves the branch to `target` after making the working tree and index match it.
     func moveBranch(to target: ObjectID, from previous: ObjectID?, message: String) throws {
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
-        try StoreError.gate(writing: true) {
-            try AtomicFile.write(Data("\(target) \(previous?.description ?? "none")\n".utf8), to: updateMarker)
-        }
         let targetTree = try git.tree(ofCommit: target)
-        // Whether the index held HEAD's tree: then, after the checkout, it holds the target's.
+        let previousTree = try previous.map { try git.tree(ofCommit: $0) }
+        let changes = try git.changedPaths(from: previousTree, to: targetTree)
         let indexHeldHead = try git.indexHoldsHeadTree()
-        // Only the paths that differ need looking at; past a few thousand, a whole checkout is as quick.
-        let paths = try previous.map { try git.changedPaths(from: try git.tree(ofCommit: $0), to: targetTree).map(\.path) }
-        try git.checkout(target, only: (paths?.count ?? .max) <= 5_000 ? paths : nil)
+        let record = UpdateRecord(target: target.description, previous: previous?.description, paths: changes.map(\.path))
+        try checkWorkingTree(changes, finishing: false)
+        try StoreError.gate(writing: true) { try AtomicFile.write(try JSONEncoder().encode(record), to: updateMarker) }
+        do {
+            try apply(changes, of: target)
+        } catch {
+            rollBack(changes)
+            try? FileManager.default.removeItem(atPath: updateMarker)
+            throw error
+        }
         if indexHeldHead { try git.noteIndexHolds(targetTree) }
         Fault.point("after-checkout")
         try git.setReference(branch, to: target, message: message)
         try? FileManager.default.removeItem(atPath: updateMarker)
     }
 
-    /// Finishes a branch update a killed process left half done.
+    /// Finishes a branch update a killed process left half done: every path it
+    /// touches must hold its old version, its new one, or nothing; then the
+    /// update is made again from the start, which changes only what is left to change.
     func finishInterruptedUpdate() throws {
-        guard let text = try? String(contentsOfFile: updateMarker, encoding: .utf8) else { return }
-        let parts = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        let done: () -> Void = { try? FileManager.default.removeItem(atPath: self.updateMarker) }
-        guard parts.count == 2, let target = ObjectID(hex: parts[0]) else { return done() }
-        let head = try git.head()
-        if head == target { return done() }
-        guard head?.description ?? "none" == parts[1] else { return done() }
-        // Every file that differs from HEAD must already be the target's, so
-        // finishing the checkout cannot overwrite anything a person changed.
-        let targetTree = try git.tree(ofCommit: target)
-        for entry in try git.status(under: []) {
-            let wanted = try git.blobID(inTree: targetTree, at: entry.path)
-            let actual = entry.kind == .deleted ? nil : try git.hashFile(entry.path)
-            if wanted != actual { throw StoreError.state(.interruptedUpdate(path: entry.path, marker: updateMarker)) }
+        guard let data = FileManager.default.contents(atPath: updateMarker) else { return }
+        let done = { _ = try? FileManager.default.removeItem(atPath: self.updateMarker) }
+        guard let record = try? JSONDecoder().decode(UpdateRecord.self, from: data), let target = ObjectID(hex: record.target) else {
+            return done()
         }
+        let previous = record.previous.flatMap(ObjectID.init(hex:))
+        let head = try git.head()
+        // The branch already moved, or moved elsewhere since (by git): nothing is left to finish.
+        guard head != target, head == previous else { return done() }
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
-        try git.checkout(target, force: true)
+        let targetTree = try git.tree(ofCommit: target)
+        let changes = try git.changedPaths(from: try previous.map { try git.tree(ofCommit: $0) }, to: targetTree)
+        try checkWorkingTree(changes, finishing: true)
+        try apply(changes, of: target)
+        try git.noteIndexHolds(targetTree)
         try git.setReference(branch, to: target, message: "docket: finish an interrupted pull")
+        removeLeftoverTemporaryFiles(in: Set(changes.map { split($0.path).folder }))
         done()
+    }
+
+    /// Removes the temporary files a killed docket left in these folders (those whose writer is gone).
+    func removeLeftoverTemporaryFiles(in folders: Set<String>) {
+        guard let root = try? tree else { return }
+        for path in folders {
+            guard let folder = try? root.folder(path), let entries = try? folder.allEntries() else { continue }
+            for name in entries {
+                if let pid = AtomicFile.writer(ofTemporary: Substring(name)), !Spawn.isAlive(pid) { try? folder.remove(name) }
+            }
+        }
+    }
+
+    /// Refuses an update that would overwrite what a person changed: each
+    /// touched store file must hold its old version (or, when `finishing` a
+    /// killed update, its new version or nothing).
+    private func checkWorkingTree(_ changes: [ChangedPath], finishing: Bool) throws {
+        let source = try workingTree
+        for change in changes where StoreLayout.isInStore(change.path) {
+            let current = try? source.read(change.path)
+            let currentID = try current.map { try git.blobID(of: $0) }
+            if currentID == change.oldID || finishing && (currentID == change.newID || current == nil) { continue }
+            throw finishing ? StoreError.state(.interruptedUpdate(path: change.path, marker: updateMarker))
+                : StoreError.state(.uncommittedChanges)
+        }
+    }
+
+    /// Makes the working tree and index hold `target`'s version of each changed path.
+    private func apply(_ changes: [ChangedPath], of target: ObjectID) throws {
+        let store = changes.filter { StoreLayout.isInStore($0.path) }
+        let others = changes.filter { !StoreLayout.isInStore($0.path) }
+        if !others.isEmpty { try git.checkout(target, only: others.map(\.path)) }
+        try write(store)
+        Fault.point("after-store-files")
+        try git.updateIndex(store.map(\.path))
+    }
+
+    /// Writes each store path's new version (or removes it), each atomically, flushed once.
+    private func write(_ changes: [ChangedPath], old: Bool = false) throws {
+        try StoreError.gate(writing: true) {
+            let root = try tree
+            let batch = WriteBatch(root: root)
+            var removals: [String] = []
+            for change in changes {
+                if let id = old ? change.oldID : change.newID { try batch.add(try git.blob(id), at: change.path) } else { removals.append(change.path) }
+            }
+            try batch.commit()
+            for path in removals {
+                let (folder, name) = split(path)
+                try root.folder(folder)?.remove(name)
+                var parent = folder
+                while parent.contains("/") {
+                    let (up, last) = split(parent)
+                    try root.folder(up)?.removeIfEmpty(last)
+                    parent = up
+                }
+                if !parent.isEmpty { root.removeIfEmpty(parent) }
+            }
+        }
+    }
+
+    /// Puts the old version of each store path back after a failed update (best effort).
+    private func rollBack(_ changes: [ChangedPath]) {
+        let store = changes.filter { StoreLayout.isInStore($0.path) }
+        try? write(store, old: true)
+        try? git.updateIndex(store.map(\.path))
     }
 }

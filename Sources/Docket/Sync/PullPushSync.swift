@@ -14,10 +14,13 @@ extension Store {
     @discardableResult
     public func push(remote: String? = nil, options: TransferOptions = .fromEnvironment()) throws -> String {
         let name = try remoteName(remote)
-        guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
-        try checkOutgoing(remote: name, branch: branch)
-        try git.push(remote: name, reference: branch, options: options)
-        return name
+        return try withLock {
+            clearAbandonedGitLocks()
+            guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
+            try checkOutgoing(remote: name, branch: branch)
+            try retryingAbandonedLock { try git.push(remote: name, reference: branch, options: options) }
+            return name
+        }
     }
 
     /// Commits local changes, pulls and pushes, pulling again (up to `attempts`
@@ -34,7 +37,7 @@ extension Store {
                     let remoteHead = try git.reference("refs/remotes/\(name)/\(branch.dropFirst("refs/heads/".count))")
                     if remoteHead == (try git.head()) { return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: false) }
                     try checkOutgoing(remote: name, branch: branch)
-                    try git.push(remote: name, reference: branch, options: options)
+                    try retryingAbandonedLock { try git.push(remote: name, reference: branch, options: options) }
                     return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: true)
                 } catch StoreError.transfer(.rejected) where attempt < attempts {
                     continue
@@ -47,11 +50,12 @@ extension Store {
     /// Pulls while holding the lock; `knownClean` skips the scan for uncommitted
     /// changes when the caller has just committed them (a status costs 0.5 s at 100,000 items).
     func pullHoldingLock(remote: String, options: TransferOptions, knownClean: Bool = false) throws -> PullOutcome {
+        clearAbandonedGitLocks()
         try finishInterruptedUpdate()
         if !knownClean, !(try git.status(under: StoreLayout.folders).filter { StoreLayout.item(at: $0.path) != .other }.isEmpty) {
             throw StoreError.state(.uncommittedChanges)
         }
-        try git.fetch(remote: remote, options: options)
+        try retryingAbandonedLock { try git.fetch(remote: remote, options: options) }
         Fault.point("after-fetch")
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let short = String(branch.dropFirst("refs/heads/".count))
