@@ -11,6 +11,8 @@ final class TransferContext {
     var triedAgent = false
     var triedKeys = 0
     var triedUserPass = false
+    /// Key files skipped because a passphrase protects them.
+    var encryptedKeys: [String] = []
     var hostProblem: TransferError?
     var rejected: (reference: String, reason: String)?
     let started = Date()
@@ -64,14 +66,21 @@ final class TransferContext {
     func credential(_ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>?, user: String?, allowed: UInt32) -> Int32 {
         if allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0 {
             let name = user ?? NSUserName()
+            // NB: an agent variable left from a closed session points at no
+            // agent; offering it would end the transfer instead of trying the keys.
             if options.useSSHAgent && !triedAgent {
                 triedAgent = true
-                if git_credential_ssh_key_from_agent(out, name) == 0 { return 0 }
+                if SSHKeys.agentAnswers(ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"]),
+                   git_credential_ssh_key_from_agent(out, name) == 0 { return 0 }
             }
             let keys = options.sshKeyFiles.filter { FileManager.default.fileExists(atPath: $0) }
-            if triedKeys < keys.count {
+            while triedKeys < keys.count {
                 let key = keys[triedKeys]
                 triedKeys += 1
+                if SSHKeys.isEncrypted(key) {
+                    encryptedKeys.append(key)
+                    continue
+                }
                 let publicKey = FileManager.default.fileExists(atPath: key + ".pub") ? key + ".pub" : nil
                 return git_credential_ssh_key_new(out, name, publicKey, key, nil)
             }
@@ -114,6 +123,7 @@ final class TransferContext {
         let message = error.message.lowercased()
         if error.code == GIT_EAUTH.rawValue || message.contains("authentication") || message.contains("no credential")
             || message.contains("permission denied") || message.contains("401") || message.contains("403") {
+            if let key = encryptedKeys.first { return .passphraseKey(url: url, key: key) }
             return .authentication(url: url, detail: error.message)
         }
         if message.contains("not found") || message.contains("does not appear to be a git repository") || message.contains("could not find repository")

@@ -3,6 +3,7 @@ import Foundation
 /// Why talking to a remote failed, in the terms a person can act on.
 public enum TransferError: Error, CustomStringConvertible, Equatable {
     case authentication(url: String, detail: String)
+    case passphraseKey(url: String, key: String)
     case unknownHost(host: String, knownHosts: String)
     case hostKeyMismatch(host: String, knownHosts: String)
     case unreachable(url: String, detail: String)
@@ -16,6 +17,8 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
         switch self {
         case let .authentication(url, detail):
             "\(url) did not accept the credentials (\(detail)); check the ssh key or agent (DOCKET_SSH_KEY), or DOCKET_GIT_USERNAME and DOCKET_GIT_TOKEN for https"
+        case let .passphraseKey(url, key):
+            "\(url) needs an ssh key, and \(key) is protected by a passphrase, which docket cannot ask for; add it to the ssh-agent ('ssh-add \(key)'), then try again"
         case let .unknownHost(host, knownHosts):
             "the ssh host \(host) is not in \(knownHosts); if you trust it, add its key with 'ssh-keyscan \(host) >> \(knownHosts)' (or connect once with ssh), then try again"
         case let .hostKeyMismatch(host, knownHosts):

@@ -128,8 +128,8 @@ public final class SSHServer {
     /// The ssh:// URL of a repository at an absolute path.
     public func url(_ path: String) -> String { "ssh://\(user)@127.0.0.1:\(port)\(path)" }
 
-    /// Starts an ssh-agent holding the user key and returns its socket.
-    public func startAgent() -> String {
+    /// Starts an ssh-agent (holding the user key unless `adding` is false) and returns its socket.
+    public func startAgent(adding: Bool = true) -> String {
         let socket = folder.appendingPathComponent("agent.sock").path
         let agent = Process()
         agent.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -140,7 +140,7 @@ public final class SSHServer {
         self.agent = agent
         let deadline = Date().addingTimeInterval(5)
         while !FileManager.default.fileExists(atPath: socket) && Date() < deadline { usleep(20_000) }
-        runCommand("ssh-add", ["-q", userKey], environment: ["SSH_AUTH_SOCK": socket])
+        if adding { runCommand("ssh-add", ["-q", userKey], environment: ["SSH_AUTH_SOCK": socket]) }
         return socket
     }
 

@@ -43,6 +43,34 @@ final class SSHSpec: QuickSpec {
                 try laptop.edit { $0.alter(by: .adding(.todo(TodoItem(text: "Through the agent")))) }
                 expect(try laptop.sync(options: agentOnly).pushed) == true
             }
+            it("falls back to the key file when SSH_AUTH_SOCK names an agent that is gone") {
+                setenv("SSH_AUTH_SOCK", root.appendingPathComponent("gone.sock").path, 1)
+                var withAgent = options!
+                withAgent.useSSHAgent = true
+                let laptop = try Store.clone(url: server.url(remote.path), into: root.appendingPathComponent("laptop"), options: withAgent)
+                expect(try laptop.load().problems).to(beEmpty())
+            }
+            it("says a key protected by a passphrase goes to the agent, and works once it is there") {
+                let locked = root.appendingPathComponent("locked").path
+                try FileManager.default.copyItem(atPath: server.userKey, toPath: locked)
+                chmod(locked, 0o600)
+                runCommand("ssh-keygen", ["-q", "-p", "-P", "", "-N", "s3cret phrase", "-f", locked])
+                var passphrase = options!
+                passphrase.sshKeyFiles = [locked]
+                let target = root.appendingPathComponent("laptop")
+                expect { try Store.clone(url: server.url(remote.path), into: target, options: passphrase) }
+                    .to(throwError(StoreError.transfer(.passphraseKey(url: server.url(remote.path), key: locked))))
+                // As the message says: add it to the agent (ssh-add asks for the passphrase through SSH_ASKPASS here).
+                let socket = server.startAgent(adding: false)
+                let askpass = root.appendingPathComponent("askpass").path
+                try "#!/bin/sh\necho 's3cret phrase'\n".write(toFile: askpass, atomically: true, encoding: .utf8)
+                chmod(askpass, 0o755)
+                expect(runCommand("ssh-add", [locked], environment: ["SSH_AUTH_SOCK": socket, "SSH_ASKPASS": askpass,
+                                                                    "SSH_ASKPASS_REQUIRE": "force", "DISPLAY": ":0"]).status) == 0
+                setenv("SSH_AUTH_SOCK", socket, 1)
+                passphrase.useSSHAgent = true
+                expect(try Store.clone(url: server.url(remote.path), into: target, options: passphrase).load().problems).to(beEmpty())
+            }
             it("refuses a host that is not in known_hosts, saying how to accept it, and leaves nothing behind") {
                 var strangers = options!
                 strangers.knownHostsFile = root.appendingPathComponent("empty_known_hosts").path
