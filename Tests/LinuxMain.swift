@@ -40,6 +40,7 @@ import XCTest
             StoreSpeedSpec.self,
             CommandLineSpec.self,
             UntrustedFilesSpec.self,
+            CommandLineInputSpec.self,
             // Sync
             SyncSpec.self,
             SSHSpec.self,

@@ -32,10 +32,18 @@ struct DocketBench {
                 FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
                 exit(1)
             }
+        case "grow":
+            let folder = arguments.first { !$0.hasPrefix("--") && Int($0) == nil } ?? "docket-bench-store"
+            do {
+                try Grow(count: option("--add", 1000), folder: URL(fileURLWithPath: folder), seed: UInt64(option("--seed", 7))).run()
+            } catch {
+                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                exit(1)
+            }
         case "merge":
             MergeBenchmark(size: option("--size", 100_000), changes: option("--changes", 1000), runs: option("--runs", 5)).run()
         default:
-            FileHandle.standardError.write(Data("usage: docket-bench generate <dir> [--size N] [--no-commit] | load <dir> [--runs N] | merge [--size N] [--changes N] [--runs N]\n".utf8))
+            FileHandle.standardError.write(Data("usage: docket-bench generate <dir> [--size N] [--no-commit] | load <dir> [--runs N] | merge [--size N] [--changes N] [--runs N] | grow <dir> [--add N] [--seed N]\n".utf8))
             exit(64)
         }
     }

@@ -142,6 +142,42 @@ extension Repository {
         }
     }
 
+    /// Sets the index entries of these paths: a blob (as a plain file, with
+    /// the stat data of the file now in the working tree, which must hold
+    /// that blob), or nil to remove the entry; then writes the index once.
+    ///
+    /// NB: `git_index_add_bypath` reads, filters and hashes each file and
+    /// writes its blob again: most of a large pull's time. The caller wrote
+    /// each file from its blob, so the blob's id is known.
+    public func setIndexEntries(_ entries: [(path: String, id: ObjectID?)]) throws {
+        try withIndex { index in
+            for (path, id) in entries {
+                guard let id else {
+                    let code = git_index_remove(index, path, 0)
+                    if code != GIT_ENOTFOUND.rawValue { try check(code, "git_index_remove") }
+                    continue
+                }
+                var info = stat()
+                guard lstat(workdir! + path, &info) == 0 else { continue }
+                var entry = git_index_entry()
+                entry.ctime = git_index_time(seconds: Int32(truncatingIfNeeded: info.st_ctim.tv_sec), nanoseconds: UInt32(info.st_ctim.tv_nsec))
+                entry.mtime = git_index_time(seconds: Int32(truncatingIfNeeded: info.st_mtim.tv_sec), nanoseconds: UInt32(info.st_mtim.tv_nsec))
+                entry.dev = UInt32(truncatingIfNeeded: info.st_dev)
+                entry.ino = UInt32(truncatingIfNeeded: info.st_ino)
+                entry.mode = UInt32(GIT_FILEMODE_BLOB.rawValue)
+                entry.uid = info.st_uid
+                entry.gid = info.st_gid
+                entry.file_size = UInt32(truncatingIfNeeded: info.st_size)
+                entry.id = id.oid
+                try path.withCString { cPath in
+                    entry.path = cPath
+                    try check(git_index_add(index, &entry), "git_index_add")
+                }
+            }
+            try check(git_index_write(index), "git_index_write")
+        }
+    }
+
     /// The id a blob of these bytes has (nothing is written).
     public static func blobID(of data: Data) throws -> ObjectID {
         var oid = git_oid()

@@ -11,13 +11,16 @@ extension Repository {
         return ObjectID(oid)
     }
 
-    /// The size of a blob in bytes, without reading its contents.
+    /// The size of a blob in bytes, from the object's header alone (its contents are not inflated).
     public func blobSize(_ id: ObjectID) throws -> Int {
+        var odb: OpaquePointer?
+        try check(git_repository_odb(&odb, pointer), "git_repository_odb")
+        defer { git_odb_free(odb) }
         var oid = id.oid
-        var blob: OpaquePointer?
-        try check(git_blob_lookup(&blob, pointer, &oid), "git_blob_lookup")
-        defer { git_blob_free(blob) }
-        return Int(git_blob_rawsize(blob))
+        var size = 0
+        var type = GIT_OBJECT_ANY
+        try check(git_odb_read_header(&size, &type, odb, &oid), "git_odb_read_header")
+        return size
     }
 
     /// The contents of a blob.

@@ -64,6 +64,10 @@ final class CommitSource: ItemSource {
     let tree: ObjectID
     /// The blob of each file read, by store path.
     private(set) var blobs: [String: ObjectID] = [:]
+    /// The bytes of each file read, by blob, when `keepsContents`.
+    private(set) var contents: [ObjectID: Data] = [:]
+    /// Whether to keep the bytes read, for a checkout that follows.
+    var keepsContents = false
 
     init(git: StoreGit, commit: ObjectID) throws {
         self.git = git
@@ -85,7 +89,9 @@ final class CommitSource: ItemSource {
         let size = try git.blobSize(entry.id)
         guard size <= Store.maximumFileSize else { throw FileProblem.tooLarge(size: size, limit: Store.maximumFileSize) }
         blobs[path] = entry.id
-        return try git.blob(entry.id)
+        let data = try git.blob(entry.id)
+        if keepsContents { contents[entry.id] = data }
+        return data
     }
 }
 

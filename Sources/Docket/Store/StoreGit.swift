@@ -52,6 +52,7 @@ struct StoreGit {
     func noteIndexHolds(_ tree: ObjectID) throws { try writing { try repository.noteIndexHolds(tree) } }
     func stageAndWriteTree(_ paths: [String]) throws -> ObjectID { try writing { try repository.stageAndWriteTree(paths) } }
     func updateIndex(_ paths: [String]) throws { try writing { try repository.updateIndex(paths) } }
+    func setIndexEntries(_ entries: [(path: String, id: ObjectID?)]) throws { try writing { try repository.setIndexEntries(entries) } }
     func blobID(of data: Data) throws -> ObjectID { try reading { try Repository.blobID(of: data) } }
     func checkout(_ commit: ObjectID, force: Bool = false, only paths: [String]? = nil) throws {
         try writing { try repository.checkout(commit, force: force, only: paths) }

@@ -23,8 +23,9 @@ extension Store {
         let paths: [String]
     }
 
-    /// Moves the branch to `target` after making the working tree and index match it.
-    func moveBranch(to target: ObjectID, from previous: ObjectID?, message: String) throws {
+    /// Moves the branch to `target` after making the working tree and index
+    /// match it; `contents` holds blobs already read, by id.
+    func moveBranch(to target: ObjectID, from previous: ObjectID?, message: String, contents: [ObjectID: Data] = [:]) throws {
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let targetTree = try git.tree(ofCommit: target)
         let previousTree = try previous.map { try git.tree(ofCommit: $0) }
@@ -34,7 +35,7 @@ extension Store {
         try checkWorkingTree(changes, finishing: false)
         try StoreError.gate(writing: true) { try AtomicFile.write(try JSONEncoder().encode(record), to: updateMarker) }
         do {
-            try apply(changes, of: target)
+            try apply(changes, of: target, contents: contents)
         } catch {
             rollBack(changes)
             try? FileManager.default.removeItem(atPath: updateMarker)
@@ -96,23 +97,27 @@ extension Store {
     }
 
     /// Makes the working tree and index hold `target`'s version of each changed path.
-    private func apply(_ changes: [ChangedPath], of target: ObjectID) throws {
+    private func apply(_ changes: [ChangedPath], of target: ObjectID, contents: [ObjectID: Data] = [:]) throws {
         let store = changes.filter { StoreLayout.isInStore($0.path) }
         let others = changes.filter { !StoreLayout.isInStore($0.path) }
         if !others.isEmpty { try git.checkout(target, only: others.map(\.path)) }
-        try write(store)
+        try write(store, contents: contents)
         Fault.point("after-store-files")
-        try git.updateIndex(store.map(\.path))
+        try git.setIndexEntries(store.map { ($0.path, $0.newID) })
     }
 
     /// Writes each store path's new version (or removes it), each atomically, flushed once.
-    private func write(_ changes: [ChangedPath], old: Bool = false) throws {
+    private func write(_ changes: [ChangedPath], old: Bool = false, contents: [ObjectID: Data] = [:]) throws {
         try StoreError.gate(writing: true) {
             let root = try tree
             let batch = WriteBatch(root: root)
             var removals: [String] = []
             for change in changes {
-                if let id = old ? change.oldID : change.newID { try batch.add(try git.blob(id), at: change.path) } else { removals.append(change.path) }
+                if let id = old ? change.oldID : change.newID {
+                    try batch.add(try contents[id] ?? git.blob(id), at: change.path)
+                } else {
+                    removals.append(change.path)
+                }
             }
             try batch.commit()
             for path in removals {
@@ -133,6 +138,6 @@ extension Store {
     private func rollBack(_ changes: [ChangedPath]) {
         let store = changes.filter { StoreLayout.isInStore($0.path) }
         try? write(store, old: true)
-        try? git.updateIndex(store.map(\.path))
+        try? git.setIndexEntries(store.map { ($0.path, $0.oldID) })
     }
 }

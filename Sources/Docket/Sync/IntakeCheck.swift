@@ -11,8 +11,10 @@ struct IntakeCheck {
     let git: StoreGit
 
     /// Refuses `target` when a file it adds or changes since `current` (every
-    /// file when nil) is one Docket must not take in or pass on.
-    func check(_ target: ObjectID, since current: ObjectID?) throws {
+    /// file when nil) is one Docket must not take in or pass on; returns the
+    /// bytes of the store files it read, by blob, for the checkout that follows.
+    @discardableResult
+    func check(_ target: ObjectID, since current: ObjectID?) throws -> [ObjectID: Data] {
         let targetTree = try git.tree(ofCommit: target)
         let paths: [String]
         if let current {
@@ -21,6 +23,7 @@ struct IntakeCheck {
             paths = Array(try git.entries(inTree: targetTree, under: []).keys)
         }
         let source = try CommitSource(git: git, commit: target)
+        source.keepsContents = true
         var reader = StoreReader(source)
         for path in paths.sorted() {
             if let reason = IntakeCheck.pathProblem(path) { throw try refused(path, reason, in: target, since: current) }
@@ -40,21 +43,26 @@ struct IntakeCheck {
             _ = reader.item(at: path)
             if let problem = reader.problems.first { throw try refused(problem.path, problem.reason, in: target, since: current) }
         }
+        return source.contents
     }
 
     /// Why git (or a file system) should not be given this path; nil when it may.
     static func pathProblem(_ path: String) -> String? {
         if path.utf8.count > 4096 { return "has a path longer than 4,096 bytes" }
         for part in path.split(separator: "/", omittingEmptySubsequences: false) {
-            let lower = part.lowercased()
             if part.isEmpty || part == "." || part == ".." { return "has '\(part)' as a part of its path" }
-            if lower == ".git" || lower.range(of: #"^git~[0-9]+$"#, options: .regularExpression) != nil {
-                return "would write into git's own folder"
-            }
+            if isGitFolderName(part) { return "would write into git's own folder" }
             if part.utf8.count > 255 { return "has a name longer than the 255 bytes a file name may have" }
             if part.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) { return "has a control character in its name" }
         }
         return nil
+    }
+
+    /// ".git" in any case, or a short name that stands for it ("GIT~1").
+    private static func isGitFolderName(_ part: Substring) -> Bool {
+        let bytes = Array(part.utf8).map { $0 | 0x20 }  // ASCII lower case; other bytes cannot match
+        if bytes == Array(".git".utf8) { return true }
+        return bytes.count > 4 && bytes.starts(with: Array("git~".utf8)) && bytes.dropFirst(4).allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     private func refused(_ path: String, _ reason: String, in target: ObjectID, since current: ObjectID?) throws -> StoreError {

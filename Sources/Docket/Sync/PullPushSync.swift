@@ -63,23 +63,23 @@ extension Store {
         let intake = IntakeCheck(git: try git)
         try refuseNewerFormat(in: theirs)
         guard let ours = try git.head() else {
-            try intake.check(theirs, since: nil)
-            try moveBranch(to: theirs, from: nil, message: "docket: pull (fast-forward)")
+            let contents = try intake.check(theirs, since: nil)
+            try moveBranch(to: theirs, from: nil, message: "docket: pull (fast-forward)", contents: contents)
             return .fastForwarded(to: theirs.description)
         }
         if ours == theirs { return .upToDate }
         let base = try git.mergeBase(ours, theirs)
         if base == theirs { return .upToDate }
-        try intake.check(theirs, since: base)
+        let contents = try intake.check(theirs, since: base)
         if base == ours {
-            try moveBranch(to: theirs, from: ours, message: "docket: pull (fast-forward)")
+            try moveBranch(to: theirs, from: ours, message: "docket: pull (fast-forward)", contents: contents)
             return .fastForwarded(to: theirs.description)
         }
         let (commit, report) = try git.writingObjectsTogether {
             try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).build(remoteBranch: "\(remote)/\(short)")
         }
         Fault.point("after-merge-commit")
-        try moveBranch(to: commit, from: ours, message: "docket: pull (merge)")
+        try moveBranch(to: commit, from: ours, message: "docket: pull (merge)", contents: contents)
         return .merged(commit: commit.description, report: report)
     }
 
