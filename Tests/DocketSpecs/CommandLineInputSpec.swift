@@ -10,15 +10,20 @@ final class CommandLineInputSpec: QuickSpec {
     override class func spec() {
         describe("docket, given anything on its command line") {
             var folder: URL!
+            var scratch: URL!
             var ids: [String]!
             beforeEach {
                 folder = temporaryFolder()
+                scratch = temporaryFolder("docket-scratch")
                 runCommand(docketBinary, ["init", folder.path])
                 ids = ["Buy milk", "Call Anna"].map { docket("add", $0, store: folder).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
                 let project = docket("project", "add", "Party", store: folder).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 ids += [project, docket("task", "add", project, "Buy Beer", store: folder).stdout.trimmingCharacters(in: .whitespacesAndNewlines)]
             }
-            afterEach { try? FileManager.default.removeItem(at: folder) }
+            afterEach {
+                try? FileManager.default.removeItem(at: folder)
+                try? FileManager.default.removeItem(at: scratch)
+            }
 
             it("never traps on a date, whichever command takes it") {
                 let dates = ["", " ", "-1d", "+3000000d", "+99999999999999d", "+9223372036854775807d", "+2000000000000000000w",
@@ -54,7 +59,9 @@ final class CommandLineInputSpec: QuickSpec {
                         default: arguments += [options.randomElement(using: &g)!, words.randomElement(using: &g)!]
                         }
                     }
-                    let result = docket(arguments.filter { !$0.contains("\u{0}") }, store: folder, environment: ["DOCKET_LOCK_TIMEOUT": "1"])
+                    // From a scratch folder: a relative path given to -C lands there.
+                    let result = docket(arguments.filter { !$0.contains("\u{0}") }, store: folder, environment: ["DOCKET_LOCK_TIMEOUT": "1"],
+                                        in: scratch)
                     if ![0, 1, 64].contains(result.status) || result.stderr.contains("Fatal error") {
                         return "docket \(arguments) exited \(result.status): \(result.stderr.prefix(300))"
                     }
