@@ -48,5 +48,6 @@ import XCTest
             FaultSpec.self,
             ConvergenceSpec.self,
             HostileRemoteSpec.self,
+            FaultScriptSpec.self,
         ]
 }

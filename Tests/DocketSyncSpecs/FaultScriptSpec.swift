@@ -1,0 +1,21 @@
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// A short, seeded run of scripts/faults (the long one kills docket 1,000
+/// times): random kills in add, commit, pull, sync and pack, and concurrent
+/// writers under a killer, each followed by the next command.
+final class FaultScriptSpec: QuickSpec {
+    override class func spec() {
+        describe("docket killed at random points") {
+            it("loses nothing, is never blocked, and leaves nothing half done") {
+                let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("scripts/faults").path
+                let result = runCommand("python3", [script, "--kills", "12", "--seed", "3", "--concurrent-seconds", "3", "--binary", docketBinary])
+                expect(result.status).to(equal(0), description: result.stdout + result.stderr)
+                expect(result.stdout).to(contain(" 0 lost, 0 blocked (0 problems"))
+            }
+        }
+    }
+}
