@@ -11,3 +11,4 @@
 @_exported import struct DocketGit.GitError
 @_exported import enum DocketGit.LibGit2
 @_exported import enum DocketGit.RemoteURL
+@_exported import enum DocketGit.GitOperation

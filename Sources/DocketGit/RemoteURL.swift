@@ -15,6 +15,15 @@ public enum RemoteURL {
         return userInfo.contains(":")
     }
 
+    /// The folder a remote on this machine lives in (a path or a file:// URL); nil for a network remote.
+    public static func localPath(_ url: String) -> String? {
+        if url.lowercased().hasPrefix("file://") { return URLComponents(string: url)?.path }
+        if url.contains("://") { return nil }
+        // scp-like "host:path" (a colon before any slash) is ssh.
+        if let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") { return nil }
+        return url
+    }
+
     /// The secret parts of a URL's user-info, to keep out of messages that quote it.
     static func secrets(_ url: String) -> [String] {
         guard let (_, userInfo, _) = parts(url), !userInfo.isEmpty else { return [] }

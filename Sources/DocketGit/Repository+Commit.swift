@@ -68,14 +68,16 @@ extension Repository {
         return result
     }
 
-    /// Writes a commit of `tree` with these parents; when `updating` names a
-    /// reference (such as "HEAD"), moves it to the new commit.
-    public func commit(tree: ObjectID, parents: [ObjectID], message: String, author: Signature,
-                       updating reference: String? = "HEAD", date: Date = Date()) throws -> ObjectID {
-        var signature: UnsafeMutablePointer<git_signature>?
-        let offset = Int32(TimeZone.current.secondsFromGMT(for: date) / 60)
-        try check(git_signature_new(&signature, author.name, author.email, git_time_t(date.timeIntervalSince1970), offset), "git_signature_new")
-        defer { git_signature_free(signature) }
+    /// Writes a commit of `tree` with these parents, by `identities` (the
+    /// repository's own when nil), signed as git's configuration asks
+    /// (`commit.gpgsign`, throwing `SigningError` when signing fails); when
+    /// `updating` names a reference (such as "HEAD"), moves it to the new commit.
+    public func commit(tree: ObjectID, parents: [ObjectID], message: String, identities: Identities? = nil,
+                       updating reference: String? = "HEAD") throws -> ObjectID {
+        let sign = CommitSigning.signer(for: self)
+        let who = identities ?? self.identities()
+        let author = try gitSignature(who.author), committer = try gitSignature(who.committer)
+        defer { git_signature_free(author); git_signature_free(committer) }
         return try withTree(tree) { treeObject in
             var parentCommits: [OpaquePointer?] = []
             defer { parentCommits.forEach { git_commit_free($0) } }
@@ -86,12 +88,35 @@ extension Repository {
                 parentCommits.append(commit)
             }
             var oid = git_oid()
+            if let sign {
+                var buffer = git_buf()
+                defer { git_buf_dispose(&buffer) }
+                _ = try parentCommits.withUnsafeMutableBufferPointer { parents in
+                    try check(git_commit_create_buffer(&buffer, pointer, author, committer, "UTF-8", message, treeObject, parents.count,
+                                                       parents.baseAddress), "git_commit_create_buffer")
+                }
+                let text = String(cString: buffer.ptr)
+                if let signature = try sign(text) {
+                    try check(git_commit_create_with_signature(&oid, pointer, text, signature, nil), "git_commit_create_with_signature")
+                    if let reference { try setReference(reference, to: ObjectID(oid), message: "commit: " + (message.split(separator: "\n").first.map(String.init) ?? "")) }
+                    return ObjectID(oid)
+                }
+            }
             _ = try parentCommits.withUnsafeMutableBufferPointer { buffer in
-                try check(git_commit_create(&oid, pointer, reference, signature, signature, "UTF-8", message, treeObject,
+                try check(git_commit_create(&oid, pointer, reference, author, committer, "UTF-8", message, treeObject,
                                             parents.count, buffer.baseAddress), "git_commit_create")
             }
             return ObjectID(oid)
         }
+    }
+
+    /// libgit2's signature of `who`, dated now unless it has a date.
+    private func gitSignature(_ who: Signature) throws -> UnsafeMutablePointer<git_signature>? {
+        var signature: UnsafeMutablePointer<git_signature>?
+        let date = who.date ?? Date()
+        let offset = Int32(who.offsetMinutes ?? TimeZone.current.secondsFromGMT(for: date) / 60)
+        try check(git_signature_new(&signature, who.name, who.email, git_time_t(date.timeIntervalSince1970), offset), "git_signature_new")
+        return signature
     }
 
     /// `baseline` with the paths upserted (an id) or removed (nil), as `tree`.

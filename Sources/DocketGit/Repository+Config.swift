@@ -13,6 +13,18 @@ extension Repository {
         return value.map { String(cString: $0) }
     }
 
+    /// A yes/no configuration value; nil when unset.
+    public func configBool(_ name: String) throws -> Bool? {
+        var config: OpaquePointer?
+        try check(git_repository_config_snapshot(&config, pointer), "git_repository_config_snapshot")
+        defer { git_config_free(config) }
+        var value: Int32 = 0
+        let code = git_config_get_bool(&value, config, name)
+        if code == GIT_ENOTFOUND.rawValue { return nil }
+        try check(code, "git_config_get_bool")
+        return value != 0
+    }
+
     /// Sets a value in the repository's own configuration.
     public func setConfig(_ name: String, to value: String) throws {
         var config: OpaquePointer?

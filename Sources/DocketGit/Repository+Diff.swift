@@ -45,4 +45,9 @@ public struct ChangedPath: Equatable, Sendable {
     public let newID: ObjectID?
     /// Whether the path is (or, when deleted, was) a plain file: not a link, an executable or a submodule.
     public var isPlainFile: Bool = true
+
+    /// A change as given.
+    public init(path: String, kind: Kind, oldID: ObjectID?, newID: ObjectID?, isPlainFile: Bool = true) {
+        (self.path, self.kind, self.oldID, self.newID, self.isPlainFile) = (path, kind, oldID, newID, isPlainFile)
+    }
 }

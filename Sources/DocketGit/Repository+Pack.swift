@@ -9,7 +9,7 @@ extension Repository {
     /// About how many loose objects the repository holds, estimated from one
     /// of its 256 object folders as `git gc --auto` does.
     public func estimatedLooseObjects() -> Int {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: gitdir + "objects/17")) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: commonDir + "objects/17")) ?? []
         return names.filter { $0.count == 38 }.count * 256
     }
 
@@ -22,7 +22,7 @@ extension Repository {
     /// slows every object lookup and makes clones and backups crawl.
     @discardableResult
     public func packLooseObjects() throws -> Int {
-        let objects = gitdir + "objects/"
+        let objects = commonDir + "objects/"
         let folders = (0..<256).map { String(format: "%02x", $0) }
         var loose: [(id: ObjectID, path: String)] = []
         for folder in folders {

@@ -23,6 +23,14 @@ extension Repository {
         return git_reference_symbolic_target(ref).map { String(cString: $0) }
     }
 
+    /// The reference HEAD names (such as "refs/heads/main"), whether or not it exists; nil when HEAD is detached.
+    public func headTarget() throws -> String? {
+        var ref: OpaquePointer?
+        try check(git_reference_lookup(&ref, pointer, "HEAD"), "git_reference_lookup")
+        defer { git_reference_free(ref) }
+        return git_reference_symbolic_target(ref).map { String(cString: $0) }
+    }
+
     /// The references whose names start with `prefix`, with the commits they point at.
     public func references(startingWith prefix: String) throws -> [String: ObjectID] {
         var iterator: OpaquePointer?

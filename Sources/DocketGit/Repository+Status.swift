@@ -4,11 +4,17 @@ import Foundation
 /// A file that differs from the last commit, as `git status` sees it.
 public struct StatusEntry: Equatable, Sendable {
     /// How it differs.
-    public enum Kind: Equatable, Sendable { case new, modified, deleted }
+    public enum Kind: Equatable, Sendable { case new, modified, deleted, conflicted }
     /// The path, relative to the repository's top folder.
     public let path: String
     /// How it differs from HEAD (index and working tree together).
     public let kind: Kind
+
+    /// An entry of this path and kind.
+    public init(path: String, kind: Kind) {
+        self.path = path
+        self.kind = kind
+    }
 }
 
 extension Repository {
@@ -50,7 +56,8 @@ extension Repository {
                 if flags & GIT_STATUS_IGNORED.rawValue != 0 || flags == 0 { return nil }
                 // New in the index but deleted in the tree: nothing to commit.
                 if flags & GIT_STATUS_INDEX_NEW.rawValue != 0 && flags & GIT_STATUS_WT_DELETED.rawValue != 0 { return nil }
-                let kind: StatusEntry.Kind = flags & deleted != 0 ? .deleted : (flags & new != 0 ? .new : .modified)
+                let kind: StatusEntry.Kind = flags & GIT_STATUS_CONFLICTED.rawValue != 0 ? .conflicted
+                    : flags & deleted != 0 ? .deleted : (flags & new != 0 ? .new : .modified)
                 return inFolders(path) ? StatusEntry(path: path, kind: kind) : nil
             }
         }

@@ -16,12 +16,16 @@ extension Repository {
 
     /// Pushes a local reference to the same name on the remote; a rejected update throws `TransferError.rejected`.
     public func push(remote name: String, reference: String, options: TransferOptions) throws {
+        try push(remote: name, refspec: "\(reference):\(reference)", reference: reference, options: options)
+    }
+
+    func push(remote name: String, refspec: String, reference: String, options: TransferOptions) throws {
         try withRemote(name) { remote in
             let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)))
             var pushOptions = git_push_options()
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
             context.install(into: &pushOptions.callbacks)
-            let code = withStrArray(["\(reference):\(reference)"]) { refspecs in
+            let code = withStrArray([refspec]) { refspecs in
                 var refspecs = refspecs
                 return git_remote_push(remote, &refspecs, &pushOptions)
             }

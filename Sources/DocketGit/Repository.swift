@@ -36,6 +36,22 @@ public final class Repository {
         return Repository(owning: repo!)
     }
 
+    /// The branch a new repository starts on: git's `init.defaultBranch` (from
+    /// the user's and the system's configuration) when set, else "main".
+    public static func defaultBranchName() -> String {
+        _ = LibGit2Runtime.started
+        var config: OpaquePointer?
+        guard git_config_open_default(&config) == 0 else { return "main" }
+        defer { git_config_free(config) }
+        var snapshot: OpaquePointer?
+        guard git_config_snapshot(&snapshot, config) == 0 else { return "main" }
+        defer { git_config_free(snapshot) }
+        var value: UnsafePointer<CChar>?
+        guard git_config_get_string(&value, snapshot, "init.defaultBranch") == 0, let value else { return "main" }
+        let name = String(cString: value)
+        return name.isEmpty ? "main" : name
+    }
+
     /// Makes a new bare repository at `path` (`git init --bare`), as a remote.
     public static func createBare(at path: String) throws -> Repository {
         _ = LibGit2Runtime.started

@@ -28,8 +28,8 @@ public enum DocketClock {
     /// The alterDate for an edit of a value last altered at `previous`:
     /// `max(now, previous + 1 ms)`, so alterDates never go backwards, even when
     /// the clock does or two edits fall in the same millisecond.
-    public static func alterDate(after previous: Date?) -> Date {
-        let current = now
+    public static func alterDate(after previous: Date?, now: Date? = nil) -> Date {
+        let current = now ?? self.now
         guard let previous else { return current }
         let next = previous.docketMilliseconds + 1
         return current.docketMilliseconds >= next ? current : Date(docketMilliseconds: next)

@@ -139,3 +139,4 @@ public enum Spawn {
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }
+

@@ -43,7 +43,7 @@ struct DocketCommand: ParsableCommand {
         subcommands: [
             Init.self, Add.self, List.self, Show.self, Done.self, Reopen.self, Edit.self, Due.self, Remove.self, Fork.self,
             ProjectCommand.self, TaskCommand.self, Report.self, Status.self, Commit.self, Log.self, Pack.self,
-            Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Merges.self,
+            Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Merges.self, MergeDriver.self,
         ])
 }
 

@@ -23,10 +23,28 @@ struct StoreOptions: ParsableArguments {
         if contents == nil || contents?.isEmpty == true {
             let store = try Store.create(at: folder)
             Output.notice("Created a new Docket store in \(folder.path)")
-            return store
+            return prepared(store, quietly: true)
         }
-        return try Store.open(at: folder)
+        return prepared(try Store.open(at: folder))
     }
+}
+
+/// The running docket's own path, for git to run as the merge driver.
+let docketExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+
+/// The store, with git's merge driver set up in its clone when its
+/// `.gitattributes` names it and the configuration does not (said once).
+func prepared(_ store: Store, quietly: Bool = false) -> Store {
+    guard store.mergeDriverNeedsSetup(command: docketExecutable) else { return store }
+    do {
+        try store.setUpMergeDriver(command: docketExecutable)
+        if !quietly {
+            Output.notice("Set up git's merge driver in this clone: plain 'git pull' and 'git merge' now merge Docket's files item by item (merge.docket.driver).")
+        }
+    } catch {
+        Output.warning("could not set up git's merge driver (\(error)); plain 'git pull' will merge Docket's files line by line")
+    }
+    return store
 }
 
 /// What every command that reads the whole store does with files that did not read.

@@ -21,7 +21,7 @@ final class RepositorySpec: QuickSpec {
         }
         func commitAll(_ paths: [String], _ message: String, parents: [ObjectID]? = nil) throws -> ObjectID {
             let tree = try repository.stageAndWriteTree(paths)
-            let commit = try repository.commit(tree: tree, parents: parents ?? (try repository.head().map { [$0] } ?? []), message: message, author: me)
+            let commit = try repository.commit(tree: tree, parents: parents ?? (try repository.head().map { [$0] } ?? []), message: message, identities: Identities(author: me, committer: me))
             try repository.noteIndexHolds(tree)
             return commit
         }
@@ -109,7 +109,7 @@ final class RepositorySpec: QuickSpec {
                 let base = try commitAll(["a"], "base")
                 write("a", "2\n")
                 let left = try commitAll(["a"], "left")
-                let merge = try repository.commit(tree: try repository.tree(ofCommit: left), parents: [left, base], message: "merge", author: me)
+                let merge = try repository.commit(tree: try repository.tree(ofCommit: left), parents: [left, base], message: "merge", identities: Identities(author: me, committer: me))
                 expect(try repository.commitInfo(merge).parents) == [left, base]
                 expect(gitCLI(["rev-list", "--parents", "-n", "1", "HEAD"], in: folder).stdout) == "\(merge) \(left) \(base)\n"
             }

@@ -16,6 +16,8 @@ public struct ItemChange: Equatable, Sendable {
         case removalRecorded
         /// An item's file changed so that it no longer reads; it cannot be committed like this.
         case unreadable(reason: String)
+        /// git could not merge the item's file: a merge or rebase of git's stopped on it.
+        case conflicted(ItemDecision.Kind)
         /// Another store file changed.
         case file
     }

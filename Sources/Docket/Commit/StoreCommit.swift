@@ -19,6 +19,7 @@ extension Store {
         var before = try head.map { StoreReader(try CommitSource(git: git, commit: $0)) }
         var after = StoreReader(try workingTree)
         return entries.map { entry in
+            if entry.kind == .conflicted { return conflicted(entry.path, before: &before) }
             let old = entry.kind == .new ? nil : before?.item(at: entry.path)
             let new = entry.kind == .deleted ? nil : after.item(at: entry.path)
             if entry.kind != .deleted, StoreLayout.isStray(entry.path) { after.stray(entry.path) }
@@ -30,6 +31,18 @@ extension Store {
         }
     }
 
+    private func conflicted(_ path: String, before: inout StoreReader?) -> ItemChange {
+        let kind: ItemDecision.Kind
+        let label: String
+        switch before?.item(at: path) {
+        case let .todo(todo)?: (kind, label) = (.todo, todo.text)
+        case let .project(project, _)?: (kind, label) = (.project, project.title)
+        case let .task(task, _, _)?: (kind, label) = (.task, task.title)
+        default: return ItemChange(path: path, kind: .unreadable(reason: "git could not merge it"), description: "\(path) conflicted: git could not merge it", verbs: [])
+        }
+        return ItemChange(path: path, kind: .conflicted(kind), description: "\(kind) '\(label)' conflicted: git could not merge it", verbs: [])
+    }
+
     /// Commits the store's changed files (new, changed and removed, also those
     /// edited by hand), refusing when any of them does not read. Without a
     /// message, the message summarises the change: "Add 2 todos, complete 1".
@@ -37,17 +50,19 @@ extension Store {
         try withLock { try commitHoldingLock(message: message) }
     }
 
-    func commitHoldingLock(message: String?) throws -> CommitOutcome {
+    /// Commits, holding the lock; `including` names files outside the store's folders to commit with it.
+    func commitHoldingLock(message: String?, including extra: [String] = []) throws -> CommitOutcome {
         clearAbandonedGitLocks()
         try finishInterruptedUpdate()
+        try refuseUnfinishedGitOperation()
         let found = try git.status(under: StoreLayout.folders)
         removeLeftoverTemporaryFiles(found)
-        let entries = found.filter(\.isStoreFile)
+        let entries = found.filter(\.isStoreFile) + extra.map { StatusEntry(path: $0, kind: .modified) }
         guard !entries.isEmpty else { return .nothingToCommit }
 
         var after = StoreReader(try workingTree)
         var written: [String: StoredItem] = [:]
-        for entry in entries where entry.kind != .deleted {
+        for entry in entries where entry.kind != .deleted && StoreLayout.isInStore(entry.path) {
             if StoreLayout.isStray(entry.path) { after.stray(entry.path); continue }
             if let item = after.item(at: entry.path) { written[entry.path] = item }
         }
@@ -56,6 +71,14 @@ extension Store {
         let head = try git.head()
         let headTree = try head.map { try git.tree(ofCommit: $0) }
         var before = try head.map { StoreReader(try CommitSource(git: git, commit: $0)) }
+        // An item changed by hand (its alterDate not moved) is dated now, so the edit weighs in merges.
+        var stamper = StoreWriter(root: try tree)
+        for entry in entries where entry.kind == .modified {
+            guard let new = written[entry.path], let old = before?.item(at: entry.path), let stamped = new.stampedIfHandEdited(since: old) else { continue }
+            try stamper.write(stamped)
+            written[entry.path] = stamped
+        }
+        try StoreError.gate(writing: true) { try stamper.commit() }
         let changes = entries.map { entry in
             ChangeDescription.describe(path: entry.path, before: entry.kind == .new ? nil : before?.item(at: entry.path), after: written[entry.path])
         }

@@ -70,7 +70,7 @@ public final class Store {
         let path = folder.standardizedFileURL.path
         let repository = try StoreError.gate(writing: true) { () throws -> Repository in
             if Repository.exists(at: path) { return try Repository.open(at: path) }
-            return try Repository.create(at: path)
+            return try Repository.create(at: path, branch: Repository.defaultBranchName())
         }
         guard !repository.isBare, let workdir = repository.workdir else { throw StoreError.state(.bareRepository(path: path)) }
         if FileManager.default.fileExists(atPath: workdir + StoreLayout.format) { return try open(at: folder) }
@@ -78,10 +78,22 @@ public final class Store {
         try store.withLock {
             try StoreError.gate(writing: true) {
                 try store.tree.makeFolder(StoreLayout.docket).write(try DocketJSON.encode(FormatFile(format: format)), to: "format.json")
+                if let attributes = store.attributesWithMergeDriver() { try store.tree.write(attributes, to: ".gitattributes") }
             }
-            _ = try store.commitHoldingLock(message: "Start a Docket store")
+            _ = try store.commitHoldingLock(message: "Start a Docket store", including: [".gitattributes"])
         }
         return store
+    }
+
+    /// Adds Docket's merge-driver lines to the store's `.gitattributes` and
+    /// commits them, for a store made before they existed; false when it has them.
+    public func addMergeAttributes() throws -> Bool {
+        try withLock {
+            guard let attributes = attributesWithMergeDriver() else { return false }
+            try StoreError.gate(writing: true) { try tree.write(attributes, to: ".gitattributes") }
+            _ = try commitHoldingLock(message: "Let git merge Docket's files with docket merge-driver", including: [".gitattributes"])
+            return true
+        }
     }
 
     private static func checkFormat(root: String, shownAs path: String) throws {
@@ -94,6 +106,12 @@ public final class Store {
             throw StoreError.state(.unreadableFormat(path: path, reason: decodingReason(error)))
         }
         guard found.format <= format else { throw StoreError.state(.newerFormat(path: path, found: found.format)) }
+    }
+
+    /// The short name of the store's branch ("main"); nil while HEAD is on no branch.
+    public var branch: String? {
+        guard let git = try? git, let ref = try? git.headBranch() else { return nil }
+        return String(ref.dropFirst("refs/heads/".count))
     }
 
     /// The absolute path of a store path.

@@ -115,6 +115,16 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case notAFolder(path: String)
     /// A running git program holds one of git's lock files.
     case gitLocked(path: String)
+    /// git began a merge, rebase, cherry-pick or revert and has not finished it.
+    case unfinishedGitOperation(GitOperation)
+    /// The clone is shallow and lacks the history a merge needs.
+    case shallow
+    /// git's configuration asks for signed commits (`commit.gpgsign`) and signing failed.
+    case signing(program: String, detail: String)
+    /// The remote has several branches and none is this store's upstream.
+    case ambiguousUpstream(remote: String, branches: [String])
+    /// git left conflicts in files outside Docket's folders while merging.
+    case unresolvedOutside(paths: [String])
 
     public var description: String {
         switch self {
@@ -134,7 +144,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "nothing was committed: \(problems.count == 1 ? "a file does" : "\(problems.count) files do") not decode as Docket items; fix or restore \(problems.count == 1 ? "it" : "them") ('git checkout -- <file>'), then commit again:\n"
                 + problems.map { "  \($0)" }.joined(separator: "\n")
         case let .unreadable(problem):
-            "\(problem.path) cannot be read: \(problem.reason); fix or restore it with 'git checkout -- \(problem.path)'"
+            problem.reason == StoredItem.markersReason ? "\(problem.path) cannot be read: it \(problem.reason)"
+                : "\(problem.path) cannot be read: \(problem.reason); fix or restore it with 'git checkout -- \(problem.path)'"
         case let .refusedInCommit(path, commit, reason):
             "\(path) in commit \(commit) \(reason); nothing was changed here; fix or remove the file on the machine that committed it ('git show --stat \(commit)'), then try again"
         case let .newerFormatInCommit(commit, found):
@@ -147,6 +158,27 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "the pull would overwrite \(paths.joined(separator: ", ")), which \(paths.count == 1 ? "was" : "were") changed or made here and not committed; commit, move or remove \(paths.count == 1 ? "it" : "them"), then pull again; nothing was changed"
         case .noRemote:
             "the store has no remote; add one with 'docket remote add origin <url>'"
+        case let .unfinishedGitOperation(operation):
+            switch operation {
+            case .merge:
+                "a git merge is unfinished (git stopped on a conflict or was told not to commit); run 'docket sync' to finish it with Docket's merge, or 'git merge --abort' to give it up"
+            case .rebase:
+                "a git rebase is unfinished (git stopped on a conflict); run 'docket sync' to merge the two histories with Docket's merge instead, or 'git rebase --abort' to give it up"
+            case .cherryPick:
+                "a git cherry-pick is unfinished; finish it with git ('git cherry-pick --continue') or give it up ('git cherry-pick --abort'), then run docket again"
+            case .revert:
+                "a git revert is unfinished; finish it with git ('git revert --continue') or give it up ('git revert --abort'), then run docket again"
+            case .other:
+                "git is in the middle of an operation (am or bisect); finish or abort it with git, then run docket again"
+            }
+        case .shallow:
+            "this clone is shallow, and the history the merge needs is not in it; fetch the rest ('git fetch --unshallow'), then try again; nothing was changed"
+        case let .signing(program, detail):
+            "commit.gpgsign is on, and signing the commit with \(program) failed (\(detail)); nothing was committed; fix git's signing setup (user.signingkey, gpg.format) or turn signing off for this store ('git config commit.gpgsign false')"
+        case let .ambiguousUpstream(remote, branches):
+            "\(remote) has several branches (\(branches.joined(separator: ", "))) and none is this store's upstream; choose the one to sync with ('git branch --set-upstream-to=\(remote)/\(branches[0])'), then try again"
+        case let .unresolvedOutside(paths):
+            "git left conflicts in \(paths.joined(separator: ", ")), outside Docket's folders; resolve \(paths.count == 1 ? "it" : "them") with git (edit, then 'git add \(paths.joined(separator: " "))'), then run 'docket sync' again to finish the merge"
         case let .gitLocked(path):
             "a running git program is changing the repository (it holds \(path.isEmpty ? "one of git's lock files" : path)); wait for it to finish, then try again"
         case let .notAFolder(path):
@@ -180,6 +212,7 @@ extension StoreError {
     static func wrapping(_ error: Error, writing: Bool) -> Error {
         switch error {
         case let error as StoreError: error
+        case let error as SigningError: StoreError.state(.signing(program: error.program, detail: error.detail))
         case let error as GitError where error.code == -14:
             StoreError.state(.gitLocked(path: error.message.range(of: #"'[^']+\.lock'"#, options: .regularExpression)
                 .map { String(error.message[$0].dropFirst().dropLast()) } ?? (error.message.contains("index is locked") ? ".git/index.lock" : "")))

@@ -62,7 +62,7 @@ struct StoreGit {
 
     func writingObjectsTogether<T>(_ body: () throws -> T) throws -> T { try writing { try repository.writingObjectsTogether(body) } }
     func commit(tree: ObjectID, parents: [ObjectID], message: String) throws -> ObjectID {
-        try writing { try repository.commit(tree: tree, parents: parents, message: message, author: repository.defaultSignature(), updating: nil) }
+        try writing { try repository.commit(tree: tree, parents: parents, message: message, updating: nil) }
     }
     func mergeTrees(base: ObjectID?, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
                     changes: (ours: [ChangedPath], theirs: [ChangedPath])?) throws -> ObjectID {
@@ -72,11 +72,32 @@ struct StoreGit {
         }
     }
 
+    // MARK: What git left unfinished
+
+    var unfinishedOperation: GitOperation? { repository.unfinishedOperation }
+    func clearOperationState() throws { try writing { try repository.clearOperationState() } }
+    func conflictedPaths() throws -> [String] { try reading { try repository.conflictedPaths() } }
+    func resolveIndex(replacing replacements: [String: ObjectID?]) throws -> ObjectID {
+        try writing { try repository.resolveIndex(replacing: replacements) }
+    }
+    func attachHead(to branch: String) throws { try writing { try repository.attachHead(to: branch) } }
+
+    // MARK: Configuration
+
+    func configString(_ name: String) throws -> String? { try reading { try repository.configString(name) } }
+    func setConfig(_ name: String, to value: String) throws { try writing { try repository.setConfig(name, to: value) } }
+
     // MARK: Remotes
 
     func remotes() throws -> [RemoteInfo] { try reading { try repository.remotes() } }
     func addRemote(_ name: String, url: String) throws { try writing { try repository.addRemote(name, url: url) } }
     func removeRemote(_ name: String) throws { try writing { try repository.removeRemote(name) } }
+    func remoteBranches(remote: String, options: TransferOptions) throws -> (branches: [String], head: String?) {
+        try reading { try repository.remoteBranches(remote: remote, options: options) }
+    }
+    func push(remote: String, local: String, to remoteBranch: String, options: TransferOptions) throws {
+        try writing { try repository.push(remote: remote, local: local, to: remoteBranch, options: options) }
+    }
     func fetch(remote: String, options: TransferOptions) throws { try writing { try repository.fetch(remote: remote, options: options) } }
     func push(remote: String, reference: String, options: TransferOptions) throws {
         try writing { try repository.push(remote: remote, reference: reference, options: options) }

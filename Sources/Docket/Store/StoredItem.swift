@@ -34,6 +34,7 @@ enum StoredItem: Equatable {
     /// Decodes the file at a store path, checking that it holds the item its
     /// path names; throws the reason (for a `StoreProblem`) when it does not.
     static func decode(_ data: Data, at item: StoreLayout.Item) throws -> StoredItem {
+        if StoredItem.hasConflictMarkers(data) { throw Unreadable(reason: StoredItem.markersReason) }
         let stored: StoredItem
         do {
             switch item {
@@ -87,6 +88,23 @@ enum StoredItem: Equatable {
         }
     }
 
+    /// Why a file with git's conflict markers is not read.
+    static let markersReason = "holds git's conflict markers (a git merge or rebase stopped on it); 'docket sync' finishes it with Docket's merge"
+
+    /// Whether the bytes hold a line git writes for a conflict ("<<<<<<< ").
+    static func hasConflictMarkers(_ data: Data) -> Bool {
+        let marker = Array("<<<<<<< ".utf8)
+        return data.withUnsafeBytes { raw in
+            var lineStart = true
+            for (index, byte) in raw.enumerated() {
+                if lineStart && byte == marker[0] && raw.count - index >= marker.count
+                    && marker.indices.allSatisfy({ raw[index + $0] == marker[$0] }) { return true }
+                lineStart = byte == 0x0A
+            }
+            return false
+        }
+    }
+
     /// Why a file was not taken as an item.
     struct Unreadable: Error {
         let reason: String
@@ -123,6 +141,34 @@ extension Tombstone {
         case .todo: StoreLayout.todo(id)
         case .project: StoreLayout.projectFolder(id)
         case .task: projectID.map { StoreLayout.task(id, in: $0) } ?? StoreLayout.projects
+        }
+    }
+}
+
+extension FieldCoded {
+    /// This item with its `alterDate` set to `date` (an item without one is returned as it is).
+    func dated(_ date: Date) -> Self {
+        guard let field = Self.fields.first(where: { $0.key == "alterDate" }) else { return self }
+        return field.setting(Optional(date), in: self)
+    }
+}
+
+extension StoredItem {
+    /// This item dated now (`max(now, previous alterDate + 1 ms)`) when its
+    /// content changed since `old` but its alterDate did not move: an edit by
+    /// hand or by another tool, which then weighs in merges as made when it is committed.
+    func stampedIfHandEdited(since old: StoredItem) -> StoredItem? {
+        func changed<Item: FieldCoded>(_ new: Item, _ old: Item) -> Bool { Item.contentFields.contains { !$0.isSame(new, old) } }
+        func unmoved(_ new: Date?, _ old: Date?) -> Bool { (new?.docketMilliseconds ?? .min) <= (old?.docketMilliseconds ?? .min) }
+        switch (self, old) {
+        case let (.todo(new), .todo(old)) where changed(new, old) && unmoved(new.alterDate, old.alterDate):
+            return .todo(new.dated(DocketClock.alterDate(after: old.alterDate ?? old.creationDate)))
+        case let (.project(new, position), .project(old, _)) where changed(new, old) && unmoved(new.alterDate, old.alterDate):
+            return .project(new.dated(DocketClock.alterDate(after: old.alterDate)), position: position)
+        case let (.task(new, project, position), .task(old, _, _)) where changed(new, old) && unmoved(new.alterDate, old.alterDate):
+            return .task(new.dated(DocketClock.alterDate(after: old.alterDate)), project: project, position: position)
+        default:
+            return nil
         }
     }
 }

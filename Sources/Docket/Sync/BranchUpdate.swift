@@ -21,27 +21,35 @@ extension Store {
         let target: String
         let previous: String?
         let paths: [String]
+        /// Store paths written whatever they held (what an unfinished git merge left there).
+        var overwrite: [String]? = nil
+        /// Whether files outside the store's folders already hold the target's versions.
+        var othersInPlace: Bool? = nil
     }
 
     /// Moves the branch to `target` after making the working tree and index
-    /// match it; `contents` holds blobs already read, by id.
-    func moveBranch(to target: ObjectID, from previous: ObjectID?, message: String, contents: [ObjectID: Data] = [:]) throws {
+    /// match it; `contents` holds blobs already read, by id. The store paths in
+    /// `overwriting` are written whatever they hold, and with `othersInPlace`
+    /// files outside the store's folders are taken to hold the target's already.
+    func moveBranch(to target: ObjectID, from previous: ObjectID?, message: String, contents: [ObjectID: Data] = [:],
+                    overwriting: Set<String> = [], othersInPlace: Bool = false) throws {
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let targetTree = try git.tree(ofCommit: target)
         let previousTree = try previous.map { try git.tree(ofCommit: $0) }
-        let changes = try git.changedPaths(from: previousTree, to: targetTree)
+        let changes = try mergingOverwrites(try git.changedPaths(from: previousTree, to: targetTree), overwriting, previousTree, targetTree)
         let indexHeldHead = try git.indexHoldsHeadTree()
-        let record = UpdateRecord(target: target.description, previous: previous?.description, paths: changes.map(\.path))
-        try checkWorkingTree(changes, finishing: false)
+        let record = UpdateRecord(target: target.description, previous: previous?.description, paths: changes.map(\.path),
+                                  overwrite: overwriting.sorted(), othersInPlace: othersInPlace)
+        try checkWorkingTree(changes, finishing: false, overwriting: overwriting)
         try StoreError.gate(writing: true) { try AtomicFile.write(try JSONEncoder().encode(record), to: updateMarker) }
         do {
-            try apply(changes, of: target, contents: contents)
+            try apply(changes, of: target, contents: contents, othersInPlace: othersInPlace)
         } catch {
             rollBack(changes)
             try? FileManager.default.removeItem(atPath: updateMarker)
             throw error
         }
-        if indexHeldHead { try git.noteIndexHolds(targetTree) }
+        if indexHeldHead || othersInPlace { try git.noteIndexHolds(targetTree) }
         Fault.point("after-checkout")
         try git.setReference(branch, to: target, message: message)
         try? FileManager.default.removeItem(atPath: updateMarker)
@@ -62,9 +70,11 @@ extension Store {
         guard head != target, head == previous else { return done() }
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let targetTree = try git.tree(ofCommit: target)
-        let changes = try git.changedPaths(from: try previous.map { try git.tree(ofCommit: $0) }, to: targetTree)
-        try checkWorkingTree(changes, finishing: true)
-        try apply(changes, of: target)
+        let previousTree = try previous.map { try git.tree(ofCommit: $0) }
+        let overwriting = Set(record.overwrite ?? [])
+        let changes = try mergingOverwrites(try git.changedPaths(from: previousTree, to: targetTree), overwriting, previousTree, targetTree)
+        try checkWorkingTree(changes, finishing: true, overwriting: overwriting)
+        try apply(changes, of: target, othersInPlace: record.othersInPlace ?? false)
         try git.noteIndexHolds(targetTree)
         try git.setReference(branch, to: target, message: "docket: finish an interrupted pull")
         removeLeftoverTemporaryFiles(in: Set(changes.map { split($0.path).folder }))
@@ -85,9 +95,9 @@ extension Store {
     /// Refuses an update that would overwrite what a person changed: each
     /// touched store file must hold its old version (or, when `finishing` a
     /// killed update, its new version or nothing).
-    private func checkWorkingTree(_ changes: [ChangedPath], finishing: Bool) throws {
+    private func checkWorkingTree(_ changes: [ChangedPath], finishing: Bool, overwriting: Set<String> = []) throws {
         let source = try workingTree
-        for change in changes where StoreLayout.isInStore(change.path) {
+        for change in changes where StoreLayout.isInStore(change.path) && !overwriting.contains(change.path) {
             let current = try? source.read(change.path)
             let currentID = try current.map { try git.blobID(of: $0) }
             if currentID == change.oldID || finishing && (currentID == change.newID || current == nil) { continue }
@@ -97,10 +107,10 @@ extension Store {
     }
 
     /// Makes the working tree and index hold `target`'s version of each changed path.
-    private func apply(_ changes: [ChangedPath], of target: ObjectID, contents: [ObjectID: Data] = [:]) throws {
+    private func apply(_ changes: [ChangedPath], of target: ObjectID, contents: [ObjectID: Data] = [:], othersInPlace: Bool = false) throws {
         let store = changes.filter { StoreLayout.isInStore($0.path) }
         let others = changes.filter { !StoreLayout.isInStore($0.path) }
-        if !others.isEmpty { try git.checkout(target, only: others.map(\.path)) }
+        if !others.isEmpty && !othersInPlace { try git.checkout(target, only: others.map(\.path)) }
         try write(store, contents: contents)
         Fault.point("after-store-files")
         try git.setIndexEntries(store.map { ($0.path, $0.newID) })
@@ -132,6 +142,20 @@ extension Store {
                 if !parent.isEmpty { root.removeIfEmpty(parent) }
             }
         }
+    }
+
+    /// The changes, with each overwritten store path the tree change does not already list
+    /// (a file git left conflicted, that ends as it was in the previous tree).
+    private func mergingOverwrites(_ changes: [ChangedPath], _ overwriting: Set<String>, _ previousTree: ObjectID?,
+                                   _ targetTree: ObjectID) throws -> [ChangedPath] {
+        let listed = Set(changes.map(\.path))
+        var all = changes
+        for path in overwriting.sorted() where !listed.contains(path) {
+            let old = try previousTree.flatMap { try git.blobID(inTree: $0, at: path) }
+            let new = try git.blobID(inTree: targetTree, at: path)
+            all.append(ChangedPath(path: path, kind: new == nil ? .deleted : .modified, oldID: old, newID: new))
+        }
+        return all
     }
 
     /// Puts the old version of each store path back after a failed update (best effort).

@@ -21,18 +21,37 @@ struct MergeCommitBuilder {
         let todos: [UUID: TodoItem]
         let projects: [UUID: Project]
         let tombstones: [UUID: Tombstone]
+        /// Paths whose items were given a date here (hand edits): their blobs are not reused.
+        var stamped = Set<String>()
 
-        init(state: AppState, order: Order, blobs: [String: ObjectID]) {
-            (self.state, self.order, self.blobs) = (state, order, blobs)
+        init(state: AppState, order: Order, blobs: [String: ObjectID], stamped: Set<String> = []) {
+            (self.state, self.order, self.blobs, self.stamped) = (state, order, blobs, stamped)
             todos = Dictionary(state.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             projects = Dictionary(state.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             tombstones = Dictionary(state.removed.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         }
     }
 
+    /// What merging the store's files gave: the files to put in place of ours' (nil removes), and the report.
+    struct StoreMerge {
+        let replacements: [String: ObjectID?]
+        let report: MergeReport
+        let trees: (base: ObjectID?, ours: ObjectID, theirs: ObjectID)
+        let changes: (ours: [ChangedPath], theirs: [ChangedPath])?
+    }
+
     /// Merges, writes the merged tree and a merge commit (on no branch yet)
     /// whose message carries the report; returns the commit and the report.
     func build(remoteBranch: String) throws -> (ObjectID, MergeReport) {
+        let merged = try mergeStore()
+        let tree = try git.mergeTrees(base: merged.trees.base, ours: merged.trees.ours, theirs: merged.trees.theirs,
+                                      replacing: merged.replacements, changes: merged.changes)
+        let commit = try git.commit(tree: tree, parents: [ours, theirs], message: MergeHistory.message(merged.report, remoteBranch: remoteBranch))
+        return (commit, merged.report)
+    }
+
+    /// Merges the store's files of the three sides with Docket's merge.
+    func mergeStore() throws -> StoreMerge {
         let trees = (base: try base.map { try git.tree(ofCommit: $0) }, ours: try git.tree(ofCommit: ours), theirs: try git.tree(ofCommit: theirs))
         // Every changed path, not only the store's: the tree merge needs the others too.
         var changes: (ours: [ChangedPath], theirs: [ChangedPath])?
@@ -47,7 +66,8 @@ struct MergeCommitBuilder {
         }
         let touched = Touched(paths)
         let sides = try [base, ours, theirs].map { commit in try commit.map { try read($0, touched) } }
-        let (b, o, t) = (sides[0], sides[1]!, sides[2]!)
+        let b = sides[0]
+        let (o, t) = (try stampingHandEdits(sides[1]!, against: b, commit: ours), try stampingHandEdits(sides[2]!, against: b, commit: theirs))
         let result = merge(base: b?.state, ours: o.state, theirs: t.state)
         let report = result.report.noting(try farAhead(in: o, carriedBy: ours, other: t) + farAhead(in: t, carriedBy: theirs, other: o))
 
@@ -85,9 +105,40 @@ struct MergeCommitBuilder {
             if item != .other && item != .format { files.remove(path) }
         }
 
-        let tree = try git.mergeTrees(base: trees.base, ours: trees.ours, theirs: trees.theirs, replacing: files.replacements, changes: changes)
-        let commit = try git.commit(tree: tree, parents: [ours, theirs], message: MergeHistory.message(report, remoteBranch: remoteBranch))
-        return (commit, report)
+        return StoreMerge(replacements: files.replacements, report: report, trees: trees, changes: changes)
+    }
+
+    /// A side whose items changed since the base without a later alterDate (an
+    /// edit by hand or another tool, committed with git) dated as made when its
+    /// commit was: `max(commit date, previous alterDate + 1 ms)`, so the edit
+    /// weighs in the merge, and is not called the earlier edit when it was not.
+    func stampingHandEdits(_ side: Side, against base: Side?, commit: ObjectID) throws -> Side {
+        guard let base else { return side }
+        let date = try git.date(of: commit)
+        var stamped = side.stamped
+        func stamp(_ previous: Date?) -> Date { DocketClock.alterDate(after: previous, now: date) }
+        func unmoved(_ now: Date?, _ before: Date?) -> Bool { (now?.docketMilliseconds ?? .min) <= (before?.docketMilliseconds ?? .min) }
+        let todos = side.state.todos.map { todo -> TodoItem in
+            guard let old = base.todos[todo.id], old != todo, unmoved(todo.alterDate, old.alterDate) else { return todo }
+            stamped.insert(StoreLayout.todo(todo.id))
+            return todo.dated(stamp(old.alterDate ?? old.creationDate))
+        }
+        let projects = side.state.projects.map { project -> Project in
+            let old = base.projects[project.id]
+            let tasks = project.tasks.map { task -> ProjectTask in
+                guard let oldTask = old?.task(id: task.id), oldTask != task, unmoved(task.alterDate, oldTask.alterDate) else { return task }
+                stamped.insert(StoreLayout.task(task.id, in: project.id))
+                return task.dated(stamp(oldTask.alterDate))
+            }
+            var header = Project(id: project.id, title: project.title, tasks: tasks, alterDate: project.alterDate)
+            if let old, old.title != project.title, unmoved(project.alterDate, old.alterDate) {
+                stamped.insert(StoreLayout.project(project.id))
+                header = header.dated(stamp(old.alterDate))
+            }
+            return header
+        }
+        guard stamped != side.stamped else { return side }
+        return Side(state: AppState(todos: todos, projects: projects, removed: side.state.removed), order: side.order, blobs: side.blobs, stamped: stamped)
     }
 
     /// The dates of a side's items that lie more than a day ahead of the
@@ -167,8 +218,8 @@ struct MergedFiles {
     mutating func place(_ item: StoredItem, ours oursItem: StoredItem?, theirs theirsItem: StoredItem?) throws {
         let path = item.path
         wanted.insert(path)
-        if oursItem == item, let blob = ours.blobs[path] { replacements[path] = blob; return }
-        if theirsItem == item, let blob = theirs.blobs[path] { replacements[path] = blob; return }
+        if oursItem == item, !ours.stamped.contains(path), let blob = ours.blobs[path] { replacements[path] = blob; return }
+        if theirsItem == item, !theirs.stamped.contains(path), let blob = theirs.blobs[path] { replacements[path] = blob; return }
         let existing = try (ours.blobs[path] ?? theirs.blobs[path]).map { try git.blob($0) }
         replacements[path] = try git.writeBlob(try item.text(keeping: existing))
     }

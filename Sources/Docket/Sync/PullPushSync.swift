@@ -10,17 +10,27 @@ extension Store {
         return Pulled(remote: name, outcome: try withLock { try pullHoldingLock(remote: name, options: options) })
     }
 
-    /// Sends the branch to the remote, and returns the remote's name; a rejected push says to pull or sync.
+    /// Sends the branch to its upstream on the remote (the branch of its name
+    /// the first time, then remembered); a rejected push says to pull or sync.
     @discardableResult
-    public func push(remote: String? = nil, options: TransferOptions = .fromEnvironment()) throws -> String {
+    public func push(remote: String? = nil, options: TransferOptions = .fromEnvironment()) throws -> Pushed {
         let name = try remoteName(remote)
         return try withLock {
             clearAbandonedGitLocks()
-            guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
-            try checkOutgoing(remote: name, branch: branch)
-            try retryingAbandonedLock { try git.push(remote: name, reference: branch, options: options) }
-            return name
+            try refuseUnfinishedGitOperation()
+            return try pushHoldingLock(remote: name, options: options)
         }
+    }
+
+    /// Pushes, holding the lock: checks what would be sent, then sends it.
+    func pushHoldingLock(remote: String, options: TransferOptions) throws -> Pushed {
+        let (ref, short) = try localBranch()
+        let target = try configuredUpstream(remote: remote) ?? upstream(remote: remote, options: options) ?? short
+        try checkOutgoing(remote: remote, upstream: target)
+        try retryingAbandonedLock { try git.push(remote: remote, local: ref, to: "refs/heads/\(target)", options: options) }
+        if try configuredUpstream(remote: remote) == nil { try rememberUpstream(remote: remote, branch: target) }
+        let dangling = try checkRemoteHead(remote: remote, branch: target, options: options)
+        return Pushed(remote: remote, branch: target, remoteHeadNamesMissing: dangling)
     }
 
     /// Commits local changes, pulls and pushes, pulling again (up to `attempts`
@@ -28,22 +38,24 @@ extension Store {
     public func sync(remote: String? = nil, attempts: Int = 5, options: TransferOptions = .fromEnvironment()) throws -> SyncOutcome {
         let name = try remoteName(remote)
         return try withLock {
+            clearAbandonedGitLocks()
+            try finishInterruptedUpdate()
+            var pulls: [PullOutcome] = try finishGitOperation().map { [$0] } ?? []
             let committed = try commitHoldingLock(message: nil)
-            var pulls: [PullOutcome] = []
             for attempt in 1...attempts {
                 pulls.append(try pullHoldingLock(remote: name, options: options, knownClean: true))
                 do {
-                    guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
-                    let remoteHead = try git.reference("refs/remotes/\(name)/\(branch.dropFirst("refs/heads/".count))")
-                    if remoteHead == (try git.head()) { return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: false) }
-                    try checkOutgoing(remote: name, branch: branch)
-                    try retryingAbandonedLock { try git.push(remote: name, reference: branch, options: options) }
-                    return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: true)
+                    let upstream = try configuredUpstream(remote: name)
+                    let remoteHead = try upstream.flatMap { try git.reference("refs/remotes/\(name)/\($0)") }
+                    if remoteHead != nil, remoteHead == (try git.head()) {
+                        return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: nil)
+                    }
+                    return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: try pushHoldingLock(remote: name, options: options))
                 } catch StoreError.transfer(.rejected) where attempt < attempts {
                     continue
                 }
             }
-            return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: false)
+            return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: nil)
         }
     }
 
@@ -52,14 +64,14 @@ extension Store {
     func pullHoldingLock(remote: String, options: TransferOptions, knownClean: Bool = false) throws -> PullOutcome {
         clearAbandonedGitLocks()
         try finishInterruptedUpdate()
+        try refuseUnfinishedGitOperation()
         if !knownClean, !(try git.status(under: StoreLayout.folders).filter { StoreLayout.item(at: $0.path) != .other }.isEmpty) {
             throw StoreError.state(.uncommittedChanges)
         }
         try retryingAbandonedLock { try git.fetch(remote: remote, options: options) }
         Fault.point("after-fetch")
-        guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
-        let short = String(branch.dropFirst("refs/heads/".count))
-        guard let theirs = try git.reference("refs/remotes/\(remote)/\(short)") else { return .remoteEmpty }
+        guard let short = try upstream(remote: remote, options: options),
+              let theirs = try git.reference("refs/remotes/\(remote)/\(short)") else { return .remoteEmpty }
         let intake = IntakeCheck(git: try git)
         try refuseNewerFormat(in: theirs)
         guard let ours = try git.head() else {
@@ -68,7 +80,7 @@ extension Store {
             return .fastForwarded(to: theirs.description)
         }
         if ours == theirs { return .upToDate }
-        let base = try git.mergeBase(ours, theirs)
+        let base = try withinHistory { try git.mergeBase(ours, theirs) }
         if base == theirs { return .upToDate }
         let contents = try intake.check(theirs, since: base)
         if base == ours {
@@ -85,11 +97,22 @@ extension Store {
 
     /// Refuses to send commits whose store files Docket would not take in:
     /// a broken file committed with git here is never passed on.
-    func checkOutgoing(remote: String, branch: String) throws {
+    func checkOutgoing(remote: String, upstream: String) throws {
         guard let head = try git.head() else { return }
-        let remoteHead = try git.reference("refs/remotes/\(remote)/\(branch.dropFirst("refs/heads/".count))")
+        let remoteHead = try git.reference("refs/remotes/\(remote)/\(upstream)")
         if remoteHead == head { return }
         try IntakeCheck(git: try git).check(head, since: try remoteHead.flatMap { try git.mergeBase(head, $0) })
+    }
+
+    /// Runs `body`, which walks history; in a shallow clone, where that history
+    /// is cut off, a missing commit is reported as what it is.
+    func withinHistory<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let StoreError.git(error) where error.isNotFound || error.message.contains("object not found") {
+            let shallow = FileManager.default.fileExists(atPath: ((try? git.repository.commonDir) ?? gitdir) + "shallow")
+            throw shallow ? StoreError.state(.shallow) : StoreError.git(error)
+        }
     }
 
     /// Refuses a commit whose store format is newer than this docket's.

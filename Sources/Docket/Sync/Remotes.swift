@@ -53,13 +53,15 @@ extension Store {
                 let chosen = branches["refs/remotes/origin/main"].map { ("main", $0) }
                     ?? (branches.count == 1 ? branches.first.map { (String($0.key.dropFirst("refs/remotes/origin/".count)), $0.value) } : nil)
                 guard let (name, commit) = chosen else {
-                    // An empty remote: start the store here, on main, as 'docket init' would.
-                    try git.setHead("refs/heads/main")
+                    // An empty remote: start the store here, as 'docket init' would.
+                    try git.setHead("refs/heads/\(Repository.defaultBranchName())")
                     return try create(at: folder)
                 }
                 try IntakeCheck(git: git).check(commit, since: nil)
                 try git.setReference("refs/heads/\(name)", to: commit, message: "docket: clone")
                 try git.setHead("refs/heads/\(name)")
+                try git.setConfig("branch.\(name).remote", to: "origin")
+                try git.setConfig("branch.\(name).merge", to: "refs/heads/\(name)")
             }
             // Nothing is checked out until what came is known to be good.
             let head = try git.head()!

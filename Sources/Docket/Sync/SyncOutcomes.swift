@@ -22,16 +22,27 @@ public struct Pulled: Equatable, Sendable {
     public let outcome: PullOutcome
 }
 
+/// What a push did.
+public struct Pushed: Equatable, Sendable {
+    /// The remote pushed to.
+    public let remote: String
+    /// The remote's branch pushed to (the store branch's upstream).
+    public let branch: String
+    /// The branch the remote's HEAD names when that branch does not exist (so a
+    /// plain `git clone` of it checks out nothing), for a remote Docket cannot fix.
+    public let remoteHeadNamesMissing: String?
+}
+
 /// What a sync did, step by step.
 public struct SyncOutcome: Equatable, Sendable {
     /// The remote synced with.
     public let remote: String
     /// The commit of local changes made first, if any.
     public let committed: CommitOutcome
-    /// Each pull, in order (more than one when another machine pushed in between).
+    /// Each pull, in order (more than one when another machine pushed in between; the first may finish what git left).
     public let pulls: [PullOutcome]
-    /// Whether the push sent anything.
-    public let pushed: Bool
+    /// The push, when there was anything to send.
+    public let pushed: Pushed?
 }
 
 /// A past merge, read back from its commit.

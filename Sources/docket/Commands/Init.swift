@@ -14,7 +14,13 @@ struct Init: ParsableCommand {
     func run() throws {
         let folder = directory.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } ?? StoreOptions().folder
         let existed = (try? Store.open(at: folder)) != nil
-        let store = try Store.create(at: folder)
-        print(existed ? "\(store.root.path) is already a Docket store" : "Created a Docket store in \(store.root.path)")
+        let store = prepared(try Store.create(at: folder), quietly: true)
+        if existed {
+            let added = try store.addMergeAttributes()
+            _ = prepared(store, quietly: true)
+            print("\(store.root.path) is already a Docket store" + (added ? "; git's merge driver is now set up for it" : ""))
+        } else {
+            print("Created a Docket store in \(store.root.path)")
+        }
     }
 }

@@ -10,7 +10,12 @@ struct Status: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        let changes = try store.open().status().filter { $0.kind != .removalRecorded }
+        let store = try self.store.open()
+        if let operation = store.unfinishedGitOperation {
+            print(Output.safe(StoreError.state(.unfinishedGitOperation(operation)).description.prefix(1).uppercased()
+                + StoreError.state(.unfinishedGitOperation(operation)).description.dropFirst()) + ".")
+        }
+        let changes = try store.status().filter { $0.kind != .removalRecorded }
         if changes.isEmpty { return print("Nothing to commit; the store matches its last commit.") }
         print("Not committed yet:")
         for change in changes { print("  \(Output.safe(change.description))") }

@@ -25,6 +25,15 @@ func describe(_ outcome: PullOutcome, remote: String) -> String {
     }
 }
 
+/// Says what a push did, and how to fix a remote whose HEAD names a branch it does not have.
+func say(_ pushed: Pushed) {
+    print("Pushed to \(Output.safe(pushed.remote)).")
+    if let missing = pushed.remoteHeadNamesMissing {
+        Output.warning("\(pushed.remote)'s HEAD names the branch \(missing), which it does not have, so a plain 'git clone' of it checks out nothing; "
+            + "on the server, run 'git symbolic-ref HEAD refs/heads/\(pushed.branch)' in the repository")
+    }
+}
+
 struct Clone: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clone",
@@ -42,9 +51,10 @@ struct Clone: ParsableCommand {
 
     func run() throws {
         let folder = directory.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } ?? StoreOptions().folder
-        let store = try Store.clone(url: url, into: folder, options: transferOptions())
+        let store = prepared(try Store.clone(url: url, into: folder, options: transferOptions()), quietly: true)
         let count = try store.todoIDs().count
-        print("Cloned \(Output.safe(RemoteURL.redacted(url))) into \(store.root.path) (\(count) \(count == 1 ? "todo" : "todos")).")
+        let branch = store.branch.map { $0 == "main" ? "" : ", on its branch \(Output.safe($0))" } ?? ""
+        print("Cloned \(Output.safe(RemoteURL.redacted(url))) into \(store.root.path) (\(count) \(count == 1 ? "todo" : "todos")\(branch)).")
     }
 }
 
@@ -120,7 +130,7 @@ struct Push: ParsableCommand {
     @Argument(help: "The remote (default: origin, or the only one).") var remote: String?
 
     func run() throws {
-        print("Pushed to \(try store.open().push(remote: remote, options: transferOptions())).")
+        say(try store.open().push(remote: remote, options: transferOptions()))
     }
 }
 
@@ -138,7 +148,7 @@ struct Sync: ParsableCommand {
         let outcome = try store.sync(remote: remote, options: transferOptions())
         if case let .committed(id, message) = outcome.committed { print("Committed \(id.prefix(7)): \(Output.safe(message))") }
         for pull in outcome.pulls { print(describe(pull, remote: outcome.remote)) }
-        print(outcome.pushed ? "Pushed to \(outcome.remote)." : "Nothing to push.")
+        if let pushed = outcome.pushed { say(pushed) } else { print("Nothing to push.") }
         store.packInBackgroundIfNeeded()
     }
 }

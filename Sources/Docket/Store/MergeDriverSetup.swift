@@ -1,0 +1,61 @@
+import DocketGit
+import DocketSystem
+import Foundation
+
+// Plain `git merge`, `git pull` and `git rebase` merge the store's files
+// with Docket's rules through a merge driver: `.gitattributes` (committed in
+// the store) names it for the store's folders, and each clone's
+// `.git/config` says which program runs it.
+extension Store {
+    /// The lines of `.gitattributes` that give the store's files to Docket's merge driver.
+    static let mergeAttributes = [
+        "# Docket merges its item files item by item and field by field: docket merge-driver (see the README).",
+        "todos/** merge=docket",
+        "projects/** merge=docket",
+        ".docket/** merge=docket",
+    ]
+
+    /// The store's `.gitattributes` with Docket's lines added, or nil when it has them already.
+    func attributesWithMergeDriver() -> Data? {
+        let existing = (try? (try? tree)?.read(".gitattributes", limit: Store.maximumFileSize)).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let missing = Store.mergeAttributes.dropFirst().filter { !lines.contains($0) }
+        guard !missing.isEmpty else { return nil }
+        var text = existing
+        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+        text += Store.mergeAttributes.joined(separator: "\n") + "\n"
+        return Data(text.utf8)
+    }
+
+    /// Whether the store's `.gitattributes` gives its files to Docket's merge driver.
+    public var namesMergeDriver: Bool {
+        guard let data = try? (try? tree)?.read(".gitattributes", limit: Store.maximumFileSize) else { return false }
+        return String(decoding: data, as: UTF8.self).contains("merge=docket")
+    }
+
+    /// Where this clone notes which program its merge driver runs.
+    var mergeDriverNote: String { gitdir + "docket/merge-driver" }
+
+    /// Whether the repository's configuration lacks a driver running `command`
+    /// while `.gitattributes` names it (read from a note, without starting libgit2).
+    public func mergeDriverNeedsSetup(command: String) -> Bool {
+        guard namesMergeDriver else { return false }
+        return (try? String(contentsOfFile: mergeDriverNote, encoding: .utf8)) != Store.driverLine(command) + "\n"
+    }
+
+    /// Sets `merge.docket.driver` (and its name) in the repository's own configuration to run `command`.
+    public func setUpMergeDriver(command: String) throws {
+        let line = Store.driverLine(command)
+        try git.setConfig("merge.docket.name", to: "Docket's item-by-item merge")
+        try git.setConfig("merge.docket.driver", to: line)
+        try StoreError.gate(writing: true) { try AtomicFile.write(Data((line + "\n").utf8), to: mergeDriverNote, durable: false) }
+    }
+
+    /// The driver's command line: the program's absolute path (quoted when it
+    /// has spaces or quotes), then git's placeholders, unquoted.
+    static func driverLine(_ command: String) -> String {
+        let safe = command.allSatisfy { $0.isLetter || $0.isNumber || "/._-+".contains($0) }
+        let program = safe ? command : "'" + command.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return program + " merge-driver %O %A %B %P"
+    }
+}

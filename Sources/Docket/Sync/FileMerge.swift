@@ -1,0 +1,109 @@
+import DocketMerge
+import DocketModel
+import DocketSystem
+import Foundation
+
+/// Docket's merge of one store file, as git's merge driver runs it: the
+/// file's base, ours and theirs versions in, the merged file out, with the
+/// decisions taken. Pure: it reads and writes no file.
+public enum FileMerge {
+    /// What merging one file gave.
+    public enum Outcome: Equatable {
+        /// The merged file's text, and what the merge decided.
+        case merged(Data, MergeReport)
+        /// The versions are not Docket items (or one does not read): git's own merge must do.
+        case notItems(reason: String)
+    }
+
+    /// Merges the three versions of the store file at `path` (`base` is nil when it was added on both sides).
+    public static func merge(path: String, base: Data?, ours: Data, theirs: Data) -> Outcome {
+        let kind = StoreLayout.item(at: path)
+        guard kind != .other else { return .notItems(reason: "\(path) is not a Docket item's file") }
+        let sides: [StoredItem?]
+        do {
+            sides = [try base.map { try StoredItem.decode($0, at: kind) }, try StoredItem.decode(ours, at: kind), try StoredItem.decode(theirs, at: kind)]
+        } catch let error as StoredItem.Unreadable {
+            return .notItems(reason: "\(path) \(error.reason)")
+        } catch {
+            return .notItems(reason: "\(path): \(error)")
+        }
+        let (b, o, t) = (sides[0], sides[1]!, sides[2]!)
+        let merged: StoredItem
+        var report = MergeReport(items: [])
+        switch (o, t) {
+        case let (.todo(ours), .todo(theirs)):
+            let result = DocketMerge.merge(base: b?.todo.map { AppState(todos: [$0], projects: [], removed: []) },
+                                           ours: AppState(todos: [ours], projects: [], removed: []),
+                                           theirs: AppState(todos: [theirs], projects: [], removed: []))
+            merged = .todo(result.state.todos.first ?? ours)
+            report = result.report
+        case let (.project(ours, op), .project(theirs, tp)):
+            let result = DocketMerge.merge(base: b?.project.map { AppState(todos: [], projects: [$0], removed: []) },
+                                           ours: AppState(todos: [], projects: [ours], removed: []),
+                                           theirs: AppState(todos: [], projects: [theirs], removed: []))
+            merged = .header(result.state.projects.first ?? ours, position: pick(b?.position, op, tp))
+            report = result.report
+        case let (.task(ours, project, op), .task(theirs, _, tp)):
+            func holding(_ task: ProjectTask) -> AppState { AppState(todos: [], projects: [Project(id: project, title: "", tasks: [task], alterDate: nil)], removed: []) }
+            let result = DocketMerge.merge(base: b?.task.map(holding), ours: holding(ours), theirs: holding(theirs))
+            merged = .task(result.state.projects.first?.task(id: ours.id) ?? ours, project: project, position: pick(b?.position, op, tp))
+            report = result.report
+        case let (.tombstone(ours), .tombstone(theirs)):
+            merged = .tombstone(ours.removedDate >= theirs.removedDate ? ours : theirs)
+        case let (.format(ours), .format(theirs)):
+            merged = .format(max(ours, theirs))
+        default:
+            return .notItems(reason: "\(path) holds different kinds of item on the two sides")
+        }
+        do {
+            return .merged(try merged.text(keeping: unknownKeys(base: base, ours: ours, theirs: theirs)), report)
+        } catch {
+            return .notItems(reason: "\(path): \(error)")
+        }
+    }
+
+    /// git's line merge of three files into `ours` (`git merge-file`), with
+    /// conflict markers where both sides changed the same lines: for files
+    /// that are not Docket items. Returns whether it merged without conflicts.
+    public static func textMerge(ours: String, base: String, theirs: String) -> Bool {
+        (try? Spawn.run(["git", "merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs]).status) == 0
+    }
+
+    /// An order key merged three ways: the side that changed it, else the greater.
+    private static func pick(_ base: Int??, _ ours: Int?, _ theirs: Int?) -> Int? {
+        let base = base ?? nil
+        if ours == theirs || base == theirs { return ours }
+        if base == ours { return theirs }
+        return max(ours ?? .min, theirs ?? .min)
+    }
+
+    /// A file holding the keys Docket does not know from either side, merged three ways key by key.
+    private static func unknownKeys(base: Data?, ours: Data, theirs: Data) -> Data? {
+        func object(_ data: Data?) -> [String: JSONValue] {
+            data.flatMap { try? JSONDecoder().decode([String: JSONValue].self, from: $0) } ?? [:]
+        }
+        let (b, o, t) = (object(base), object(ours), object(theirs))
+        var merged = o
+        for key in Set(o.keys).union(t.keys) {
+            let (bv, ov, tv) = (b[key], o[key], t[key])
+            if ov == tv || bv == tv { continue }
+            if bv == ov { merged[key] = tv; continue }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let oText = ov.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let tText = tv.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            merged[key] = oText >= tText ? ov : tv
+        }
+        return try? JSONEncoder().encode(merged)
+    }
+}
+
+extension StoredItem {
+    /// The order key a project or task file carries.
+    var position: Int? {
+        switch self {
+        case let .project(_, position), let .task(_, _, position): position
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Docket
+import Foundation
+
+/// git's merge driver for the store's files (`merge.docket.driver` runs
+/// `docket merge-driver %O %A %B %P`): merges the three versions of one file
+/// with Docket's rules into %A and exits 0. A file that is not a Docket item
+/// (or does not read) is left to git's own text merge, with conflict markers
+/// (exit 1). Writes nothing else: git also runs drivers for rebases,
+/// cherry-picks and `git log --remerge-diff`.
+struct MergeDriver: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge-driver",
+        abstract: "Merge one store file for git (run by git, not by people).",
+        shouldDisplay: false)
+
+    @Argument(help: "The common ancestor's version (%O).") var base: String
+    @Argument(help: "Ours (%A), which receives the result.") var ours: String
+    @Argument(help: "Theirs (%B).") var theirs: String
+    @Argument(help: "The file's path in the repository (%P).") var path: String
+
+    func run() throws {
+        let baseData = try? Data(contentsOf: URL(fileURLWithPath: base))
+        guard let oursData = try? Data(contentsOf: URL(fileURLWithPath: ours)),
+              let theirsData = try? Data(contentsOf: URL(fileURLWithPath: theirs)) else { throw ExitCode(1) }
+        // An empty base is git's way of saying the file was added on both sides.
+        switch FileMerge.merge(path: path, base: baseData?.isEmpty == false ? baseData : nil, ours: oursData, theirs: theirsData) {
+        case let .merged(data, _):
+            try data.write(to: URL(fileURLWithPath: ours), options: .atomic)
+        case .notItems:
+            // git's own line merge, with markers, left for 'docket sync' (or a person) to finish.
+            throw ExitCode(FileMerge.textMerge(ours: ours, base: base, theirs: theirs) ? 0 : 1)
+        }
+    }
+}
