@@ -49,5 +49,6 @@ import XCTest
             ConvergenceSpec.self,
             HostileRemoteSpec.self,
             FaultScriptSpec.self,
+            GitPeerSpec.self,
         ]
 }

@@ -29,6 +29,11 @@ public struct MergeReport: Codable, Hashable, Sendable {
     /// This report with far-ahead dates added.
     public func noting(_ dates: [FarAheadDate]) -> MergeReport { MergeReport(items: items, farAhead: farAhead + dates) }
 
+    /// Whether the merge discarded a value: a field both sides changed, or an edit a removal won over.
+    public var losesValues: Bool {
+        items.contains { item in item.fields.contains { $0.lost != nil } || item.removal?.outcome == .removalWon }
+    }
+
     /// Whether no item needed a decision and no date was far ahead.
     public var isEmpty: Bool { items.isEmpty && farAhead.isEmpty }
 

@@ -50,7 +50,7 @@ func prepared(_ store: Store, quietly: Bool = false) -> Store {
 /// What every command that reads the whole store does with files that did not read.
 func loadWarning(_ snapshot: StoreSnapshot) -> AppState {
     for problem in snapshot.problems {
-        Output.warning("skipped \(problem.path): \(problem.reason)")
+        Output.warning(problem.warning)
     }
     return snapshot.state
 }

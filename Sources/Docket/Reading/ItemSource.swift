@@ -95,6 +95,37 @@ final class CommitSource: ItemSource {
     }
 }
 
+/// The working tree, except that a file holding git's conflict markers is
+/// read from the last commit instead (when it has one there).
+final class LastCommittedWhenConflicted: ItemSource {
+    let working: ItemSource
+    private let makeHead: () throws -> CommitSource?
+    private var head: CommitSource??
+    /// The paths read from the last commit.
+    private(set) var shownAsCommitted: [String] = []
+
+    init(_ working: ItemSource, head: @escaping () throws -> CommitSource?) {
+        self.working = working
+        self.makeHead = head
+    }
+
+    /// What a reader says about the files read from the last commit.
+    var problems: [StoreProblem] {
+        shownAsCommitted.sorted().map { StoreProblem(path: $0, reason: StoredItem.shownAsCommittedReason) }
+    }
+
+    func files(under folder: String) throws -> [String] { try working.files(under: folder) }
+
+    func read(_ path: String) throws -> Data {
+        let data = try working.read(path)
+        guard StoredItem.hasConflictMarkers(data) else { return data }
+        if head == nil { head = .some(try makeHead()) }
+        guard let commit = head ?? nil, let committed = try? commit.read(path) else { return data }
+        shownAsCommitted.append(path)
+        return committed
+    }
+}
+
 /// A store path as its folder and its file name.
 func split(_ path: String) -> (folder: String, name: String) {
     guard let slash = path.lastIndex(of: "/") else { return ("", path) }

@@ -10,10 +10,18 @@ extension Store {
     /// Reads every item file. A file that does not decode, is not a regular
     /// file, is larger than 1 MiB or holds another id than its name gives is
     /// skipped and reported; the rest load.
+    /// A file where git left its conflict markers is read as last committed,
+    /// so an unfinished git merge hides no item.
     public func load() throws -> StoreSnapshot {
-        var reader = StoreReader(try workingTree)
+        let source = try workingTreeOrLastCommit
+        var reader = StoreReader(source)
         let state = try StoreError.gate(writing: false) { try reader.everything() }
-        return StoreSnapshot(state: state, order: reader.order, problems: reader.problems)
+        return StoreSnapshot(state: state, order: reader.order, problems: source.problems + reader.problems)
+    }
+
+    /// The working tree, with files holding git's conflict markers read as last committed.
+    var workingTreeOrLastCommit: LastCommittedWhenConflicted {
+        get throws { LastCommittedWhenConflicted(try workingTree, head: { try self.git.head().map { try CommitSource(git: self.git, commit: $0) } }) }
     }
 
     /// One todo, read from its file.

@@ -118,7 +118,8 @@ extension Store {
         new.entries.reserveCapacity(old.entries.count)
         var todos: [TodoItem] = []
         todos.reserveCapacity(old.entries.count)
-        var reader = StoreReader(try workingTree)
+        let source = try workingTreeOrLastCommit
+        var reader = StoreReader(source)
         var changed = false
         let now = Date()
         var found: [String] = []
@@ -142,10 +143,12 @@ extension Store {
             changed = true
             if case let .todo(todo)? = reader.item(at: path) {
                 todos.append(todo)
-                if let fingerprint, !fingerprint.isFresh(now: now) { new.entries[path] = TodoCache.Entry(fingerprint: fingerprint, todo: todo) }
+                if let fingerprint, !fingerprint.isFresh(now: now), source.shownAsCommitted.last != path {
+                    new.entries[path] = TodoCache.Entry(fingerprint: fingerprint, todo: todo)
+                }
             }
         }
         if changed || new.entries.count != old.entries.count { new.write(to: todoCacheFile) }
-        return (AppState(todos: todos, projects: [], removed: []).todos, reader.problems)
+        return (AppState(todos: todos, projects: [], removed: []).todos, source.problems + reader.problems)
     }
 }

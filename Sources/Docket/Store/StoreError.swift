@@ -7,10 +7,14 @@ import Foundation
 public struct StoreProblem: Equatable, Sendable, CustomStringConvertible {
     /// The file, relative to the store's folder.
     public let path: String
-    /// Why it was skipped.
+    /// Why it was skipped, or shown otherwise than it reads.
     public let reason: String
+    /// Whether the item was left out (else it was shown as last committed).
+    public var skipped: Bool { reason != StoredItem.shownAsCommittedReason }
 
     public var description: String { "\(path): \(reason)" }
+    /// The warning a command prints for it.
+    public var warning: String { skipped ? "skipped \(path): \(reason)" : "\(path) \(reason)" }
 }
 
 /// What can go wrong with a store, in four groups, each case saying what was

@@ -91,6 +91,9 @@ enum StoredItem: Equatable {
     /// Why a file with git's conflict markers is not read.
     static let markersReason = "holds git's conflict markers (a git merge or rebase stopped on it); 'docket sync' finishes it with Docket's merge"
 
+    /// Why an item is shown as last committed rather than as its file holds it.
+    static let shownAsCommittedReason = "holds git's conflict markers, so it is shown as last committed; 'docket sync' finishes the merge"
+
     /// Whether the bytes hold a line git writes for a conflict ("<<<<<<< ").
     static func hasConflictMarkers(_ data: Data) -> Bool {
         let marker = Array("<<<<<<< ".utf8)

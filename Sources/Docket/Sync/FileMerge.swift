@@ -62,6 +62,16 @@ public enum FileMerge {
         }
     }
 
+    /// Whether git runs the driver while replaying commits (a rebase, a
+    /// cherry-pick or a revert), where no merge commit will record its decisions.
+    public static func runsInsideReplay(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        let action = environment["GIT_REFLOG_ACTION"] ?? ""
+        if ["rebase", "cherry-pick", "revert", "pull --rebase"].contains(where: { action.contains($0) }) { return true }
+        return ["rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "REVERT_HEAD"].contains {
+            FileManager.default.fileExists(atPath: ".git/" + $0)
+        }
+    }
+
     /// git's line merge of three files into `ours` (`git merge-file`), with
     /// conflict markers where both sides changed the same lines: for files
     /// that are not Docket items. Returns whether it merged without conflicts.

@@ -50,8 +50,9 @@ struct MergeCommitBuilder {
         return (commit, merged.report)
     }
 
-    /// Merges the store's files of the three sides with Docket's merge.
-    func mergeStore() throws -> StoreMerge {
+    /// Merges the store's files of the three sides with Docket's merge; with
+    /// `writingBlobs` false, only the report is wanted and no object is written.
+    func mergeStore(writingBlobs: Bool = true) throws -> StoreMerge {
         let trees = (base: try base.map { try git.tree(ofCommit: $0) }, ours: try git.tree(ofCommit: ours), theirs: try git.tree(ofCommit: theirs))
         // Every changed path, not only the store's: the tree merge needs the others too.
         var changes: (ours: [ChangedPath], theirs: [ChangedPath])?
@@ -71,7 +72,7 @@ struct MergeCommitBuilder {
         let result = merge(base: b?.state, ours: o.state, theirs: t.state)
         let report = result.report.noting(try farAhead(in: o, carriedBy: ours, other: t) + farAhead(in: t, carriedBy: theirs, other: o))
 
-        var files = MergedFiles(git: git, ours: o, theirs: t)
+        var files = MergedFiles(git: git, ours: o, theirs: t, writesBlobs: writingBlobs)
         for todo in result.state.todos {
             try files.place(.todo(todo), ours: o.todos[todo.id].map(StoredItem.todo), theirs: t.todos[todo.id].map(StoredItem.todo))
         }
@@ -207,11 +208,14 @@ struct MergedFiles {
     private(set) var replacements: [String: ObjectID?] = [:]
     /// The paths the merged items need.
     private(set) var wanted = Set<String>()
+    /// Whether new files are written as blobs (not when only the report is wanted).
+    let writesBlobs: Bool
 
-    init(git: StoreGit, ours: MergeCommitBuilder.Side, theirs: MergeCommitBuilder.Side) {
+    init(git: StoreGit, ours: MergeCommitBuilder.Side, theirs: MergeCommitBuilder.Side, writesBlobs: Bool = true) {
         self.git = git
         self.ours = ours
         self.theirs = theirs
+        self.writesBlobs = writesBlobs
     }
 
     /// Places a merged item's file, reusing a side's blob when that side holds exactly this item.
@@ -220,6 +224,7 @@ struct MergedFiles {
         wanted.insert(path)
         if oursItem == item, !ours.stamped.contains(path), let blob = ours.blobs[path] { replacements[path] = blob; return }
         if theirsItem == item, !theirs.stamped.contains(path), let blob = theirs.blobs[path] { replacements[path] = blob; return }
+        guard writesBlobs else { return }
         let existing = try (ours.blobs[path] ?? theirs.blobs[path]).map { try git.blob($0) }
         replacements[path] = try git.writeBlob(try item.text(keeping: existing))
     }

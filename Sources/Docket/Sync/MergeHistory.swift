@@ -26,12 +26,20 @@ enum MergeHistory {
 }
 
 extension Store {
-    /// The merges in the history, newest first, with what each decided.
+    /// The merges in the history, newest first, with what each decided. A
+    /// merge made by git (with the merge driver, or finished by hand) carries
+    /// no report; its decisions are worked out again from its parents, by the
+    /// rules the driver follows.
     public func merges(limit: Int, scanning: Int = 10_000) throws -> [MergeRecord] {
-        try log(limit: scanning).filter { $0.parents.count > 1 }.prefix(limit).compactMap { commit in
-            MergeHistory.report(in: commit.message).map {
-                MergeRecord(commit: commit.id.description, date: commit.date, summary: commit.summary, report: $0)
+        try log(limit: scanning).filter { $0.parents.count > 1 }.prefix(limit).map { commit in
+            if let report = MergeHistory.report(in: commit.message) {
+                return MergeRecord(commit: commit.id.description, date: commit.date, summary: commit.summary, report: report, madeByGit: false)
             }
+            let (ours, theirs) = (commit.parents[0], commit.parents[1])
+            let base = try? git.mergeBase(ours, theirs)
+            let report = (try? MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).mergeStore(writingBlobs: false).report)
+                ?? MergeReport(items: [])
+            return MergeRecord(commit: commit.id.description, date: commit.date, summary: commit.summary, report: report, madeByGit: true)
         }
     }
 }

@@ -55,13 +55,16 @@ public struct MergeRecord: Encodable, Sendable {
     public let summary: String
     /// Everything the merge decided.
     public let report: MergeReport
+    /// Whether git made the merge commit (its decisions are worked out again from its parents).
+    public let madeByGit: Bool
 
-    private enum CodingKeys: String, CodingKey { case commit, date, summary, report }
+    private enum CodingKeys: String, CodingKey { case commit, date, summary, report, madeByGit }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(commit, forKey: .commit)
         try c.encodeDate(date, forKey: .date)
         try c.encode(summary, forKey: .summary)
         try c.encode(report, forKey: .report)
+        try c.encode(madeByGit, forKey: .madeByGit)
     }
 }

@@ -24,7 +24,7 @@ struct List: ParsableCommand {
 
     func run() throws {
         let (loaded, problems) = try store.open().loadTodos()
-        for problem in problems { Output.warning("skipped \(problem.path): \(problem.reason)") }
+        for problem in problems { Output.warning(problem.warning) }
         let todos = loaded.filter { all || (done ? $0.completed : !$0.completed) }
         if json { return try Output.json(todos) }
         if todos.isEmpty {

@@ -25,7 +25,10 @@ struct MergeDriver: ParsableCommand {
               let theirsData = try? Data(contentsOf: URL(fileURLWithPath: theirs)) else { throw ExitCode(1) }
         // An empty base is git's way of saying the file was added on both sides.
         switch FileMerge.merge(path: path, base: baseData?.isEmpty == false ? baseData : nil, ours: oursData, theirs: theirsData) {
-        case let .merged(data, _):
+        case let .merged(data, report):
+            // NB: a rebase or cherry-pick makes no merge commit, so nothing would record a
+            // value the merge discards; git is stopped instead, and 'docket sync' merges with a record.
+            if report.losesValues && FileMerge.runsInsideReplay() { throw ExitCode(1) }
             try data.write(to: URL(fileURLWithPath: ours), options: .atomic)
         case .notItems:
             // git's own line merge, with markers, left for 'docket sync' (or a person) to finish.

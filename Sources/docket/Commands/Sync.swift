@@ -168,7 +168,8 @@ struct Merges: ParsableCommand {
         if json { return try Output.json(merges) }
         if merges.isEmpty { return print("No merges yet.") }
         for merge in merges {
-            print("\(Output.yellow(String(merge.commit.prefix(7))))  \(DateInput.show(merge.date))  \(Output.safe(merge.report.summary))")
+            print("\(Output.yellow(String(merge.commit.prefix(7))))  \(DateInput.show(merge.date))  \(Output.safe(merge.report.summary))"
+                + (merge.madeByGit ? Output.dim("  (merged by git with Docket's rules)") : ""))
             for line in merge.report.items.flatMap(\.lines) + merge.report.farAhead.map(\.line) { print("  " + Output.safe(line)) }
         }
     }

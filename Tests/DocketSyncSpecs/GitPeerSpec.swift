@@ -1,0 +1,310 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// The git CLI as a peer: a machine that pulls with plain git (merge or
+/// rebase, with Docket's merge driver or without docket installed), then runs
+/// one `docket sync`, ends where `docket pull` would have taken it: the same
+/// files on both machines, no conflict markers, nothing unfinished, and every
+/// value a merge discarded recorded in `docket merges`.
+final class GitPeerSpec: QuickSpec {
+    override class func spec() {
+        var machines: TwoMachines!
+        var milk: String!
+        beforeEach {
+            machines = TwoMachines("docket-gitpeer")
+            milk = machines.laptop.id("add", "Buy milk")
+            let project = machines.laptop.id("project", "add", "Party")
+            machines.laptop.run("task", "add", project, "Buy Beer")
+            machines.laptop.run("sync")
+            runCommand(docketBinary, ["clone", machines.remote.path, machines.desk.folder.path])
+        }
+        afterEach { try? FileManager.default.removeItem(at: machines.root) }
+        var laptop: Machine { machines.laptop }
+        var desk: Machine { machines.desk }
+        func task(_ machine: Machine) -> String { shortID(machine.state.projects[0].tasks[0].id) }
+        let twin = UUID(uuidString: "7E000000-0000-4000-8000-000000000001")!
+
+        // Each: the laptop changes and syncs; then the desk changes and commits.
+        let edits: [(String, () -> Void)] = [
+            ("different fields of one todo", {
+                laptop.run("done", milk)
+                laptop.run("sync")
+                desk.run("edit", milk, "Buy oat milk")
+                desk.run("commit")
+            }),
+            ("the same field of one todo", {
+                laptop.run("edit", milk, "Buy oat milk")
+                laptop.run("sync")
+                usleep(2000)
+                desk.run("edit", milk, "Buy soy milk")
+                desk.run("commit")
+            }),
+            ("an edit against a removal", {
+                laptop.run("rm", milk)
+                laptop.run("sync")
+                usleep(2000)
+                desk.run("edit", milk, "Buy soy milk")
+                desk.run("commit")
+            }),
+            ("the same todo added on both", {
+                let made = Date(timeIntervalSince1970: 1_795_339_800)
+                try! Store.open(at: laptop.folder).addTodo(TodoItem(id: twin, text: "From the laptop", creationDate: made, completed: false, dueDate: nil, alterDate: made))
+                laptop.run("sync")
+                try! Store.open(at: desk.folder).addTodo(TodoItem(id: twin, text: "From the desk", creationDate: made, completed: false, dueDate: nil,
+                                                                   alterDate: made.addingTimeInterval(1)))
+                desk.run("commit")
+            }),
+            ("a project's tasks and time slips", {
+                laptop.run("task", "start", task(laptop))
+                laptop.run("task", "rename", task(laptop), "Buy more beer")
+                laptop.run("sync")
+                desk.run("task", "state", task(desk), "finished")
+                desk.run("task", "start", task(desk))
+                desk.run("task", "add", shortID(desk.state.projects[0].id), "Order pizza")
+                desk.run("commit")
+            }),
+        ]
+        let ways: [(String, [[String]], Bool)] = [
+            ("git pull --no-rebase with Docket's merge driver", [["pull", "--no-rebase", "-q"]], true),
+            ("git pull --no-rebase without docket installed", [["pull", "--no-rebase", "-q"]], false),
+            ("git pull --rebase with Docket's merge driver", [["pull", "--rebase", "-q"]], true),
+            ("git pull --rebase without docket installed", [["pull", "--rebase", "-q"]], false),
+            ("git fetch and git merge", [["fetch", "-q"], ["merge", "-q", "origin/main"]], true),
+        ]
+
+        for (edit, make) in edits {
+            for (way, commands, driver) in ways {
+                it("after \(edit), \(way), then docket sync: what docket pull gives, on both machines, recorded") {
+                    make()
+                    // What docket pull decides, on a copy of the desk.
+                    let reference = Machine(folder: machines.root.appendingPathComponent("reference"))
+                    expect(runCommand("cp", ["-a", desk.folder.path, reference.folder.path]).status) == 0
+                    expect(reference.run("pull").status) == 0
+                    let expected = reference.state
+                    let expectedLosses = (try? Store.open(at: reference.folder).merges(limit: 1).first?.report.losesValues) ?? false
+
+                    if !driver { desk.git("config", "--remove-section", "merge.docket") }
+                    for command in commands { gitCLI(command, in: desk.folder) }
+                    expect(desk.run("sync").status).to(equal(0), description: desk.run("status").stdout)
+                    expect(laptop.run("sync").status) == 0
+                    expect(desk.run("sync").status) == 0
+
+                    expect(desk.state) == expected
+                    expect(laptop.state) == expected
+                    expect(desk.git("ls-files", "-s")) == laptop.git("ls-files", "-s")
+                    expect(desk.git("status", "--porcelain")) == ""
+                    expect(desk.git("grep", "-l", "<<<<<<<")) == ""
+                    expect(try Store.open(at: desk.folder).unfinishedGitOperation).to(beNil())
+                    if expectedLosses {
+                        let recorded = try Store.open(at: desk.folder).merges(limit: 5).contains { $0.report.losesValues }
+                        expect(recorded).to(beTrue(), description: "a discarded value is in docket merges")
+                    }
+                }
+            }
+        }
+
+        describe("a machine where git left a merge unfinished") {
+            beforeEach {
+                laptop.run("edit", milk, "Buy oat milk")
+                laptop.run("sync")
+                usleep(2000)
+                desk.run("edit", milk, "Buy soy milk")
+                desk.run("commit")
+                desk.git("config", "--remove-section", "merge.docket")
+                gitCLI(["pull", "--no-rebase", "-q"], in: desk.folder)
+            }
+            it("shows the todo as conflicted in status, never as removed, with the ways out") {
+                let status = desk.run("status").stdout
+                expect(status).to(contain("A git merge is unfinished"))
+                expect(status).to(contain("'docket sync' to finish it with Docket's merge, or 'git merge --abort'"))
+                expect(status).to(contain("todo 'Buy soy milk' conflicted"))
+                expect(status).toNot(contain("removed"))
+            }
+            it("refuses commit, pull and push with the ways out, and list still shows the todo") {
+                for command in ["commit", "pull", "push"] {
+                    let refused = desk.run(command)
+                    expect(refused.status) == 1
+                    expect(refused.stderr).to(contain("a git merge is unfinished"))
+                }
+                let list = desk.run("list")
+                expect(list.stdout).to(contain("Buy soy milk"))
+                expect(list.stderr).to(contain("shown as last committed"))
+            }
+            it("is given up by git merge --abort, as the message says, and docket works on") {
+                gitCLI(["merge", "--abort"], in: desk.folder)
+                expect(desk.run("sync").status) == 0
+                expect(desk.state.todos.first { $0.id.uuidString.lowercased().hasPrefix(milk) }?.text) == "Buy soy milk"
+            }
+        }
+
+        describe("a broken file committed with git") {
+            it("is never pushed on: sync refuses it, naming the file and the commit") {
+                let bad = desk.folder.appendingPathComponent(StoreLayout.todo(twin))
+                try FileManager.default.createDirectory(at: bad.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data("{ broken".utf8).write(to: bad)
+                gitCLI(["add", "-A"], in: desk.folder)
+                gitCLI(["commit", "-qm", "Broken by hand"], in: desk.folder)
+                let commit = desk.git("rev-parse", "--short=7", "HEAD").trimmingCharacters(in: .newlines)
+                let before = gitCLI(["rev-parse", "main"], in: machines.remote).stdout
+                let refused = desk.run("sync")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("\(StoreLayout.todo(twin)) in commit \(commit)"))
+                expect(gitCLI(["rev-parse", "main"], in: machines.remote).stdout) == before
+            }
+        }
+
+        describe("branch names") {
+            it("a store on master syncs with a remote whose store is on main, with no second branch") {
+                let other = machines.root.appendingPathComponent("master-store")
+                gitCLI(["clone", "-q", "-b", "main", machines.remote.path, other.path], in: machines.root)
+                gitCLI(["branch", "-q", "-m", "main", "master"], in: other)
+                gitCLI(["config", "--unset", "branch.master.merge"], in: other)
+                let master = Machine(folder: other)
+                master.run("add", "From master")
+                expect(master.run("sync").status) == 0
+                laptop.run("sync")
+                expect(laptop.state.todos.map(\.text)).to(contain("From master"))
+                expect(gitCLI(["branch", "-r"], in: laptop.folder).stdout).toNot(contain("master"))
+                expect(gitCLI(["for-each-ref", "--format=%(refname)", "refs/heads"], in: machines.remote).stdout) == "refs/heads/main\n"
+            }
+            it("a plain git init --bare remote, then a plain git clone, checks out the store") {
+                let bare = machines.root.appendingPathComponent("plain.git")
+                gitCLI(["-c", "init.defaultBranch=master", "init", "-q", "--bare", bare.path], in: machines.root)
+                laptop.run("remote", "add", "plain", bare.path)
+                expect(laptop.run("push", "plain").status) == 0
+                let cloned = machines.root.appendingPathComponent("plain-clone")
+                gitCLI(["clone", "-q", bare.path, cloned.path], in: machines.root)
+                expect(FileManager.default.fileExists(atPath: cloned.appendingPathComponent(StoreLayout.format).path)) == true
+            }
+            it("a remote with several branches, none named as the store's and no upstream, is refused, naming them, until one is chosen as the message says") {
+                gitCLI(["push", "-q", "origin", "main:other"], in: laptop.folder)
+                gitCLI(["branch", "-q", "-m", "main", "mine"], in: desk.folder)
+                gitCLI(["config", "--unset", "branch.mine.merge"], in: desk.folder)
+                gitCLI(["symbolic-ref", "HEAD", "refs/heads/missing"], in: machines.remote)
+                let refused = desk.run("pull")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("origin has several branches (main, other)"))
+                gitCLI(["branch", "--set-upstream-to=origin/main"], in: desk.folder)
+                expect(desk.run("pull").status) == 0
+            }
+        }
+
+        describe("other git setups") {
+            it("a shallow clone says to fetch the rest, and syncs once it has") {
+                laptop.run("add", "More")
+                laptop.run("sync")
+                let shallow = Machine(folder: machines.root.appendingPathComponent("shallow"))
+                gitCLI(["clone", "-q", "--depth", "1", "file://" + machines.remote.path, shallow.folder.path], in: machines.root)
+                laptop.run("add", "Even more")
+                laptop.run("sync")
+                shallow.run("add", "From the shallow clone")
+                let refused = shallow.run("sync")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("git fetch --unshallow"))
+                gitCLI(["fetch", "-q", "--unshallow"], in: shallow.folder)
+                expect(shallow.run("sync").status) == 0
+                expect(shallow.state.todos.map(\.text)).to(contain("Even more"))
+            }
+            it("a linked worktree adds, commits and syncs") {
+                let tree = Machine(folder: machines.root.appendingPathComponent("worktree"))
+                gitCLI(["worktree", "add", "-q", "-b", "elsewhere", tree.folder.path], in: laptop.folder)
+                tree.run("add", "From the worktree")
+                expect(tree.run("commit").status) == 0
+                expect(tree.git("log", "-1", "--format=%s")) == "Add 1 todo\n"
+            }
+            it("honours GIT_AUTHOR_* and GIT_COMMITTER_* as git does") {
+                desk.run("add", "Signed off")
+                desk.run("commit", environment: ["GIT_AUTHOR_NAME": "Ann Author", "GIT_AUTHOR_EMAIL": "ann@example.invalid",
+                                                 "GIT_AUTHOR_DATE": "@1700000000 +0100", "GIT_COMMITTER_NAME": "Cid Committer"])
+                expect(desk.git("log", "-1", "--format=%an <%ae> %ad|%cn", "--date=raw")) == "Ann Author <ann@example.invalid> 1700000000 +0100|Cid Committer\n"
+            }
+            it("signs commits with ssh when commit.gpgsign asks, and refuses naming the setting when it cannot") {
+                let key = machines.root.appendingPathComponent("signing").path
+                runCommand("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key])
+                desk.git("config", "commit.gpgsign", "true")
+                desk.git("config", "gpg.format", "ssh")
+                desk.git("config", "user.signingkey", key + ".pub")
+                desk.run("add", "Signed")
+                expect(desk.run("commit").status) == 0
+                let allowed = machines.root.appendingPathComponent("allowed").path
+                try "spec@example.invalid \(try String(contentsOfFile: key + ".pub", encoding: .utf8))".write(toFile: allowed, atomically: true, encoding: .utf8)
+                expect(gitCLI(["-c", "gpg.ssh.allowedSignersFile=\(allowed)", "verify-commit", "HEAD"], in: desk.folder).status) == 0
+                desk.git("config", "user.signingkey", key + ".missing")
+                desk.run("add", "Unsigned")
+                let refused = desk.run("commit")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("commit.gpgsign is on, and signing the commit with ssh-keygen failed"))
+            }
+        }
+
+        describe("hand edits") {
+            func handEdit(_ machine: Machine, to text: String) throws {
+                let file = machine.folder.appendingPathComponent(StoreLayout.todo(machine.state.todos[0].id))
+                let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "Buy milk", with: text)
+                try Data(edited.utf8).write(to: file)
+            }
+            it("committed by docket commit weigh as made then, and win over an earlier edit elsewhere") {
+                laptop.run("edit", milk, "Buy oat milk")
+                laptop.run("sync")
+                usleep(5000)
+                try handEdit(desk, to: "Buy goat milk")
+                desk.run("commit")
+                desk.run("sync")
+                laptop.run("sync")
+                expect(laptop.state.todos[0].text) == "Buy goat milk"
+                let decision = try Store.open(at: desk.folder).merges(limit: 1).first?.report.items.first?.fields.first { $0.field == "text" }
+                expect(decision?.rule) == .laterEdit
+                expect(decision?.kept) == "Buy goat milk"
+            }
+            it("committed with git weigh as made at their commit") {
+                laptop.run("edit", milk, "Buy oat milk")
+                laptop.run("sync")
+                sleep(1)
+                try handEdit(desk, to: "Buy goat milk")
+                gitCLI(["commit", "-qam", "By hand"], in: desk.folder)
+                desk.run("sync")
+                expect(desk.state.todos[0].text) == "Buy goat milk"
+            }
+            it("committed and pushed by dulwich, another git, are merged with a concurrent edit, and dulwich gets the merge") {
+                let peer = machines.root.appendingPathComponent("dulwich")
+                let script = """
+                    import glob, json, os, sys
+                    from dulwich import porcelain
+                    remote, peer, action = sys.argv[1], sys.argv[2], sys.argv[3]
+                    if action == "clone":
+                        porcelain.clone(remote, peer)
+                    elif action == "edit":
+                        path = glob.glob(os.path.join(peer, "todos", "*", "*.json"))[0]
+                        todo = json.load(open(path))
+                        todo["text"] = "Buy goat milk"
+                        open(path, "w").write(json.dumps(todo, indent=2, sort_keys=True) + "\\n")
+                        porcelain.add(peer, [os.path.abspath(path)])
+                        porcelain.commit(peer, message=b"Edited with dulwich", author=b"Dulwich <d@example.invalid>",
+                                         committer=b"Dulwich <d@example.invalid>")
+                        porcelain.push(peer, remote, b"refs/heads/main")
+                    else:
+                        porcelain.pull(peer, remote, b"refs/heads/main")
+                        path = glob.glob(os.path.join(peer, "todos", "*", "*.json"))[0]
+                        todo = json.load(open(path))
+                        print(todo["text"], todo["completed"])
+                    """
+                func dulwich(_ action: String) -> CommandResult {
+                    runCommand("python3", ["-c", script, machines.remote.path, peer.path, action])
+                }
+                expect(dulwich("clone").status) == 0
+                laptop.run("done", milk)
+                laptop.run("commit")
+                let edited = dulwich("edit")
+                expect(edited.status).to(equal(0), description: edited.stderr)
+                expect(laptop.run("sync").stdout).to(contain("Merged origin"))
+                expect(laptop.state.todos[0].text) == "Buy goat milk"
+                expect(laptop.state.todos[0].completed) == true
+                let pulled = dulwich("pull")
+                expect(pulled.stdout).to(equal("Buy goat milk True\n"), description: pulled.stderr)
+            }
+        }
+    }
+}
