@@ -24,6 +24,13 @@ public enum RemoteURL {
         return url
     }
 
+    /// A relative path made absolute from `folder`, so the remote means the
+    /// same folder whichever folder docket runs from; other URLs as they are.
+    public static func absolute(_ url: String, from folder: String) -> String {
+        guard let path = localPath(url), !url.lowercased().hasPrefix("file://"), !path.hasPrefix("/") else { return url }
+        return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
+    }
+
     /// The secret parts of a URL's user-info, to keep out of messages that quote it.
     static func secrets(_ url: String) -> [String] {
         guard let (_, userInfo, _) = parts(url), !userInfo.isEmpty else { return [] }

@@ -83,12 +83,36 @@ final class SyncSpec: QuickSpec {
         }
 
         describe("remote") {
-            it("adds, lists and removes remotes") {
-                expect(laptop.run("remote", "add", "backup", "/srv/backup.git").stdout) == "Added remote backup: /srv/backup.git\n"
+            it("adds, lists and removes remotes; one that does not answer yet is kept, with a warning") {
+                let added = laptop.run("remote", "add", "backup", "/srv/backup.git")
+                expect(added.status) == 0
+                expect(added.stdout) == "Added remote backup: /srv/backup.git\n"
+                expect(added.stderr).to(contain("there is no git repository at /srv/backup.git"))
+                expect(added.stderr).to(contain("the first 'docket sync' tries it again"))
                 expect(laptop.run("remote", "list").stdout) == "backup  /srv/backup.git\norigin  \(remote.path)\n"
                 laptop.run("remote", "remove", "backup")
                 expect(laptop.run("remote", "list").stdout) == "origin  \(remote.path)\n"
                 expect(laptop.run("remote", "remove", "backup").stderr).to(contain("there is no remote named backup"))
+            }
+            it("keeps a relative path as the folder it names from where it was typed, so sync works from any folder") {
+                laptop.run("add", "Buy milk")
+                laptop.run("sync")
+                desk.run("init")
+                let added = docket(["remote", "add", "origin", "remote.git"], store: desk.folder, in: root)
+                expect(added.stdout) == "Added remote origin: \(remote.path); the store follows its branch main\n"
+                expect(desk.git("config", "branch.main.merge")) == "refs/heads/main\n"
+                expect(docket(["sync"], store: desk.folder, in: desk.folder).status) == 0
+                expect(desk.state.todos.map(\.text)) == ["Buy milk"]
+            }
+            it("a second remote, such as a backup, does not take over the branch the store follows") {
+                let backup = root.appendingPathComponent("backup.git")
+                gitCLI(["clone", "-q", "--bare", remote.path, backup.path], in: root)
+                laptop.run("add", "Buy milk")
+                laptop.run("sync")
+                laptop.run("remote", "add", "backup", backup.path)
+                laptop.run("push", "backup")
+                laptop.run("pull", "backup")
+                expect(laptop.git("config", "branch.main.remote")) == "origin\n"
             }
         }
 

@@ -6,10 +6,31 @@ extension Store {
     public func remotes() throws -> [RemoteInfo] { try git.remotes() }
 
     /// Adds a remote.
-    public func addRemote(_ name: String, url: String) throws {
+    /// Adds a remote. When it answers, the branch the store follows there is
+    /// chosen now (`followed`); when it does not, `unreachable` says why and
+    /// the remote is kept, for the first sync to try again.
+    @discardableResult
+    public func addRemote(_ name: String, url: String, options: TransferOptions = .fromEnvironment()) throws -> AddedRemote {
         if RemoteURL.hasPassword(url) { throw StoreError.input(.passwordInURL(shown: RemoteURL.redacted(url))) }
         if try remotes().contains(where: { $0.name == name }) { throw StoreError.input(.remoteExists(name)) }
-        try git.addRemote(name, url: url)
+        let stored = RemoteURL.absolute(url, from: FileManager.default.currentDirectoryPath)
+        try git.addRemote(name, url: stored)
+        do {
+            let followed = try StoreError.gate(writing: true) { try followNewRemote(name, options: options) }
+            return AddedRemote(url: stored, followed: followed, unreachable: nil)
+        } catch let error as StoreError {
+            return AddedRemote(url: stored, followed: nil, unreachable: error)
+        }
+    }
+
+    /// What `addRemote` found out about the remote.
+    public struct AddedRemote: Sendable {
+        /// The URL as kept: a relative path made absolute.
+        public let url: String
+        /// The remote branch the store now follows, when the remote has branches.
+        public let followed: String?
+        /// Why the remote could not be asked, or no branch was chosen.
+        public let unreachable: StoreError?
     }
 
     /// Removes a remote.

@@ -27,33 +27,43 @@ extension Store {
     /// The remote branch to pull from, after a fetch: the configured upstream,
     /// else the remote's only branch, else the one its HEAD names, else the
     /// branch of the same name; nil when the remote has no branch yet.
-    /// Remembers what it chose as the upstream.
+    /// Remembers what it chose as the upstream, when the store has none.
     func upstream(remote: String, options: TransferOptions) throws -> String? {
         if let configured = try configuredUpstream(remote: remote) { return configured }
-        let (_, short) = try localBranch()
         let fetched = try git.references(startingWith: "refs/remotes/\(remote)/").keys
             .map { String($0.dropFirst("refs/remotes/\(remote)/".count)) }.filter { $0 != "HEAD" }.sorted()
-        let chosen: String
-        switch fetched.count {
-        case 0: return nil
-        case 1: chosen = fetched[0]
-        default:
-            let head = try git.remoteBranches(remote: remote, options: options).head
-            if let head, fetched.contains(head) {
-                chosen = head
-            } else if fetched.contains(short) {
-                chosen = short
-            } else {
-                throw StoreError.state(.ambiguousUpstream(remote: remote, branches: fetched))
-            }
-        }
+        guard !fetched.isEmpty else { return nil }
+        let head = fetched.count > 1 ? try git.remoteBranches(remote: remote, options: options).head : nil
+        let chosen = try chooseUpstream(remote: remote, branches: fetched, head: head)
         try rememberUpstream(remote: remote, branch: chosen)
         return chosen
     }
 
-    /// Makes `remote`'s `branch` the store branch's upstream, as `git branch --set-upstream-to` would.
+    /// The branch to follow among a remote's: its only one, else the one its
+    /// HEAD names, else the one named as the store's branch; else none is guessed.
+    func chooseUpstream(remote: String, branches: [String], head: String?) throws -> String {
+        if branches.count == 1 { return branches[0] }
+        if let head, branches.contains(head) { return head }
+        let (_, short) = try localBranch()
+        if branches.contains(short) { return short }
+        throw StoreError.state(.ambiguousUpstream(remote: remote, branches: branches))
+    }
+
+    /// After `remote add`: the remote is fetched, as `git remote add -f` does,
+    /// and when it has branches the one to follow is chosen and remembered;
+    /// nil when it has none yet (the first push chooses).
+    func followNewRemote(_ remote: String, options: TransferOptions) throws -> String? {
+        try git.fetch(remote: remote, options: options)
+        return try upstream(remote: remote, options: options)
+    }
+
+    /// Makes `remote`'s `branch` the store branch's upstream, as `git branch
+    /// --set-upstream-to` would, unless it follows another remote already (a
+    /// second remote, such as a backup, does not take the store over).
     func rememberUpstream(remote: String, branch: String) throws {
         let (_, short) = try localBranch()
+        if let current = try git.configString("branch.\(short).remote"), current != remote,
+           try git.configString("branch.\(short).merge") != nil { return }
         try git.setConfig("branch.\(short).remote", to: remote)
         try git.setConfig("branch.\(short).merge", to: "refs/heads/\(branch)")
     }

@@ -73,8 +73,12 @@ struct RemoteCommand: ParsableCommand {
         @Argument(help: "Its URL or path.") var url: String
 
         func run() throws {
-            try store.open().addRemote(name, url: url)
-            print("Added remote \(Output.safe(name)): \(Output.safe(RemoteURL.redacted(url)))")
+            let added = try store.open().addRemote(name, url: url)
+            print("Added remote \(Output.safe(name)): \(Output.safe(RemoteURL.redacted(added.url)))"
+                  + (added.followed.map { "; the store follows its branch \(Output.safe($0))" } ?? ""))
+            if let problem = added.unreachable {
+                Output.warning("\(problem); the remote is kept, and the first 'docket sync' tries it again")
+            }
         }
     }
 
