@@ -38,7 +38,7 @@ import XCTest
             DiskAppPersisterFailureSpec.self,
             StoreSpec.self,
             StoreSpeedSpec.self,
-            CommandLineSpec.self,
+            CommandLineSpec.self, EverydayUseSpec.self, AgendaSpec.self,
             UntrustedFilesSpec.self,
             CommandLineInputSpec.self,
             // Sync

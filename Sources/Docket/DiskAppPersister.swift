@@ -1,4 +1,5 @@
 import DocketModel
+import DocketSystem
 import Foundation
 
 /// Saves an `AppState` as one JSON file.
@@ -49,7 +50,7 @@ public final class DiskAppPersister: AppPersisting {
 
     /// `~/Documents` when it exists, else `$XDG_DATA_HOME/docket`, else `~/.local/share/docket`.
     public static func defaultBaseDirectory(_ fileManager: FileManager = .default) -> URL {
-        let home = fileManager.homeDirectoryForCurrentUser
+        let home = Home.folder
         let documents = home.appendingPathComponent("Documents")
         var isFolder: ObjCBool = false
         if fileManager.fileExists(atPath: documents.path, isDirectory: &isFolder), isFolder.boolValue {

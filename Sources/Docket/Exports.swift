@@ -12,3 +12,5 @@
 @_exported import enum DocketGit.LibGit2
 @_exported import enum DocketGit.RemoteURL
 @_exported import enum DocketGit.GitOperation
+@_exported import enum DocketSystem.Home
+@_exported import enum DocketSystem.Spawn

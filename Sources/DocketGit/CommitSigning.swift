@@ -37,7 +37,7 @@ enum CommitSigning {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docket-sign-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 defer { try? FileManager.default.removeItem(at: folder) }
-                var keyFile = (key as NSString).expandingTildeInPath
+                var keyFile = Home.expand(key)
                 if key.hasPrefix("key::") || key.hasPrefix("ssh-") {
                     keyFile = folder.appendingPathComponent("key.pub").path
                     try Data((key.hasPrefix("key::") ? String(key.dropFirst(5)) : key).utf8).write(to: URL(fileURLWithPath: keyFile))

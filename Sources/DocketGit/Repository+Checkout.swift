@@ -7,7 +7,8 @@ extension Repository {
     /// `only`, when given, names every path that differs between HEAD and
     /// `commit`; the checkout then looks at those paths alone instead of
     /// comparing every file of the working tree (0.3 s at 100,000 items).
-    public func checkout(_ commit: ObjectID, force: Bool = false, only paths: [String]? = nil) throws {
+    /// `progress` hears how many files are written.
+    public func checkout(_ commit: ObjectID, force: Bool = false, only paths: [String]? = nil, progress: ProgressThrottle? = nil) throws {
         var oid = commit.oid
         var object: OpaquePointer?
         try check(git_object_lookup(&object, pointer, &oid, GIT_OBJECT_COMMIT), "git_object_lookup")
@@ -16,6 +17,13 @@ extension Repository {
         try check(git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION)), "git_checkout_options_init")
         options.checkout_strategy = force ? GIT_CHECKOUT_FORCE.rawValue : GIT_CHECKOUT_SAFE.rawValue
         guard let paths else {
+            if let progress, progress.isListening {
+                options.progress_payload = Unmanaged.passUnretained(progress).toOpaque()
+                options.progress_cb = { _, done, total, payload in
+                    Unmanaged<ProgressThrottle>.fromOpaque(payload!).takeUnretainedValue()
+                        .report(TransferProgress(stage: .writing, objectsDone: done, objectsTotal: total))
+                }
+            }
             try check(git_checkout_tree(pointer, object, &options), "git_checkout_tree")
             return
         }

@@ -26,6 +26,13 @@ extension Repository {
         try withRemote(name) { String(cString: git_remote_url($0)) }
     }
 
+    /// Whether git takes `name` as a remote's name (no spaces, no "..", …).
+    public static func isValidRemoteName(_ name: String) -> Bool {
+        _ = LibGit2Runtime.started
+        var valid: Int32 = 0
+        return git_remote_name_is_valid(&valid, name) == 0 && valid == 1
+    }
+
     /// Adds a remote with git's default fetch refspec.
     public func addRemote(_ name: String, url: String) throws {
         var remote: OpaquePointer?

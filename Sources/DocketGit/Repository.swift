@@ -66,6 +66,21 @@ public final class Repository {
         return git_repository_open_ext(nil, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil) == 0
     }
 
+    /// Whether git refuses the repository at `path` because another user owns
+    /// it and `safe.directory` does not name it.
+    /// NB: libgit2 1.5 reports a missing `safe.directory` setting as a
+    /// config lookup failure rather than `GIT_EOWNER`, so its message is read too.
+    public static func isOwnedByAnother(at path: String) -> Bool {
+        _ = LibGit2Runtime.started
+        var repo: OpaquePointer?
+        let code = git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil)
+        git_repository_free(repo)
+        if code == GIT_EOWNER.rawValue { return true }
+        guard code < 0, let error = git_error_last(), let message = error.pointee.message else { return false }
+        let text = String(cString: message)
+        return text.contains("safe.directory") || text.contains("not owned by current user")
+    }
+
     /// The working tree's folder, ending in "/"; nil for a bare repository.
     public var workdir: String? { git_repository_workdir(pointer).map { String(cString: $0) } }
 

@@ -15,12 +15,13 @@ final class TransferContext {
     var encryptedKeys: [String] = []
     var hostProblem: TransferError?
     var rejected: (reference: String, reason: String)?
-    let started = Date()
+    let progress: ProgressThrottle
 
     init(options: TransferOptions, url: String) {
         // Only https needs the certificates (http may redirect there).
         if url.lowercased().hasPrefix("http") { _ = LibGit2Runtime.privateCertificates }
         self.options = options
+        self.progress = ProgressThrottle(options.progress)
         self.url = RemoteURL.redacted(url)
         self.rawURL = url
     }
@@ -40,11 +41,12 @@ final class TransferContext {
         callbacks.transfer_progress = { stats, payload in
             guard let stats = stats?.pointee else { return 0 }
             let context = TransferContext.from(payload)
-            context.report(TransferProgress(objectsDone: Int(stats.received_objects), objectsTotal: Int(stats.total_objects), bytes: Int(stats.received_bytes)))
+            context.progress.report(TransferProgress(stage: .receiving, objectsDone: Int(stats.received_objects),
+                                                     objectsTotal: Int(stats.total_objects), bytes: Int(stats.received_bytes)))
             return 0
         }
         callbacks.push_transfer_progress = { current, total, bytes, payload in
-            TransferContext.from(payload).report(TransferProgress(objectsDone: Int(current), objectsTotal: Int(total), bytes: Int(bytes)))
+            TransferContext.from(payload).progress.report(TransferProgress(stage: .sending, objectsDone: Int(current), objectsTotal: Int(total), bytes: Int(bytes)))
             return 0
         }
         callbacks.push_update_reference = { reference, status, payload in
@@ -53,11 +55,6 @@ final class TransferContext {
             }
             return 0
         }
-    }
-
-    func report(_ progress: TransferProgress) {
-        guard let show = options.progress, Date().timeIntervalSince(started) > 1 else { return }
-        show(progress)
     }
 
     // NB: libgit2 asks again after each refused credential; every method is

@@ -1,3 +1,4 @@
+import DocketSystem
 import Foundation
 
 /// How to authenticate and what to show while talking to a remote.
@@ -29,7 +30,7 @@ public struct TransferOptions: Sendable {
     /// Options from the environment: `DOCKET_SSH_KEY`, else `~/.ssh/id_ed25519` and `~/.ssh/id_rsa`;
     /// the agent when `SSH_AUTH_SOCK` is set; `~/.ssh/known_hosts`; `DOCKET_GIT_USERNAME`/`DOCKET_GIT_TOKEN`.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> TransferOptions {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? Home.folder.path
         let keys = environment["DOCKET_SSH_KEY"].map { [$0] } ?? ["\(home)/.ssh/id_ed25519", "\(home)/.ssh/id_rsa"]
         return TransferOptions(sshKeyFiles: keys, useSSHAgent: environment["SSH_AUTH_SOCK"] != nil,
                                knownHostsFile: "\(home)/.ssh/known_hosts",
@@ -37,12 +38,63 @@ public struct TransferOptions: Sendable {
     }
 }
 
-/// How far a fetch or push has come.
+/// How far a clone, fetch, push or the checks and writes after them have come.
 public struct TransferProgress: Sendable {
-    /// Objects received or sent so far.
+    /// What is being done.
+    public enum Stage: String, Sendable {
+        /// Objects coming from the remote.
+        case receiving
+        /// Objects going to the remote.
+        case sending
+        /// Files that came being checked before anything moves.
+        case checking
+        /// Files being written into the working tree.
+        case writing
+    }
+
+    /// What is being done.
+    public let stage: Stage
+    /// Objects (or files) done so far.
     public let objectsDone: Int
-    /// Objects in all; 0 while not yet known.
+    /// Objects (or files) in all; 0 while not yet known.
     public let objectsTotal: Int
-    /// Bytes received or sent so far.
+    /// Bytes received or sent so far (0 for checking and writing).
     public let bytes: Int
+
+    public init(stage: Stage, objectsDone: Int, objectsTotal: Int, bytes: Int = 0) {
+        (self.stage, self.objectsDone, self.objectsTotal, self.bytes) = (stage, objectsDone, objectsTotal, bytes)
+    }
+
+    /// Whether this is the last report of its stage.
+    public var isFinal: Bool { objectsTotal > 0 && objectsDone >= objectsTotal }
+}
+
+/// Passes progress on at most ten times a second (and always the last of a
+/// stage), so a transfer of 20,000 objects does not flood a terminal.
+public final class ProgressThrottle: @unchecked Sendable {
+    private let show: ((TransferProgress) -> Void)?
+    private var last = Date.distantPast
+    private var lastStage: TransferProgress.Stage?
+    private var finalShown = false
+
+    public init(_ show: ((TransferProgress) -> Void)?) {
+        self.show = show
+    }
+
+    /// Whether anyone listens: callers may skip counting when nobody does.
+    public var isListening: Bool { show != nil }
+
+    public func report(_ progress: TransferProgress) {
+        guard let show else { return }
+        let now = Date()
+        let newStage = progress.stage != lastStage
+        if newStage { finalShown = false }
+        // A stage's last figure shows once: libgit2 repeats it while it indexes what it received.
+        let firstFinal = progress.isFinal && !finalShown
+        guard newStage || firstFinal || now.timeIntervalSince(last) >= 0.1 else { return }
+        if progress.isFinal { finalShown = true }
+        last = now
+        lastStage = progress.stage
+        show(progress)
+    }
 }

@@ -9,17 +9,26 @@ import Foundation
 enum DateInput {
     static let forms = "today, tomorrow, yesterday, a weekday, next week, eow, eom, eoy, +3d, -1d, +2w, +1m, +1y, YYYY-MM-DD or YYYY-MM-DD HH:MM"
 
-    /// The date of a text, or a usage error naming what is wrong.
-    static func parse(_ text: String, now: Date = Date(), calendar: Calendar = .current) throws -> Date {
+    /// The date of a text, or a usage error naming what is wrong. For a
+    /// filter (`since`), a weekday is its last occurrence (today included) and
+    /// a day without a time starts at midnight rather than noon.
+    static func parse(_ text: String, now: Date = Date(), calendar: Calendar = .current, since: Bool = false) throws -> Date {
         let offset = text.range(of: #"^\s*[+-][0-9]+[dwmy]\s*$"#, options: [.regularExpression, .caseInsensitive]) != nil
-        guard let date = date(text, now: now, calendar: calendar) else {
+        guard var date = date(text, now: now, calendar: calendar, past: since) else {
             if offset { throw ValidationError("'\(Output.safe(text))' is outside the years 1 to 9999 a date can have") }
             throw ValidationError("'\(Output.safe(text))' is not a date; use \(forms)")
         }
         guard DocketJSON.canHold(date) else {
             throw ValidationError("'\(Output.safe(text))' is outside the years 1 to 9999 a date can have")
         }
+        if since, !text.contains(":") { date = calendar.startOfDay(for: date) }
         return date
+    }
+
+    /// A day for a filter such as `--before friday`: its start (midnight), or the exact time when one is given.
+    static func parseDay(_ text: String) throws -> Date {
+        let date = try parse(text)
+        return text.contains(":") ? date : Calendar.current.startOfDay(for: date)
     }
 
     /// `none` or nothing at all clears a date; anything else is parsed.
@@ -28,7 +37,7 @@ enum DateInput {
         return word == "none" || word.isEmpty ? nil : try parse(text)
     }
 
-    static func date(_ text: String, now: Date, calendar: Calendar) -> Date? {
+    static func date(_ text: String, now: Date, calendar: Calendar, past: Bool = false) -> Date? {
         let word = text.trimmingCharacters(in: .whitespaces).lowercased()
         let today = calendar.startOfDay(for: now)
         // NB: a date without a time is due at noon, local time, so it stays the same day when the time zone shifts a little.
@@ -53,6 +62,7 @@ enum DateInput {
         let names = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
         let name = word.hasPrefix("next ") ? String(word.dropFirst(5)) : word
         if let index = names.firstIndex(where: { $0 == name || ($0.hasPrefix(name) && name.count >= 3) }) {
+            if past { return days(-((weekday - index + 7) % 7)) }
             let ahead = (index - weekday + 7) % 7
             return days(ahead == 0 ? 7 : ahead)
         }

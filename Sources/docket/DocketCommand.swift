@@ -1,38 +1,35 @@
 import ArgumentParser
 import Docket
+import Foundation
 
 @main
 struct DocketCommand: ParsableCommand {
-    /// Runs docket; `-C <dir>` may come before the subcommand, as with git.
+    /// Runs docket, reading the command line as people type it (`CommandLineHabits`).
     static func main() {
+        ProgressLine.started = Date()
         do {
-            var command = try parseAsRoot(movingStoreOption(Array(CommandLine.arguments.dropFirst())))
+            let commands = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+            let arguments = try CommandLineHabits.rewrite(Array(CommandLine.arguments.dropFirst()), commands: commands)
+            var command = try parseAsRoot(arguments)
             try command.run()
+            ProgressLine.clear()
         } catch let error as StoreError {
+            ProgressLine.clear()
             exit(withError: ShownError(message: Output.safeLines(error.description)))
         } catch {
+            ProgressLine.clear()
             exit(withError: error)
         }
-    }
-
-    /// `-C <dir> add x` becomes `add x -C <dir>`, since each subcommand owns the option.
-    static func movingStoreOption(_ arguments: [String]) -> [String] {
-        guard arguments.count >= 2, arguments[0] == "-C" || arguments[0].hasPrefix("-C") && arguments[0].count > 2 else { return arguments }
-        let option = arguments[0] == "-C" ? Array(arguments[0...1]) : ["-C", String(arguments[0].dropFirst(2))]
-        var rest = Array(arguments.dropFirst(arguments[0] == "-C" ? 2 : 1))
-        if rest.isEmpty { return arguments }
-        let end = rest.firstIndex(of: "--") ?? rest.endIndex
-        rest.insert(contentsOf: option, at: end)
-        return rest
     }
 
     static let configuration = CommandConfiguration(
         commandName: "docket",
         abstract: "Todo lists and projects kept as JSON files in a git repository.",
         discussion: """
-            The store is the folder given with -C, else $DOCKET_DIR, else ~/.docket, \
-            which is created on first use. Ids are UUIDs; any unique prefix of 4 or \
-            more characters will do.
+            Every command takes -C <dir>, before or after its name: the store's folder. \
+            Without it the store is $DOCKET_DIR, else the store the working folder is in \
+            (as git finds its repository), else ~/.docket, which is created on first use. \
+            Ids are UUIDs; any unique prefix of 4 or more characters will do.
 
             Example:
               docket add "Buy milk" --due tomorrow
@@ -41,7 +38,7 @@ struct DocketCommand: ParsableCommand {
             """,
         version: "0.1.0 (libgit2 \(LibGit2.version))",
         subcommands: [
-            Init.self, Add.self, List.self, Show.self, Done.self, Reopen.self, Edit.self, Due.self, Remove.self, Fork.self,
+            Today.self, Init.self, Add.self, List.self, Show.self, Done.self, Reopen.self, Edit.self, Due.self, Remove.self, Fork.self,
             ProjectCommand.self, TaskCommand.self, Report.self, Status.self, Commit.self, Log.self, Pack.self,
             Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Merges.self, MergeDriver.self,
         ])

@@ -1,13 +1,14 @@
 import Docket
 import Foundation
 
-/// Printing for people (colour only on a terminal, never with NO_COLOR) and for scripts (JSON).
+/// Printing for people (colour only on a terminal, never with a non-empty NO_COLOR) and for scripts (JSON).
 enum Output {
-    static let colour: Bool = isatty(STDOUT_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    static let colour: Bool = isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         && ProcessInfo.processInfo.environment["TERM"] != "dumb"
 
     static func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
     static func dim(_ text: String) -> String { paint(text, "2") }
+    static func bold(_ text: String) -> String { paint(text, "1") }
     static func red(_ text: String) -> String { paint(text, "31") }
     static func green(_ text: String) -> String { paint(text, "32") }
     static func yellow(_ text: String) -> String { paint(text, "33") }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Docket
 
 // What items say of themselves, as they are shown to a person: escaped by `Output.safe`.
@@ -15,4 +16,56 @@ extension Project {
 extension ProjectTask {
     /// The title, safe for a terminal.
     var shownTitle: String { Output.safe(title) }
+}
+
+/// A text given as words, quoted or not (`docket add Buy bread` is "Buy
+/// bread"), as people type it after `task add` or `t add`. A word that starts
+/// with a dash is text too ("-5 pushups"), unless it looks like a mistyped
+/// option (`--dew`), which is refused rather than written into the text.
+enum TextWords {
+    /// The words joined by spaces; a usage error when there is no text or a word looks like an option.
+    static func join(_ words: [String], what: String, options: [String] = []) throws -> String {
+        let end = words.firstIndex(of: "--") ?? words.endIndex
+        if let option = words[..<end].first(where: looksLikeOption) {
+            let near = Suggest.nearest(option, among: options).map { "; did you mean '\($0)'?" } ?? ""
+            throw ValidationError("unknown option '\(Output.safe(option))'\(near) (text that starts with dashes goes after '--': docket add -- \(Output.safe(option)))")
+        }
+        let text = words.enumerated().filter { $0.offset != end }.map(\.element).joined(separator: " ")
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("\(what) cannot be empty") }
+        return text
+    }
+
+    /// `--word` or `-x` alone (one letter): what an option looks like.
+    static func looksLikeOption(_ word: String) -> Bool {
+        if word.hasPrefix("--") { return word.count > 2 && word.dropFirst(2).first!.isLetter && !word.contains(" ") }
+        return word.count == 2 && word.hasPrefix("-") && word.last!.isLetter
+    }
+}
+
+/// The nearest of some names to a mistyped one, as git's "did you mean".
+enum Suggest {
+    /// The candidate closest to `word` by edit distance, when it is close enough to be a typo.
+    static func nearest(_ word: String, among candidates: [String]) -> String? {
+        let scored = candidates.map { ($0, distance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
+        guard let (best, score) = scored, score <= max(1, (min(word.count, best.count) + 2) / 3) || best.hasPrefix(word.lowercased()) && word.count >= 2
+        else { return nil }
+        return best
+    }
+
+    /// Levenshtein distance, with a swap of two neighbours counted as one edit.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { rows[i][0] = i }
+        for j in 0...b.count { rows[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
+            }
+        }
+        return rows[a.count][b.count]
+    }
 }

@@ -2,23 +2,34 @@ import ArgumentParser
 import Docket
 import Foundation
 
-/// The store a command works on.
+/// The store a command works on: the folder given with -C, else $DOCKET_DIR,
+/// else the store the working folder is in (as git finds its repository),
+/// else ~/.docket, which alone is created on first use.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customShort("C"), help: ArgumentHelp("The store's folder (default: $DOCKET_DIR, else ~/.docket).", valueName: "dir"))
+    @Option(name: .customShort("C"), help: ArgumentHelp("The store's folder (default: $DOCKET_DIR, else the store the working folder is in, else ~/.docket).", valueName: "dir"))
     var directory: String?
 
-    /// The folder chosen by -C, DOCKET_DIR, or the default.
-    var folder: URL {
-        if let directory { return URL(fileURLWithPath: (directory as NSString).expandingTildeInPath) }
-        if let env = ProcessInfo.processInfo.environment["DOCKET_DIR"], !env.isEmpty {
-            return URL(fileURLWithPath: (env as NSString).expandingTildeInPath)
-        }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".docket")
+    /// The folder named by -C or DOCKET_DIR, if any.
+    var named: URL? {
+        if let directory { return URL(fileURLWithPath: Home.expand(directory)) }
+        if let env = ProcessInfo.processInfo.environment["DOCKET_DIR"], !env.isEmpty { return URL(fileURLWithPath: Home.expand(env)) }
+        return nil
     }
 
-    /// Opens the store; a folder that does not exist yet (or is empty) becomes a new store, with a notice.
+    /// The default store, `~/.docket` (with `$HOME` as home).
+    static var defaultFolder: URL { Home.folder.appendingPathComponent(".docket") }
+
+    /// The folder for a new store (`init`, `clone`): -C, DOCKET_DIR or the default.
+    var folderToCreate: URL { named ?? StoreOptions.defaultFolder }
+
+    /// Opens the store. Only the default folder is created when it is missing
+    /// (or empty), with a notice; a folder named by -C or DOCKET_DIR must hold a store.
     func open() throws -> Store {
-        let folder = self.folder
+        if let named { return prepared(try Store.open(at: named)) }
+        if let enclosing = Store.enclosing(URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+            return prepared(try Store.open(at: enclosing))
+        }
+        let folder = StoreOptions.defaultFolder
         let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         if contents == nil || contents?.isEmpty == true {
             let store = try Store.create(at: folder)

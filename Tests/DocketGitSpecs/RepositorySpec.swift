@@ -143,6 +143,7 @@ final class RepositorySpec: QuickSpec {
                 defer { try? FileManager.default.removeItem(at: home) }
                 let store = folder.appendingPathComponent("store")
                 let env = ["HOME": home.path, "XDG_CONFIG_HOME": home.path, "GIT_CONFIG_NOSYSTEM": "1"]
+                expect(runCommand(docketBinary, ["init", store.path], environment: env).status) == 0
                 docket("add", "x", store: store, environment: env.merging(["DOCKET_AUTHOR_NAME": "Ann", "DOCKET_AUTHOR_EMAIL": "ann@example.invalid"]) { a, _ in a })
                 docket("commit", store: store, environment: env.merging(["DOCKET_AUTHOR_NAME": "Ann", "DOCKET_AUTHOR_EMAIL": "ann@example.invalid"]) { a, _ in a })
                 expect(gitCLI(["log", "-1", "--format=%an <%ae>"], in: store).stdout) == "Ann <ann@example.invalid>\n"

@@ -21,3 +21,11 @@ public func docket(_ arguments: String..., store folder: URL, environment: [Stri
 public func docket(_ arguments: [String], store folder: URL, environment: [String: String] = [:], in cwd: URL? = nil) -> CommandResult {
     runCommand(docketBinary, arguments, in: cwd, environment: ["DOCKET_DIR": folder.path].merging(environment) { _, new in new })
 }
+
+/// A new store in a new folder, made as a user makes one (`docket init`).
+public func temporaryStore(_ name: String = "docket-spec") -> URL {
+    let folder = temporaryFolder(name)
+    let made = runCommand(docketBinary, ["init", folder.path])
+    precondition(made.status == 0, "docket init failed: \(made.stderr)")
+    return folder
+}

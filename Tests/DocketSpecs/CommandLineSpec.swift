@@ -7,7 +7,7 @@ import Quick
 final class CommandLineSpec: QuickSpec {
     override class func spec() {
         var folder: URL!
-        beforeEach { folder = temporaryFolder() }
+        beforeEach { folder = temporaryStore() }
         afterEach { try? FileManager.default.removeItem(at: folder) }
         func state() -> AppState { (try? Store.open(at: folder).load().state) ?? AppState() }
         func add(_ text: String, _ extra: String...) -> String {
@@ -16,12 +16,17 @@ final class CommandLineSpec: QuickSpec {
 
         describe("docket") {
             context("on first use") {
-                it("creates the store with a one-line notice on stderr") {
-                    let result = docket("list", store: folder)
+                it("creates the default store, ~/.docket under $HOME, with a one-line notice on stderr") {
+                    let home = temporaryFolder("docket-home")
+                    defer { try? FileManager.default.removeItem(at: home) }
+                    func run() -> CommandResult {
+                        runCommand(docketBinary, ["list"], in: home, environment: ["HOME": home.path], unsetting: ["DOCKET_DIR"])
+                    }
+                    let result = run()
                     expect(result.status) == 0
-                    expect(result.stderr) == "Created a new Docket store in \(folder.path)\n"
+                    expect(result.stderr) == "Created a new Docket store in \(home.path)/.docket\n"
                     expect(result.stdout) == "No open todos.\n"
-                    expect(docket("list", store: folder).stderr) == ""
+                    expect(run().stderr) == ""
                 }
             }
 
@@ -130,7 +135,7 @@ final class CommandLineSpec: QuickSpec {
                     add("x")
                     let result = docket("done", "ffff", store: folder)
                     expect(result.status) == 1
-                    expect(result.stderr) == "Error: no todo has the id ffff; 'docket list --all' and 'docket project list' show the ids\n"
+                    expect(result.stderr) == "Error: no todo has the id ffff; 'docket list --all' shows the todos' ids\n"
                     expect(state().todos[0].completed) == false
                 }
                 it("lists the candidates of an ambiguous prefix") {
@@ -237,6 +242,7 @@ final class CommandLineSpec: QuickSpec {
                     expect(try Data(contentsOf: bad)) == Data("not json".utf8)
                 }
                 it("refuses a git repository that is not a store") {
+                    folder = temporaryFolder()
                     gitCLI(["init", "-q"], in: folder)
                     try Data("hello\n".utf8).write(to: folder.appendingPathComponent("README"))
                     let result = docket("list", store: folder)

@@ -255,6 +255,7 @@ final class SyncSpec: QuickSpec {
         describe("stores with no common ancestor") {
             it("merges them with no base when one is added as the other's remote") {
                 let other = Machine(folder: root.appendingPathComponent("other"))
+                other.run("init")
                 other.run("add", "From the other store")
                 other.run("commit")
                 laptop.run("add", "From the laptop")

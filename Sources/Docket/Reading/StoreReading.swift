@@ -24,6 +24,16 @@ extension Store {
         get throws { LastCommittedWhenConflicted(try workingTree, head: { try self.git.head().map { try CommitSource(git: self.git, commit: $0) } }) }
     }
 
+    /// Every project with its tasks, without reading any todo's file.
+    public func loadProjects() throws -> (projects: [Project], problems: [StoreProblem]) {
+        let source = try workingTreeOrLastCommit
+        var reader = StoreReader(source)
+        let projects = try StoreError.gate(writing: false) {
+            try reader.projectHeaders().compactMap { try reader.project($0.key, header: $0.value) }
+        }
+        return (ordered(projects, by: reader.order), source.problems + reader.problems)
+    }
+
     /// One todo, read from its file.
     public func todo(_ id: UUID) throws -> TodoItem {
         var reader = StoreReader(try workingTree)

@@ -108,6 +108,14 @@ extension Store {
     /// Where the todo cache lives: inside the git folder, never in the working tree.
     var todoCacheFile: String { gitdir + "docket/todos.cache" }
 
+    /// A file of this machine's own, beside the todo cache in `.git/docket/`
+    /// (never committed, never in /tmp where another user could lay a link).
+    public func localFile(_ name: String) throws -> URL {
+        let folder = URL(fileURLWithPath: gitdir + "docket", isDirectory: true)
+        try StoreError.gate(writing: true) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        return folder.appendingPathComponent(name)
+    }
+
     /// Every todo, from the cache where a file is unchanged since it was
     /// cached and from the file otherwise, with the files that could not be
     /// read; the same todos and problems as `load()` gives, far faster for

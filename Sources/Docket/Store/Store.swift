@@ -50,13 +50,20 @@ public final class Store {
     public static func open(at folder: URL) throws -> Store {
         let path = folder.standardizedFileURL.path
         // The common case, a folder with a .git folder, needs no libgit2.
+        // (A repository another user owns goes the long way, for git's safe.directory check.)
         var isFolder: ObjCBool = false
+        var info = stat()
         if FileManager.default.fileExists(atPath: path + "/.git/HEAD"),
-           FileManager.default.fileExists(atPath: path + "/.git/objects", isDirectory: &isFolder), isFolder.boolValue {
+           FileManager.default.fileExists(atPath: path + "/.git/objects", isDirectory: &isFolder), isFolder.boolValue,
+           lstat(path + "/.git", &info) == 0, info.st_uid == geteuid() || info.st_uid == 0 {
             try checkFormat(root: path, shownAs: path)
             return Store(root: folder.standardizedFileURL, gitdir: path + "/.git/", repository: nil)
         }
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { throw StoreError.state(.missingFolder(path: path)) }
+        if !isDirectory.boolValue { throw StoreError.state(.storeIsAFile(path: path)) }
         guard Repository.exists(at: path) else { throw StoreError.state(.notARepository(path: path)) }
+        if Repository.isOwnedByAnother(at: path) { throw StoreError.state(.notOwned(path: path)) }
         let repository = try StoreError.gate(writing: false) { try Repository.open(at: path) }
         guard !repository.isBare, let workdir = repository.workdir else { throw StoreError.state(.bareRepository(path: path)) }
         let root = URL(fileURLWithPath: workdir)
@@ -64,11 +71,28 @@ public final class Store {
         return Store(root: root, gitdir: repository.gitdir, repository: repository)
     }
 
+    /// The store `folder` is in, as git finds a repository: `folder` or the
+    /// nearest folder above it that holds `.git` and `.docket/format.json`.
+    public static func enclosing(_ folder: URL) -> URL? {
+        var current = folder.standardizedFileURL
+        while true {
+            var info = stat()
+            if lstat(current.path + "/" + StoreLayout.format, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+               FileManager.default.fileExists(atPath: current.path + "/.git") {
+                return current
+            }
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { return nil }
+            current = parent
+        }
+    }
+
     /// Makes `folder` a store: `git init` when it is not a repository yet,
     /// `.docket/format.json`, and a first commit. An existing store is opened as it is.
     public static func create(at folder: URL) throws -> Store {
         let path = folder.standardizedFileURL.path
         let repository = try StoreError.gate(writing: true) { () throws -> Repository in
+            if Repository.isOwnedByAnother(at: path) { throw StoreError.state(.notOwned(path: path)) }
             if Repository.exists(at: path) { return try Repository.open(at: path) }
             return try Repository.create(at: path, branch: Repository.defaultBranchName())
         }

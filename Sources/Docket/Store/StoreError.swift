@@ -57,19 +57,29 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     case remoteExists(String)
     /// The folder to clone into holds files.
     case folderNotEmpty(String)
+    /// A name git does not take for a remote.
+    case invalidRemoteName(String)
     /// A remote's URL carries a password or token, which Docket never stores.
     case passwordInURL(shown: String)
 
     public var description: String {
         switch self {
         case let .notFound(kind, id):
-            "no \(kind) has the id \(id); 'docket list --all' and 'docket project list' show the ids"
+            "no \(kind) has the id \(id); " + {
+                switch kind {
+                case .todo: "'docket list --all' shows the todos' ids"
+                case .project: "'docket project list' shows the projects' ids"
+                case .task: "'docket project show <project>' shows a project's tasks with their ids ('docket project list' the projects)"
+                }
+            }()
         case let .ambiguous(kind, prefix, candidates):
             "the id \(prefix) matches \(candidates.count) \(kind)s: \(candidates.joined(separator: ", ")); give more of the id"
         case let .idTooShort(prefix):
             "the id \(prefix) is too short; give at least 4 characters of it"
         case let .unknownRemote(name):
             "there is no remote named \(name); 'docket remote list' shows the remotes"
+        case let .invalidRemoteName(name):
+            "'\(name)' is not a valid remote name; use letters, digits, '-', '_' and '.', such as origin or backup"
         case let .remoteExists(name):
             "a remote named \(name) exists already; 'docket remote remove \(name)' removes it"
         case let .folderNotEmpty(path):
@@ -86,6 +96,14 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case notAStore(path: String)
     /// A folder that is no git repository.
     case notARepository(path: String)
+    /// No folder at the path given for the store.
+    case missingFolder(path: String)
+    /// A cloned repository whose branch holds no Docket store.
+    case remoteNotAStore(url: String, branch: String)
+    /// A file where the store's folder was expected.
+    case storeIsAFile(path: String)
+    /// A repository owned by another user, which git will not use.
+    case notOwned(path: String)
     /// A bare repository, which has no working tree.
     case bareRepository(path: String)
     /// A store of a format newer than this docket reads.
@@ -136,6 +154,16 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "\(path) is a git repository but not a Docket store (it has no .docket/format.json); run 'docket init \(path)' to make it one, or choose another folder"
         case let .notARepository(path):
             "\(path) is not a Docket store; run 'docket init \(path)' to make one"
+        case let .missingFolder(path):
+            "there is no folder \(path); check the path, or run 'docket init \(path)' to make a store there"
+        case let .remoteNotAStore(url, branch):
+            "\(url) is a git repository but not a Docket store (its branch \(branch) has no .docket/format.json); nothing was cloned. "
+                + "To keep a store in it: 'git clone \(url) <dir>', then 'docket init <dir>' and 'docket -C <dir> push'"
+        case let .storeIsAFile(path):
+            "\(path) is a file, not a store's folder; give the folder that holds the store"
+        case let .notOwned(path):
+            "\(path) belongs to another user, so git will not use it (a store made with sudo, say); "
+                + "if you trust it, run 'git config --global --add safe.directory \(path)', or take it over with 'sudo chown -R $(id -u):$(id -g) \(path)'"
         case let .bareRepository(path):
             "\(path) is a bare git repository, which has no working tree for Docket's files; clone it ('git clone \(path)') and use the clone"
         case let .newerFormat(path, found):

@@ -54,8 +54,8 @@ struct StoreGit {
     func updateIndex(_ paths: [String]) throws { try writing { try repository.updateIndex(paths) } }
     func setIndexEntries(_ entries: [(path: String, id: ObjectID?)]) throws { try writing { try repository.setIndexEntries(entries) } }
     func blobID(of data: Data) throws -> ObjectID { try reading { try Repository.blobID(of: data) } }
-    func checkout(_ commit: ObjectID, force: Bool = false, only paths: [String]? = nil) throws {
-        try writing { try repository.checkout(commit, force: force, only: paths) }
+    func checkout(_ commit: ObjectID, force: Bool = false, only paths: [String]? = nil, progress: ProgressThrottle? = nil) throws {
+        try writing { try repository.checkout(commit, force: force, only: paths, progress: progress) }
     }
 
     // MARK: Writing commits

@@ -9,6 +9,8 @@ import Foundation
 /// A refusal names the file and the commit that introduced it.
 struct IntakeCheck {
     let git: StoreGit
+    /// Hears how many files are checked.
+    var progress: ProgressThrottle? = nil
 
     /// Refuses `target` when a file it adds or changes since `current` (every
     /// file when nil) is one Docket must not take in or pass on; returns the
@@ -25,7 +27,11 @@ struct IntakeCheck {
         let source = try CommitSource(git: git, commit: target)
         source.keepsContents = true
         var reader = StoreReader(source)
-        for path in paths.sorted() {
+        let sorted = paths.sorted()
+        for (index, path) in sorted.enumerated() {
+            if let progress, index % 256 == 0 || index == sorted.count - 1 {
+                progress.report(TransferProgress(stage: .checking, objectsDone: index + 1, objectsTotal: sorted.count))
+            }
             if let reason = IntakeCheck.pathProblem(path) { throw try refused(path, reason, in: target, since: current) }
             guard StoreLayout.isInStore(path) else { continue }
             if StoreLayout.item(at: path) == .other {

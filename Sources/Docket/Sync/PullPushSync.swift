@@ -35,13 +35,17 @@ extension Store {
 
     /// Commits local changes, pulls and pushes, pulling again (up to `attempts`
     /// times) when another machine pushed in between.
-    public func sync(remote: String? = nil, attempts: Int = 5, options: TransferOptions = .fromEnvironment()) throws -> SyncOutcome {
+    /// `onCommit` hears of the commit of local changes as soon as it is made,
+    /// so a pull or push that fails afterwards cannot hide it.
+    public func sync(remote: String? = nil, attempts: Int = 5, options: TransferOptions = .fromEnvironment(),
+                     onCommit: (CommitOutcome) -> Void = { _ in }) throws -> SyncOutcome {
         let name = try remoteName(remote)
         return try withLock {
             clearAbandonedGitLocks()
             try finishInterruptedUpdate()
             var pulls: [PullOutcome] = try finishGitOperation().map { [$0] } ?? []
             let committed = try commitHoldingLock(message: nil)
+            onCommit(committed)
             for attempt in 1...attempts {
                 pulls.append(try pullHoldingLock(remote: name, options: options, knownClean: true))
                 do {
@@ -72,7 +76,7 @@ extension Store {
         Fault.point("after-fetch")
         guard let short = try upstream(remote: remote, options: options),
               let theirs = try git.reference("refs/remotes/\(remote)/\(short)") else { return .remoteEmpty }
-        let intake = IntakeCheck(git: try git)
+        let intake = IntakeCheck(git: try git, progress: ProgressThrottle(options.progress))
         try refuseNewerFormat(in: theirs)
         guard let ours = try git.head() else {
             let contents = try intake.check(theirs, since: nil)

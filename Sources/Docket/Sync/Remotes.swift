@@ -12,6 +12,7 @@ extension Store {
     @discardableResult
     public func addRemote(_ name: String, url: String, options: TransferOptions = .fromEnvironment()) throws -> AddedRemote {
         if RemoteURL.hasPassword(url) { throw StoreError.input(.passwordInURL(shown: RemoteURL.redacted(url))) }
+        if !Repository.isValidRemoteName(name) || name.hasPrefix("-") { throw StoreError.input(.invalidRemoteName(name)) }
         if try remotes().contains(where: { $0.name == name }) { throw StoreError.input(.remoteExists(name)) }
         let stored = RemoteURL.absolute(url, from: FileManager.default.currentDirectoryPath)
         try git.addRemote(name, url: stored)
@@ -78,7 +79,6 @@ extension Store {
                     try git.setHead("refs/heads/\(Repository.defaultBranchName())")
                     return try create(at: folder)
                 }
-                try IntakeCheck(git: git).check(commit, since: nil)
                 try git.setReference("refs/heads/\(name)", to: commit, message: "docket: clone")
                 try git.setHead("refs/heads/\(name)")
                 try git.setConfig("branch.\(name).remote", to: "origin")
@@ -86,8 +86,12 @@ extension Store {
             }
             // Nothing is checked out until what came is known to be good.
             let head = try git.head()!
-            try IntakeCheck(git: git).check(head, since: nil)
-            try git.checkout(head, force: true)
+            if try git.entry(inTree: try git.tree(ofCommit: head), at: StoreLayout.format) == nil {
+                throw StoreError.state(.remoteNotAStore(url: RemoteURL.redacted(url), branch: try git.headBranch().map { String($0.dropFirst("refs/heads/".count)) } ?? "HEAD"))
+            }
+            let progress = ProgressThrottle(options.progress)
+            try IntakeCheck(git: git, progress: progress).check(head, since: nil)
+            try git.checkout(head, force: true, progress: progress)
             try git.noteIndexHolds(try git.tree(ofCommit: head))
         } catch {
             try? FileManager.default.removeItem(atPath: path)

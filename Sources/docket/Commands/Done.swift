@@ -8,7 +8,7 @@ struct Done: ParsableCommand {
         discussion: "Example: docket done 3f2a 9b1c")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todos' ids or unique prefixes.") var ids: [String]
+    @Argument(help: "The todos' ids or unique prefixes.", completion: Completions.openTodos) var ids: [String]
 
     func validate() throws { if ids.isEmpty { throw ValidationError("give at least one todo id") } }
 
@@ -24,7 +24,7 @@ struct Reopen: ParsableCommand {
         discussion: "Example: docket reopen 3f2a")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todos' ids or unique prefixes.") var ids: [String]
+    @Argument(help: "The todos' ids or unique prefixes.", completion: Completions.doneTodos) var ids: [String]
 
     func validate() throws { if ids.isEmpty { throw ValidationError("give at least one todo id") } }
 
@@ -35,5 +35,11 @@ struct Reopen: ParsableCommand {
 
 func setCompleted(_ completed: Bool, ids: [String], store: Store) throws {
     let changed = try store.updateTodos(try ids.map(store.todoID)) { $0.alter(.completed(completed)) }
-    for todo in changed { print("\(completed ? "Done" : "Reopened"): \(todo.after.shownText)") }
+    for todo in changed {
+        if todo.before == todo.after {
+            print("\(completed ? "Already done" : "Already open"): \(todo.after.shownText)")
+        } else {
+            print("\(completed ? "Done" : "Reopened"): \(todo.after.shownText)")
+        }
+    }
 }

@@ -5,20 +5,23 @@ import Foundation
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Change a todo's text.",
-        discussion: "Example: docket edit 3f2a \"Buy oat milk\"")
+        abstract: "Change a todo's text, or, with no text, edit its text and due date in $VISUAL or $EDITOR.",
+        discussion: "Example: docket edit 3f2a Buy oat milk")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix.") var id: String
-    @Argument(help: "The new text.") var text: String
+    @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The new text (quotes optional); none to open an editor.", valueName: "text"))
+    var words: [String] = []
 
-    func validate() throws {
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the text of a todo cannot be empty") }
-    }
+    var text: String? { get throws { words.isEmpty ? nil : try TextWords.join(words, what: "the text of a todo") } }
+
+    func validate() throws { _ = try text }
 
     func run() throws {
         let store = try self.store.open()
-        try store.updateTodo(try store.todoID(id)) { $0.alter(.text(text)) }
+        let todoID = try store.todoID(id)
+        guard let text = try text else { return try editInEditor(todoID, store: store) }
+        try store.updateTodo(todoID) { $0.alter(.text(text)) }
         print("Edited: \(Output.safe(text))")
     }
 }
@@ -30,7 +33,7 @@ struct Due: ParsableCommand {
         discussion: "Dates: \(DateInput.forms); 'none' clears the date.\n\nExample: docket due 3f2a friday")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix.") var id: String
+    @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The due date, or none.", valueName: "date|none"))
     var words: [String] = []
 
@@ -56,10 +59,110 @@ struct Remove: ParsableCommand {
         discussion: "Example: docket rm 3f2a")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix.") var id: String
+    @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
 
     func run() throws {
         let store = try self.store.open()
         print("Removed: \(try store.removeTodo(try store.todoID(id)).shownText)")
     }
+}
+
+/// A todo as a plain form for an editor: its text and due date, one per line.
+struct TodoForm: Equatable {
+    var text: String
+    var due: String
+
+    init(text: String, due: String) {
+        self.text = text
+        self.due = due
+    }
+
+    init(_ todo: TodoItem) {
+        self.init(text: todo.text, due: todo.dueDate.map(DateInput.show) ?? "none")
+    }
+
+    /// The form as written to the file.
+    var file: String {
+        """
+        # Edit the todo, save, and close the editor; lines starting with # are ignored.
+        # due: \(DateInput.forms), or none.
+        text: \(text)
+        due: \(due)
+
+        """
+    }
+
+    /// A form read back; lines after `text:` that name no field continue the text.
+    static func parse(_ file: String) throws -> TodoForm {
+        var text: [String]?, due: String?
+        var inText = false
+        for line in file.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("#") { continue }
+            if line.hasPrefix("text:") {
+                text = [String(line.dropFirst(5)).trimmingCharacters(in: .whitespaces)]
+                inText = true
+            } else if line.hasPrefix("due:") {
+                due = String(line.dropFirst(4)).trimmingCharacters(in: .whitespaces)
+                inText = false
+            } else if inText, !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                text?.append(line)
+            } else if !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw ValidationError("the line '\(Output.safe(line))' names no field; the form has 'text:' and 'due:' lines")
+            }
+        }
+        guard let text else { throw ValidationError("the form has no 'text:' line") }
+        return TodoForm(text: text.joined(separator: "\n"), due: due ?? "none")
+    }
+}
+
+/// Whether two optional dates fall in the same minute.
+func sameMinute(_ a: Date?, _ b: Date?) -> Bool {
+    switch (a, b) {
+    case (nil, nil): true
+    case let (x?, y?): Int(x.timeIntervalSince1970 / 60) == Int(y.timeIntervalSince1970 / 60)
+    default: false
+    }
+}
+
+/// Opens the todo in `$VISUAL`, else `$EDITOR`, else vi, and applies what changed.
+/// An edit that does not read (or an editor that fails) changes nothing and
+/// is kept: the next `docket edit` of the todo goes on from it.
+func editInEditor(_ id: UUID, store: Store) throws {
+    let todo = try store.todo(id)
+    let environment = ProcessInfo.processInfo.environment
+    let chosen = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty }
+    // vi on a pipe would wait for keys nobody types: without a chosen editor, only a terminal gets one.
+    guard chosen != nil || isatty(STDIN_FILENO) == 1 else {
+        throw ValidationError("give the new text (docket edit \(Output.short(id)) <text>), or set $EDITOR to edit it in an editor")
+    }
+    let editor = chosen ?? "vi"
+    let before = TodoForm(todo)
+    let file = try store.localFile("edit-\(Output.short(id)).txt")
+    if FileManager.default.fileExists(atPath: file.path) {
+        Output.notice("Going on from your last edit of this todo, which was not applied.")
+    } else {
+        try Data(before.file.utf8).write(to: file)
+    }
+    let status = try Spawn.attached(["/bin/sh", "-c", editor + " \"$1\"", "sh", file.path])
+    guard status == 0 else {
+        throw ShownError(message: "the editor (\(Output.safe(editor))) exited with status \(status); nothing was changed; 'docket edit \(Output.short(id))' goes on from your edit")
+    }
+    let after: TodoForm
+    var changes: [TodoItem.Change] = []
+    do {
+        after = try TodoForm.parse(String(decoding: try Data(contentsOf: file), as: UTF8.self))
+        if after.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the text of a todo cannot be empty") }
+        if after.text != before.text { changes.append(.text(after.text)) }
+        if after.due != before.due {
+            let due = try DueInput.parse(after.due).date
+            // The form shows minutes: a due date read back within the same minute is the one it had.
+            if !sameMinute(due, todo.dueDate) { changes.append(.due(due)) }
+        }
+    } catch let error as ValidationError {
+        throw ShownError(message: "\(error.message); nothing was changed; 'docket edit \(Output.short(id))' goes on from your edit")
+    }
+    try? FileManager.default.removeItem(at: file)
+    if changes.isEmpty { return print("Nothing changed: \(todo.shownText)") }
+    let changed = try store.updateTodo(id) { $0.alter(changes) }
+    print("Edited: \(changed.after.shownText)" + (changed.after.dueDate.map { "  " + DateInput.relative($0) } ?? ""))
 }

@@ -9,7 +9,7 @@ struct Fork: ParsableCommand {
         discussion: "Example: docket fork 3f2a --text \"Buy milk for Anna\" --due +2d --open")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix.") var id: String
+    @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
     @Option(help: "The new todo's text.") var text: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("The new todo's due date, or none.", valueName: "date|none"), transform: DueInput.parse)
     var due: DueInput?
@@ -18,6 +18,7 @@ struct Fork: ParsableCommand {
 
     func validate() throws {
         if done && open { throw ValidationError("--done and --open cannot be used together") }
+        if let text, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the text of a todo cannot be empty") }
     }
 
     func run() throws {

@@ -8,11 +8,12 @@ struct Init: ParsableCommand {
         abstract: "Make a folder a Docket store (a git repository with Docket's files).",
         discussion: "Example: docket init ~/lists")
 
-    @Argument(help: ArgumentHelp("The folder (default: $DOCKET_DIR, else ~/.docket).", valueName: "dir"))
+    @Argument(help: ArgumentHelp("The folder (default: the one given with -C, else $DOCKET_DIR, else ~/.docket).", valueName: "dir"))
     var directory: String?
+    @OptionGroup var store: StoreOptions
 
     func run() throws {
-        let folder = directory.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } ?? StoreOptions().folder
+        let folder = directory.map { URL(fileURLWithPath: Home.expand($0)) } ?? store.folderToCreate
         let existed = (try? Store.open(at: folder)) != nil
         let store = prepared(try Store.create(at: folder), quietly: true)
         if existed {

@@ -5,57 +5,118 @@ import Foundation
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the todos: open ones by default.",
+        abstract: "List the todos (open ones by default), overdue first, then by due date.",
         discussion: """
-            --json prints an array of todos, each as in its file: id, text, completed, \
-            creationDate, dueDate, alterDate (dates ISO-8601 UTC, null when unset).
+            Words given are searched for in the text (all of them, in any case). \
+            Due filters are alternatives (--overdue --today: either); every other \
+            filter must hold too. --project lists that project's tasks instead of the todos.
 
-            Example: docket list --all
+            --json prints an array of the items as in their files: a todo has id, text, \
+            completed, creationDate, dueDate, alterDate (dates ISO-8601 UTC, null when unset); \
+            with --project, tasks, each with its project.
+
+            Examples:
+              docket list --overdue --today
+              docket list milk --all
+              docket list --before friday -n 5
+              docket list --done-since monday
             """)
 
     @OptionGroup var store: StoreOptions
+    @Argument(help: ArgumentHelp("Words to search for in the text.", valueName: "word")) var words: [String] = []
     @Flag(help: "Also list completed todos.") var all = false
     @Flag(help: "List only completed todos.") var done = false
+    @Flag(help: "Only those due on an earlier day.") var overdue = false
+    @Flag(help: "Only those due today.") var today = false
+    @Flag(help: "Only those due from today to the end of this week (Sunday).") var week = false
+    @Option(parsing: .unconditional, help: ArgumentHelp("Only those due before this date.", valueName: "date"), transform: { try DateInput.parseDay($0) })
+    var before: Date?
+    @Option(name: .customLong("done-since"), parsing: .unconditional, help: ArgumentHelp("Only those done since this date.", valueName: "date"),
+            transform: { try DateInput.parse($0, since: true) })
+    var doneSince: Date?
+    @Option(help: ArgumentHelp("List this project's tasks (its id or a unique prefix).", valueName: "project")) var project: String?
+    @Option(name: [.customShort("n"), .customLong("limit")], help: ArgumentHelp("At most this many.", valueName: "count")) var limit: Int?
     @Flag(help: "Print JSON for scripts.") var json = false
 
     func validate() throws {
         if all && done { throw ValidationError("--all and --done cannot be used together") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
+        if let option = words.first(where: TextWords.looksLikeOption) {
+            let near = Suggest.nearest(option, among: List.optionNames).map { "; did you mean '\($0)'?" } ?? ""
+            throw ValidationError("unknown option '\(Output.safe(option))'\(near)")
+        }
+    }
+
+    static let optionNames = ["--all", "--done", "--overdue", "--today", "--week", "--before", "--done-since", "--project", "--limit", "--json"]
+
+    var filter: EntryFilter {
+        var filter = EntryFilter()
+        filter.status = all ? .all : (done || doneSince != nil ? .done : .open)
+        filter.overdue = overdue
+        filter.dueToday = today
+        filter.dueThisWeek = week
+        filter.dueBefore = before
+        filter.words = words
+        filter.doneSince = doneSince
+        filter.limit = limit
+        return filter
     }
 
     func run() throws {
-        let (loaded, problems) = try store.open().loadTodos()
+        let store = try self.store.open()
+        let projects = try project.map { [try store.projectID($0)] }
+        let (entries, problems) = try store.entries(filter, tasksOf: projects, now: Date())
         for problem in problems { Output.warning(problem.warning) }
-        let todos = loaded.filter { all || (done ? $0.completed : !$0.completed) }
-        if json { return try Output.json(todos) }
-        if todos.isEmpty {
-            print(done ? "No completed todos." : (all ? "No todos." : "No open todos."))
-            return
+        if json {
+            // Todos as in their files (the shape `list --json` has always had); tasks with their kind and project.
+            let todos = entries.compactMap { entry -> TodoItem? in if case let .todo(todo) = entry { todo } else { nil } }
+            return try projects == nil ? Output.json(todos) : Output.json(entries)
         }
+        if entries.isEmpty { return print(emptyText(tasks: projects != nil)) }
         let now = Date()
         var relative = RelativeDays(now: now)
         var text = ""
-        text.reserveCapacity(todos.count * 96)
-        for todo in todos {
-            text += line(todo, now: now, relative: &relative)
+        text.reserveCapacity(entries.count * 96)
+        for entry in entries {
+            text += line(entry, now: now, relative: &relative, showProject: false)
             text += "\n"
         }
         Output.write(text)
+    }
+
+    func emptyText(tasks: Bool) -> String {
+        let kind = tasks ? "tasks" : "todos"
+        let filtered = !words.isEmpty || overdue || today || week || before != nil || doneSince != nil
+        if filtered { return "No \(kind) match." }
+        return done ? "No completed \(kind)." : (all ? "No \(kind)." : "No open \(kind).")
     }
 }
 
 /// One todo on one line: short id, check box, text, due date.
 func line(_ todo: TodoItem, now: Date) -> String {
     var relative = RelativeDays(now: now)
-    return line(todo, now: now, relative: &relative)
+    return line(.todo(todo), now: now, relative: &relative, showProject: false)
 }
 
-func line(_ todo: TodoItem, now: Date, relative days: inout RelativeDays) -> String {
-    var text = "\(Output.dim(Output.short(todo.id)))  \(todo.completed ? "[x]" : "[ ]")  \(todo.completed ? Output.dim(todo.shownText) : todo.shownText)"
-    if let due = todo.dueDate {
-        let relative = days.text(for: due)
-        text += "  " + (relative.hasPrefix("overdue") && !todo.completed ? Output.red(relative) : Output.yellow(relative))
+/// One todo or task on one line: short id, check box, text (with the task's project), due date.
+func line(_ entry: Entry, now: Date, relative days: inout RelativeDays, showProject: Bool = true) -> String {
+    let box: String
+    var text: String
+    switch entry {
+    case let .todo(todo):
+        box = todo.completed ? "[x]" : "[ ]"
+        text = todo.completed ? Output.dim(todo.shownText) : todo.shownText
+    case let .task(task, project):
+        box = mark(task.state)
+        text = task.state == .finished ? Output.dim(task.shownTitle) : task.shownTitle
+        if showProject { text += Output.dim("  · \(project.shownTitle)") }
     }
-    return text
+    var shown = "\(Output.dim(Output.short(entry.id)))  \(box)  \(text)"
+    if let due = entry.dueDate {
+        let relative = days.text(for: due)
+        shown += "  " + (relative.hasPrefix("overdue") && !entry.isDone ? Output.red(relative) : Output.yellow(relative))
+    }
+    return shown
 }
 
 /// `DateInput.relative` for many dates against one `now`, remembered per quarter hour.

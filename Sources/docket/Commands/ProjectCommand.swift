@@ -13,14 +13,15 @@ struct ProjectCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a project and print its short id.",
                                                         discussion: "Example: docket project add \"Party\"")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The project's title.") var title: String
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The project's title (quotes optional).", valueName: "title"))
+        var words: [String] = []
 
-        func validate() throws {
-            if title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("a project's title cannot be empty") }
-        }
+        var title: String { get throws { try TextWords.join(words, what: "a project's title") } }
+
+        func validate() throws { _ = try title }
 
         func run() throws {
-            let project = Project(title: title)
+            let project = Project(title: try title)
             try store.open().addProject(project)
             print(Output.short(project.id))
         }
@@ -75,10 +76,16 @@ struct ProjectCommand: ParsableCommand {
                                                         discussion: "Example: docket project rename 7c1e \"Garden party\"")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The project's id or a unique prefix.") var id: String
-        @Argument(help: "The new title.") var title: String
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The new title (quotes optional).", valueName: "title"))
+        var words: [String] = []
+
+        var title: String { get throws { try TextWords.join(words, what: "a project's title") } }
+
+        func validate() throws { _ = try title }
 
         func run() throws {
             let store = try self.store.open()
+            let title = try self.title
             try store.updateProject(try store.projectID(id)) { $0.alter(by: .setting(.title(to: title))) }
             print("Renamed project: \(Output.safe(title))")
         }

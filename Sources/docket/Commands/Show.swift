@@ -9,7 +9,7 @@ struct Show: ParsableCommand {
         discussion: "--json prints the todo as in its file.\n\nExample: docket show 3f2a")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix of it.") var id: String
+    @Argument(help: "The todo's id or a unique prefix of it.", completion: Completions.openTodos) var id: String
     @Flag(help: "Print JSON for scripts.") var json = false
 
     func run() throws {

@@ -1,16 +1,54 @@
 import ArgumentParser
 import Docket
+import Foundation
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Say what changed since the last commit.",
-        discussion: "Example: docket status")
+        discussion: """
+            --json prints {unfinishedGitOperation, changes}: the git operation left \
+            unfinished (merge, rebase, cherry-pick, revert, other) or null, and per \
+            changed file {path, change, item, description}: change is added, changed, \
+            removed, unreadable, conflicted or file; item is todo, project, task or null.
+
+            Example: docket status
+            """)
 
     @OptionGroup var store: StoreOptions
+    @Flag(help: "Print JSON for scripts.") var json = false
+
+    struct Shown: Encodable {
+        struct Change: Encodable { let path: String; let change: String; let item: String?; let description: String }
+        let unfinishedGitOperation: String?
+        let changes: [Change]
+    }
 
     func run() throws {
         let store = try self.store.open()
+        if json {
+            let changes = try store.status().filter { $0.kind != .removalRecorded }.map { change -> Shown.Change in
+                let (word, item): (String, ItemDecision.Kind?) = switch change.kind {
+                case let .added(kind): ("added", kind)
+                case let .changed(kind): ("changed", kind)
+                case let .removed(kind): ("removed", kind)
+                case .unreadable: ("unreadable", nil)
+                case let .conflicted(kind): ("conflicted", kind)
+                case .removalRecorded, .file: ("file", nil)
+                }
+                return Shown.Change(path: change.path, change: word, item: item?.rawValue, description: change.description)
+            }
+            let operation = store.unfinishedGitOperation.map { operation -> String in
+                switch operation {
+                case .merge: "merge"
+                case .rebase: "rebase"
+                case .cherryPick: "cherry-pick"
+                case .revert: "revert"
+                case .other: "other"
+                }
+            }
+            return try Output.json(Shown(unfinishedGitOperation: operation, changes: changes))
+        }
         if let operation = store.unfinishedGitOperation {
             print(Output.safe(StoreError.state(.unfinishedGitOperation(operation)).description.prefix(1).uppercased()
                 + StoreError.state(.unfinishedGitOperation(operation)).description.dropFirst()) + ".")
@@ -45,13 +83,34 @@ struct Log: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
         abstract: "Show the store's history, newest first.",
-        discussion: "Example: docket log -n 5")
+        discussion: """
+            --json prints an array of {commit, date, author: {name, email}, message, parents}.
+
+            Example: docket log -n 5
+            """)
 
     @OptionGroup var store: StoreOptions
     @Option(name: .customShort("n"), help: "How many commits to show.") var count = 10
+    @Flag(help: "Print JSON for scripts.") var json = false
+
+    struct Shown: Encodable {
+        struct Author: Encodable { let name: String; let email: String }
+        let commit: String
+        let date: String
+        let author: Author
+        let message: String
+        let parents: [String]
+    }
 
     func run() throws {
-        for commit in try store.open().log(limit: count) {
+        let commits = try store.open().log(limit: count)
+        if json {
+            return try Output.json(commits.map {
+                Shown(commit: $0.id.description, date: ISODate.string(from: $0.date), author: Shown.Author(name: $0.authorName, email: $0.authorEmail),
+                      message: $0.message, parents: $0.parents.map(\.description))
+            })
+        }
+        for commit in commits {
             print("\(Output.yellow(commit.id.short))  \(DateInput.show(commit.date))  \(Output.safe(commit.summary))")
         }
     }

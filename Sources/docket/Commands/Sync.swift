@@ -5,14 +5,47 @@ import Foundation
 /// Transfer options from the environment, with progress on stderr when it is a terminal.
 func transferOptions() -> TransferOptions {
     var options = TransferOptions.fromEnvironment()
-    if isatty(STDERR_FILENO) == 1 {
-        options.progress = { progress in
-            let objects = progress.objectsTotal > 0 ? "\(progress.objectsDone)/\(progress.objectsTotal) objects" : "\(progress.objectsDone) objects"
-            let kib = progress.bytes / 1024
-            FileHandle.standardError.write(Data("\r\(objects), \(kib) KiB".utf8))
-        }
-    }
+    if isatty(STDERR_FILENO) == 1 { options.progress = { ProgressLine.show($0) } }
     return options
+}
+
+/// One line of progress on a terminal's stderr, redrawn in place: shown once
+/// a command has run a second, at most ten times a second (the library
+/// throttles), and cleared before anything else is printed.
+enum ProgressLine {
+    nonisolated(unsafe) private static var drawn = false
+    /// When docket started; set first thing in `main`.
+    nonisolated(unsafe) static var started = Date()
+
+    static func show(_ progress: TransferProgress) {
+        guard Date().timeIntervalSince(started) > 1 else { return }
+        let verb = switch progress.stage {
+        case .receiving: "Receiving objects"
+        case .sending: "Sending objects"
+        case .checking: "Checking files"
+        case .writing: "Writing files"
+        }
+        var text = verb + ": "
+        if progress.objectsTotal > 0 {
+            text += "\(progress.objectsDone * 100 / progress.objectsTotal)% (\(progress.objectsDone)/\(progress.objectsTotal))"
+        } else {
+            text += "\(progress.objectsDone)"
+        }
+        if progress.bytes >= 1_048_576 {
+            text += String(format: ", %.1f MiB", Double(progress.bytes) / 1_048_576)
+        } else if progress.bytes > 0 {
+            text += ", \(progress.bytes / 1024) KiB"
+        }
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        drawn = true
+    }
+
+    /// Clears the line, if one was drawn, so what follows starts on a clean line.
+    static func clear() {
+        guard drawn else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        drawn = false
+    }
 }
 
 /// Says what a pull did.
@@ -27,6 +60,7 @@ func describe(_ outcome: PullOutcome, remote: String) -> String {
 
 /// Says what a push did, and how to fix a remote whose HEAD names a branch it does not have.
 func say(_ pushed: Pushed) {
+    ProgressLine.clear()
     print("Pushed to \(Output.safe(pushed.remote)).")
     if let missing = pushed.remoteHeadNamesMissing {
         Output.warning("\(pushed.remote)'s HEAD names the branch \(missing), which it does not have, so a plain 'git clone' of it checks out nothing; "
@@ -47,13 +81,15 @@ struct Clone: ParsableCommand {
             """)
 
     @Argument(help: "The remote's URL or path.") var url: String
-    @Argument(help: ArgumentHelp("The new store's folder (default: $DOCKET_DIR, else ~/.docket).", valueName: "dir")) var directory: String?
+    @Argument(help: ArgumentHelp("The new store's folder (default: the one given with -C, else $DOCKET_DIR, else ~/.docket).", valueName: "dir")) var directory: String?
+    @OptionGroup var store: StoreOptions
 
     func run() throws {
-        let folder = directory.map { URL(fileURLWithPath: ($0 as NSString).expandingTildeInPath) } ?? StoreOptions().folder
+        let folder = directory.map { URL(fileURLWithPath: Home.expand($0)) } ?? store.folderToCreate
         let store = prepared(try Store.clone(url: url, into: folder, options: transferOptions()), quietly: true)
         let count = try store.todoIDs().count
         let branch = store.branch.map { $0 == "main" ? "" : ", on its branch \(Output.safe($0))" } ?? ""
+        ProgressLine.clear()
         print("Cloned \(Output.safe(RemoteURL.redacted(url))) into \(store.root.path) (\(count) \(count == 1 ? "todo" : "todos")\(branch)).")
     }
 }
@@ -74,6 +110,7 @@ struct RemoteCommand: ParsableCommand {
 
         func run() throws {
             let added = try store.open().addRemote(name, url: url)
+            ProgressLine.clear()
             print("Added remote \(Output.safe(name)): \(Output.safe(RemoteURL.redacted(added.url)))"
                   + (added.followed.map { "; the store follows its branch \(Output.safe($0))" } ?? ""))
             if let problem = added.unreachable {
@@ -84,11 +121,15 @@ struct RemoteCommand: ParsableCommand {
 
     struct ListRemotes: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List the remotes.",
-                                                        discussion: "Example: docket remote list")
+                                                        discussion: "--json prints an array of {name, url}.\n\nExample: docket remote list")
         @OptionGroup var store: StoreOptions
+        @Flag(help: "Print JSON for scripts.") var json = false
+
+        struct Shown: Encodable { let name: String; let url: String }
 
         func run() throws {
             let remotes = try store.open().remotes()
+            if json { return try Output.json(remotes.map { Shown(name: $0.name, url: RemoteURL.redacted($0.url)) }) }
             if remotes.isEmpty { return print("No remotes; add one with 'docket remote add origin <url>'.") }
             for remote in remotes { print("\(Output.safe(remote.name))  \(Output.safe(RemoteURL.redacted(remote.url)))") }
         }
@@ -119,6 +160,7 @@ struct Pull: ParsableCommand {
     func run() throws {
         let store = try self.store.open()
         let pulled = try store.pull(remote: remote, options: transferOptions())
+        ProgressLine.clear()
         print(describe(pulled.outcome, remote: pulled.remote))
         store.packInBackgroundIfNeeded()
     }
@@ -149,8 +191,13 @@ struct Sync: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let outcome = try store.sync(remote: remote, options: transferOptions())
-        if case let .committed(id, message) = outcome.committed { print("Committed \(id.prefix(7)): \(Output.safe(message))") }
+        let outcome = try store.sync(remote: remote, options: transferOptions()) { committed in
+            if case let .committed(id, message) = committed {
+                print("Committed \(id.prefix(7)): \(Output.safe(message))")
+                fflush(nil)
+            }
+        }
+        ProgressLine.clear()
         for pull in outcome.pulls { print(describe(pull, remote: outcome.remote)) }
         if let pushed = outcome.pushed { say(pushed) } else { print("Nothing to push.") }
         store.packInBackgroundIfNeeded()

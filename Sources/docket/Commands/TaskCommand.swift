@@ -29,14 +29,19 @@ struct TaskCommand: ParsableCommand {
                                                         discussion: "Example: docket task add 7c1e \"Buy Beer\" --due saturday")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The project's id or a unique prefix.") var project: String
-        @Argument(help: "The task's title.") var title: String
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The task's title (quotes optional).", valueName: "title"))
+        var words: [String] = []
         @Option(parsing: .unconditional, help: ArgumentHelp("When it is due: \(DateInput.forms); none for no date.", valueName: "date"),
                 transform: DueInput.parse)
         var due: DueInput?
 
+        var title: String { get throws { try TextWords.join(words, what: "a task's title", options: ["--due"]) } }
+
+        func validate() throws { _ = try title }
+
         func run() throws {
             let store = try self.store.open()
-            var task = ProjectTask(title: title)
+            var task = ProjectTask(title: try title)
             if let date = due?.date { task = task.alter(by: .setting(.dueDate(to: .date(date)))) }
             try store.addTask(task, to: try store.projectID(project))
             print(Output.short(task.id))
@@ -82,10 +87,15 @@ struct TaskCommand: ParsableCommand {
                                                         discussion: "Example: docket task rename 5d2f \"Buy more beer\"")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The task's id or a unique prefix.") var task: String
-        @Argument(help: "The new title.") var title: String
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The new title (quotes optional).", valueName: "title"))
+        var words: [String] = []
+
+        var title: String { get throws { try TextWords.join(words, what: "a task's title") } }
+
+        func validate() throws { _ = try title }
 
         func run() throws {
-            try changeTask(task, store: try store.open(), .setting(.title(to: title)), done: "renamed")
+            try changeTask(task, store: try store.open(), .setting(.title(to: try title)), done: "renamed")
         }
     }
 

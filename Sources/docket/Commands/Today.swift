@@ -1,0 +1,59 @@
+import ArgumentParser
+import Docket
+import Foundation
+
+struct Today: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "today",
+        abstract: "What needs doing: overdue, due today, due soon, running time slips, then the other open todos.",
+        discussion: """
+            What 'docket' with no command shows. Project tasks with due dates are \
+            included. --json prints {overdue, today, soon, running, open}: arrays of \
+            items as in their files, each with kind ("todo" or "task") and, for a task, \
+            its project; running holds {task, since}.
+
+            Example: docket today --soon 3
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @Option(help: ArgumentHelp("How many days ahead count as soon.", valueName: "days")) var soon = 7
+    @Option(help: ArgumentHelp("How many of the other open todos to show.", valueName: "count")) var rest = 10
+    @Flag(help: "Print JSON for scripts.") var json = false
+
+    func validate() throws {
+        if soon < 0 { throw ValidationError("--soon must be 0 or more") }
+        if rest < 0 { throw ValidationError("--rest must be 0 or more") }
+    }
+
+    func run() throws {
+        let now = Date()
+        let (agenda, problems) = try store.open().agenda(now: now, soonDays: soon)
+        for problem in problems { Output.warning(problem.warning) }
+        if json { return try Output.json(agenda) }
+        if agenda.isEmpty { return print("Nothing to do. Add a todo with 'docket add <text>'.") }
+        var relative = RelativeDays(now: now)
+        var text = ""
+        func section(_ title: String, _ entries: some Collection<Entry>) {
+            guard !entries.isEmpty else { return }
+            text += (text.isEmpty ? "" : "\n") + Output.bold(title) + "\n"
+            for entry in entries { text += "  " + line(entry, now: now, relative: &relative) + "\n" }
+        }
+        section("Overdue", agenda.overdue)
+        section("Today", agenda.today)
+        section(soon == 1 ? "Tomorrow" : "Next \(soon) days", agenda.soon)
+        if !agenda.running.isEmpty {
+            text += (text.isEmpty ? "" : "\n") + Output.bold("Running") + "\n"
+            for running in agenda.running {
+                guard case let .task(task, project) = running.task else { continue }
+                text += "  \(Output.dim(Output.short(task.id)))  \(task.shownTitle)\(Output.dim("  · \(project.shownTitle)"))  "
+                    + Output.green("for \(duration(now.timeIntervalSince(running.since)))") + "\n"
+            }
+        }
+        section("Open", agenda.open.prefix(rest))
+        if agenda.open.count > rest {
+            let more = agenda.open.count - rest
+            text += "  " + Output.dim("… and \(more) more \(more == 1 ? "todo" : "todos") ('docket list' shows all)") + "\n"
+        }
+        Output.write(text)
+    }
+}

@@ -1,0 +1,95 @@
+import Docket
+import Foundation
+import Nimble
+import Quick
+
+/// The day's view and the list filters, from the library, at a fixed moment.
+final class AgendaSpec: QuickSpec {
+    override class func spec() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        // Wednesday 2026-11-25, 15:00 UTC.
+        let now = ISODate.date(from: "2026-11-25T15:00:00.000Z")!
+        func at(_ text: String) -> Date { ISODate.date(from: text)! }
+        func todo(_ text: String, due: String? = nil, done: Bool = false, made: String = "2026-11-01T00:00:00.000Z",
+                  changed: String? = nil) -> TodoItem {
+            TodoItem(id: UUID(), text: text, creationDate: at(made), completed: done, dueDate: due.map(at), alterDate: changed.map(at))
+        }
+
+        describe("Agenda") {
+            let rent = todo("Pay rent", due: "2026-11-23T12:00:00.000Z")
+            let milk = todo("Buy milk", due: "2026-11-25T12:00:00.000Z")
+            let evening = todo("Call Anna", due: "2026-11-25T19:00:00.000Z")
+            let flights = todo("Book flights", due: "2026-11-28T12:00:00.000Z")
+            let later = todo("Renew passport", due: "2027-01-10T12:00:00.000Z")
+            let someday = todo("Learn Swift")
+            let finished = todo("Old", due: "2026-11-20T12:00:00.000Z", done: true)
+            let beer = ProjectTask(id: UUID(), title: "Buy Beer", dueDate: .date(at("2026-11-24T12:00:00.000Z")), state: .inProgress,
+                                   timeSlips: [TimeSlip(id: UUID(), start: at("2026-11-25T14:00:00.000Z"), stop: nil)], alterDate: nil)
+            let done = ProjectTask(id: UUID(), title: "Book hall", dueDate: .date(at("2026-11-20T12:00:00.000Z")), state: .finished,
+                                   timeSlips: [], alterDate: nil)
+            let party = Project(id: UUID(), title: "Party", tasks: [beer, done], alterDate: nil)
+            let agenda = Agenda(todos: [someday, later, flights, evening, milk, rent, finished], projects: [party], now: now, calendar: calendar)
+
+            it("puts what was due on an earlier day first, open todos and unfinished tasks alike, earliest first") {
+                expect(agenda.overdue.map(\.text)) == ["Pay rent", "Buy Beer"]
+            }
+            it("keeps what is due today under today at any hour, so a date without a time is not overdue in the afternoon") {
+                expect(agenda.today.map(\.text)) == ["Buy milk", "Call Anna"]
+            }
+            it("shows the next days as soon, and the rest of the open todos dated first, then undated") {
+                expect(agenda.soon.map(\.text)) == ["Book flights"]
+                expect(agenda.open.map(\.text)) == ["Renew passport", "Learn Swift"]
+            }
+            it("lists running slips with their tasks, and leaves out done todos and finished tasks") {
+                expect(agenda.running.map(\.task.text)) == ["Buy Beer"]
+                expect(agenda.running.first?.since) == at("2026-11-25T14:00:00.000Z")
+                let all = agenda.overdue + agenda.today + agenda.soon + agenda.open
+                expect(all.map(\.text)).toNot(contain("Old", "Book hall"))
+            }
+            it("is empty with nothing open") {
+                expect(Agenda(todos: [finished], projects: [], now: now, calendar: calendar).isEmpty) == true
+            }
+        }
+
+        describe("EntryFilter") {
+            let entries = [
+                todo("Buy milk", due: "2026-11-25T12:00:00.000Z"),
+                todo("Pay rent", due: "2026-11-20T12:00:00.000Z"),
+                todo("Buy bread", due: "2026-11-29T12:00:00.000Z"),
+                todo("Buy stamps", due: "2026-12-10T12:00:00.000Z"),
+                todo("Call Anna", made: "2026-10-01T00:00:00.000Z"),
+                todo("Write letter", made: "2026-11-10T00:00:00.000Z"),
+                todo("Mailed parcel", done: true, made: "2026-10-06T00:00:00.000Z", changed: "2026-11-24T09:00:00.000Z"),
+                todo("Mailed card", done: true, made: "2026-10-05T00:00:00.000Z", changed: "2026-11-10T09:00:00.000Z"),
+            ].map(Entry.todo)
+            func texts(_ change: (inout EntryFilter) -> Void) -> [String] {
+                var filter = EntryFilter()
+                change(&filter)
+                return filter.apply(to: entries, now: now, calendar: calendar).map(\.text)
+            }
+
+            it("lists open ones by due date (overdue first), then undated ones oldest first") {
+                expect(texts { _ in }) == ["Pay rent", "Buy milk", "Buy bread", "Buy stamps", "Call Anna", "Write letter"]
+            }
+            it("takes due conditions as alternatives") {
+                expect(texts { $0.overdue = true }) == ["Pay rent"]
+                expect(texts { $0.dueToday = true }) == ["Buy milk"]
+                expect(texts { $0.dueThisWeek = true }) == ["Buy milk", "Buy bread"]
+                expect(texts { $0.overdue = true; $0.dueToday = true }) == ["Pay rent", "Buy milk"]
+                expect(texts { $0.dueBefore = at("2026-11-26T00:00:00.000Z") }) == ["Pay rent", "Buy milk"]
+            }
+            it("needs every word in the text, in any case, and every other condition too") {
+                expect(texts { $0.words = ["BUY"] }) == ["Buy milk", "Buy bread", "Buy stamps"]
+                expect(texts { $0.words = ["buy"]; $0.dueThisWeek = true }) == ["Buy milk", "Buy bread"]
+                expect(texts { $0.words = ["buy", "BREAD"] }) == ["Buy bread"]
+                expect(texts { $0.words = ["buy"]; $0.limit = 2 }) == ["Buy milk", "Buy bread"]
+            }
+            it("finds what was done since a date, and done or all ones by status") {
+                expect(texts { $0.status = .done; $0.doneSince = at("2026-11-20T00:00:00.000Z") }) == ["Mailed parcel"]
+                expect(texts { $0.status = .done }) == ["Mailed card", "Mailed parcel"]
+                expect(texts { $0.status = .all; $0.words = ["mailed"] }).to(haveCount(2))
+            }
+        }
+    }
+}
