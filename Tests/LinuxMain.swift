@@ -38,7 +38,7 @@ import XCTest
             DiskAppPersisterFailureSpec.self,
             StoreSpec.self,
             StoreSpeedSpec.self,
-            CommandLineSpec.self, EverydayUseSpec.self, AgendaSpec.self,
+            CommandLineSpec.self, EverydayUseSpec.self, AgendaSpec.self, InstallSpec.self,
             UntrustedFilesSpec.self,
             CommandLineInputSpec.self,
             // Sync

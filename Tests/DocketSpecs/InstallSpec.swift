@@ -1,0 +1,88 @@
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// scripts/install as a user runs it, then a new bash, zsh and fish on a
+/// terminal: docket on the PATH, `man docket`, and TAB completing commands
+/// and todo ids. The spec installs the debug build with the man page
+/// scripts/test writes; scripts/install alone builds both for release.
+final class InstallSpec: QuickSpec {
+    override class func spec() {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let manual: String? = {
+            let outputs = root.appendingPathComponent(".build/plugins/GenerateManual/outputs")
+            let folders = (try? FileManager.default.contentsOfDirectory(atPath: outputs.path)) ?? []
+            return folders.map { outputs.appendingPathComponent($0).appendingPathComponent("docket.1").path }
+                .first { FileManager.default.fileExists(atPath: $0) }
+        }()
+
+        describe("scripts/install") {
+            var home: URL!
+            beforeEach { home = temporaryFolder("docket-install-home") }
+            afterEach { try? FileManager.default.removeItem(at: home) }
+
+            /// What a user of this home runs, with the PATH a fresh login has.
+            func install(_ extra: [String] = []) -> CommandResult {
+                if manual == nil {
+                    fail("no man page in .build/plugins/GenerateManual: scripts/test writes it (swift package generate-manual --configuration debug)")
+                }
+                return runCommand(root.appendingPathComponent("scripts/install").path, ["--binary", docketBinary, "--man", manual ?? "/nonexistent"] + extra,
+                                  environment: ["HOME": home.path, "PATH": "/usr/local/bin:/usr/bin:/bin"],
+                                  unsetting: ["DOCKET_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME"])
+            }
+            /// Keys typed into a new interactive shell; what its terminal showed.
+            func type(in shell: String, _ keys: String...) -> String {
+                runCommand("python3", [root.appendingPathComponent("Tests/scripts/type-in-shell.py").path, shell] + keys, in: home,
+                           environment: ["HOME": home.path, "PATH": "/usr/local/bin:/usr/bin:/bin", "TERM": "xterm"],
+                           unsetting: ["DOCKET_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME"]).stdout
+            }
+            let installed = { home.appendingPathComponent(".local/bin/docket").path }
+
+            it("puts docket on a new shell's PATH, with its man page, and the day's view answers") {
+                let result = install()
+                expect(result.status).to(equal(0), description: result.stderr)
+                expect(FileManager.default.isExecutableFile(atPath: installed())) == true
+                let shown = type(in: "bash", "docket\\r", "man -w docket\\r", "echo warnings: $(man docket 2>&1 >/dev/null | wc -l)\\r",
+                                 "echo pages: $(man docket 2>/dev/null | grep -c 'Todo lists and projects kept as JSON files')\\r")
+                expect(shown).to(contain("Created a new Docket store in \(home.path)/.docket"))
+                expect(shown).to(contain("Nothing to do. Add a todo with 'docket add <text>'."))
+                expect(shown).to(contain("\(home.path)/.local/share/man/man1/docket.1"))
+                expect(shown).to(contain("warnings: 0\r\n"))
+                expect(shown).to(contain("pages: 1\r\n"))
+            }
+            for shell in ["bash", "zsh", "fish"] {
+                it("completes commands and open todo ids at TAB in a new \(shell)") {
+                    expect(install().status) == 0
+                    let store = home.appendingPathComponent(".docket")
+                    expect(runCommand(installed(), ["init", store.path]).status) == 0
+                    let open = docket(["add", "Buy milk"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                    let done = docket(["add", "Call Anna"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                    docket(["done", done], store: store)
+                    let command = type(in: shell, "docket rep\\t")
+                    expect(command).to(contain("docket report"))
+                    let id = type(in: shell, "docket done \\t")
+                    expect(id).to(contain("done \(open)"))
+                    expect(id).toNot(contain(done))
+                    let reopen = type(in: shell, "docket reopen \\t")
+                    expect(reopen).to(contain("reopen \(done)"))
+                }
+            }
+            it("runs again over itself, keeping the rest of each start-up file and one block of its own") {
+                let bashrc = home.appendingPathComponent(".bashrc")
+                try Data("alias ll='ls -l'\n".utf8).write(to: bashrc)
+                expect(install().status) == 0
+                expect(install().status) == 0
+                let text = try String(contentsOf: bashrc, encoding: .utf8)
+                expect(text).to(contain("alias ll='ls -l'"))
+                expect(text.components(separatedBy: "# >>> docket (scripts/install) >>>").count) == 2
+            }
+            it("leaves the start-up files alone with --no-shell-setup, and says what to add") {
+                let result = install(["--no-shell-setup"])
+                expect(result.status) == 0
+                expect(result.stdout).to(contain("Put \(home.path)/.local/bin on your PATH"))
+                expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".bashrc").path)) == false
+            }
+        }
+    }
+}
