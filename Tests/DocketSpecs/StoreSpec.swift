@@ -51,6 +51,26 @@ final class StoreSpec: QuickSpec {
             }
         }
 
+        describe("StoreLayout") {
+            it("names every item's file with its id in capitals, as uuidString spells it, and reads the same id back") {
+                forAll(2000) { g in
+                    let id = UUID(uuid: (UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
+                                         UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
+                                         UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
+                                         UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
+                                         UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
+                                         UInt8.random(in: 0...255, using: &g)))
+                    let name = id.uuidString
+                    let expected = ["todos/\(name.prefix(2))/\(name).json", ".docket/removed/\(name.prefix(2))/\(name).json",
+                                    "projects/\(name)/project.json", "projects/\(name)/tasks/\(name).json"]
+                    let made = [StoreLayout.todo(id), StoreLayout.tombstone(id), StoreLayout.project(id), StoreLayout.task(id, in: id)]
+                    if made != expected { return "\(made) for \(name)" }
+                    if StoreLayout.item(at: made[0]) != .todo(id) { return "\(made[0]) does not read back" }
+                    return nil
+                }
+            }
+        }
+
         describe("a store's files") {
             var store: Store!
             var persister: StorePersister!

@@ -99,23 +99,36 @@ public struct EntryFilter: Sendable, Equatable {
     /// Whether any due condition is set.
     var hasDueCondition: Bool { overdue || dueToday || dueThisWeek || dueBefore != nil }
 
+    /// Today's bounds, worked out once per listing: calendar arithmetic is
+    /// slow, and a listing of 100,000 todos would repeat it for each.
+    struct Days {
+        let today: Date, tomorrow: Date, endOfWeek: Date
+
+        init(now: Date, calendar: Calendar) {
+            today = calendar.startOfDay(for: now)
+            tomorrow = calendar.date(byAdding: .day, value: 1, to: today)!
+            // The week ends on Sunday night, whatever day the calendar starts its weeks on.
+            let weekday = calendar.component(.weekday, from: today)  // 1 is Sunday
+            let toMonday = (9 - weekday) % 7 == 0 ? 7 : (9 - weekday) % 7
+            endOfWeek = calendar.date(byAdding: .day, value: toMonday, to: today)!
+        }
+    }
+
     /// Whether `entry` is shown at `now`.
     public func admits(_ entry: Entry, now: Date, calendar: Calendar = .current) -> Bool {
+        admits(entry, days: hasDueCondition ? Days(now: now, calendar: calendar) : nil)
+    }
+
+    func admits(_ entry: Entry, days: Days?) -> Bool {
         switch status {
         case .open where entry.isDone, .done where !entry.isDone: return false
         default: break
         }
-        if hasDueCondition {
+        if let days {
             guard let due = entry.dueDate else { return false }
-            let today = calendar.startOfDay(for: now)
-            let tomorrow = calendar.date(byAdding: .day, value: 1, to: today)!
-            // The week ends on Sunday night, whatever day the calendar starts its weeks on.
-            let weekday = calendar.component(.weekday, from: today)  // 1 is Sunday
-            let toMonday = (9 - weekday) % 7 == 0 ? 7 : (9 - weekday) % 7
-            let endOfWeek = calendar.date(byAdding: .day, value: toMonday, to: today)!
-            let matches = (overdue && !entry.isDone && due < today)
-                || (dueToday && due >= today && due < tomorrow)
-                || (dueThisWeek && due >= today && due < endOfWeek)
+            let matches = (overdue && !entry.isDone && due < days.today)
+                || (dueToday && due >= days.today && due < days.tomorrow)
+                || (dueThisWeek && due >= days.today && due < days.endOfWeek)
                 || (dueBefore.map { due < $0 } ?? false)
             if !matches { return false }
         }
@@ -137,22 +150,37 @@ public struct EntryFilter: Sendable, Equatable {
     /// The entries shown, in the order a person reads a list: by due date
     /// (so overdue first), then undated ones oldest first; cut at `limit`.
     public func apply(to entries: [Entry], now: Date, calendar: Calendar = .current) -> [Entry] {
-        let shown = entries.filter { admits($0, now: now, calendar: calendar) }.sorted(by: Entry.listOrder)
+        let days = hasDueCondition ? Days(now: now, calendar: calendar) : nil
+        let shown = Entry.inListOrder(entries.filter { admits($0, days: days) })
         return limit.map { Array(shown.prefix($0)) } ?? shown
     }
 }
 
 extension Entry {
-    /// Dated before undated, earlier due first; then oldest first; then by id, so the order is total.
-    static func listOrder(_ a: Entry, _ b: Entry) -> Bool {
-        switch (a.dueDate, b.dueDate) {
-        case let (x?, y?) where x != y: return x < y
-        case (.some, nil): return true
-        case (nil, .some): return false
-        default: break
+    /// What list order compares, taken out of the entry once.
+    private struct OrderKey {
+        let due: Double, made: Double, id: UUID
+
+        init(_ entry: Entry) {
+            due = entry.dueDate?.timeIntervalSinceReferenceDate ?? .infinity
+            made = entry.madeAt.timeIntervalSinceReferenceDate
+            id = entry.id
         }
-        if a.madeAt != b.madeAt { return a.madeAt < b.madeAt }
-        return a.id.uuidString < b.id.uuidString
+
+        func precedes(_ other: OrderKey) -> Bool {
+            if due != other.due { return due < other.due }
+            if made != other.made { return made < other.made }
+            return id.precedes(other.id)
+        }
+    }
+
+    /// `entries` in list order: dated before undated, earlier due first; then
+    /// oldest first; then by id, so the order is total. NB: the keys are taken out once and their
+    /// indices sorted; comparing entries themselves copies each item out of
+    /// the enum twice per comparison, a third of listing 100,000 todos.
+    static func inListOrder(_ entries: [Entry]) -> [Entry] {
+        let keys = entries.map(OrderKey.init)
+        return keys.indices.sorted { keys[$0].precedes(keys[$1]) }.map { entries[$0] }
     }
 }
 
@@ -212,11 +240,11 @@ public struct Agenda: Sendable, Encodable {
                 }
             }
         }
-        self.overdue = overdue.sorted(by: Entry.listOrder)
-        self.today = today.sorted(by: Entry.listOrder)
-        self.soon = soon.sorted(by: Entry.listOrder)
+        self.overdue = Entry.inListOrder(overdue)
+        self.today = Entry.inListOrder(today)
+        self.soon = Entry.inListOrder(soon)
         self.running = running.sorted { $0.since < $1.since }
-        self.open = open.sorted(by: Entry.listOrder)
+        self.open = Entry.inListOrder(open)
     }
 
     /// Whether there is nothing to do.

@@ -23,20 +23,46 @@ public enum StoreLayout {
     public static let folders = [todos, projects, docket]
 
     /// The shard folder of an id: its first two hex digits, upper case.
-    static func shard(_ id: UUID) -> String { String(id.uuidString.prefix(2)) }
+    static func shard(_ id: UUID) -> String {
+        let byte = id.uuid.0
+        return String(decoding: [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 15)]], as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// An id as file names spell it: `uuidString`, upper case.
+    /// NB: Foundation makes `uuidString` with `snprintf`; paths are made for
+    /// every file of a store on every load, so the digits are written here.
+    static func name(_ id: UUID) -> String {
+        withUnsafeBytes(of: id.uuid) { bytes in
+            String(unsafeUninitializedCapacity: 36) { out in
+                var at = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    out[at] = hexDigits[Int(byte >> 4)]
+                    out[at + 1] = hexDigits[Int(byte & 15)]
+                    at += 2
+                }
+                return at
+            }
+        }
+    }
 
     /// The file of a todo.
-    public static func todo(_ id: UUID) -> String { "\(todos)/\(shard(id))/\(id.uuidString).json" }
+    public static func todo(_ id: UUID) -> String { "\(todos)/\(shard(id))/\(name(id)).json" }
     /// The folder of a project and its tasks.
-    public static func projectFolder(_ id: UUID) -> String { "\(projects)/\(id.uuidString)" }
+    public static func projectFolder(_ id: UUID) -> String { "\(projects)/\(name(id))" }
     /// The file of a project, without its tasks.
     public static func project(_ id: UUID) -> String { "\(projectFolder(id))/project.json" }
     /// The folder of a project's tasks.
     public static func tasksFolder(of project: UUID) -> String { "\(projectFolder(project))/tasks" }
     /// The file of a project's task.
-    public static func task(_ id: UUID, in project: UUID) -> String { "\(tasksFolder(of: project))/\(id.uuidString).json" }
+    public static func task(_ id: UUID, in project: UUID) -> String { "\(tasksFolder(of: project))/\(name(id)).json" }
     /// The file of a removed item's tombstone.
-    public static func tombstone(_ id: UUID) -> String { "\(removed)/\(shard(id))/\(id.uuidString).json" }
+    public static func tombstone(_ id: UUID) -> String { "\(removed)/\(shard(id))/\(name(id)).json" }
 
     /// What a store path holds.
     public enum Item: Hashable, Sendable {
