@@ -38,7 +38,10 @@ import XCTest
             DiskAppPersisterFailureSpec.self,
             StoreSpec.self,
             StoreSpeedSpec.self,
-            CommandLineSpec.self, EverydayUseSpec.self, AgendaSpec.self, InstallSpec.self,
+            CommandLineSpec.self,
+            EverydayUseSpec.self,
+            AgendaSpec.self,
+            InstallSpec.self,
             UntrustedFilesSpec.self,
             CommandLineInputSpec.self,
             // Sync
