@@ -24,7 +24,8 @@ extension Repository {
     /// HEAD's tree when the index just read is still the one Docket noted as holding it, else nil.
     func headTreeIfIndexHoldsIt(_ index: OpaquePointer) throws -> ObjectID? {
         guard let checksum = git_index_checksum(index),
-              let text = try? String(contentsOfFile: indexTreeNote, encoding: .utf8) else { return nil }
+              let data = try? Folder.readFile(indexTreeNote, limit: 1 << 10) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
         let parts = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard parts.count == 2, parts[0] == ObjectID(checksum.pointee).description, let head = try head() else { return nil }
         let headTree = try tree(ofCommit: head)

@@ -95,19 +95,11 @@ public final class Folder: @unchecked Sendable {
     /// What is in the folder: each entry's name and whether it is a folder
     /// (a link is never a folder). Dot files are left out.
     public func entries() throws -> [(name: String, isFolder: Bool)] {
-        let copy = try systemCall("dup", path: path) { dup(fd) }
-        guard let stream = fdopendir(copy) else {
-            close(copy)
-            throw FileProblem.system(SystemError("opendir", path: path, code: errno))
-        }
-        defer { closedir(stream) }
-        rewinddir(stream)
         var found: [(String, Bool)] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name.hasPrefix(".") { continue }
-            var isFolder = entry.pointee.d_type == DT_DIR
-            if entry.pointee.d_type == DT_UNKNOWN, let info = status(name) { isFolder = info.st_mode & S_IFMT == S_IFDIR }
+        try eachEntry { name, type in
+            if name.hasPrefix(".") { return }
+            var isFolder = type == DT_DIR
+            if type == DT_UNKNOWN, let info = status(name) { isFolder = info.st_mode & S_IFMT == S_IFDIR }
             found.append((name, isFolder))
         }
         return found
@@ -115,6 +107,15 @@ public final class Folder: @unchecked Sendable {
 
     /// Every name in the folder, dot files included.
     public func allEntries() throws -> [String] {
+        var names: [String] = []
+        try eachEntry { name, _ in
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Each entry's name and type as `readdir` gives them, "." and ".." included.
+    private func eachEntry(_ body: (String, UInt8) -> Void) throws {
         let copy = try systemCall("dup", path: path) { dup(fd) }
         guard let stream = fdopendir(copy) else {
             close(copy)
@@ -122,18 +123,27 @@ public final class Folder: @unchecked Sendable {
         }
         defer { closedir(stream) }
         rewinddir(stream)
-        var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name != "." && name != ".." { names.append(name) }
+            body(withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }, entry.pointee.d_type)
         }
-        return names
     }
 
     /// The stat data of an entry, not following a link; nil when it is missing.
     public func status(_ name: String) -> stat? {
         var info = stat()
         return fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
+    }
+
+    /// The bytes of the regular file at `path`, at most `limit`
+    /// of them, as `read(_:limit:)` reads them: its last part is never a link.
+    /// For Docket's own files outside the item folders (in `.git`, or a file git hands over).
+    public static func readFile(_ path: String, limit: Int) throws -> Data {
+        let (folder, name) = split(path)
+        do {
+            return try open(folder.isEmpty ? (path.hasPrefix("/") ? "/" : ".") : folder).read(name, limit: limit)
+        } catch let error as SystemError where error.code == ENOENT || error.code == ENOTDIR {
+            throw FileProblem.missing
+        }
     }
 
     /// The bytes of the regular file `name`, at most `limit` of them.

@@ -229,6 +229,17 @@ final class EverydayUseSpec: QuickSpec {
                 expect(fixed.stderr).to(contain("Going on from your last edit"))
                 expect(todos().first?.text) == "Buy soy milk"
             }
+            it("keeps the edit when docket is killed as it writes the change, and the next edit applies it") {
+                let milk = add("Buy milk")
+                run("edit", milk, environment: editor(#"sed -i 's/^text: .*/text: Buy soy milk/' "$1"; exit 3"#))
+                var killed = editor("true")
+                killed["DOCKET_FAULT"] = "before-rename"
+                expect(run("edit", milk, environment: killed).status) == 9 + 128
+                expect(todos().first?.text) == "Buy milk"
+                let again = run("edit", milk, environment: editor("true"))
+                expect(again.stderr).to(contain("Going on from your last edit"))
+                expect(todos().first?.text) == "Buy soy milk"
+            }
         }
 
         describe("the day's view") {

@@ -34,6 +34,35 @@ final class UntrustedFilesSpec: QuickSpec {
             "{\"id\": \"\(id.uuidString)\", \"text\": \"\(text)\", \"creationDate\": \"2026-11-20T10:00:00.000Z\", \"completed\": false}\n"
         }
 
+        describe("Docket's own files that are not what they claim") {
+            it("refuses a format file that is a link, naming the store, and reads nothing through it") {
+                let elsewhere = outside.appendingPathComponent("format.json")
+                try Data("{\"format\": 1}\n".utf8).write(to: elsewhere)
+                try FileManager.default.removeItem(at: file(StoreLayout.format))
+                link(StoreLayout.format, to: elsewhere)
+                let listed = docket("list", store: folder)
+                expect(listed.status) == 1
+                expect(listed.stderr).to(contain("symbolic link"))
+            }
+            it("leaves an item file over 1 MiB to git's line merge when git's merge driver is given one") {
+                let id = UUID(uuidString: "AB000000-0000-4000-8000-000000000009")!
+                let padding = String(repeating: " ", count: 1 << 21)
+                func version(_ text: String) -> URL {
+                    let url = outside.appendingPathComponent(text)
+                    try! Data((todoJSON(id, text).dropLast() + padding + "\n").utf8).write(to: url)
+                    return url
+                }
+                let (base, ours, theirs) = (version("Base"), version("Ours"), version("Theirs"))
+                let before = try Data(contentsOf: ours)
+                let merged = runCommand(docketBinary, ["merge-driver", base.path, ours.path, theirs.path, StoreLayout.todo(id)], in: outside)
+                // git's line merge of three different one-line texts is a conflict: markers, exit 1.
+                expect(merged.status) == 1
+                let after = String(decoding: try Data(contentsOf: ours), as: UTF8.self)
+                expect(after).to(contain("<<<<<<<"))
+                expect(after.count) > before.count
+            }
+        }
+
         describe("a tombstone's file that is a link to a file elsewhere") {
             it("is replaced, never read: removing the todo copies nothing from the linked file") {
                 let id = add("Buy milk")

@@ -65,7 +65,8 @@ struct TodoCache {
 
     /// The cache in `file`; empty when there is none or it cannot be trusted.
     static func read(from file: String) -> TodoCache {
-        guard let data = FileManager.default.contents(atPath: file) else { return TodoCache() }
+        // The cache is Docket's own file, but a link, a pipe or a giant there reads as no cache.
+        guard let data = try? Folder.readFile(file, limit: 1 << 30) else { return TodoCache() }
         return data.withUnsafeBytes { raw in
             var reader = CompactReader(raw)
             do {
@@ -107,14 +108,6 @@ struct TodoCache {
 extension Store {
     /// Where the todo cache lives: inside the git folder, never in the working tree.
     var todoCacheFile: String { gitdir + "docket/todos.cache" }
-
-    /// A file of this machine's own, beside the todo cache in `.git/docket/`
-    /// (never committed, never in /tmp where another user could lay a link).
-    public func localFile(_ name: String) throws -> URL {
-        let folder = URL(fileURLWithPath: gitdir + "docket", isDirectory: true)
-        try StoreError.gate(writing: true) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
-        return folder.appendingPathComponent(name)
-    }
 
     /// Every todo, from the cache where a file is unchanged since it was
     /// cached and from the file otherwise, with the files that could not be

@@ -40,7 +40,8 @@ extension Store {
     /// while `.gitattributes` names it (read from a note, without starting libgit2).
     public func mergeDriverNeedsSetup(command: String) -> Bool {
         guard namesMergeDriver else { return false }
-        return (try? String(contentsOfFile: mergeDriverNote, encoding: .utf8)) != Store.driverLine(command) + "\n"
+        let note = (try? Folder.readFile(mergeDriverNote, limit: 1 << 16)).map { String(decoding: $0, as: UTF8.self) }
+        return note != Store.driverLine(command) + "\n"
     }
 
     /// Sets `merge.docket.driver` (and its name) in the repository's own configuration to run `command`.

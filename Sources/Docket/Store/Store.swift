@@ -121,8 +121,16 @@ public final class Store {
     }
 
     private static func checkFormat(root: String, shownAs path: String) throws {
-        let file = root + "/" + StoreLayout.format
-        guard let data = FileManager.default.contents(atPath: file) else { throw StoreError.state(.notAStore(path: path)) }
+        let data: Data
+        do {
+            data = try Folder.readFile(root + "/" + StoreLayout.format, limit: maximumFileSize)
+        } catch FileProblem.missing {
+            throw StoreError.state(.notAStore(path: path))
+        } catch let problem as FileProblem {
+            throw StoreError.state(.unreadableFormat(path: path, reason: problem.description))
+        } catch {
+            throw StoreError.state(.notAStore(path: path))
+        }
         let found: FormatFile
         do {
             found = try DocketJSON.decode(FormatFile.self, from: data)

@@ -59,9 +59,17 @@ extension Store {
     /// touches must hold its old version, its new one, or nothing; then the
     /// update is made again from the start, which changes only what is left to change.
     func finishInterruptedUpdate() throws {
-        guard let data = FileManager.default.contents(atPath: updateMarker) else { return }
+        let data: Data?
+        do {
+            data = try Folder.readFile(updateMarker, limit: Store.maximumFileSize)
+        } catch FileProblem.missing {
+            return
+        } catch {
+            data = nil
+        }
         let done = { _ = try? FileManager.default.removeItem(atPath: self.updateMarker) }
-        guard let record = try? JSONDecoder().decode(UpdateRecord.self, from: data), let target = ObjectID(hex: record.target) else {
+        // A marker that does not read (not a regular file, or not a record) names nothing to finish.
+        guard let data, let record = try? JSONDecoder().decode(UpdateRecord.self, from: data), let target = ObjectID(hex: record.target) else {
             return done()
         }
         let previous = record.previous.flatMap(ObjectID.init(hex:))

@@ -62,6 +62,20 @@ public enum FileMerge {
         }
     }
 
+    /// Merges the three files git hands its driver (`%O %A %B`) for the store
+    /// file at `path`, each read as a store file is: no link, at most
+    /// `Store.maximumFileSize`. An empty or missing base is a file added on both sides.
+    public static func merge(path: String, baseFile: String, oursFile: String, theirsFile: String) -> Outcome {
+        let base = try? Folder.readFile(baseFile, limit: Store.maximumFileSize)
+        do {
+            let ours = try Folder.readFile(oursFile, limit: Store.maximumFileSize)
+            let theirs = try Folder.readFile(theirsFile, limit: Store.maximumFileSize)
+            return merge(path: path, base: base?.isEmpty == false ? base : nil, ours: ours, theirs: theirs)
+        } catch {
+            return .notItems(reason: "\(path): \(error)")
+        }
+    }
+
     /// Whether git runs the driver while replaying commits (a rebase, a
     /// cherry-pick or a revert), where no merge commit will record its decisions.
     public static func runsInsideReplay(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {

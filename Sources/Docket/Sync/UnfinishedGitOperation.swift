@@ -1,4 +1,5 @@
 import DocketGit
+import DocketSystem
 import Foundation
 
 // What plain git left unfinished in a store: a merge or a rebase that stopped
@@ -66,7 +67,8 @@ extension Store {
     private func replaceGitRebase() throws -> PullOutcome {
         let folder = [gitdir + "rebase-merge/", gitdir + "rebase-apply/"].first { FileManager.default.fileExists(atPath: $0) }
         func read(_ name: String) -> String? {
-            folder.flatMap { try? String(contentsOfFile: $0 + name, encoding: .utf8) }?.trimmingCharacters(in: .whitespacesAndNewlines)
+            folder.flatMap { try? Folder.readFile($0 + name, limit: 1 << 16) }.map { String(decoding: $0, as: UTF8.self) }?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
         }
         guard let branch = read("head-name"), branch.hasPrefix("refs/heads/"),
               let original = read("orig-head").flatMap(ObjectID.init(hex:)), let onto = read("onto").flatMap(ObjectID.init(hex:))

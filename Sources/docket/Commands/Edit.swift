@@ -34,19 +34,11 @@ struct Due: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The due date, or none.", valueName: "date|none"))
-    var words: [String] = []
-
-    var date: Date? { get throws { try DueInput.parse(words.joined(separator: " ")).date } }
-
-    func validate() throws {
-        if words.isEmpty { throw ValidationError("give a due date, or none to clear it") }
-        _ = try date
-    }
+    @OptionGroup var due: DueWords
 
     func run() throws {
         let store = try self.store.open()
-        let date = try self.date
+        let date = try due.date
         let changed = try store.updateTodo(try store.todoID(id)) { $0.alter(.due(date)) }
         print("\(changed.after.shownText): \(date.map { DateInput.relative($0) } ?? "no due date")")
     }
@@ -137,11 +129,12 @@ func editInEditor(_ id: UUID, store: Store) throws {
     }
     let editor = chosen ?? "vi"
     let before = TodoForm(todo)
-    let file = try store.localFile("edit-\(Output.short(id)).txt")
-    if FileManager.default.fileExists(atPath: file.path) {
+    let name = "edit-\(Output.short(id)).txt"
+    let file = try store.localFile(name)
+    if try store.localText(name) != nil {
         Output.notice("Going on from your last edit of this todo, which was not applied.")
     } else {
-        try Data(before.file.utf8).write(to: file)
+        try store.writeLocalText(before.file, to: name)
     }
     let status = try Spawn.attached(["/bin/sh", "-c", editor + " \"$1\"", "sh", file.path])
     guard status == 0 else {
@@ -150,7 +143,7 @@ func editInEditor(_ id: UUID, store: Store) throws {
     let after: TodoForm
     var changes: [TodoItem.Change] = []
     do {
-        after = try TodoForm.parse(String(decoding: try Data(contentsOf: file), as: UTF8.self))
+        after = try TodoForm.parse(try store.localText(name) ?? "")
         if after.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the text of a todo cannot be empty") }
         if after.text != before.text { changes.append(.text(after.text)) }
         if after.due != before.due {
@@ -161,8 +154,27 @@ func editInEditor(_ id: UUID, store: Store) throws {
     } catch let error as ValidationError {
         throw ShownError(message: "\(error.message); nothing was changed; 'docket edit \(Output.short(id))' goes on from your edit")
     }
-    try? FileManager.default.removeItem(at: file)
-    if changes.isEmpty { return print("Nothing changed: \(todo.shownText)") }
+    // The kept form goes only once the change is written: a docket killed in
+    // between finds the form again, and applying it twice changes nothing.
+    if changes.isEmpty {
+        store.removeLocalFile(name)
+        return print("Nothing changed: \(todo.shownText)")
+    }
     let changed = try store.updateTodo(id) { $0.alter(changes) }
+    store.removeLocalFile(name)
     print("Edited: \(changed.after.shownText)" + (changed.after.dueDate.map { "  " + DateInput.relative($0) } ?? ""))
+}
+
+/// A due date typed as words after an id, quotes optional (`docket due 3f2a next week`), or none.
+struct DueWords: ParsableArguments {
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The due date, or none.", valueName: "date|none"))
+    var words: [String] = []
+
+    /// The date the words name; nil for none.
+    var date: Date? { get throws { try DueInput.parse(words.joined(separator: " ")).date } }
+
+    func validate() throws {
+        if words.isEmpty { throw ValidationError("give a due date, or none to clear it") }
+        _ = try date
+    }
 }

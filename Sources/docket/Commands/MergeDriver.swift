@@ -20,11 +20,7 @@ struct MergeDriver: ParsableCommand {
     @Argument(help: "The file's path in the repository (%P).") var path: String
 
     func run() throws {
-        let baseData = try? Data(contentsOf: URL(fileURLWithPath: base))
-        guard let oursData = try? Data(contentsOf: URL(fileURLWithPath: ours)),
-              let theirsData = try? Data(contentsOf: URL(fileURLWithPath: theirs)) else { throw ExitCode(1) }
-        // An empty base is git's way of saying the file was added on both sides.
-        switch FileMerge.merge(path: path, base: baseData?.isEmpty == false ? baseData : nil, ours: oursData, theirs: theirsData) {
+        switch FileMerge.merge(path: path, baseFile: base, oursFile: ours, theirsFile: theirs) {
         case let .merged(data, report):
             // NB: a rebase or cherry-pick makes no merge commit, so nothing would record a
             // value the merge discards; git is stopped instead, and 'docket sync' merges with a record.

@@ -65,18 +65,10 @@ struct TaskCommand: ParsableCommand {
                                                         discussion: "Dates: \(DateInput.forms); 'none' clears it.\n\nExample: docket task due 5d2f +3d")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The task's id or a unique prefix.") var task: String
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The due date, or none.", valueName: "date|none"))
-        var words: [String] = []
-
-        var date: Date? { get throws { try DueInput.parse(words.joined(separator: " ")).date } }
-
-        func validate() throws {
-            if words.isEmpty { throw ValidationError("give a due date, or none to clear it") }
-            _ = try date
-        }
+        @OptionGroup var due: DueWords
 
         func run() throws {
-            let date = try self.date
+            let date = try due.date
             try changeTask(task, store: try store.open(), .setting(.dueDate(to: DueDate(date))),
                            done: date.map { DateInput.relative($0) } ?? "has no due date")
         }
