@@ -43,34 +43,11 @@ extension Repository {
 
         // Conflicts inside the store's folders are Docket's to settle; others stop the merge.
         func owned(_ path: String) -> Bool { folders.contains { path == $0 || path.hasPrefix($0 + "/") } }
-        var conflicts: [String] = []
-        if git_index_has_conflicts(index) == 1 {
-            var iterator: OpaquePointer?
-            try check(git_index_conflict_iterator_new(&iterator, index), "git_index_conflict_iterator_new")
-            var ancestor: UnsafePointer<git_index_entry>?, our: UnsafePointer<git_index_entry>?, their: UnsafePointer<git_index_entry>?
-            while git_index_conflict_next(&ancestor, &our, &their, iterator) == 0 {
-                if let path = (our ?? their ?? ancestor)?.pointee.path.map({ String(cString: $0) }) { conflicts.append(path) }
-            }
-            git_index_conflict_iterator_free(iterator)
-        }
+        let conflicts = try self.conflicts(in: index!)
         let foreign = conflicts.filter { !owned($0) }
-        if !foreign.isEmpty { throw MergeConflict(paths: Array(Set(foreign)).sorted()) }
-        for path in Set(conflicts) { try check(git_index_conflict_remove(index, path), "git_index_conflict_remove") }
-
-        for (path, id) in replacements {
-            if let id {
-                var entry = git_index_entry()
-                entry.mode = UInt32(GIT_FILEMODE_BLOB.rawValue)
-                entry.id = id.oid
-                try path.withCString { cPath in
-                    entry.path = cPath
-                    try check(git_index_add(index, &entry), "git_index_add")
-                }
-            } else {
-                let code = git_index_remove(index, path, 0)
-                if code != GIT_ENOTFOUND.rawValue { try check(code, "git_index_remove") }
-            }
-        }
+        if !foreign.isEmpty { throw MergeConflict(paths: foreign) }
+        for path in conflicts { try check(git_index_conflict_remove(index, path), "git_index_conflict_remove") }
+        try apply(replacements, to: index!)
         var tree = git_oid()
         try check(git_index_write_tree_to(&tree, index, pointer), "git_index_write_tree_to")
         return ObjectID(tree)

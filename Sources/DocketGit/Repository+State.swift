@@ -49,20 +49,7 @@ extension Repository {
             }
             let left = try conflicts(in: index)
             if !left.isEmpty { throw MergeConflict(paths: left) }
-            for (path, id) in replacements {
-                if let id {
-                    var entry = git_index_entry()
-                    entry.mode = UInt32(GIT_FILEMODE_BLOB.rawValue)
-                    entry.id = id.oid
-                    try path.withCString { cPath in
-                        entry.path = cPath
-                        try check(git_index_add(index, &entry), "git_index_add")
-                    }
-                } else {
-                    let code = git_index_remove(index, path, 0)
-                    if code != GIT_ENOTFOUND.rawValue { try check(code, "git_index_remove") }
-                }
-            }
+            try apply(replacements, to: index)
             var tree = git_oid()
             try check(git_index_write_tree(&tree, index), "git_index_write_tree")
             try check(git_index_write(index), "git_index_write")
@@ -70,7 +57,8 @@ extension Repository {
         }
     }
 
-    private func conflicts(in index: OpaquePointer) throws -> [String] {
+    /// The paths an index holds conflicts at, sorted.
+    func conflicts(in index: OpaquePointer) throws -> [String] {
         guard git_index_has_conflicts(index) == 1 else { return [] }
         var iterator: OpaquePointer?
         try check(git_index_conflict_iterator_new(&iterator, index), "git_index_conflict_iterator_new")
@@ -81,6 +69,24 @@ extension Repository {
             if let path = (our ?? their ?? ancestor)?.pointee.path.map({ String(cString: $0) }) { paths.insert(path) }
         }
         return paths.sorted()
+    }
+
+    /// Puts each blob at its path in an index (a regular file), or removes the path for nil.
+    func apply(_ replacements: [String: ObjectID?], to index: OpaquePointer) throws {
+        for (path, id) in replacements {
+            if let id {
+                var entry = git_index_entry()
+                entry.mode = UInt32(GIT_FILEMODE_BLOB.rawValue)
+                entry.id = id.oid
+                try path.withCString { cPath in
+                    entry.path = cPath
+                    try check(git_index_add(index, &entry), "git_index_add")
+                }
+            } else {
+                let code = git_index_remove(index, path, 0)
+                if code != GIT_ENOTFOUND.rawValue { try check(code, "git_index_remove") }
+            }
+        }
     }
 
     /// Points HEAD at a branch by name again (after a rebase left it detached).

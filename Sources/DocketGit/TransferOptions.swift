@@ -61,6 +61,7 @@ public struct TransferProgress: Sendable {
     /// Bytes received or sent so far (0 for checking and writing).
     public let bytes: Int
 
+    /// A report of `stage`, as libgit2 or Docket's own checks count it.
     public init(stage: Stage, objectsDone: Int, objectsTotal: Int, bytes: Int = 0) {
         (self.stage, self.objectsDone, self.objectsTotal, self.bytes) = (stage, objectsDone, objectsTotal, bytes)
     }
@@ -77,6 +78,7 @@ public final class ProgressThrottle: @unchecked Sendable {
     private var lastStage: TransferProgress.Stage?
     private var finalShown = false
 
+    /// A throttle in front of `show`; nil listens to nothing.
     public init(_ show: ((TransferProgress) -> Void)?) {
         self.show = show
     }
@@ -84,6 +86,7 @@ public final class ProgressThrottle: @unchecked Sendable {
     /// Whether anyone listens: callers may skip counting when nobody does.
     public var isListening: Bool { show != nil }
 
+    /// Passes `progress` on when a tenth of a second has passed, a stage starts, or a stage's last figure comes first.
     public func report(_ progress: TransferProgress) {
         guard let show else { return }
         let now = Date()

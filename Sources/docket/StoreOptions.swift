@@ -10,11 +10,17 @@ struct StoreOptions: ParsableArguments {
     var directory: String?
 
     /// The folder named by -C or DOCKET_DIR, if any.
-    var named: URL? {
+    var named: URL? { StoreOptions.named(directory) }
+
+    /// The folder named by `directory` (given with -C), else by DOCKET_DIR, if any.
+    static func named(_ directory: String?) -> URL? {
         if let directory { return URL(fileURLWithPath: Home.expand(directory)) }
         if let env = ProcessInfo.processInfo.environment["DOCKET_DIR"], !env.isEmpty { return URL(fileURLWithPath: Home.expand(env)) }
         return nil
     }
+
+    /// The store the working folder is in, if any.
+    static var enclosing: URL? { Store.enclosing(URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) }
 
     /// The default store, `~/.docket` (with `$HOME` as home).
     static var defaultFolder: URL { Home.folder.appendingPathComponent(".docket") }
@@ -26,7 +32,7 @@ struct StoreOptions: ParsableArguments {
     /// (or empty), with a notice; a folder named by -C or DOCKET_DIR must hold a store.
     func open() throws -> Store {
         if let named { return prepared(try Store.open(at: named)) }
-        if let enclosing = Store.enclosing(URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+        if let enclosing = StoreOptions.enclosing {
             return prepared(try Store.open(at: enclosing))
         }
         let folder = StoreOptions.defaultFolder

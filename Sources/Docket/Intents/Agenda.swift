@@ -78,6 +78,7 @@ public struct EntryFilter: Sendable, Equatable {
     /// Open, done, or both.
     public enum Status: Sendable, Equatable { case open, done, all }
 
+    /// Which ones by status; open ones unless asked.
     public var status: Status = .open
     /// Due on an earlier day than today (and open).
     public var overdue = false
@@ -94,6 +95,7 @@ public struct EntryFilter: Sendable, Equatable {
     /// At most this many.
     public var limit: Int?
 
+    /// Open ones, all of them, in list order: set the conditions wanted.
     public init() {}
 
     /// Whether any due condition is set.
@@ -188,6 +190,7 @@ extension Entry {
 public struct Agenda: Sendable, Encodable {
     /// A task with a running time slip.
     public struct Running: Sendable, Encodable {
+        /// The task, with its project.
         public let task: Entry
         /// When the slip started.
         public let since: Date

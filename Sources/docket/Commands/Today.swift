@@ -2,6 +2,7 @@ import ArgumentParser
 import Docket
 import Foundation
 
+/// `docket today`, and `docket` alone: the day's view.
 struct Today: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "today",
