@@ -31,6 +31,7 @@ import XCTest
             RepositorySpec.self,
             // DocketMerge
             MergeRulesSpec.self,
+            RichItemsMergeSpec.self,
             MergeLawsSpec.self,
             // Docket
             AppStoreSpec.self,

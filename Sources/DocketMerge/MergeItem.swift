@@ -57,6 +57,14 @@ extension StateMerger {
                                                 fields: &fields)
                 merged = field.setting(slips, in: merged)
                 stopped = stops
+            case .set:
+                merged = fields.mergeSet(field, base: b, ours: o, theirs: t, into: merged)
+            case .notes:
+                let notes = fields.mergeNotes(base: b.map { field.value(of: $0) as! [Note] } ?? [],
+                                              ours: field.value(of: o) as! [Note], theirs: field.value(of: t) as! [Note])
+                merged = field.setting(notes, in: merged)
+            case let .follows(leader):
+                merged = fields.follow(field, leader: leader, base: b, ours: o, theirs: t, into: merged)
             }
         }
         if !fields.decisions.isEmpty || !stopped.isEmpty {
@@ -72,6 +80,8 @@ struct FieldMerge {
     /// The side whose alterDate is later; nil when they are equal.
     let later: MergeSide?
     var decisions: [FieldDecision] = []
+    /// The side each field decided so far came from, for the fields that follow it.
+    private var sides: [String: MergeSide] = [:]
 
     init(ours: Date?, theirs: Date?) {
         let (o, t) = (ours?.docketMilliseconds ?? .min, theirs?.docketMilliseconds ?? .min)
@@ -81,11 +91,67 @@ struct FieldMerge {
     /// `merged` with the field set by the later-edit rule, recording the decision.
     mutating func pick<Item>(_ field: ItemField<Item>, base: Item?, ours: Item, theirs: Item, into merged: Item) -> Item {
         if field.isSame(ours, theirs) { return merged }
-        switch choose(field.key, baseIsOurs: base.map { field.isSame($0, ours) }, baseIsTheirs: base.map { field.isSame($0, theirs) },
-                      ours: field.text(of: ours), theirs: field.text(of: theirs)) {
-        case .ours: return field.copy(from: ours, into: merged)
-        case .theirs: return field.copy(from: theirs, into: merged)
+        let side = choose(field.key, baseIsOurs: base.map { field.isSame($0, ours) }, baseIsTheirs: base.map { field.isSame($0, theirs) },
+                          ours: field.text(of: ours), theirs: field.text(of: theirs))
+        sides[field.key] = side
+        return field.copy(from: side == .ours ? ours : theirs, into: merged)
+    }
+
+    /// `merged` with a field that follows `leader` taken from the side the leader came from,
+    /// recording the other side's value as lost when that side had changed it too.
+    mutating func follow<Item>(_ field: ItemField<Item>, leader: String, base: Item?, ours: Item, theirs: Item, into merged: Item) -> Item {
+        if field.isSame(ours, theirs) { return merged }
+        guard let side = sides[leader] else { return pick(field, base: base, ours: ours, theirs: theirs, into: merged) }
+        let (winner, loser) = side == .ours ? (ours, theirs) : (theirs, ours)
+        let loserChanged = base.map { !field.isSame($0, loser) } ?? true
+        decisions.append(FieldDecision(field: field.key, from: side, rule: .follows, kept: field.text(of: winner),
+                                       lost: loserChanged ? field.text(of: loser) : nil, leader: leader))
+        return field.copy(from: winner, into: merged)
+    }
+
+    /// `merged` with a set of strings merged element by element: each side's
+    /// additions and removals applied (with no common ancestor, the union).
+    mutating func mergeSet<Item>(_ field: ItemField<Item>, base: Item?, ours: Item, theirs: Item, into merged: Item) -> Item {
+        let o = Set(field.value(of: ours) as! [String]), t = Set(field.value(of: theirs) as! [String])
+        if o == t { return merged }
+        let b = base.map { Set(field.value(of: $0) as! [String]) } ?? []
+        if let base, field.isSame(base, ours) || field.isSame(base, theirs) {
+            return pick(field, base: base, ours: ours, theirs: theirs, into: merged)
         }
+        let result = b.union(o.subtracting(b)).union(t.subtracting(b)).subtracting(b.subtracting(o)).subtracting(b.subtracting(t))
+        let value = result.sorted()
+        func did(_ side: Set<String>) -> String {
+            let added = side.subtracting(b).sorted().map { "+" + $0 }, removed = b.subtracting(side).sorted().map { "-" + $0 }
+            return (added + removed).joined(separator: " ")
+        }
+        let (oursDid, theirsDid) = (did(o), did(t))
+        let from = later ?? (oursDid > theirsDid ? .ours : .theirs)
+        decisions.append(FieldDecision(field: field.key, from: from, rule: .combined, kept: value.fieldText, lost: nil,
+                                       combined: .init(ours: oursDid, theirs: theirsDid)))
+        return field.setting(value, in: merged)
+    }
+
+    /// Notes merged by id: one only one side has is kept unless the other
+    /// side removed it (then the removal and an edit weigh as any two edits);
+    /// one both have takes its text by the later-edit rule.
+    mutating func mergeNotes(base: [Note], ours: [Note], theirs: [Note]) -> [Note] {
+        let b = Dictionary(base.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let o = Dictionary(ours.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let t = Dictionary(theirs.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var notes: [Note] = []
+        for id in Set(o.keys).union(t.keys) {
+            let (on, tn, bn) = (o[id], t[id], b[id])
+            if on?.text == tn?.text {
+                if let on, let tn { notes.append(on.date.docketMilliseconds <= tn.date.docketMilliseconds ? on : tn) }
+                continue
+            }
+            let side = choose("notes[\(id.uuidString)]", baseIsOurs: bn?.text == on?.text, baseIsTheirs: bn?.text == tn?.text,
+                              ours: on?.text ?? "none", theirs: tn?.text ?? "none")
+            guard let kept = side == .ours ? on : tn else { continue }
+            let other = side == .ours ? tn : on
+            notes.append(other.map { kept.date.docketMilliseconds <= $0.date.docketMilliseconds ? kept : Note(id: id, date: $0.date, text: kept.text) } ?? kept)
+        }
+        return Note.inOrder(notes)
     }
 
     /// Which side a value that differs comes from, by the later-edit rule, recording the decision.

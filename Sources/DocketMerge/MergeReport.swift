@@ -133,6 +133,24 @@ public struct FieldDecision: Codable, Hashable, Sendable {
         case laterEdit
         /// Both changed it at the same alterDate; the greater value won (a rule that ignores which side is which).
         case tieBreak
+        /// Both changed a set; each side's additions and removals were applied (see `combined`).
+        case combined
+        /// Taken from the side the field it goes with (`leader`) came from.
+        case follows
+    }
+
+    /// What each side did to a set merged element by element, such as "+home -work".
+    public struct Combined: Codable, Hashable, Sendable {
+        /// What the local machine did.
+        public let ours: String
+        /// What the other machine did.
+        public let theirs: String
+
+        /// What each side did.
+        public init(ours: String, theirs: String) {
+            self.ours = ours
+            self.theirs = theirs
+        }
     }
 
     /// The field, such as "text", "state" or "timeSlips[<id>].stop".
@@ -145,18 +163,25 @@ public struct FieldDecision: Codable, Hashable, Sendable {
     public let kept: String
     /// The value that lost, as text; nil when only one side changed the field.
     public let lost: String?
+    /// For a set merged element by element, what each side did.
+    public let combined: Combined?
+    /// For a field that follows another (`rule` is `follows`), that field.
+    public let leader: String?
 
     /// A field decision as recorded.
-    public init(field: String, from: MergeSide, rule: Rule, kept: String, lost: String?) {
+    public init(field: String, from: MergeSide, rule: Rule, kept: String, lost: String?, combined: Combined? = nil, leader: String? = nil) {
         self.field = field
         self.from = from
         self.rule = rule
         self.kept = kept
         self.lost = lost
+        self.combined = combined
+        self.leader = leader
     }
 
     func swappingSides() -> FieldDecision {
-        FieldDecision(field: field, from: from.other, rule: rule, kept: kept, lost: lost)
+        FieldDecision(field: field, from: from.other, rule: rule, kept: kept, lost: lost,
+                      combined: combined.map { Combined(ours: $0.theirs, theirs: $0.ours) }, leader: leader)
     }
 }
 

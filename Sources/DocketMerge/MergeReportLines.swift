@@ -13,6 +13,10 @@ extension ItemDecision {
             case .onlyOneSideChanged: line += ", only \(field.from) changed it)"
             case .laterEdit: line += ", the later edit)"
             case .tieBreak: line += ", same time, greater value)"
+            case .combined:
+                line = "\(item) \(field.field): kept \"\(field.kept)\" (both changed it: "
+                    + "ours \(field.combined?.ours ?? "?"), theirs \(field.combined?.theirs ?? "?"))"
+            case .follows: line += ", as its \(field.leader ?? "field") was)"
             }
             if let lost = field.lost { line += ", lost \"\(lost)\" (\(field.from.other))" }
             lines.append(line)

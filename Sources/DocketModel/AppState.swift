@@ -179,3 +179,19 @@ public struct AppState: Codable, Hashable, Sendable {
         try c.encode(removed, forKey: .removed)
     }
 }
+
+extension AppState {
+    /// The state with this todo done and, if it repeats, its next instance
+    /// added — unless that instance is here already or was removed, so
+    /// completing the same instance twice, here or on another machine, makes one.
+    public func completingTodo(_ id: UUID, calendar: Calendar = .current) -> AppState {
+        guard let todo = todo(id: id), !todo.completed else { return self }
+        let done = todo.alter(.completed(true))
+        var state = alter(by: .updating(.todo(done)))
+        if let next = done.nextOccurrence(done: done.completedDate ?? DocketClock.now, calendar: calendar),
+           state.todo(id: next.id) == nil, state.tombstone(id: next.id) == nil {
+            state = state.alter(by: .adding(.todo(next)))
+        }
+        return state
+    }
+}

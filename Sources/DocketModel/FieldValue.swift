@@ -28,7 +28,7 @@ public protocol FieldValue: Sendable {
     func hashField(into hasher: inout Hasher)
     /// The value as text, for merge reports: "none" when there is none.
     var fieldText: String { get }
-    /// Whether the value stands for "nothing" (nil), which some fields leave out of their JSON.
+    /// Whether the value stands for "nothing" (nil, or an empty list), which some fields leave out of their JSON.
     var isAbsent: Bool { get }
     /// Where the value sorts, for the `earliest` and `latest` merge rules; nil when it has no order.
     var orderKey: Int64? { get }
@@ -159,6 +159,7 @@ extension Array: FieldValue where Element: FieldValue & Codable {
         for value in self { value.hashField(into: &hasher) }
     }
     public var fieldText: String { "[" + map(\.fieldText).joined(separator: ", ") + "]" }
+    public var isAbsent: Bool { isEmpty }
 }
 
 /// A field value that is one of a few names (an enum with string raw values).

@@ -13,6 +13,16 @@ public enum MergeRule: Sendable, Equatable {
     case laterEdit
     /// Time slips, merged by slip id; a stop set on one side is kept.
     case timeSlips
+    /// A set of strings (tags), merged element by element: what each side
+    /// added is added, what each side removed is removed.
+    case set
+    /// Notes, merged by note id: each side's new notes are kept, an edit or
+    /// removal on one side is taken, and on both the later edit wins.
+    case notes
+    /// Merged with the field of this key: taken from the side that field came
+    /// from (a completion date goes with the completion); when that field is
+    /// the same on both sides, by the later-edit rule.
+    case follows(String)
     /// What the store keeps elsewhere (a project's tasks, in their own files).
     case children
 }
@@ -151,6 +161,11 @@ extension FieldCoded {
 
     /// The fields a merge reconciles one by one (not the identity, dates or children).
     public static var contentFields: [ItemField<Self>] {
-        fields.filter { $0.rule == .laterEdit || $0.rule == .timeSlips }
+        fields.filter {
+            switch $0.rule {
+            case .laterEdit, .timeSlips, .set, .notes, .follows: true
+            case .identity, .earliest, .latest, .children: false
+            }
+        }
     }
 }

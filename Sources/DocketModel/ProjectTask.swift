@@ -14,6 +14,14 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     public let timeSlips: [TimeSlip]
     /// When the task was last altered; nil until the first alteration.
     public let alterDate: Date?
+    /// Its tags, sorted, each once.
+    public let tags: [String]
+    /// How much it matters, if said.
+    public let priority: Priority?
+    /// Dated annotations, oldest first.
+    public let notes: [Note]
+    /// When it was finished; nil while it is not.
+    public let completedDate: Date?
 
     /// The Change DSL of a project task.
     public enum Change: Hashable, Sendable {
@@ -25,9 +33,15 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             case title(to: String)
             /// Sets the due date.
             case dueDate(to: DueDate)
-            /// Sets the state.
+            /// Sets the state; finishing sets `completedDate`, any other state clears it.
             case state(to: TaskState)
+            /// Sets or clears the priority.
+            case priority(to: Priority?)
         }
+        /// Adds and removes tags.
+        case tagging(add: [String], remove: [String])
+        /// Adds, edits or removes a note.
+        case noting(Note.Change)
         /// Starts or stops recording time.
         case recording(Record)
         /// What recording does.
@@ -45,7 +59,12 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     }
 
     /// A task exactly as stored, for decoding and merging.
-    public init(id: UUID, title: String, dueDate: DueDate, state: TaskState, timeSlips: [TimeSlip], alterDate: Date?) {
+    public init(id: UUID, title: String, dueDate: DueDate, state: TaskState, timeSlips: [TimeSlip], alterDate: Date?,
+                tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil) {
+        self.tags = tags
+        self.priority = priority
+        self.notes = notes
+        self.completedDate = completedDate
         self.id = id
         self.title = title
         self.dueDate = dueDate
@@ -70,7 +89,14 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         case let .setting(.dueDate(to: dueDate)):
             dueDate == self.dueDate ? self : with(dueDate: dueDate, alterDate: nextAlterDate)
         case let .setting(.state(to: state)):
-            state == self.state ? self : with(state: state, alterDate: nextAlterDate)
+            state == self.state ? self : moving(to: state)
+        case let .setting(.priority(to: priority)):
+            priority == self.priority ? self : with(alterDate: nextAlterDate, priority: .some(priority))
+        case let .tagging(add, remove):
+            Tags.applying(add: add, remove: remove, to: tags) == tags
+                ? self : with(alterDate: nextAlterDate, tags: Tags.applying(add: add, remove: remove, to: tags))
+        case let .noting(change):
+            notes.applying(change) == notes ? self : with(alterDate: nextAlterDate, notes: notes.applying(change))
         case .recording(.start):
             runningSlip != nil ? self : with(timeSlips: timeSlips + [TimeSlip(start: DocketClock.now)], alterDate: nextAlterDate)
         case .recording(.stop):
@@ -85,16 +111,25 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
 
     private var nextAlterDate: Date { DocketClock.alterDate(after: alterDate) }
 
+    /// The task in a new state: finished at its alterDate, or not finished.
+    private func moving(to state: TaskState) -> Self {
+        let date = nextAlterDate
+        return with(state: state, alterDate: date, completedDate: .some(state == .finished ? date : nil))
+    }
+
     /// This task with some fields replaced; a nil argument keeps the field.
     private func with(id: UUID? = nil, title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil,
-                      timeSlips: [TimeSlip]? = nil, alterDate: Date?? = nil) -> Self {
+                      timeSlips: [TimeSlip]? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
+                      notes: [Note]? = nil, completedDate: Date?? = nil) -> Self {
         ProjectTask(id: id ?? self.id, title: title ?? self.title, dueDate: dueDate ?? self.dueDate, state: state ?? self.state,
-                    timeSlips: timeSlips ?? self.timeSlips, alterDate: alterDate ?? self.alterDate)
+                    timeSlips: timeSlips ?? self.timeSlips, alterDate: alterDate ?? self.alterDate, tags: tags ?? self.tags,
+                    priority: priority ?? self.priority, notes: notes ?? self.notes, completedDate: completedDate ?? self.completedDate)
     }
 
     // MARK: Fields
 
     /// Every field of a task: its file, the merge and change descriptions come from this list.
+    /// The fields after `alterDate` came in store format 2 and are left out of a file while empty.
     public static let fields: [ItemField<ProjectTask>] = [
         ItemField("id", rule: .identity, get: { $0.id }, set: { $0.with(id: $1) }),
         ItemField("title", rule: .laterEdit, get: { $0.title }, set: { $0.with(title: $1) }),
@@ -102,6 +137,11 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         ItemField("state", rule: .laterEdit, default: TaskState.unfinished, get: { $0.state }, set: { $0.with(state: $1) }),
         ItemField("timeSlips", label: "time slips", rule: .timeSlips, default: [TimeSlip](), get: { $0.timeSlips }, set: { $0.with(timeSlips: $1) }),
         ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.with(alterDate: $1) }),
+        ItemField("tags", rule: .set, default: [String](), omitWhenAbsent: true, get: { $0.tags }, set: { $0.with(tags: Tags.normalized($1)) }),
+        ItemField("priority", rule: .laterEdit, omitWhenAbsent: true, get: { $0.priority }, set: { $0.with(priority: .some($1)) }),
+        ItemField("notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes }, set: { $0.with(notes: Note.inOrder($1)) }),
+        ItemField("completedDate", label: "completion date", rule: .follows("state"), omitWhenAbsent: true,
+                  get: { $0.completedDate }, set: { $0.with(completedDate: .some($1)) }),
     ]
 
     public static let blank = ProjectTask(id: .zero, title: "", dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil)

@@ -14,17 +14,35 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     public let dueDate: Date?
     /// When the item was last altered; nil until the first alteration.
     public let alterDate: Date?
+    /// Its tags, sorted, each once.
+    public let tags: [String]
+    /// How much it matters, if said.
+    public let priority: Priority?
+    /// Dated annotations, oldest first.
+    public let notes: [Note]
+    /// When it was done; nil while open.
+    public let completedDate: Date?
+    /// How it repeats, if it does.
+    public let recurrence: Recurrence?
 
     /// The Change DSL of a todo.
     public enum Change: Hashable, Sendable {
         /// Sets the text.
         case text(String)
-        /// Marks the item done or open.
+        /// Marks the item done (setting `completedDate`) or open (clearing it).
         case completed(Bool)
         /// Sets or clears the due date.
         case due(Date?)
         /// Makes a new item with a new id and the same alterDate, then applies the changes to it.
         case fork([Change])
+        /// Adds and removes tags.
+        case tagging(add: [String], remove: [String])
+        /// Sets or clears the priority.
+        case priority(Priority?)
+        /// Adds, edits or removes a note.
+        case noting(Note.Change)
+        /// Sets, changes or stops how the item repeats.
+        case recurrence(Recurrence?)
     }
 
     /// A new open item with the given text, made now.
@@ -33,13 +51,20 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     }
 
     /// An item exactly as stored, for decoding and merging.
-    public init(id: UUID, text: String, creationDate: Date, completed: Bool, dueDate: Date?, alterDate: Date?) {
+    public init(id: UUID, text: String, creationDate: Date, completed: Bool, dueDate: Date?, alterDate: Date?,
+                tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
+                recurrence: Recurrence? = nil) {
         self.id = id
         self.text = text
         self.creationDate = creationDate
         self.completed = completed
         self.dueDate = dueDate
         self.alterDate = alterDate
+        self.tags = tags
+        self.priority = priority
+        self.notes = notes
+        self.completedDate = completedDate
+        self.recurrence = recurrence
     }
 
     /// The item after the changes, applied in order.
@@ -53,28 +78,56 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     private func applying(_ change: Change) -> TodoItem {
         switch change {
         case let .text(text):
-            text == self.text ? self : with(text: text, alterDate: nextAlterDate)
+            return text == self.text ? self : with(text: text, alterDate: nextAlterDate)
         case let .completed(completed):
-            completed == self.completed ? self : with(completed: completed, alterDate: nextAlterDate)
+            guard completed != self.completed else { return self }
+            let date = nextAlterDate
+            return with(completed: completed, alterDate: date, completedDate: .some(completed ? date : nil))
         case let .due(dueDate):
-            dueDate.isSame(as: self.dueDate) ? self : with(dueDate: dueDate, alterDate: nextAlterDate)
+            return dueDate.isSame(as: self.dueDate) ? self : with(dueDate: dueDate, alterDate: nextAlterDate)
         case let .fork(changes):
-            with(id: DocketIDs.make()).alter(changes)
+            return with(id: DocketIDs.make()).alter(changes)
+        case let .tagging(add, remove):
+            let tags = Tags.applying(add: add, remove: remove, to: self.tags)
+            return tags == self.tags ? self : with(alterDate: nextAlterDate, tags: tags)
+        case let .priority(priority):
+            return priority == self.priority ? self : with(alterDate: nextAlterDate, priority: .some(priority))
+        case let .noting(change):
+            let notes = self.notes.applying(change)
+            return notes == self.notes ? self : with(alterDate: nextAlterDate, notes: notes)
+        case let .recurrence(recurrence):
+            return recurrence == self.recurrence ? self : with(alterDate: nextAlterDate, recurrence: .some(recurrence))
         }
     }
 
     private var nextAlterDate: Date { DocketClock.alterDate(after: alterDate) }
 
+    /// The instance after this one in its series, open and due one interval on,
+    /// for this instance done at `done`; nil when the item does not repeat.
+    /// Every machine makes the same id for it; its notes stay with this one.
+    public func nextOccurrence(done: Date, calendar: Calendar = .current) -> TodoItem? {
+        guard let recurrence else { return nil }
+        return TodoItem(id: recurrence.nextID, text: text, creationDate: done, completed: false,
+                        dueDate: recurrence.nextDue(due: dueDate, done: done, calendar: calendar), alterDate: nil,
+                        tags: tags, priority: priority,
+                        recurrence: Recurrence(every: recurrence.every, from: recurrence.from, series: recurrence.series,
+                                               occurrence: recurrence.occurrence + 1))
+    }
+
     /// This item with some fields replaced; a nil argument keeps the field.
     private func with(id: UUID? = nil, text: String? = nil, creationDate: Date? = nil, completed: Bool? = nil,
-                      dueDate: Date?? = nil, alterDate: Date?? = nil) -> TodoItem {
+                      dueDate: Date?? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
+                      notes: [Note]? = nil, completedDate: Date?? = nil, recurrence: Recurrence?? = nil) -> TodoItem {
         TodoItem(id: id ?? self.id, text: text ?? self.text, creationDate: creationDate ?? self.creationDate,
-                 completed: completed ?? self.completed, dueDate: dueDate ?? self.dueDate, alterDate: alterDate ?? self.alterDate)
+                 completed: completed ?? self.completed, dueDate: dueDate ?? self.dueDate, alterDate: alterDate ?? self.alterDate,
+                 tags: tags ?? self.tags, priority: priority ?? self.priority, notes: notes ?? self.notes,
+                 completedDate: completedDate ?? self.completedDate, recurrence: recurrence ?? self.recurrence)
     }
 
     // MARK: Fields
 
     /// Every field of a todo: its file, the cache, the merge and change descriptions come from this list.
+    /// The fields after `alterDate` came in store format 2 and are left out of a file while empty.
     public static let fields: [ItemField<TodoItem>] = [
         ItemField("id", rule: .identity, get: { $0.id }, set: { $0.with(id: $1) }),
         ItemField("text", rule: .laterEdit, get: { $0.text }, set: { $0.with(text: $1) }),
@@ -82,6 +135,12 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         ItemField("completed", rule: .laterEdit, default: false, get: { $0.completed }, set: { $0.with(completed: $1) }),
         ItemField("dueDate", label: "due date", rule: .laterEdit, get: { $0.dueDate }, set: { $0.with(dueDate: $1) }),
         ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.with(alterDate: $1) }),
+        ItemField("tags", rule: .set, default: [String](), omitWhenAbsent: true, get: { $0.tags }, set: { $0.with(tags: Tags.normalized($1)) }),
+        ItemField("priority", rule: .laterEdit, omitWhenAbsent: true, get: { $0.priority }, set: { $0.with(priority: .some($1)) }),
+        ItemField("notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes }, set: { $0.with(notes: Note.inOrder($1)) }),
+        ItemField("completedDate", label: "completion date", rule: .follows("completed"), omitWhenAbsent: true,
+                  get: { $0.completedDate }, set: { $0.with(completedDate: .some($1)) }),
+        ItemField("recurrence", rule: .laterEdit, omitWhenAbsent: true, get: { $0.recurrence }, set: { $0.with(recurrence: .some($1)) }),
     ]
 
     public static let blank = TodoItem(id: .zero, text: "", creationDate: .distantPast, completed: false,

@@ -103,7 +103,7 @@ func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> St
             switch field.rule {
             case .identity, .earliest, .latest, .children:
                 continue
-            case .laterEdit:
+            case .laterEdit, .follows:
                 if let base, field.isSame(base, side) { continue }
                 if field.isSame(side, merged) || recorded(side.id, field.key, field.text(of: side)) { continue }
                 return "\(field.key) \(field.text(of: side)) of \(side.id) is lost without a trace"
@@ -117,6 +117,22 @@ func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> St
                     if !recorded(side.id, "timeSlips[\(slip.id.uuidString)].stop", slip.stop.fieldText) {
                         return "stop \(slip.stop.fieldText) of slip \(slip.id) is lost without a trace"
                     }
+                }
+            case .set:
+                // Every element the side added is there, every one it removed is gone.
+                let values = Set(field.value(of: side) as! [String]), merged = Set(field.value(of: merged) as! [String])
+                let was = base.map { Set(field.value(of: $0) as! [String]) } ?? []
+                if let added = values.subtracting(was).subtracting(merged).first { return "\(field.key) \(added) added to \(side.id) is lost" }
+                if let removed = was.subtracting(values).intersection(merged).first { return "\(field.key) \(removed) removed from \(side.id) is back" }
+            case .notes:
+                let notes = field.value(of: side) as! [Note], mergedNotes = field.value(of: merged) as! [Note]
+                let was = base.map { field.value(of: $0) as! [Note] } ?? []
+                for note in notes where was.first(where: { $0.id == note.id })?.text != note.text {
+                    if mergedNotes.first(where: { $0.id == note.id })?.text == note.text { continue }
+                    if !recorded(side.id, "notes[\(note.id.uuidString)]", note.text) { return "note '\(note.text)' of \(side.id) is lost without a trace" }
+                }
+                for note in was where !notes.contains(where: { $0.id == note.id }) && mergedNotes.contains(where: { $0.id == note.id }) {
+                    if !recorded(side.id, "notes[\(note.id.uuidString)]", "none") { return "removal of note '\(note.text)' of \(side.id) is undone without a trace" }
                 }
             }
         }

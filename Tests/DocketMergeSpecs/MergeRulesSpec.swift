@@ -69,12 +69,15 @@ final class MergeRulesSpec: QuickSpec {
                 }
                 it("takes each changed field from the side that changed it, and the later alterDate") {
                     expect(result.state.todos) == [TodoItem(id: milk.id, text: "Buy oat milk", creationDate: milk.creationDate,
-                                                            completed: true, dueDate: nil, alterDate: theirs.alterDate)]
+                                                            completed: true, dueDate: nil, alterDate: theirs.alterDate,
+                                                            completedDate: ours.completedDate)]
                 }
                 it("reports which field came from which side, with nothing lost") {
                     expect(result.report.items.count) == 1
                     expect(result.report.items[0].fields) == [
                         FieldDecision(field: "completed", from: .ours, rule: .onlyOneSideChanged, kept: "true", lost: nil),
+                        FieldDecision(field: "completedDate", from: .ours, rule: .follows, kept: ours.completedDate!.fieldText, lost: nil,
+                                      leader: "completed"),
                         FieldDecision(field: "text", from: .theirs, rule: .onlyOneSideChanged, kept: "Buy oat milk", lost: nil),
                     ]
                 }
@@ -83,9 +86,9 @@ final class MergeRulesSpec: QuickSpec {
             context("when both sides changed a field to the same value") {
                 it("takes that value and needs no decision") {
                     later()
-                    let ours = milk.alter(.completed(true))
+                    let ours = milk.alter(.text("Buy oat milk"))
                     later()
-                    let theirs = milk.alter(.completed(true))
+                    let theirs = milk.alter(.text("Buy oat milk"))
                     let result = merge(base: base, ours: base.alter(by: .updating(.todo(ours))), theirs: base.alter(by: .updating(.todo(theirs))))
                     expect(result.state.todos) == [theirs]
                     expect(result.report.isEmpty) == true
@@ -222,8 +225,9 @@ final class MergeRulesSpec: QuickSpec {
                     let theirs = milk.alter(.completed(true))
                     let result = merge(base: nil, ours: AppState().alter(by: .adding(.todo(ours))), theirs: AppState().alter(by: .adding(.todo(theirs))))
                     expect(result.state.todos) == [TodoItem(id: milk.id, text: "Buy milk", creationDate: milk.creationDate,
-                                                            completed: true, dueDate: nil, alterDate: theirs.alterDate)]
-                    expect(result.report.items.first?.fields.map(\.rule)) == [.laterEdit, .laterEdit]
+                                                            completed: true, dueDate: nil, alterDate: theirs.alterDate,
+                                                            completedDate: theirs.completedDate)]
+                    expect(result.report.items.first?.fields.map(\.rule)) == [.laterEdit, .follows, .laterEdit]
                 }
                 it("keeps what only one side holds") {
                     let bread = TodoItem(text: "Buy bread")

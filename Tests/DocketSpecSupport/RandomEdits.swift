@@ -74,8 +74,20 @@ public enum RandomEdits {
             return state.alter(by: .adding(.todo(TodoItem(text: text))))
         case 2, 3, 4:
             guard let todo = state.todos.randomElement(using: &g) else { return state }
-            let change: TodoItem.Change = [.text(text), .completed(!todo.completed), .due(due)].randomElement(using: &g)!
-            return state.alter(by: .updating(.todo(todo.alter(change))))
+            switch Int.random(in: 0..<10, using: &g) {
+            case 0: return todo.completed ? state.alter(by: .updating(.todo(todo.alter(.completed(false))))) : state.completingTodo(todo.id)
+            case 1: return state.alter(by: .updating(.todo(todo.alter(.tagging(add: tags(&g), remove: tags(&g))))))
+            case 2: return state.alter(by: .updating(.todo(todo.alter(.priority(Priority.allCases.randomElement(using: &g))))))
+            case 3: return state.alter(by: .updating(.todo(todo.alter(.noting(noteChange(todo.notes, text, &g))))))
+            case 4:
+                let every = Recurrence.Interval(Recurrence.Interval.Unit.allCases.randomElement(using: &g)!, count: Int.random(in: 1...2, using: &g))
+                let recurrence = Bool.random(using: &g) ? nil : Recurrence(every: every, from: Bool.random(using: &g) ? .due : .completion,
+                                                                         series: todo.recurrence?.series ?? todo.id, occurrence: todo.recurrence?.occurrence ?? 1)
+                return state.alter(by: .updating(.todo(todo.alter(.recurrence(recurrence)))))
+            default:
+                let change: TodoItem.Change = [.text(text), .completed(!todo.completed), .due(due)].randomElement(using: &g)!
+                return state.alter(by: .updating(.todo(todo.alter(change))))
+            }
         case 5:
             guard let todo = state.todos.randomElement(using: &g) else { return state }
             let changes: [TodoItem.Change] = Bool.random(using: &g) ? [] : [.text(text)]
@@ -101,6 +113,8 @@ public enum RandomEdits {
             let change: ProjectTask.Change = [
                 .setting(.title(to: text)), .setting(.dueDate(to: DueDate(due))),
                 .setting(.state(to: TaskState.allCases.randomElement(using: &g)!)),
+                .setting(.priority(to: Priority.allCases.randomElement(using: &g))),
+                .tagging(add: tags(&g), remove: tags(&g)), .noting(noteChange(task.notes, text, &g)),
             ].randomElement(using: &g)!
             return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task.alter(by: change)))))))
         case 15, 16, 17:
@@ -114,5 +128,16 @@ public enum RandomEdits {
             guard let project = state.projects.randomElement(using: &g), let task = project.tasks.randomElement(using: &g) else { return state }
             return state.alter(by: .updating(.project(project.alter(by: .adding(.task(task))))))  // moves it to the end
         }
+    }
+
+    /// A few tags to add or remove, often none.
+    static func tags(_ g: inout SeededGenerator) -> [String] {
+        (0..<Int.random(in: 0...2, using: &g)).map { _ in RandomValues.tags.randomElement(using: &g)! }
+    }
+
+    /// A note added, or one of `notes` edited or removed.
+    static func noteChange(_ notes: [Note], _ text: String, _ g: inout SeededGenerator) -> Note.Change {
+        guard let note = notes.randomElement(using: &g), Bool.random(using: &g) else { return .add(Note(text: text)) }
+        return Bool.random(using: &g) ? .edit(note.id, text: text) : .remove(note.id)
     }
 }

@@ -52,12 +52,26 @@ public enum RandomValues {
         case is TaskState.Type: return TaskState.allCases.randomElement(using: &g)!
         case is Tombstone.Kind.Type: return [Tombstone.Kind.todo, .project, .task].randomElement(using: &g)!
         case is [TimeSlip].Type: return (0..<Int.random(in: 0...3, using: &g)).map { _ in slip(&g) }
+        case is [String].Type: return (0..<Int.random(in: 0...3, using: &g)).map { _ in tags.randomElement(using: &g)! }
+        case is Priority?.Type: return Bool.random(using: &g) ? Priority.allCases.randomElement(using: &g)! : nil as Priority?
+        case is [Note].Type: return Note.inOrder((0..<Int.random(in: 0...3, using: &g)).map { _ in Note(id: uuid(&g), date: date(&g), text: text(&g)) })
+        case is Recurrence?.Type: return Bool.random(using: &g) ? recurrence(&g) : nil as Recurrence?
         case is [ProjectTask].Type: return (0..<Int.random(in: 0...4, using: &g)).map { _ in task(&g) }
         default: fatalError("RandomValues has no generator for a field of type \(type); add one")
         }
     }
 
     public static func todo(_ g: inout SeededGenerator) -> TodoItem { item(&g) }
+
+    /// Tags, some of them alike but for case, and some not ASCII.
+    public static let tags = ["errand", "shop", "home", "work", "Work", "café", "日本"]
+
+    /// A recurrence of any interval, anchor and occurrence.
+    public static func recurrence(_ g: inout SeededGenerator) -> Recurrence {
+        let unit = Recurrence.Interval.Unit.allCases.randomElement(using: &g)!
+        return Recurrence(every: .init(unit, count: Int.random(in: 1...3, using: &g)), from: Recurrence.Anchor.allCases.randomElement(using: &g)!,
+                          series: uuid(&g), occurrence: Int.random(in: 1...20, using: &g))
+    }
 
     public static func slip(_ g: inout SeededGenerator) -> TimeSlip {
         let start = date(&g)

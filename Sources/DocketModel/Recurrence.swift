@@ -1,0 +1,140 @@
+import Foundation
+
+/// How a todo repeats: every so often, counted from its due date or from
+/// when it was done. Each instance is its own todo; completing one makes the
+/// next, whose id comes from the series and the occurrence's number, so every
+/// machine that completes the same instance makes the same next one.
+public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
+    /// A stretch of time between instances.
+    public struct Interval: Hashable, Sendable, CustomStringConvertible {
+        /// The unit of the stretch.
+        public enum Unit: String, Sendable, CaseIterable { case day, weekday, week, month, year }
+        /// The unit.
+        public let unit: Unit
+        /// How many units (1 or more; a weekday interval is always 1).
+        public let count: Int
+
+        /// An interval of `count` units.
+        public init(_ unit: Unit, count: Int = 1) {
+            self.unit = unit
+            self.count = unit == .weekday ? 1 : max(1, count)
+        }
+
+        /// Reads "day", "weekday", "week", "month", "year", "2 weeks", "3 days", "every 2 months"…; nil if it is none of those.
+        public init?(text: String) {
+            var words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" }).map(String.init)
+            if words.first == "every" { words.removeFirst() }
+            var count = 1
+            if words.count == 2, let n = Int(words[0]), (1...1000).contains(n) {
+                count = n
+                words.removeFirst()
+            }
+            guard words.count == 1 else { return nil }
+            var word = words[0]
+            if count > 1, word.hasSuffix("s") { word.removeLast() }
+            switch word {
+            case "daily": word = "day"
+            case "weekly": word = "week"
+            case "monthly": word = "month"
+            case "yearly", "annually": word = "year"
+            case "weekdays": word = "weekday"
+            default: break
+            }
+            guard let unit = Unit(rawValue: word), unit != .weekday || count == 1 else { return nil }
+            self.init(unit, count: count)
+        }
+
+        /// "day", "weekday", "2 weeks"…
+        public var description: String { count == 1 ? unit.rawValue : "\(count) \(unit.rawValue)s" }
+
+        /// The date one interval after `date`, at the same time of day, in `calendar`.
+        public func after(_ date: Date, calendar: Calendar) -> Date {
+            switch unit {
+            case .day: return calendar.date(byAdding: .day, value: count, to: date)!
+            case .week: return calendar.date(byAdding: .day, value: 7 * count, to: date)!
+            case .month: return calendar.date(byAdding: .month, value: count, to: date)!
+            case .year: return calendar.date(byAdding: .year, value: count, to: date)!
+            case .weekday:
+                var next = calendar.date(byAdding: .day, value: 1, to: date)!
+                while calendar.isDateInWeekend(next) { next = calendar.date(byAdding: .day, value: 1, to: next)! }
+                return next
+            }
+        }
+    }
+
+    /// What the next due date is counted from.
+    public enum Anchor: String, Hashable, Sendable, Codable, CaseIterable {
+        /// The instance's due date (or, without one, when it was done): a fixed schedule.
+        case due
+        /// When the instance was done.
+        case completion
+    }
+
+    /// How often.
+    public let every: Interval
+    /// Counted from what.
+    public let from: Anchor
+    /// The id of the series: the first instance's id.
+    public let series: UUID
+    /// Which instance this is: 1 for the first.
+    public let occurrence: Int
+
+    /// A recurrence as stored.
+    public init(every: Interval, from: Anchor = .due, series: UUID, occurrence: Int = 1) {
+        self.every = every
+        self.from = from
+        self.series = series
+        self.occurrence = max(1, occurrence)
+    }
+
+    /// The id of the next instance: the same on every machine.
+    public var nextID: UUID { NameBasedID.make(namespace: series, name: "occurrence \(occurrence + 1)") }
+
+    /// When the next instance is due, for an instance due at `due` and done at `done`.
+    public func nextDue(due: Date?, done: Date, calendar: Calendar = .current) -> Date {
+        every.after(from == .due ? due ?? done : done, calendar: calendar)
+    }
+
+    /// "every week from the due date", "every 2 days from completion".
+    public var description: String { "every \(every) from \(from == .due ? "the due date" : "completion")" }
+
+    private enum CodingKeys: String, CodingKey { case every, from, series, occurrence }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let text = try c.decode(String.self, forKey: .every)
+        guard let every = Interval(text: text) else {
+            throw DecodingError.dataCorruptedError(forKey: .every, in: c, debugDescription: "\"\(text)\" is not an interval such as \"week\" or \"2 days\"")
+        }
+        let occurrence = try c.decodeIfPresent(Int.self, forKey: .occurrence) ?? 1
+        guard occurrence >= 1 else {
+            throw DecodingError.dataCorruptedError(forKey: .occurrence, in: c, debugDescription: "occurrence \(occurrence) is not 1 or more")
+        }
+        guard let series = UUID(hex: try c.decode(String.self, forKey: .series)) else {
+            throw DecodingError.dataCorruptedError(forKey: .series, in: c, debugDescription: "the series is not an id")
+        }
+        self.init(every: every, from: try c.decodeIfPresent(Anchor.self, forKey: .from) ?? .due, series: series, occurrence: occurrence)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(every.description, forKey: .every)
+        try c.encode(from, forKey: .from)
+        try c.encode(series.uuidString, forKey: .series)
+        try c.encode(occurrence, forKey: .occurrence)
+    }
+
+    public static func read(from reader: inout CompactReader) throws -> Recurrence {
+        guard let every = Interval(text: try reader.string()), let from = Anchor(rawValue: try reader.string()) else { throw CompactReader.Damaged() }
+        return Recurrence(every: every, from: from, series: try UUID.read(from: &reader), occurrence: Int(try reader.integer(Int64.self)))
+    }
+
+    public func write(to writer: inout CompactWriter) {
+        writer.string(every.description)
+        writer.string(from.rawValue)
+        series.write(to: &writer)
+        writer.integer(Int64(occurrence))
+    }
+
+    public var fieldText: String { "\(description) (series \(series.uuidString.prefix(8).lowercased()), #\(occurrence))" }
+}

@@ -1,0 +1,208 @@
+import DocketMerge
+import DocketModel
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+final class RichItemsMergeSpec: QuickSpec {
+    override class func spec() {
+        var world: SeededWorld!
+        var milk: TodoItem!
+        var base: AppState!
+        beforeEach {
+            world = SeededWorld(seed: 14)
+            milk = TodoItem(text: "Buy milk").alter(.tagging(add: ["errand", "work"], remove: []))
+            base = AppState().alter(by: .adding(.todo(milk)))
+        }
+        afterEach { world.uninstall() }
+        func later(_ seconds: Int64 = 60) { world.time += seconds * 1000 }
+        func merged(_ ours: TodoItem, _ theirs: TodoItem) -> MergeResult {
+            merge(base: base, ours: base.alter(by: .updating(.todo(ours))), theirs: base.alter(by: .updating(.todo(theirs))))
+        }
+
+        describe("tags") {
+            it("keeps a tag added on each machine, and drops one removed on either") {
+                later()
+                let ours = milk.alter(.tagging(add: ["home"], remove: ["work"]))
+                later()
+                let theirs = milk.alter(.tagging(add: ["shop"], remove: []))
+                let result = merged(ours, theirs)
+                expect(result.state.todos.first?.tags) == ["errand", "home", "shop"]
+                expect(merge(base: base, ours: base.alter(by: .updating(.todo(theirs))), theirs: base.alter(by: .updating(.todo(ours)))).state)
+                    == result.state
+            }
+            it("reports what each side did, and that nothing was lost") {
+                later()
+                let ours = milk.alter(.tagging(add: ["home"], remove: ["work"]))
+                later()
+                let theirs = milk.alter(.tagging(add: ["shop"], remove: []))
+                let decision = merged(ours, theirs).report.items.first?.fields.first { $0.field == "tags" }
+                expect(decision?.rule) == .combined
+                expect(decision?.combined) == FieldDecision.Combined(ours: "+home -work", theirs: "+shop")
+                expect(decision?.lost).to(beNil())
+                expect(merged(ours, theirs).report.items.first?.lines.first { $0.contains("tags") })
+                    == "todo 'Buy milk' tags: kept \"[errand, home, shop]\" (both changed it: ours +home -work, theirs +shop)"
+            }
+            it("keeps both sides' tags of an item both made, with no common ancestor") {
+                let a = milk.alter(.tagging(add: ["home"], remove: ["errand"]))
+                let b = milk.alter(.tagging(add: ["shop"], remove: []))
+                let result = merge(base: nil, ours: AppState().alter(by: .adding(.todo(a))), theirs: AppState().alter(by: .adding(.todo(b))))
+                expect(result.state.todos.first?.tags) == ["errand", "home", "shop", "work"]
+            }
+            it("are written sorted, each once") {
+                expect(milk.alter(.tagging(add: ["b", "a", "b"], remove: [])).tags) == ["a", "b", "errand", "work"]
+            }
+        }
+
+        describe("priority") {
+            it("takes the later edit and records the one that lost") {
+                later()
+                let ours = milk.alter(.priority(.low))
+                later()
+                let theirs = milk.alter(.priority(.high))
+                let result = merged(ours, theirs)
+                expect(result.state.todos.first?.priority) == .high
+                expect(result.report.items.first?.fields) == [FieldDecision(field: "priority", from: .theirs, rule: .laterEdit, kept: "high", lost: "low")]
+            }
+        }
+
+        describe("notes") {
+            it("keeps notes added on two machines, in date order") {
+                later()
+                let ours = milk.alter(.noting(.add(Note(text: "called, left a message"))))
+                later()
+                let theirs = milk.alter(.noting(.add(Note(text: "shop closed on Sunday"))))
+                let notes = merged(ours, theirs).state.todos.first?.notes.map(\.text)
+                expect(notes) == ["called, left a message", "shop closed on Sunday"]
+            }
+            it("takes the later edit of one note and records the text that lost") {
+                let note = Note(text: "call Anna")
+                base = AppState().alter(by: .adding(.todo(milk.alter(.noting(.add(note))))))
+                let withNote = base.todos[0]
+                later()
+                let ours = withNote.alter(.noting(.edit(note.id, text: "call Anna at 5")))
+                later()
+                let theirs = withNote.alter(.noting(.edit(note.id, text: "call Anna tomorrow")))
+                let result = merged(ours, theirs)
+                expect(result.state.todos.first?.notes.map(\.text)) == ["call Anna tomorrow"]
+                expect(result.report.items.first?.fields) == [
+                    FieldDecision(field: "notes[\(note.id.uuidString)]", from: .theirs, rule: .laterEdit, kept: "call Anna tomorrow", lost: "call Anna at 5"),
+                ]
+            }
+            it("removes a note removed on one side and untouched on the other") {
+                let note = Note(text: "call Anna")
+                base = AppState().alter(by: .adding(.todo(milk.alter(.noting(.add(note))))))
+                let withNote = base.todos[0]
+                later()
+                let ours = withNote.alter(.noting(.remove(note.id)))
+                later()
+                let theirs = withNote.alter(.text("Buy oat milk"))
+                expect(merged(ours, theirs).state.todos.first?.notes) == []
+            }
+            it("weighs a removal against a later edit of the note, recording the loser") {
+                let note = Note(text: "call Anna")
+                base = AppState().alter(by: .adding(.todo(milk.alter(.noting(.add(note))))))
+                let withNote = base.todos[0]
+                later()
+                let ours = withNote.alter(.noting(.remove(note.id)))
+                later()
+                let theirs = withNote.alter(.noting(.edit(note.id, text: "call Anna at 5")))
+                let result = merged(ours, theirs)
+                expect(result.state.todos.first?.notes.map(\.text)) == ["call Anna at 5"]
+                expect(result.report.items.first?.fields.first?.lost) == "none"
+            }
+        }
+
+        describe("the completion date") {
+            it("is set when a todo is done and cleared when it is reopened") {
+                later()
+                let done = milk.alter(.completed(true))
+                expect(done.completedDate) == done.alterDate
+                expect(done.alter(.completed(false)).completedDate).to(beNil())
+            }
+            it("is set when a task is finished and cleared when it is not") {
+                let task = ProjectTask(title: "Draft")
+                later()
+                let finished = task.alter(by: .setting(.state(to: .finished)))
+                expect(finished.completedDate) == finished.alterDate
+                expect(finished.alter(by: .setting(.state(to: .inProgress))).completedDate).to(beNil())
+            }
+            it("goes with the completion: reopened on one side and done again on the other never leaves a date on an open todo") {
+                let done = milk.alter(.completed(true))
+                base = AppState().alter(by: .adding(.todo(done)))
+                later()
+                let reopened = done.alter(.completed(false))
+                later()
+                let again = done.alter(.completed(false)).alter(.completed(true))
+                for result in [merged(reopened, again), merge(base: base, ours: base.alter(by: .updating(.todo(again))),
+                                                              theirs: base.alter(by: .updating(.todo(reopened))))] {
+                    let todo = result.state.todos[0]
+                    expect(todo.completed) == false
+                    expect(todo.completedDate).to(beNil())
+                }
+            }
+        }
+
+        describe("recurrence") {
+            var water: TodoItem!
+            var start: AppState!
+            beforeEach {
+                let due = Date(docketMillisecondsForSpecs: world.time + 86_400_000)
+                water = TodoItem(text: "Water plants").alter(.due(due))
+                water = water.alter(.recurrence(Recurrence(every: .init(.week), series: water.id)))
+                start = AppState().alter(by: .adding(.todo(water)))
+            }
+            it("makes the next instance, due a week after this one, when one is done") {
+                let state = start.completingTodo(water.id)
+                expect(state.todos.count) == 2
+                let next = state.todos.first { !$0.completed }
+                expect(next?.dueDate) == water.dueDate!.addingTimeInterval(7 * 86_400)
+                expect(next?.recurrence?.occurrence) == 2
+                expect(next?.id) == water.recurrence!.nextID
+            }
+            it("makes one next instance when two machines complete the same instance") {
+                later()
+                let ours = start.completingTodo(water.id)
+                later(3600)
+                let theirs = start.completingTodo(water.id)
+                let result = merge(base: start, ours: ours, theirs: theirs)
+                expect(result.state.todos.filter { !$0.completed }.count) == 1
+                expect(result.state.todos.count) == 2
+            }
+            it("makes one next instance when each machine completes it and reopens, then completes it again") {
+                let once = start.completingTodo(water.id)
+                let twice = once.alter(by: .updating(.todo(once.todo(id: water.id)!.alter(.completed(false))))).completingTodo(water.id)
+                expect(twice.todos.count) == 2
+            }
+            it("does not make an instance removed before") {
+                let made = start.completingTodo(water.id)
+                let next = made.todos.first { !$0.completed }!
+                let removed = made.alter(by: .removing(.todo(next)))
+                let reopened = removed.alter(by: .updating(.todo(removed.todo(id: water.id)!.alter(.completed(false)))))
+                expect(reopened.completingTodo(water.id).todo(id: next.id)).to(beNil())
+            }
+            it("counts from completion when asked to") {
+                let fromDone = water.alter(.recurrence(Recurrence(every: .init(.day, count: 3), from: .completion, series: water.id)))
+                let state = AppState().alter(by: .adding(.todo(fromDone))).completingTodo(water.id)
+                let done = state.todo(id: water.id)!
+                expect(state.todo(id: water.recurrence!.nextID)?.dueDate) == Calendar.current.date(byAdding: .day, value: 3, to: done.completedDate!)
+            }
+            it("skips the weekend for weekdays") {
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = TimeZone(identifier: "UTC")!
+                let friday = ISODate.date(from: "2026-11-20T12:00:00Z")!
+                let monday = Recurrence.Interval(.weekday).after(friday, calendar: calendar)
+                expect(ISODate.string(from: monday)) == "2026-11-23T12:00:00.000Z"
+                expect(Recurrence.Interval(text: "2 weeks")) == Recurrence.Interval(.week, count: 2)
+                expect(Recurrence.Interval(text: "every 3 days")) == Recurrence.Interval(.day, count: 3)
+                expect(Recurrence.Interval(text: "fortnight")).to(beNil())
+            }
+            it("derives the next id by name, as RFC 4122 version 5 does") {
+                // The RFC's DNS namespace and "www.example.com" give this id in Python's uuid.uuid5.
+                let dns = UUID(uuidString: "6ba7b810-9dad-11d1-80b4-00c04fd430c8")!
+                expect(NameBasedID.make(namespace: dns, name: "www.example.com").uuidString.lowercased()) == "2ed6657d-e927-568b-95e1-2665a8aea6a2"
+            }
+        }
+    }
+}
