@@ -280,3 +280,29 @@ public struct StoppedSlip: Codable, Hashable, Sendable {
         try c.encodeDate(stop, forKey: .stop)
     }
 }
+
+/// A value a merge discarded: a field's losing value, or an edited item a removal won over.
+public struct LostValue: Sendable {
+    /// Its number within the merge, from 1, as `docket merges` shows it.
+    public let number: Int
+    /// The item it belonged to.
+    public let item: ItemDecision
+    /// The field decision that lost it; nil for an edit a removal won over.
+    public let field: FieldDecision?
+}
+
+extension MergeReport {
+    /// Every value the merge discarded, numbered from 1 in the report's order.
+    public var lostValues: [LostValue] {
+        var values: [LostValue] = []
+        for item in items {
+            for field in item.fields where field.lost != nil {
+                values.append(LostValue(number: values.count + 1, item: item, field: field))
+            }
+            if item.removal?.outcome == .removalWon, item.removal?.lostItem != nil {
+                values.append(LostValue(number: values.count + 1, item: item, field: nil))
+            }
+        }
+        return values
+    }
+}

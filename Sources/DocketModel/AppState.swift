@@ -182,14 +182,19 @@ public struct AppState: Codable, Hashable, Sendable {
 
 extension AppState {
     /// The state with this todo done and, if it repeats, its next instance
-    /// added — unless that instance is here already or was removed, so
-    /// completing the same instance twice, here or on another machine, makes one.
+    /// added — unless that instance is here already, so completing the same
+    /// instance twice, here or on another machine, makes one. A next instance
+    /// that was removed (say by an undo) comes back dated after its removal.
     public func completingTodo(_ id: UUID, calendar: Calendar = .current) -> AppState {
         guard let todo = todo(id: id), !todo.completed else { return self }
         let done = todo.alter(.completed(true))
         var state = alter(by: .updating(.todo(done)))
-        if let next = done.nextOccurrence(done: done.completedDate ?? DocketClock.now, calendar: calendar),
-           state.todo(id: next.id) == nil, state.tombstone(id: next.id) == nil {
+        if var next = done.nextOccurrence(done: done.completedDate ?? DocketClock.now, calendar: calendar), state.todo(id: next.id) == nil {
+            if let removed = state.tombstone(id: next.id) {
+                next = TodoItem(id: next.id, text: next.text, creationDate: next.creationDate, completed: false, dueDate: next.dueDate,
+                                alterDate: DocketClock.alterDate(after: removed.removedDate), tags: next.tags, priority: next.priority,
+                                recurrence: next.recurrence)
+            }
             state = state.alter(by: .adding(.todo(next)))
         }
         return state

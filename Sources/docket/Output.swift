@@ -12,6 +12,7 @@ enum Output {
     static func red(_ text: String) -> String { paint(text, "31") }
     static func green(_ text: String) -> String { paint(text, "32") }
     static func yellow(_ text: String) -> String { paint(text, "33") }
+    static func cyan(_ text: String) -> String { paint(text, "36") }
 
     /// A one-line notice on stderr.
     static func notice(_ text: String) {

@@ -8,6 +8,22 @@ extension TodoItem {
     var shownText: String { Output.safe(text) }
 }
 
+/// Tags, priorities and notes as a person reads them.
+enum Shown {
+    /// "+errand +shop", safe for a terminal.
+    static func tags(_ tags: [String]) -> String { tags.map { "+" + Output.safe($0) }.joined(separator: " ") }
+
+    /// "!high", coloured by how much it matters.
+    static func priority(_ priority: Priority?) -> String {
+        switch priority {
+        case .high: Output.red("!high")
+        case .medium: Output.yellow("!medium")
+        case .low: Output.dim("!low")
+        case nil: ""
+        }
+    }
+}
+
 extension Project {
     /// The title, safe for a terminal.
     var shownTitle: String { Output.safe(title) }

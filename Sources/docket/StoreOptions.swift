@@ -31,6 +31,12 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store. Only the default folder is created when it is missing
     /// (or empty), with a notice; a folder named by -C or DOCKET_DIR must hold a store.
     func open() throws -> Store {
+        let store = try find()
+        store.action = (["docket"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        return store
+    }
+
+    private func find() throws -> Store {
         if let named { return prepared(try Store.open(at: named)) }
         if let enclosing = StoreOptions.enclosing {
             return prepared(try Store.open(at: enclosing))

@@ -175,12 +175,16 @@ final class RichItemsMergeSpec: QuickSpec {
                 let twice = once.alter(by: .updating(.todo(once.todo(id: water.id)!.alter(.completed(false))))).completingTodo(water.id)
                 expect(twice.todos.count) == 2
             }
-            it("does not make an instance removed before") {
+            it("makes a removed next instance again, dated after its removal, when the one before is done again") {
                 let made = start.completingTodo(water.id)
                 let next = made.todos.first { !$0.completed }!
+                later()
                 let removed = made.alter(by: .removing(.todo(next)))
+                later()
                 let reopened = removed.alter(by: .updating(.todo(removed.todo(id: water.id)!.alter(.completed(false)))))
-                expect(reopened.completingTodo(water.id).todo(id: next.id)).to(beNil())
+                let again = reopened.completingTodo(water.id)
+                expect(again.todo(id: next.id)?.alterDate) > removed.tombstone(id: next.id)!.removedDate
+                expect(again.tombstone(id: next.id)).to(beNil())
             }
             it("counts from completion when asked to") {
                 let fromDone = water.alter(.recurrence(Recurrence(every: .init(.day, count: 3), from: .completion, series: water.id)))

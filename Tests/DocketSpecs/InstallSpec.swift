@@ -59,7 +59,7 @@ final class InstallSpec: QuickSpec {
                     let open = docket(["add", "Buy milk"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                     let done = docket(["add", "Call Anna"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                     docket(["done", done], store: store)
-                    let command = type(in: shell, "docket rep\\t")
+                    let command = type(in: shell, "docket repo\\t")
                     expect(command).to(contain("docket report"))
                     let id = type(in: shell, "docket done \\t")
                     expect(id).to(contain("done \(open)"))

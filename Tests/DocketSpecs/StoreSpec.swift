@@ -16,7 +16,7 @@ final class StoreSpec: QuickSpec {
         describe("Store.create") {
             it("makes a git repository with a format file and a first commit") {
                 _ = try Store.create(at: folder)
-                expect(text(StoreLayout.format)) == "{\n  \"format\" : 1\n}\n"
+                expect(text(StoreLayout.format)) == "{\n  \"format\" : 2\n}\n"
                 expect(gitCLI(["log", "--format=%s"], in: folder).stdout) == "Start a Docket store\n"
                 expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
             }
@@ -46,8 +46,8 @@ final class StoreSpec: QuickSpec {
             }
             it("refuses a newer format, and reads nothing") {
                 _ = try Store.create(at: folder)
-                try Data("{\"format\": 2}\n".utf8).write(to: URL(fileURLWithPath: file(StoreLayout.format)))
-                expect { try Store.open(at: folder) }.to(throwError(StoreError.state(.newerFormat(path: folder.path, found: 2))))
+                try Data("{\"format\": \(Store.format + 1)}\n".utf8).write(to: URL(fileURLWithPath: file(StoreLayout.format)))
+                expect { try Store.open(at: folder) }.to(throwError(StoreError.state(.newerFormat(path: folder.path, found: Store.format + 1))))
             }
         }
 

@@ -69,6 +69,8 @@ enum ChangeDescription {
             var verbs: [ItemChange.Verb] = []
             var words: [String] = []
             for field in Item.contentFields where !field.isSame(old, new) {
+                // A field that goes with another (a completion date) is part of that one's change.
+                if case let .follows(leader) = field.rule, Item.fields.contains(where: { $0.key == leader && !$0.isSame(old, new) }) { continue }
                 let (verb, text) = change(noun, field.key, label: field.label, new: field.text(of: new))
                 verbs.append(verb)
                 words.append(text)

@@ -90,8 +90,11 @@ public struct EntryFilter: Sendable, Equatable {
     public var dueBefore: Date?
     /// Words that must all appear in the text, in any case.
     public var words: [String] = []
-    /// Done on or after this date (for a todo: its last change, which is when it was done unless edited since).
+    /// Done on or after this date (by its completion date; for items done before there were
+    /// completion dates, by its last change).
     public var doneSince: Date?
+    /// Tags it must all have.
+    public var tags: [String] = []
     /// At most this many.
     public var limit: Int?
 
@@ -138,11 +141,16 @@ public struct EntryFilter: Sendable, Equatable {
             let text = entry.text
             if !words.allSatisfy({ text.range(of: $0, options: [.caseInsensitive, .diacriticInsensitive]) != nil }) { return false }
         }
+        if !tags.isEmpty {
+            let has = entry.tags
+            if !tags.allSatisfy(has.contains) { return false }
+        }
         if let doneSince {
             guard entry.isDone else { return false }
+            // NB: items done before store format 2 have no completion date; their last change stands in.
             let doneAt: Date? = switch entry {
-            case let .todo(todo): todo.alterDate
-            case let .task(task, _): task.alterDate
+            case let .todo(todo): todo.completedDate ?? todo.alterDate
+            case let .task(task, _): task.completedDate ?? task.alterDate
             }
             guard let doneAt, doneAt >= doneSince else { return false }
         }
@@ -161,23 +169,25 @@ public struct EntryFilter: Sendable, Equatable {
 extension Entry {
     /// What list order compares, taken out of the entry once.
     private struct OrderKey {
-        let due: Double, made: Double, id: UUID
+        let due: Double, priority: Int, made: Double, id: UUID
 
         init(_ entry: Entry) {
             due = entry.dueDate?.timeIntervalSinceReferenceDate ?? .infinity
+            priority = Priority.rank(entry.priority)
             made = entry.madeAt.timeIntervalSinceReferenceDate
             id = entry.id
         }
 
         func precedes(_ other: OrderKey) -> Bool {
             if due != other.due { return due < other.due }
+            if priority != other.priority { return priority < other.priority }
             if made != other.made { return made < other.made }
             return id.precedes(other.id)
         }
     }
 
-    /// `entries` in list order: dated before undated, earlier due first; then
-    /// oldest first; then by id, so the order is total. NB: the keys are taken out once and their
+    /// `entries` in list order: dated before undated, earlier due first; at
+    /// equal due, higher priority first; then oldest first; then by id, so the order is total. NB: the keys are taken out once and their
     /// indices sorted; comparing entries themselves copies each item out of
     /// the enum twice per comparison, a third of listing 100,000 todos.
     static func inListOrder(_ entries: [Entry]) -> [Entry] {

@@ -5,8 +5,11 @@ import Foundation
 
 /// A Docket store: a git repository with a working tree holding one JSON file per item.
 public final class Store {
-    /// The store format this version reads and writes.
-    public static let format = 1
+    /// The store format this version reads and writes. Format 2 added tags,
+    /// priorities, notes, completion dates and recurrence; a format-1 store is
+    /// raised to 2 by the first change this docket writes, so a docket that
+    /// knows only format 1 refuses it rather than dropping those fields in its edits and merges.
+    public static let format = 2
 
     /// The store's folder (the repository's working tree).
     public let root: URL
@@ -16,8 +19,13 @@ public final class Store {
     let gitdir: String
     private var openedGit: StoreGit?
     private var openedTree: Folder?
+    /// The format `.docket/format.json` names, once read.
+    private var foundFormat: Int?
+    /// What the changes this store object writes are called in `docket undo --list`, such as "docket done 3f2a".
+    public var action = "a change through the library"
 
-    private init(root: URL, gitdir: String, repository: Repository?) {
+    private init(root: URL, gitdir: String, repository: Repository?, format: Int? = nil) {
+        self.foundFormat = format
         self.root = root
         self.rootPath = root.path
         self.gitdir = gitdir
@@ -56,8 +64,8 @@ public final class Store {
         if FileManager.default.fileExists(atPath: path + "/.git/HEAD"),
            FileManager.default.fileExists(atPath: path + "/.git/objects", isDirectory: &isFolder), isFolder.boolValue,
            lstat(path + "/.git", &info) == 0, info.st_uid == geteuid() || info.st_uid == 0 {
-            try checkFormat(root: path, shownAs: path)
-            return Store(root: folder.standardizedFileURL, gitdir: path + "/.git/", repository: nil)
+            let format = try checkFormat(root: path, shownAs: path)
+            return Store(root: folder.standardizedFileURL, gitdir: path + "/.git/", repository: nil, format: format)
         }
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { throw StoreError.state(.missingFolder(path: path)) }
@@ -67,8 +75,8 @@ public final class Store {
         let repository = try StoreError.gate(writing: false) { try Repository.open(at: path) }
         guard !repository.isBare, let workdir = repository.workdir else { throw StoreError.state(.bareRepository(path: path)) }
         let root = URL(fileURLWithPath: workdir)
-        try checkFormat(root: root.path, shownAs: path)
-        return Store(root: root, gitdir: repository.gitdir, repository: repository)
+        let format = try checkFormat(root: root.path, shownAs: path)
+        return Store(root: root, gitdir: repository.gitdir, repository: repository, format: format)
     }
 
     /// The store `folder` is in, as git finds a repository: `folder` or the
@@ -120,7 +128,9 @@ public final class Store {
         }
     }
 
-    private static func checkFormat(root: String, shownAs path: String) throws {
+    /// The store's format, after checking this docket understands it.
+    @discardableResult
+    private static func checkFormat(root: String, shownAs path: String) throws -> Int {
         let data: Data
         do {
             data = try Folder.readFile(root + "/" + StoreLayout.format, limit: maximumFileSize)
@@ -138,6 +148,21 @@ public final class Store {
             throw StoreError.state(.unreadableFormat(path: path, reason: decodingReason(error)))
         }
         guard found.format <= format else { throw StoreError.state(.newerFormat(path: path, found: found.format)) }
+        return found.format
+    }
+
+    /// Raises an older store's format to this docket's in the working tree,
+    /// before a change is written; the next commit carries it. Older dockets
+    /// then refuse the store, and a pull of it, with their "newer format" message.
+    func raiseFormat() throws {
+        if let foundFormat, foundFormat >= Store.format { return }
+        let current = try Store.checkFormat(root: rootPath, shownAs: rootPath)
+        if current < Store.format {
+            try StoreError.gate(writing: true) {
+                try tree.makeFolder(StoreLayout.docket).write(try DocketJSON.encode(FormatFile(format: Store.format)), to: "format.json")
+            }
+        }
+        foundFormat = Store.format
     }
 
     /// The short name of the store's branch ("main"); nil while HEAD is on no branch.

@@ -61,6 +61,12 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     case invalidRemoteName(String)
     /// A remote's URL carries a password or token, which Docket never stores.
     case passwordInURL(shown: String)
+    /// No merge commit in the history has this id.
+    case unknownMerge(String)
+    /// `undo` found no change of this machine's to take back.
+    case nothingToUndo
+    /// `merges restore` was given a number the merge does not have.
+    case noLostValue(merge: String, number: Int, count: Int)
 
     public var description: String {
         switch self {
@@ -86,6 +92,13 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
             "\(path) exists and is not empty; clone into a new folder"
         case let .passwordInURL(shown):
             "the address \(shown) carries a password or token, which would be kept in the repository's files; give the address without it and the token in DOCKET_GIT_TOKEN (with DOCKET_GIT_USERNAME)"
+        case let .unknownMerge(commit):
+            "no merge in the history has the id \(commit); 'docket merges' lists the merges with their ids"
+        case .nothingToUndo:
+            "there is nothing to undo: no change made through docket on this machine is kept ('docket undo --list' shows what is)"
+        case let .noLostValue(merge, number, count):
+            count == 0 ? "merge \(merge) discarded no value, so there is nothing to restore"
+                : "merge \(merge) has no lost value \(number); it has \(count == 1 ? "1" : "1 to \(count)") ('docket merges' numbers them)"
         }
     }
 }
@@ -116,6 +129,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case undecodable([StoreProblem])
     /// An item file that cannot be read.
     case unreadable(StoreProblem)
+    /// A file of this machine's own in `.git/docket/` does not read.
+    case unreadableLocalFile(path: String, reason: String, advice: String)
     /// A file in a commit being taken in (pulled, cloned) or sent (pushed) is refused: it does not
     /// decode, is a link, names no item, or has a path git should not write.
     case refusedInCommit(path: String, commit: String, reason: String)
@@ -178,6 +193,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
         case let .unreadable(problem):
             problem.reason == StoredItem.markersReason ? "\(problem.path) cannot be read: it \(problem.reason)"
                 : "\(problem.path) cannot be read: \(problem.reason); fix or restore it with 'git checkout -- \(problem.path)'"
+        case let .unreadableLocalFile(path, reason, advice):
+            "\(path) cannot be read: \(reason); \(advice)"
         case let .refusedInCommit(path, commit, reason):
             "\(path) in commit \(commit) \(reason); nothing was changed here; fix or remove the file on the machine that committed it ('git show --stat \(commit)'), then try again"
         case let .newerFormatInCommit(commit, found):

@@ -66,11 +66,12 @@ enum StoredItem: Equatable {
     /// The file text of the item, keeping the keys of `existing` it does not know.
     func text(keeping existing: Data?) throws -> Data {
         switch self {
-        case let .todo(todo): try fileText(todo, keepingUnknownKeysOf: existing)
+        case let .todo(todo): try fileText(todo, owning: TodoItem.fields.map(\.key), keepingUnknownKeysOf: existing)
         case let .project(project, position):
             try fileText(ProjectHeader(project: project), extra: position.map { ["position": .int(Int64($0))] } ?? [:], keepingUnknownKeysOf: existing)
         case let .task(task, _, position):
-            try fileText(task, extra: position.map { ["position": .int(Int64($0))] } ?? [:], keepingUnknownKeysOf: existing)
+            try fileText(task, extra: position.map { ["position": .int(Int64($0))] } ?? [:], owning: ProjectTask.fields.map(\.key),
+                         keepingUnknownKeysOf: existing)
         case let .tombstone(tombstone):
             try fileText(tombstone, extra: ["path": .string(tombstone.removedPath)], keepingUnknownKeysOf: existing)
         case let .format(number): try fileText(FormatFile(format: number), keepingUnknownKeysOf: existing)

@@ -96,6 +96,7 @@ extension Store {
         }
         Fault.point("after-merge-commit")
         try moveBranch(to: commit, from: ours, message: "docket: pull (merge)", contents: contents)
+        recordMergeForUndo("\(remote)/\(short)", ours: ours, merged: commit)
         return .merged(commit: commit.description, report: report)
     }
 

@@ -43,13 +43,17 @@ private struct FileRecord<Value: Encodable>: Encodable {
 }
 
 /// The file text of `value` with `extra` keys, keeping every key of the
-/// `existing` file that neither writes.
-func fileText(_ value: some Encodable, extra: [String: JSONValue] = [:], keepingUnknownKeysOf existing: Data?) throws -> Data {
+/// `existing` file that neither writes. `owning` names the keys the value's
+/// type writes only when they hold something (an empty list of tags): those
+/// are Docket's to drop, never kept from the old file.
+func fileText(_ value: some Encodable, extra: [String: JSONValue] = [:], owning: [String] = [],
+              keepingUnknownKeysOf existing: Data?) throws -> Data {
     let fresh = try DocketJSON.encode(FileRecord(value: value, extra: extra))
     guard let existing, let old = try? JSONDecoder().decode([String: JSONValue].self, from: existing),
           let written = try? JSONDecoder().decode([String: JSONValue].self, from: fresh)
     else { return fresh }
-    let unknown = old.filter { written[$0.key] == nil }
+    let owned = Set(owning)
+    let unknown = old.filter { written[$0.key] == nil && !owned.contains($0.key) }
     guard !unknown.isEmpty else { return fresh }
     return try DocketJSON.encode(FileRecord(value: value, extra: extra.merging(unknown) { mine, _ in mine }))
 }

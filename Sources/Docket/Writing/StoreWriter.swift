@@ -52,7 +52,8 @@ extension Store {
     /// deleted and its tombstone written; returns the new state with its order keys.
     @discardableResult
     public func write(from old: StoreSnapshot, to new: AppState) throws -> StoreSnapshot {
-        try StoreError.gate(writing: true) {
+        try raiseFormat()
+        return try StoreError.gate(writing: true) {
             var writer = StoreWriter(root: try tree)
             let order = try write(from: old, to: new, into: &writer)
             try writer.commit()
@@ -71,11 +72,13 @@ extension Store {
     /// state, applies `change` to it, and writes what changed, holding the lock.
     /// Commands that touch a few items use this, so the cost follows the change.
     @discardableResult
-    public func edit(todos: [UUID] = [], projects: [UUID] = [], _ change: (AppState) throws -> AppState) throws -> AppState {
+    public func edit(todos: [UUID] = [], projects: [UUID] = [], tombstones: [UUID] = [],
+                     _ change: (AppState) throws -> AppState) throws -> AppState {
         try withLock {
-            let before = try snapshot(todos: todos, projects: projects)
+            let before = try snapshot(todos: todos, projects: projects, tombstones: tombstones)
             let after = try change(before.state)
             try write(from: before, to: after)
+            recordForUndo(action: action, before: before.state, after: after)
             return after
         }
     }

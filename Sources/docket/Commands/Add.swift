@@ -6,22 +6,110 @@ struct Add: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a todo and print its short id.",
-        discussion: "Quotes are optional: docket add Buy milk --due tomorrow\n\nExample: docket add \"Buy milk\" --due tomorrow")
+        discussion: """
+            Quotes are optional, and a word that starts with + is a tag: docket add Buy milk +errand --due tomorrow
+
+            --every makes it repeat: day, weekday, week, month, year, or a number of them ("2 weeks"). \
+            Completing it makes the next one, due one interval after this one's due date \
+            (or, with --from completion, after the day it was done).
+
+            Examples:
+              docket add "Buy milk" --due tomorrow --priority high
+              docket add Water plants +home --every week --due saturday
+            """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("What is to be done.", valueName: "text")) var words: [String] = []
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("What is to be done; words starting with + are tags.", valueName: "text"))
+    var words: [String] = []
     @Option(parsing: .unconditional, help: ArgumentHelp("When it is due: \(DateInput.forms); none for no date.", valueName: "date"),
             transform: DueInput.parse)
     var due: DueInput?
+    @Option(parsing: .unconditional, help: ArgumentHelp("high, medium or low.", valueName: "priority"), transform: PriorityInput.parse)
+    var priority: PriorityInput?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Repeat it: day, weekday, week, month, year, or \"N days\" and the like.", valueName: "interval"),
+            transform: RepeatInput.parseInterval)
+    var every: Recurrence.Interval?
+    @Option(help: ArgumentHelp("Count the next due date from: due (the default) or completion.", valueName: "due|completion"),
+            transform: RepeatInput.parseAnchor)
+    var from: Recurrence.Anchor?
 
-    var text: String { get throws { try TextWords.join(words, what: "the text of a todo", options: ["--due"]) } }
+    static let optionNames = ["--due", "--priority", "--every", "--from"]
 
-    func validate() throws { _ = try text }
+    var parts: (text: String, tags: [String]) {
+        get throws { try TagWords.split(words, what: "the text of a todo", options: Add.optionNames) }
+    }
+
+    func validate() throws {
+        _ = try parts
+        if from != nil && every == nil { throw ValidationError("--from goes with --every: say how often it repeats") }
+    }
 
     func run() throws {
-        var todo = TodoItem(text: try text)
-        if let date = due?.date { todo = todo.alter(.due(date)) }
+        let (text, tags) = try parts
+        var todo = TodoItem(text: text)
+        var changes: [TodoItem.Change] = []
+        if let date = due?.date { changes.append(.due(date)) }
+        if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
+        if let priority = priority?.priority { changes.append(.priority(priority)) }
+        if let every { changes.append(.recurrence(Recurrence(every: every, from: from ?? .due, series: todo.id))) }
+        todo = todo.alter(changes)
         try store.open().addTodo(todo)
         print(Output.short(todo.id))
+    }
+}
+
+/// A priority as typed: high, medium, low (or h, m, l), or none.
+enum PriorityInput {
+    case none, some(Priority)
+
+    static func parse(_ text: String) throws -> PriorityInput {
+        switch text.lowercased() {
+        case "high", "h": .some(.high)
+        case "medium", "m", "med": .some(.medium)
+        case "low", "l": .some(.low)
+        case "none", "-": .none
+        default: throw ValidationError("'\(Output.safe(text))' is not a priority; use high, medium, low or none")
+        }
+    }
+
+    var priority: Priority? {
+        if case let .some(priority) = self { return priority }
+        return nil
+    }
+}
+
+/// How often, and from what, as typed.
+enum RepeatInput {
+    static func parseInterval(_ text: String) throws -> Recurrence.Interval {
+        guard let interval = Recurrence.Interval(text: text) else {
+            throw ValidationError("'\(Output.safe(text))' is not an interval; use day, weekday, week, month, year, or a number of them such as \"2 weeks\"")
+        }
+        return interval
+    }
+
+    static func parseAnchor(_ text: String) throws -> Recurrence.Anchor {
+        guard let anchor = Recurrence.Anchor(rawValue: text.lowercased()) else {
+            throw ValidationError("'\(Output.safe(text))' is not what a repeat counts from; use due or completion")
+        }
+        return anchor
+    }
+}
+
+/// Words of a text with tags among them: "+tag" words are tags, the rest is the text.
+enum TagWords {
+    static func split(_ words: [String], what: String, options: [String]) throws -> (text: String, tags: [String]) {
+        let end = words.firstIndex(of: "--") ?? words.endIndex
+        var tags: [String] = []
+        var rest: [String] = []
+        for (index, word) in words.enumerated() {
+            if index < end, word.hasPrefix("+"), word.count > 1 {
+                let tag = String(word.dropFirst())
+                if let problem = Tags.problem(with: tag) { throw ValidationError("'\(Output.safe(word))' is not a tag: \(problem)") }
+                tags.append(tag)
+            } else {
+                rest.append(word)
+            }
+        }
+        return (try TextWords.join(rest, what: what, options: options), tags)
     }
 }

@@ -13,7 +13,14 @@ struct Done: ParsableCommand {
     func validate() throws { if ids.isEmpty { throw ValidationError("give at least one todo id") } }
 
     func run() throws {
-        try setCompleted(true, ids: ids, store: try store.open())
+        let store = try store.open()
+        let (changed, next) = try store.completeTodos(try ids.map(store.todoID))
+        for todo in changed {
+            print("\(todo.before == todo.after ? "Already done" : "Done"): \(todo.after.shownText)")
+        }
+        for todo in next {
+            print("Next: \(Output.short(todo.id))  \(todo.shownText)\(todo.dueDate.map { ", due \(DateInput.show($0))" } ?? "")")
+        }
     }
 }
 
@@ -36,10 +43,6 @@ struct Reopen: ParsableCommand {
 func setCompleted(_ completed: Bool, ids: [String], store: Store) throws {
     let changed = try store.updateTodos(try ids.map(store.todoID)) { $0.alter(.completed(completed)) }
     for todo in changed {
-        if todo.before == todo.after {
-            print("\(completed ? "Already done" : "Already open"): \(todo.after.shownText)")
-        } else {
-            print("\(completed ? "Done" : "Reopened"): \(todo.after.shownText)")
-        }
+        print("\(todo.before == todo.after ? (completed ? "Already done" : "Already open") : (completed ? "Done" : "Reopened")): \(todo.after.shownText)")
     }
 }

@@ -7,12 +7,14 @@ struct List: ParsableCommand {
         commandName: "list",
         abstract: "List the todos (open ones by default), overdue first, then by due date.",
         discussion: """
-            Words given are searched for in the text (all of them, in any case). \
+            Words given are searched for in the text (all of them, in any case); \
+            +tag words keep only those with the tag. \
             Due filters are alternatives (--overdue --today: either); every other \
             filter must hold too. --project lists that project's tasks instead of the todos.
 
             --json prints an array of the items as in their files: a todo has id, text, \
-            completed, creationDate, dueDate, alterDate (dates ISO-8601 UTC, null when unset); \
+            completed, creationDate, dueDate, alterDate (dates ISO-8601 UTC, null when unset), \
+            and when set tags, priority, notes, completedDate and recurrence; \
             with --project, tasks, each with its project.
 
             Examples:
@@ -20,10 +22,17 @@ struct List: ParsableCommand {
               docket list milk --all
               docket list --before friday -n 5
               docket list --done-since monday
+              docket list +errand
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: ArgumentHelp("Words to search for in the text.", valueName: "word")) var words: [String] = []
+    @Argument(help: ArgumentHelp("Words to search for in the text; +tag for a tag.", valueName: "word")) var arguments: [String] = []
+
+    /// The words searched for, without the +tag ones.
+    var words: [String] { arguments.filter { !isTag($0) } }
+    /// The tags asked for.
+    var tags: [String] { arguments.filter(isTag).map { String($0.dropFirst()) } }
+    private func isTag(_ word: String) -> Bool { word.hasPrefix("+") && word.count > 1 }
     @Flag(help: "Also list completed todos.") var all = false
     @Flag(help: "List only completed todos.") var done = false
     @Flag(help: "Only those due on an earlier day.") var overdue = false
@@ -57,6 +66,7 @@ struct List: ParsableCommand {
         filter.dueThisWeek = week
         filter.dueBefore = before
         filter.words = words
+        filter.tags = tags
         filter.doneSince = doneSince
         filter.limit = limit
         return filter
@@ -86,7 +96,7 @@ struct List: ParsableCommand {
 
     func emptyText(tasks: Bool) -> String {
         let kind = tasks ? "tasks" : "todos"
-        let filtered = !words.isEmpty || overdue || today || week || before != nil || doneSince != nil
+        let filtered = !arguments.isEmpty || overdue || today || week || before != nil || doneSince != nil
         if filtered { return "No \(kind) match." }
         return done ? "No completed \(kind)." : (all ? "No \(kind)." : "No open \(kind).")
     }
@@ -112,6 +122,9 @@ func line(_ entry: Entry, now: Date, relative days: inout RelativeDays, showProj
         if showProject { text += Output.dim("  · \(project.shownTitle)") }
     }
     var shown = "\(Output.dim(Output.short(entry.id)))  \(box)  \(text)"
+    if let priority = entry.priority { shown += "  " + Shown.priority(priority) }
+    if !entry.tags.isEmpty { shown += "  " + Output.cyan(Shown.tags(entry.tags)) }
+    if case let .todo(todo) = entry, let recurrence = todo.recurrence { shown += "  " + Output.dim("↻ \(recurrence.every)") }
     if let due = entry.dueDate {
         let relative = days.text(for: due)
         shown += "  " + (relative.hasPrefix("overdue") && !entry.isDone ? Output.red(relative) : Output.yellow(relative))

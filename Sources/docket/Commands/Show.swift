@@ -5,24 +5,64 @@ import Foundation
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one todo.",
-        discussion: "--json prints the todo as in its file.\n\nExample: docket show 3f2a")
+        abstract: "Show one todo or task, with its tags, priority, notes and how it repeats.",
+        discussion: "--json prints the item as in its file.\n\nExample: docket show 3f2a")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix of it.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix of it.", completion: Completions.openTodos) var id: String
     @Flag(help: "Print JSON for scripts.") var json = false
 
     func run() throws {
         let store = try self.store.open()
-        let todo = try store.todo(try store.todoID(id))
-        if json { return try Output.json(todo) }
-        print("""
-            \(todo.shownText)
-              id        \(todo.id.uuidString.lowercased())
-              state     \(todo.completed ? "done" : "open")
-              due       \(todo.dueDate.map { "\(DateInput.show($0)) (\(DateInput.relative($0)))" } ?? "none")
-              created   \(DateInput.show(todo.creationDate))
-              changed   \(todo.alterDate.map(DateInput.show) ?? "never")
-            """)
+        let entry = try store.entry(try store.entryRef(id))
+        switch entry {
+        case let .todo(todo):
+            if json { return try Output.json(todo) }
+            var rows = [
+                ("id", todo.id.uuidString.lowercased()),
+                ("state", todo.completed ? "done" + (todo.completedDate.map { " \(DateInput.show($0))" } ?? "") : "open"),
+                ("due", todo.dueDate.map { "\(DateInput.show($0)) (\(DateInput.relative($0)))" } ?? "none"),
+            ]
+            rows += details(entry)
+            if let recurrence = todo.recurrence {
+                var text = "\(recurrence.description), instance \(recurrence.occurrence)"
+                if !todo.completed {
+                    let next = recurrence.nextDue(due: todo.dueDate, done: Date())
+                    text += "; when done, the next is due \(recurrence.from == .due ? "" : "about ")\(DateInput.show(next))"
+                }
+                rows.append(("repeats", text))
+            }
+            rows += [("created", DateInput.show(todo.creationDate)), ("changed", todo.alterDate.map(DateInput.show) ?? "never")]
+            print(todo.shownText)
+            printRows(rows)
+        case let .task(task, project):
+            if json { return try Output.json(task) }
+            var rows = [
+                ("id", task.id.uuidString.lowercased()),
+                ("project", "\(project.shownTitle) (\(Output.short(project.id)))"),
+                ("state", task.state.rawValue + (task.completedDate.map { " \(DateInput.show($0))" } ?? "")),
+                ("due", task.dueDate.date.map { "\(DateInput.show($0)) (\(DateInput.relative($0)))" } ?? "none"),
+            ]
+            rows += details(entry)
+            rows += [("time", "\(task.timeSlips.count) \(task.timeSlips.count == 1 ? "slip" : "slips")\(task.runningSlip == nil ? "" : ", one running")"),
+                     ("changed", task.alterDate.map(DateInput.show) ?? "never")]
+            print(task.shownTitle)
+            printRows(rows)
+        }
+        let notes = entry.notes
+        if !notes.isEmpty {
+            print("  notes")
+            for (index, note) in notes.enumerated() {
+                print("    \(index + 1). \(Output.dim(DateInput.show(note.date)))  \(Output.safeLines(note.text))")
+            }
+        }
+    }
+
+    private func details(_ entry: Entry) -> [(String, String)] {
+        [("priority", entry.priority?.rawValue ?? "none"), ("tags", entry.tags.isEmpty ? "none" : Shown.tags(entry.tags))]
+    }
+
+    private func printRows(_ rows: [(String, String)]) {
+        for (label, value) in rows { print("  " + label.padding(toLength: 10, withPad: " ", startingAt: 0) + value) }
     }
 }

@@ -1,0 +1,100 @@
+import DocketGit
+import DocketMerge
+import DocketModel
+import Foundation
+
+/// A value a merge discarded, put back.
+public struct RestoredValue: Sendable {
+    /// What was restored.
+    public let lost: LostValue
+    /// The item as it is now.
+    public let label: String
+}
+
+extension Store {
+    /// Puts back the value numbered `number` that the merge `commit` (an id or
+    /// a prefix) discarded, as a new edit: the field gets the losing side's
+    /// value, or the item a removal won over comes back. It commits and syncs like any edit.
+    public func restoreLost(merge commit: String, number: Int, scanning: Int = 10_000) throws -> RestoredValue {
+        let typed = commit.lowercased()
+        let candidates = try log(limit: scanning).filter { $0.parents.count > 1 && $0.id.description.hasPrefix(typed) }
+        guard typed.count >= 4, candidates.count == 1, let mergeCommit = candidates.first else {
+            throw StoreError.input(candidates.count > 1
+                ? .ambiguous(kind: .todo, prefix: commit, candidates: candidates.map { String($0.id.description.prefix(12)) })
+                : .unknownMerge(commit))
+        }
+        guard let record = try merges(limit: scanning, scanning: scanning).first(where: { $0.commit == mergeCommit.id.description }) else {
+            throw StoreError.input(.unknownMerge(commit))
+        }
+        let values = record.report.lostValues
+        guard number >= 1, number <= values.count else {
+            throw StoreError.input(.noLostValue(merge: String(record.commit.prefix(7)), number: number, count: values.count))
+        }
+        let lost = values[number - 1]
+        // The losing value is in the losing side's commit: the first parent is the machine that merged.
+        let side = lost.field.map { $0.from.other } ?? lost.item.removal!.removedOn.other
+        let parent = mergeCommit.parents[side == .ours ? 0 : 1]
+        var reader = StoreReader(try CommitSource(git: git, commit: parent))
+        let item = lost.item
+        switch item.kind {
+        case .todo:
+            guard let old = reader.todo(item.id) else { throw StoreError.input(.notFound(kind: .todo, id: item.id.uuidString)) }
+            try edit(todos: [item.id], tombstones: [item.id]) { state in
+                guard let field = lost.field else {
+                    let removed = state.tombstone(id: item.id)?.removedDate
+                    return state.alter(by: .adding(.todo(Self.redated(old, after: [old.alterDate, removed].compactMap { $0 }.max()))))
+                }
+                guard let current = state.todo(id: item.id) else { throw StoreError.input(.notFound(kind: .todo, id: item.id.uuidString)) }
+                return state.alter(by: .updating(.todo(Self.redated(try Self.restoring(field.field, from: old, into: current), after: current.alterDate))))
+            }
+        case .project:
+            guard let old = try reader.project(item.id) else { throw StoreError.input(.notFound(kind: .project, id: item.id.uuidString)) }
+            try edit(projects: [item.id], tombstones: [item.id]) { state in
+                guard let field = lost.field else {
+                    let removed = state.tombstone(id: item.id)?.removedDate
+                    return state.alter(by: .adding(.project(Self.redated(old, after: [old.latestAlterDate, removed].compactMap { $0 }.max()))))
+                }
+                guard let current = state.project(id: item.id) else { throw StoreError.input(.notFound(kind: .project, id: item.id.uuidString)) }
+                return state.alter(by: .updating(.project(Self.redated(try Self.restoring(field.field, from: old, into: current),
+                                                                       after: current.latestAlterDate))))
+            }
+        case .task:
+            guard let projectID = item.projectID, let old = try reader.project(projectID)?.task(id: item.id) else {
+                throw StoreError.input(.notFound(kind: .task, id: item.id.uuidString))
+            }
+            try updateProject(projectID) { project in
+                guard let field = lost.field else {
+                    return project.alter(by: .adding(.task(Self.redated(old, after: max(old.alterDate ?? .distantPast, project.alterDate ?? .distantPast)))))
+                }
+                guard let current = project.task(id: item.id) else { throw StoreError.input(.notFound(kind: .task, id: item.id.uuidString)) }
+                return project.alter(by: .updating(.task(Self.redated(try Self.restoring(field.field, from: old, into: current), after: current.alterDate))))
+            }
+        }
+        return RestoredValue(lost: lost, label: item.label)
+    }
+
+    /// `current` with the field named as a merge report names it ("text",
+    /// "notes[<id>]", "timeSlips[<id>].stop") set as it is in `old`.
+    private static func restoring<Item: FieldCoded>(_ name: String, from old: Item, into current: Item) throws -> Item {
+        if let field = Item.fields.first(where: { $0.key == name }) { return field.copy(from: old, into: current) }
+        if name.hasPrefix("notes["), let id = UUID(uuidString: String(name.dropFirst(6).prefix(36))),
+           let field = Item.fields.first(where: { $0.key == "notes" }) {
+            let oldNotes = field.value(of: old) as! [Note], notes = field.value(of: current) as! [Note]
+            let restored = oldNotes.first { $0.id == id }.map { notes.applying(.add($0)) } ?? notes.applying(.remove(id))
+            return field.setting(restored, in: current)
+        }
+        if name.hasPrefix("timeSlips["), let id = UUID(uuidString: String(name.dropFirst(10).prefix(36))),
+           let field = Item.fields.first(where: { $0.key == "timeSlips" }) {
+            let oldSlips = field.value(of: old) as! [TimeSlip], slips = field.value(of: current) as! [TimeSlip]
+            guard let stop = oldSlips.first(where: { $0.id == id })?.stop else { return current }
+            return field.setting(slips.map { $0.id == id ? TimeSlip(id: id, start: $0.start, stop: stop) : $0 }, in: current)
+        }
+        throw StoreError.input(.unknownMerge(name))
+    }
+
+    /// `item` with a new alterDate after `previous` and now.
+    private static func redated<Item: FieldCoded>(_ item: Item, after previous: Date?) -> Item {
+        guard let field = Item.fields.first(where: { $0.key == "alterDate" }) else { return item }
+        return field.setting(Optional(DocketClock.alterDate(after: previous)), in: item)
+    }
+}

@@ -1,0 +1,189 @@
+import DocketGit
+import DocketModel
+import Foundation
+
+/// A change this machine made through Docket, kept in `.git/docket/undo.json`
+/// so `docket undo` can take it back: the items it touched, before and after.
+public struct UndoEntry: Codable, Sendable {
+    /// When the change was made.
+    public let date: Date
+    /// What made it, such as "docket done 3f2a" or "merge origin/main".
+    public let action: String
+    /// Whether it was a merge: undoing one keeps the items the merge brought in.
+    public let isMerge: Bool
+    /// The touched items as they were.
+    let before: AppState
+    /// The touched items as the change left them.
+    let after: AppState
+
+    /// The items the change touched, for people: "todo 'Buy milk'".
+    public var items: [String] {
+        var seen = Set<UUID>()
+        var labels: [String] = []
+        for todo in after.todos + before.todos where seen.insert(todo.id).inserted { labels.append("todo '\(todo.text)'") }
+        for project in after.projects + before.projects where seen.insert(project.id).inserted { labels.append("project '\(project.title)'") }
+        return labels
+    }
+
+    private enum CodingKeys: String, CodingKey { case date, action, isMerge, before, after }
+
+    init(date: Date, action: String, isMerge: Bool, before: AppState, after: AppState) {
+        self.date = date
+        self.action = action
+        self.isMerge = isMerge
+        self.before = before
+        self.after = after
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(date: try c.decodeDate(forKey: .date), action: try c.decode(String.self, forKey: .action),
+                  isMerge: try c.decode(Bool.self, forKey: .isMerge), before: try c.decode(AppState.self, forKey: .before),
+                  after: try c.decode(AppState.self, forKey: .after))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeDate(date, forKey: .date)
+        try c.encode(action, forKey: .action)
+        try c.encode(isMerge, forKey: .isMerge)
+        try c.encode(before, forKey: .before)
+        try c.encode(after, forKey: .after)
+    }
+}
+
+/// What `undo` did with one change.
+public struct UndoOutcome: Sendable {
+    /// How the change was taken back.
+    public enum Way: Sendable {
+        /// It was not committed yet: its files were put back as they were.
+        case restoredFiles
+        /// It was committed (or synced): the reverse was written as a new edit, to commit and sync.
+        case reversed
+    }
+    /// The change.
+    public let entry: UndoEntry
+    /// How it was taken back.
+    public let way: Way
+    /// What could not be put back, because it changed since.
+    public let skipped: [String]
+}
+
+extension Store {
+    static let undoJournal = "undo.json"
+    /// How many changes `undo` can go back.
+    public static let undoDepth = 50
+    /// A change touching more items than this is not kept for undo (a merge of a whole store, say).
+    static let undoLargest = 5_000
+
+    /// The changes `undo` would take back, newest first.
+    public func undoable() throws -> [UndoEntry] {
+        Array(try undoEntries().reversed())
+    }
+
+    func undoEntries() throws -> [UndoEntry] {
+        guard let text = try localText(Store.undoJournal) else { return [] }
+        do {
+            return try DocketJSON.decode([UndoEntry].self, from: Data(text.utf8))
+        } catch {
+            throw StoreError.state(.unreadableLocalFile(path: try localFile(Store.undoJournal).path, reason: decodingReason(error),
+                                                        advice: "remove it to start a new undo history"))
+        }
+    }
+
+    /// Keeps the change from `before` to `after` (partial states of the items a command read) for undo.
+    func recordForUndo(action: String, isMerge: Bool = false, before: AppState, after: AppState) {
+        let old = Dictionary(before.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let new = Dictionary(after.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let todos = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }
+        let oldProjects = Dictionary(before.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let newProjects = Dictionary(after.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let projects = Set(oldProjects.keys).union(newProjects.keys).filter { oldProjects[$0] != newProjects[$0] }
+        guard !todos.isEmpty || !projects.isEmpty, todos.count + projects.count <= Store.undoLargest else { return }
+        func part(_ state: AppState) -> AppState {
+            AppState(todos: state.todos.filter { todos.contains($0.id) }, projects: state.projects.filter { projects.contains($0.id) },
+                     removed: state.removed.filter { todos.contains($0.id) || projects.contains($0.id) || $0.projectID.map(projects.contains) == true })
+        }
+        let entry = UndoEntry(date: DocketClock.now, action: action, isMerge: isMerge, before: part(before), after: part(after))
+        // NB: a journal that does not read is started afresh rather than stopping the change that was just written.
+        let entries = ((try? undoEntries()) ?? []).suffix(Store.undoDepth - 1) + [entry]
+        if let data = try? DocketJSON.encode(Array(entries)) {
+            try? writeLocalText(String(decoding: data, as: UTF8.self), to: Store.undoJournal)
+        }
+    }
+
+    /// Takes back the last `count` changes this machine made through Docket,
+    /// newest first. A change not committed yet has its files put back; one
+    /// committed or synced is reversed by a new edit (see `AppState.reversing`).
+    public func undo(_ count: Int = 1) throws -> [UndoOutcome] {
+        try withLock {
+            var entries = try undoEntries()
+            guard !entries.isEmpty else { throw StoreError.input(.nothingToUndo) }
+            var outcomes: [UndoOutcome] = []
+            for _ in 0..<count {
+                guard let entry = entries.popLast() else { break }
+                outcomes.append(try undo(entry))
+                try writeLocalText(String(decoding: try DocketJSON.encode(entries), as: UTF8.self), to: Store.undoJournal)
+            }
+            return outcomes
+        }
+    }
+
+    private func undo(_ entry: UndoEntry) throws -> UndoOutcome {
+        let todoIDs = Set(entry.before.todos.map(\.id) + entry.after.todos.map(\.id))
+        let projectIDs = Set(entry.before.projects.map(\.id) + entry.after.projects.map(\.id))
+        let tombstoneIDs = Array(todoIDs.union(projectIDs))
+        let current = try snapshot(todos: Array(todoIDs), projects: Array(projectIDs), tombstones: tombstoneIDs)
+        if !entry.isMerge, Self.same(current.state, entry.after), try !committed(entry.after, todos: todoIDs, projects: projectIDs) {
+            // Not committed: the files go back to what they were, dates and all.
+            let gone = Set(entry.after.removed.map(\.id)).subtracting(entry.before.removed.map(\.id))
+            let restored = AppState(todos: current.state.todos.filter { !todoIDs.contains($0.id) } + entry.before.todos,
+                                    projects: current.state.projects.filter { !projectIDs.contains($0.id) } + entry.before.projects,
+                                    removed: current.state.removed.filter { !gone.contains($0.id) } + entry.before.removed)
+            try write(from: current, to: restored)
+            return UndoOutcome(entry: entry, way: .restoredFiles, skipped: [])
+        }
+        let reversal = current.state.reversing(before: entry.before, after: entry.after, keepingAdded: entry.isMerge)
+        try write(from: current, to: reversal.state)
+        return UndoOutcome(entry: entry, way: .reversed, skipped: reversal.skipped)
+    }
+
+    /// Whether HEAD holds the touched items as `after` has them (or the change is otherwise in a commit).
+    private func committed(_ after: AppState, todos: Set<UUID>, projects: Set<UUID>) throws -> Bool {
+        guard let head = try git.head() else { return false }
+        var reader = StoreReader(try CommitSource(git: git, commit: head))
+        let headState = try StoreError.gate(writing: false) {
+            try reader.items(todos: todos, projects: projects, tombstones: [UUID](), allProjectHeaders: false)
+        }
+        return Self.same(headState, after)
+    }
+
+    /// Whether two partial states hold the same todos and projects, in any order.
+    private static func same(_ a: AppState, _ b: AppState) -> Bool {
+        Set(a.todos) == Set(b.todos) && Set(a.projects) == Set(b.projects)
+    }
+}
+
+extension Store {
+    /// Keeps a merge for undo: the items it changed, as this machine had them
+    /// (`ours`) and as the merge left them.
+    func recordMergeForUndo(_ name: String, ours: ObjectID, merged: ObjectID) {
+        guard let changed = try? git.changedPaths(from: try git.tree(ofCommit: ours), to: try git.tree(ofCommit: merged)),
+              changed.count <= Store.undoLargest else { return }
+        var todos = Set<UUID>(), projects = Set<UUID>()
+        for path in changed {
+            switch StoreLayout.item(at: path.path) {
+            case let .todo(id): todos.insert(id)
+            case let .project(id), let .task(_, project: id): projects.insert(id)
+            case let .tombstone(id): todos.insert(id); projects.insert(id)
+            case .format, .other: continue
+            }
+        }
+        func state(at commit: ObjectID) -> AppState? {
+            guard var reader = try? StoreReader(CommitSource(git: git, commit: commit)) else { return nil }
+            return try? reader.items(todos: todos, projects: projects, tombstones: todos.union(projects), allProjectHeaders: false)
+        }
+        guard let before = state(at: ours), let after = state(at: merged) else { return }
+        recordForUndo(action: "merge \(name)", isMerge: true, before: before, after: after)
+    }
+}

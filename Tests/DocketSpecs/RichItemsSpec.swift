@@ -1,0 +1,191 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// Tags, priorities, notes, completion dates, repeating todos and undo, as typed.
+final class RichItemsSpec: QuickSpec {
+    override class func spec() {
+        var store: URL!
+        beforeEach { store = temporaryStore("docket-rich") }
+        afterEach { try? FileManager.default.removeItem(at: store) }
+        @discardableResult
+        func run(_ arguments: String...) -> CommandResult { docket(arguments, store: store) }
+        func add(_ words: String...) -> String { docket(["add"] + words, store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+        func todos() -> [TodoItem] { (try? Store.open(at: store).load().state.todos) ?? [] }
+        func file(_ id: String) -> String {
+            let full = todos().first { $0.id.uuidString.lowercased().hasPrefix(id) }!.id.uuidString
+            return (try? String(contentsOf: store.appendingPathComponent("todos/\(full.prefix(2))/\(full).json"), encoding: .utf8)) ?? ""
+        }
+
+        describe("tags") {
+            it("come from +words on add, change with tag, and filter a list") {
+                let milk = add("Buy", "milk", "+errand", "+shop")
+                add("Call", "Anna")
+                expect(todos().first { $0.text == "Buy milk" }?.tags) == ["errand", "shop"]
+                expect(run("tag", milk, "+home", "-shop").stdout) == "Tagged: Buy milk  +errand +home\n"
+                expect(run("list", "+home").stdout).to(contain("Buy milk"))
+                expect(run("list", "+home").stdout).notTo(contain("Call Anna"))
+                expect(run("list", "+shop").stdout) == "No todos match.\n"
+                expect(file(milk)).to(contain("\"tags\" : [\n    \"errand\",\n    \"home\"\n  ]"))
+            }
+            it("are refused when they are not one word, with the reason") {
+                let milk = add("Buy", "milk")
+                let spaced = run("tag", milk, "+two words")
+                expect(spaced.status) == 64
+                expect(spaced.stderr).to(contain("'+two words' is not a tag: a tag is one word, without spaces or control characters"))
+                expect(run("tag", milk, "home").stderr).to(contain("'home' is neither +tag nor -tag: docket tag <id> +home -work"))
+            }
+            it("leave a file without tags as it was written before there were tags") {
+                let milk = add("Buy", "milk")
+                expect(file(milk)).notTo(contain("tags"))
+                expect(file(milk)).notTo(contain("priority"))
+                expect(file(milk)).notTo(contain("notes"))
+            }
+        }
+
+        describe("priority") {
+            it("orders the list within equal due dates, high first") {
+                add("Low", "--due", "tomorrow", "--priority", "low")
+                add("None", "--due", "tomorrow")
+                add("High", "--due", "tomorrow", "--priority", "high")
+                add("Later", "--due", "+3d", "--priority", "high")
+                let texts = run("list").stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true)[3] }
+                expect(texts) == ["High", "Low", "None", "Later"]
+            }
+            it("is set and cleared with priority, and a word it does not know is refused") {
+                let milk = add("Buy", "milk")
+                expect(run("priority", milk, "high").stdout) == "Priority high: Buy milk\n"
+                expect(todos().first?.priority) == .high
+                expect(run("priority", milk, "none").stdout) == "Priority none: Buy milk\n"
+                expect(todos().first?.priority).to(beNil())
+                expect(run("priority", milk, "urgent").stderr).to(contain("'urgent' is not a priority; use high, medium, low or none"))
+            }
+        }
+
+        describe("notes") {
+            it("are added, shown numbered, edited and removed") {
+                let milk = add("Buy", "milk")
+                expect(run("note", milk, "called,", "left", "a", "message").stdout) == "Noted: Buy milk (1 note)\n"
+                run("note", milk, "shop", "closed")
+                expect(run("show", milk).stdout).to(contain("  notes\n    1. "))
+                expect(run("show", milk).stdout).to(contain("called, left a message\n    2. "))
+                expect(run("note", milk, "--edit", "2", "shop", "open", "at", "9").status) == 0
+                expect(todos().first?.notes.map(\.text)) == ["called, left a message", "shop open at 9"]
+                expect(run("note", milk, "--remove", "1").stdout) == "Note removed: Buy milk (1 note)\n"
+                let missing = run("note", milk, "--remove", "5")
+                expect(missing.stderr).to(contain("it has notes 1 to 1; 'docket show \(milk)' lists them"))
+                expect(run("show", milk).status) == 0
+            }
+            it("go on a project's task too, and show shows the task") {
+                let project = docket(["project", "add", "Garden"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let task = docket(["task", "add", project, "Dig", "beds"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("note", task, "needs a spade").status) == 0
+                expect(run("tag", task, "+outside").status) == 0
+                let shown = run("show", task).stdout
+                expect(shown).to(contain("Dig beds\n"))
+                expect(shown).to(contain("+outside"))
+                expect(shown).to(contain("needs a spade"))
+            }
+        }
+
+        describe("the completion date") {
+            it("is set by done, cleared by reopen, and used by --done-since") {
+                let milk = add("Buy", "milk")
+                run("done", milk)
+                let done = todos().first!
+                expect(done.completedDate) == done.alterDate
+                expect(run("list", "--done-since", "today").stdout).to(contain("Buy milk"))
+                expect(run("list", "--done-since", "tomorrow").stdout) == "No todos match.\n"
+                run("reopen", milk)
+                expect(todos().first?.completedDate).to(beNil())
+            }
+        }
+
+        describe("repeating todos") {
+            it("make the next instance when done, once, and show says what repeats") {
+                let water = add("Water", "plants", "--every", "week", "--due", "2026-12-05")
+                expect(run("show", water).stdout).to(contain("repeats   every week from the due date, instance 1; when done, the next is due 2026-12-12"))
+                let done = run("done", water)
+                expect(done.stdout).to(contain("Done: Water plants\nNext: "))
+                expect(done.stdout).to(contain(", due 2026-12-12"))
+                run("reopen", water)
+                run("done", water)
+                expect(todos().count) == 2
+                let next = todos().first { !$0.completed }!
+                expect(next.recurrence?.occurrence) == 2
+                expect(run("repeat", String(next.id.uuidString.prefix(8)), "none").stdout) == "Stopped repeating: Water plants\n"
+                expect(run("repeat", water, "fortnight").stderr).to(contain("'fortnight' is not an interval"))
+            }
+        }
+
+        describe("undo") {
+            it("before a commit puts the files back byte for byte") {
+                let milk = add("Buy", "milk")
+                run("commit")
+                let before = file(milk)
+                run("tag", milk, "+errand")
+                run("note", milk, "call first")
+                expect(run("undo", "-n", "2").stdout).to(contain("its files are back as they were"))
+                expect(file(milk)) == before
+                expect(run("status").stdout).to(contain("Nothing to commit"))
+            }
+            it("after a commit writes the reverse as a new edit, and names a field changed since") {
+                let milk = add("Buy", "milk")
+                run("edit", milk, "Buy oat milk")
+                run("priority", milk, "high")
+                run("commit")
+                let committed = todos().first!
+                expect(run("undo").stdout).to(contain("reversed by a new edit"))
+                expect(todos().first?.priority).to(beNil())
+                expect(todos().first!.alterDate!) > committed.alterDate!
+                run("commit")
+                // A change made outside docket (here by hand) is kept, and named.
+                run("priority", milk, "high")
+                run("commit")
+                let path = store.appendingPathComponent("todos/\(committed.id.uuidString.prefix(2))/\(committed.id.uuidString).json")
+                let text = try String(contentsOf: path, encoding: .utf8).replacingOccurrences(of: "\"high\"", with: "\"low\"")
+                try text.write(to: path, atomically: true, encoding: .utf8)
+                run("commit")
+                let undone = run("undo")
+                expect(undone.stdout).to(contain("kept todo 'Buy oat milk' priority: changed since"))
+                expect(todos().first?.priority) == .low
+                expect(run("undo").stdout).to(contain("Undid docket edit"))
+                expect(todos().first?.text) == "Buy milk"
+            }
+            it("lists what it would undo, and says when there is nothing") {
+                expect(run("undo").stderr).to(contain("there is nothing to undo"))
+                expect(run("undo", "--list").stdout) == "Nothing to undo.\n"
+                let milk = add("Buy", "milk")
+                run("done", milk)
+                let listed = run("undo", "--list").stdout
+                expect(listed).to(contain("1  "))
+                expect(listed).to(contain("docket done \(milk)  todo 'Buy milk'"))
+                expect(listed).to(contain("docket add Buy milk  todo 'Buy milk'"))
+            }
+            it("of a done that made a next instance takes both back") {
+                let water = add("Water", "plants", "--every", "day")
+                run("commit")
+                run("done", water)
+                run("commit")
+                run("undo")
+                expect(todos().filter { !$0.completed }.count) == 1
+                expect(todos().count) == 1
+                run("done", water)
+                expect(todos().count) == 2
+            }
+            it("keeps a journal that does not read from stopping changes, and says how to start afresh") {
+                let milk = add("Buy", "milk")
+                try Data("not json".utf8).write(to: store.appendingPathComponent(".git/docket/undo.json"))
+                let refused = run("undo")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("undo.json cannot be read"))
+                expect(refused.stderr).to(contain("remove it to start a new undo history"))
+                expect(run("done", milk).status) == 0
+                expect(run("undo").status) == 0
+                expect(todos().first?.completed) == false
+            }
+        }
+    }
+}
