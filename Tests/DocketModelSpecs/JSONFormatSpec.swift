@@ -26,6 +26,31 @@ final class JSONFormatSpec: QuickSpec {
                 it("decodes and re-encodes a Project byte for byte"    ) { roundTrip(Project.self,     "Project")     }
                 it("decodes and re-encodes a Tombstone byte for byte"  ) { roundTrip(Tombstone.self,   "Tombstone")   }
                 it("decodes and re-encodes an AppState byte for byte"  ) { roundTrip(AppState.self,    "AppState")    }
+                it("decodes and re-encodes a format-2 todo (tags, priority, notes, completion date, recurrence) byte for byte") {
+                    roundTrip(TodoItem.self, "TodoItemFormat2")
+                }
+            }
+
+            context("of a format-2 todo") {
+                let todo = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItemFormat2"))
+                it("reads every new field") {
+                    expect(todo.tags) == ["garden", "home"]
+                    expect(todo.priority) == .medium
+                    expect(todo.notes.map(\.text)) == ["soil was dry"]
+                    expect(todo.completedDate) == todo.alterDate
+                    expect(todo.recurrence?.every) == Recurrence.Interval(.week, count: 2)
+                    expect(todo.recurrence?.occurrence) == 3
+                }
+                it("leaves the new fields out while they are empty, so a format-1 todo reads and writes as before") {
+                    let text = String(decoding: try! DocketJSON.encode(TodoItem(text: "x")), as: UTF8.self)
+                    for key in ["tags", "priority", "notes", "completedDate", "recurrence"] { expect(text).notTo(contain("\"\(key)\"")) }
+                }
+                it("refuses a recurrence it cannot read, naming it") {
+                    let json = #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00Z","recurrence":{"every":"fortnightly","series":"6F9619FF-8B86-4D11-B42D-00C04FC964FF"}}"#
+                    expect { try DocketJSON.decode(TodoItem.self, from: Data(json.utf8)) }.to(throwError { error in
+                        expect("\(error)").to(contain("\"fortnightly\" is not an interval such as \"week\" or \"2 days\""))
+                    })
+                }
             }
 
             context("of a todo") {

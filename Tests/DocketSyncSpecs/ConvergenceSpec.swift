@@ -32,6 +32,8 @@ func edits(from before: AppState, to after: AppState) -> [Edit] {
         if old?.text != todo.text { result.append(Edit(id: todo.id, field: "text", value: todo.text, date: date)) }
         if old?.completed != todo.completed { result.append(Edit(id: todo.id, field: "completed", value: String(todo.completed), date: date)) }
         if old.map({ ms($0.dueDate) }) != ms(todo.dueDate) { result.append(Edit(id: todo.id, field: "dueDate", value: iso(todo.dueDate), date: date)) }
+        result += richEdits(id: todo.id, old: old.map(RichFields.init), new: RichFields(todo), date: date)
+        if old?.recurrence != todo.recurrence { result.append(Edit(id: todo.id, field: "recurrence", value: todo.recurrence.fieldText, date: date)) }
     }
     for project in after.projects {
         let old = before.project(id: project.id)
@@ -43,7 +45,43 @@ func edits(from before: AppState, to after: AppState) -> [Edit] {
             if was?.title != task.title { result.append(Edit(id: task.id, field: "title", value: task.title, date: date)) }
             if was?.state != task.state { result.append(Edit(id: task.id, field: "state", value: task.state.rawValue, date: date)) }
             if was.map({ ms($0.dueDate.date) }) != ms(task.dueDate.date) { result.append(Edit(id: task.id, field: "dueDate", value: iso(task.dueDate.date), date: date)) }
+            result += richEdits(id: task.id, old: was.map(RichFields.init), new: RichFields(task), date: date)
         }
+    }
+    return result
+}
+
+/// The fields todos and tasks share since store format 2, as the merge report names them.
+/// Tags merge as sets, so they are checked by the merge laws and the machines' equal states, not edit by edit.
+struct RichFields {
+    let priority: Priority?
+    let completedDate: Date?
+    let notes: [Note]
+
+    init(_ todo: TodoItem) { (priority, completedDate, notes) = (todo.priority, todo.completedDate, todo.notes) }
+    init(_ task: ProjectTask) { (priority, completedDate, notes) = (task.priority, task.completedDate, task.notes) }
+
+    /// The value of a field as `edits` names it ("priority", "completedDate", "notes[<id>]").
+    func value(_ field: String) -> String? {
+        switch field {
+        case "priority": return priority.fieldText
+        case "completedDate": return iso(completedDate)
+        default:
+            guard field.hasPrefix("notes[") else { return nil }
+            return notes.first { "notes[\($0.id.uuidString)]" == field }?.text ?? "none"
+        }
+    }
+}
+
+func richEdits(id: UUID, old: RichFields?, new: RichFields, date: Int64) -> [Edit] {
+    var result: [Edit] = []
+    if old?.priority != new.priority { result.append(Edit(id: id, field: "priority", value: new.priority.fieldText, date: date)) }
+    if iso(old?.completedDate) != iso(new.completedDate) { result.append(Edit(id: id, field: "completedDate", value: iso(new.completedDate), date: date)) }
+    for note in new.notes where old?.notes.first(where: { $0.id == note.id })?.text != note.text {
+        result.append(Edit(id: id, field: "notes[\(note.id.uuidString)]", value: note.text, date: date))
+    }
+    for note in old?.notes ?? [] where !new.notes.contains(where: { $0.id == note.id }) {
+        result.append(Edit(id: id, field: "notes[\(note.id.uuidString)]", value: "none", date: date))
     }
     return result
 }
@@ -116,7 +154,9 @@ final class ConvergenceSpec: QuickSpec {
                         case "exists": return ""
                         case "text": return todo.text
                         case "completed": return String(todo.completed)
-                        default: return iso(todo.dueDate)
+                        case "dueDate": return iso(todo.dueDate)
+                        case "recurrence": return todo.recurrence.fieldText
+                        default: return RichFields(todo).value(edit.field)
                         }
                     }
                     if let project = final.project(id: edit.id) { return project.title }
@@ -125,7 +165,8 @@ final class ConvergenceSpec: QuickSpec {
                         switch edit.field {
                         case "title": return task.title
                         case "state": return task.state.rawValue
-                        default: return iso(task.dueDate.date)
+                        case "dueDate": return iso(task.dueDate.date)
+                        default: return RichFields(task).value(edit.field)
                         }
                     }
                     return nil
