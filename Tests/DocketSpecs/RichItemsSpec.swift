@@ -101,6 +101,17 @@ final class RichItemsSpec: QuickSpec {
                 run("reopen", milk)
                 expect(todos().first?.completedDate).to(beNil())
             }
+            it("is a finished task's, shown by the time report") {
+                let project = docket(["project", "add", "Garden"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let task = docket(["task", "add", project, "Dig"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                run("task", "start", task)
+                run("task", "stop", task)
+                run("task", "state", task, "finished")
+                let finished = try Store.open(at: store).load().state.projects[0].tasks[0]
+                expect(finished.completedDate) == finished.alterDate
+                expect(run("report").stdout).to(contain("Dig  finished \(String(ISODate.string(from: finished.completedDate!).prefix(10)))"))
+                expect(run("report", "--json").stdout).to(contain("\"finished\" : \"\(ISODate.string(from: finished.completedDate!))\""))
+            }
         }
 
         describe("repeating todos") {

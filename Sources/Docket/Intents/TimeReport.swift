@@ -13,6 +13,18 @@ public struct TimeReport: Encodable, Sendable {
         public let seconds: Int
         /// Whether a slip is running.
         public let running: Bool
+        /// When it was finished, if it is.
+        public let finished: Date?
+
+        private enum Keys: String, CodingKey { case id, title, seconds, running, finished }
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(title, forKey: .title)
+            try c.encode(seconds, forKey: .seconds)
+            try c.encode(running, forKey: .running)
+            try c.encodeDate(finished, forKey: .finished)
+        }
     }
 
     /// One project's time.
@@ -36,7 +48,8 @@ public struct TimeReport: Encodable, Sendable {
     public init(_ projects: [Project], now: Date) {
         self.projects = projects.map { project in
             let tasks = project.tasks.map {
-                TaskTime(id: $0.id, title: $0.title, seconds: Int($0.recorded(until: now)), running: $0.runningSlip != nil)
+                TaskTime(id: $0.id, title: $0.title, seconds: Int($0.recorded(until: now)), running: $0.runningSlip != nil,
+                         finished: $0.state == .finished ? $0.completedDate : nil)
             }
             return ProjectTime(id: project.id, title: project.title, seconds: tasks.reduce(0) { $0 + $1.seconds }, tasks: tasks)
         }

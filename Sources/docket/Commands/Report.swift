@@ -7,8 +7,8 @@ struct Report: ParsableCommand {
         commandName: "report",
         abstract: "Show the time recorded per task and project; running slips are marked.",
         discussion: """
-            --json prints {"projects": [{"id", "title", "seconds", "tasks": [{"id", "title", "seconds", "running"}]}], "seconds"}; \
-            a running slip counts up to now.
+            --json prints {"projects": [{"id", "title", "seconds", "tasks": [{"id", "title", "seconds", "running", "finished"}]}], "seconds"}; \
+            a running slip counts up to now; "finished" is the task's completion date, or null.
 
             Example: docket report --project 7c1e
             """)
@@ -25,8 +25,9 @@ struct Report: ParsableCommand {
         if report.projects.isEmpty { return print("No projects.") }
         for project in report.projects {
             print("\(Output.safe(project.title))  \(duration(TimeInterval(project.seconds)))")
-            for task in project.tasks where task.seconds > 0 || task.running {
-                print("  \(duration(TimeInterval(task.seconds)).padding(toLength: 8, withPad: " ", startingAt: 0))  \(Output.safe(task.title))\(task.running ? "  " + Output.green("(running)") : "")")
+            for task in project.tasks where task.seconds > 0 || task.running || task.finished != nil {
+                print("  \(duration(TimeInterval(task.seconds)).padding(toLength: 8, withPad: " ", startingAt: 0))  \(Output.safe(task.title))\(task.running ? "  " + Output.green("(running)") : "")"
+                      + (task.finished.map { "  " + Output.dim("finished \(DateInput.show($0))") } ?? ""))
             }
         }
         print("Total  \(duration(TimeInterval(report.seconds)))")
