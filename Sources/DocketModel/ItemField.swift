@@ -159,6 +159,14 @@ extension FieldCoded {
         for field in Self.fields { field.hash(self, into: &hasher) }
     }
 
+    /// This item with a new alterDate: later than now's and than `previous`
+    /// (the date it must outweigh, such as its removal's), for an edit that
+    /// puts back an older value (an undo, a restored merge loser).
+    public func redated(after previous: Date?) -> Self {
+        guard let field = Self.fields.first(where: { $0.key == "alterDate" }) else { return self }
+        return field.setting(Optional(DocketClock.alterDate(after: previous)), in: self)
+    }
+
     /// The fields a merge reconciles one by one (not the identity, dates or children).
     public static var contentFields: [ItemField<Self>] {
         fields.filter {

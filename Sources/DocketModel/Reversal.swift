@@ -25,14 +25,14 @@ extension AppState {
             case let (b?, a?, c?):
                 let (item, notes) = Self.reverse(c, before: b, after: a, label: "todo '\(c.text)'")
                 skipped += notes
-                if item != c { state = state.alter(by: .updating(.todo(Self.redated(item, after: c.alterDate)))) }
+                if item != c { state = state.alter(by: .updating(.todo(item.redated(after: c.alterDate)))) }
             case (_?, _?, nil):
                 skipped.append("todo '\(after.todo(id: id)!.text)': removed since")
             case let (nil, _?, c?) where !keepingAdded:
                 state = state.alter(by: .removing(.todo(c)))
             case let (b?, nil, nil):
                 let removed = state.tombstone(id: id)?.removedDate ?? after.tombstone(id: id)?.removedDate
-                state = state.alter(by: .adding(.todo(Self.redated(b, after: [b.alterDate, removed].compactMap { $0 }.max()))))
+                state = state.alter(by: .adding(.todo(b.redated(after: [b.alterDate, removed].compactMap { $0 }.max()))))
             default:
                 continue
             }
@@ -55,7 +55,7 @@ extension AppState {
                 state = state.alter(by: .removing(.project(c)))
             case let (b?, nil, nil):
                 let removed = state.tombstone(id: id)?.removedDate ?? after.tombstone(id: id)?.removedDate
-                state = state.alter(by: .adding(.project(Self.redated(b, after: [b.latestAlterDate, removed].compactMap { $0 }.max()))))
+                state = state.alter(by: .adding(.project(b.redated(after: [b.latestAlterDate, removed].compactMap { $0 }.max()))))
             default:
                 continue
             }
@@ -72,13 +72,13 @@ extension AppState {
             case let (b?, a?, c?):
                 let (task, notes) = reverse(c, before: b, after: a, label: "task '\(c.title)'")
                 skipped += notes
-                if task != c { project = project.alter(by: .updating(.task(redated(task, after: c.alterDate)))) }
+                if task != c { project = project.alter(by: .updating(.task(task.redated(after: c.alterDate)))) }
             case (_?, _?, nil):
                 skipped.append("task '\(after.task(id: id)!.title)': removed since")
             case let (nil, _?, c?) where !keepingAdded:
                 project = project.alter(by: .removing(.task(c)))
             case let (b?, nil, nil):
-                project = project.alter(by: .adding(.task(redated(b, after: max(b.alterDate ?? .distantPast, project.alterDate ?? .distantPast)))))
+                project = project.alter(by: .adding(.task(b.redated(after: max(b.alterDate ?? .distantPast, project.alterDate ?? .distantPast)))))
             default:
                 continue
             }
@@ -98,11 +98,5 @@ extension AppState {
             }
         }
         return (item, skipped)
-    }
-
-    /// `item` with a new alterDate, later than now's and `previous`.
-    private static func redated<Item: FieldCoded>(_ item: Item, after previous: Date?) -> Item {
-        guard let field = Item.fields.first(where: { $0.key == "alterDate" }) else { return item }
-        return field.setting(Optional(DocketClock.alterDate(after: previous)), in: item)
     }
 }

@@ -119,10 +119,10 @@ final class StoreSpec: QuickSpec {
             }
             it("keeps a JSON key it does not know when it rewrites the file") {
                 let path = StoreLayout.todo(milk.id)
-                let edited = text(path)!.replacingOccurrences(of: "\"completed\"", with: "\"priority\" : \"high\",\n  \"completed\"")
+                let edited = text(path)!.replacingOccurrences(of: "\"completed\"", with: "\"estimate\" : \"2h\",\n  \"completed\"")
                 try Data(edited.utf8).write(to: URL(fileURLWithPath: file(path)))
                 appStore.change(.updating(.todo(milk.alter(.completed(true)))))
-                expect(text(path)).to(contain("\"priority\" : \"high\""))
+                expect(text(path)).to(contain("\"estimate\" : \"2h\""))
                 expect(text(path)).to(contain("\"completed\" : true"))
             }
             it("leaves the old file whole when a write stops before its rename") {

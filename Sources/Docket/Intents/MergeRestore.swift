@@ -42,21 +42,20 @@ extension Store {
             try edit(todos: [item.id], tombstones: [item.id]) { state in
                 guard let field = lost.field else {
                     let removed = state.tombstone(id: item.id)?.removedDate
-                    return state.alter(by: .adding(.todo(Self.redated(old, after: [old.alterDate, removed].compactMap { $0 }.max()))))
+                    return state.alter(by: .adding(.todo(old.redated(after: [old.alterDate, removed].compactMap { $0 }.max()))))
                 }
                 guard let current = state.todo(id: item.id) else { throw StoreError.input(.notFound(kind: .todo, id: item.id.uuidString)) }
-                return state.alter(by: .updating(.todo(Self.redated(try Self.restoring(field.field, from: old, into: current), after: current.alterDate))))
+                return state.alter(by: .updating(.todo(try Self.restoring(field.field, from: old, into: current).redated(after: current.alterDate))))
             }
         case .project:
             guard let old = try reader.project(item.id) else { throw StoreError.input(.notFound(kind: .project, id: item.id.uuidString)) }
             try edit(projects: [item.id], tombstones: [item.id]) { state in
                 guard let field = lost.field else {
                     let removed = state.tombstone(id: item.id)?.removedDate
-                    return state.alter(by: .adding(.project(Self.redated(old, after: [old.latestAlterDate, removed].compactMap { $0 }.max()))))
+                    return state.alter(by: .adding(.project(old.redated(after: [old.latestAlterDate, removed].compactMap { $0 }.max()))))
                 }
                 guard let current = state.project(id: item.id) else { throw StoreError.input(.notFound(kind: .project, id: item.id.uuidString)) }
-                return state.alter(by: .updating(.project(Self.redated(try Self.restoring(field.field, from: old, into: current),
-                                                                       after: current.latestAlterDate))))
+                return state.alter(by: .updating(.project(try Self.restoring(field.field, from: old, into: current).redated(after: current.latestAlterDate))))
             }
         case .task:
             guard let projectID = item.projectID, let old = try reader.project(projectID)?.task(id: item.id) else {
@@ -64,10 +63,10 @@ extension Store {
             }
             try updateProject(projectID) { project in
                 guard let field = lost.field else {
-                    return project.alter(by: .adding(.task(Self.redated(old, after: max(old.alterDate ?? .distantPast, project.alterDate ?? .distantPast)))))
+                    return project.alter(by: .adding(.task(old.redated(after: max(old.alterDate ?? .distantPast, project.alterDate ?? .distantPast)))))
                 }
                 guard let current = project.task(id: item.id) else { throw StoreError.input(.notFound(kind: .task, id: item.id.uuidString)) }
-                return project.alter(by: .updating(.task(Self.redated(try Self.restoring(field.field, from: old, into: current), after: current.alterDate))))
+                return project.alter(by: .updating(.task(try Self.restoring(field.field, from: old, into: current).redated(after: current.alterDate))))
             }
         }
         return RestoredValue(lost: lost, label: item.label)
@@ -89,12 +88,6 @@ extension Store {
             guard let stop = oldSlips.first(where: { $0.id == id })?.stop else { return current }
             return field.setting(slips.map { $0.id == id ? TimeSlip(id: id, start: $0.start, stop: stop) : $0 }, in: current)
         }
-        throw StoreError.input(.unknownMerge(name))
-    }
-
-    /// `item` with a new alterDate after `previous` and now.
-    private static func redated<Item: FieldCoded>(_ item: Item, after previous: Date?) -> Item {
-        guard let field = Item.fields.first(where: { $0.key == "alterDate" }) else { return item }
-        return field.setting(Optional(DocketClock.alterDate(after: previous)), in: item)
+        throw StoreError.input(.cannotRestore(field: name))
     }
 }
