@@ -9,6 +9,7 @@ enum CommandLineHabits {
     static let idFirst: [String: [String]] = [
         "done": ["done"], "reopen": ["reopen"], "edit": ["edit"], "due": ["due"], "rm": ["rm"], "fork": ["fork"],
         "show": ["show"], "start": ["task", "start"], "stop": ["task", "stop"],
+        "tag": ["tag"], "priority": ["priority"], "note": ["note"], "repeat": ["repeat"],
     ]
 
     /// Root options that stay where they are.

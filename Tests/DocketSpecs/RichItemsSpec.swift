@@ -30,6 +30,15 @@ final class RichItemsSpec: QuickSpec {
                 expect(run("list", "+shop").stdout) == "No todos match.\n"
                 expect(file(milk)).to(contain("\"tags\" : [\n    \"errand\",\n    \"home\"\n  ]"))
             }
+            it("change with the id first too, as Taskwarrior users type it") {
+                let milk = add("Buy", "milk")
+                expect(run(milk, "tag", "+errand").status) == 0
+                expect(run(milk, "priority", "low").status) == 0
+                expect(run(milk, "note", "oat", "milk").status) == 0
+                expect(todos().first?.tags) == ["errand"]
+                expect(todos().first?.priority) == .low
+                expect(todos().first?.notes.map(\.text)) == ["oat milk"]
+            }
             it("are refused when they are not one word, with the reason") {
                 let milk = add("Buy", "milk")
                 let spaced = run("tag", milk, "+two words")
