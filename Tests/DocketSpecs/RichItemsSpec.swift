@@ -195,6 +195,17 @@ final class RichItemsSpec: QuickSpec {
                 run("done", water)
                 expect(todos().count) == 2
             }
+            it("of a change whose docket was killed before writing it changes nothing, and the undo before it still works") {
+                let milk = add("Buy", "milk")
+                run("priority", milk, "low")
+                let killed = docket(["priority", milk, "high"], store: store, environment: ["DOCKET_FAULT": "after-undo-record"])
+                expect(killed.status) != 0
+                expect(todos().first?.priority) == .low
+                expect(run("undo").status) == 0
+                expect(todos().first?.priority) == .low
+                expect(run("undo").stdout).to(contain("Undid docket priority \(milk) low"))
+                expect(todos().first?.priority).to(beNil())
+            }
             it("keeps a journal that does not read from stopping changes, and says how to start afresh") {
                 let milk = add("Buy", "milk")
                 try Data("not json".utf8).write(to: store.appendingPathComponent(".git/docket/undo.json"))

@@ -91,15 +91,17 @@ extension Store {
         }
     }
 
-    /// Keeps the change from `before` to `after` (partial states of the items a command read) for undo.
-    func recordForUndo(action: String, isMerge: Bool = false, before: AppState, after: AppState) {
+    /// Keeps the change from `before` to `after` (partial states of the items a command read) for undo;
+    /// false when there was nothing to keep (or too much).
+    @discardableResult
+    func recordForUndo(action: String, isMerge: Bool = false, before: AppState, after: AppState) -> Bool {
         let old = Dictionary(before.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let new = Dictionary(after.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let todos = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }
         let oldProjects = Dictionary(before.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let newProjects = Dictionary(after.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let projects = Set(oldProjects.keys).union(newProjects.keys).filter { oldProjects[$0] != newProjects[$0] }
-        guard !todos.isEmpty || !projects.isEmpty, todos.count + projects.count <= Store.undoLargest else { return }
+        guard !todos.isEmpty || !projects.isEmpty, todos.count + projects.count <= Store.undoLargest else { return false }
         func part(_ state: AppState) -> AppState {
             AppState(todos: state.todos.filter { todos.contains($0.id) }, projects: state.projects.filter { projects.contains($0.id) },
                      removed: state.removed.filter { todos.contains($0.id) || projects.contains($0.id) || $0.projectID.map(projects.contains) == true })
@@ -107,9 +109,14 @@ extension Store {
         let entry = UndoEntry(date: DocketClock.now, action: action, isMerge: isMerge, before: part(before), after: part(after))
         // NB: a journal that does not read is started afresh rather than stopping the change that was just written.
         let entries = ((try? undoEntries()) ?? []).suffix(Store.undoDepth - 1) + [entry]
-        if let data = try? DocketJSON.encode(Array(entries)) {
-            try? writeLocalText(String(decoding: data, as: UTF8.self), to: Store.undoJournal)
-        }
+        guard let data = try? DocketJSON.encode(Array(entries)) else { return false }
+        return (try? writeLocalText(String(decoding: data, as: UTF8.self), to: Store.undoJournal)) != nil
+    }
+
+    /// Forgets the newest kept change (one whose files could not be written).
+    func dropLastUndoEntry() {
+        guard let entries = try? undoEntries(), !entries.isEmpty, let data = try? DocketJSON.encode(Array(entries.dropLast())) else { return }
+        try? writeLocalText(String(decoding: data, as: UTF8.self), to: Store.undoJournal)
     }
 
     /// Takes back the last `count` changes this machine made through Docket,

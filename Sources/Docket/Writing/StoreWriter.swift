@@ -77,8 +77,16 @@ extension Store {
         try withLock {
             let before = try snapshot(todos: todos, projects: projects, tombstones: tombstones)
             let after = try change(before.state)
-            try write(from: before, to: after)
-            recordForUndo(action: action, before: before.state, after: after)
+            // NB: kept for undo before the files are written: undoing a change a
+            // killed docket never wrote finds nothing of it and changes nothing.
+            let recorded = recordForUndo(action: action, before: before.state, after: after)
+            Fault.point("after-undo-record")
+            do {
+                try write(from: before, to: after)
+            } catch {
+                if recorded { dropLastUndoEntry() }
+                throw error
+            }
             return after
         }
     }
