@@ -60,7 +60,7 @@ extension Store {
     public func completeTodos(_ ids: [UUID], calendar: Calendar = .current) throws -> (changed: [Changed<TodoItem>], next: [TodoItem]) {
         var changed: [Changed<TodoItem>] = []
         var next: [TodoItem] = []
-        let series = Set(ids).union(try ids.compactMap { try? self.todo($0).recurrence?.nextID })
+        let series = Set(ids).union(ids.compactMap { try? self.todo($0).recurrence?.nextID })
         try edit(todos: Array(series), tombstones: Array(series)) { state in
             try ids.reduce(into: state) { state, id in
                 guard let todo = state.todo(id: id) else { throw StoreError.input(.notFound(kind: .todo, id: id.uuidString)) }
