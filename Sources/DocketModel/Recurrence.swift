@@ -138,3 +138,9 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
 
     public var fieldText: String { "\(description) (series \(series.uuidString.prefix(8).lowercased()), #\(occurrence))" }
 }
+
+/// An immutable value kept on the heap, so a rarely set field costs a pointer where it is unset.
+final class Box<Value: Sendable>: Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -23,7 +23,9 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     /// When it was done; nil while open.
     public let completedDate: Date?
     /// How it repeats, if it does.
-    public let recurrence: Recurrence?
+    public var recurrence: Recurrence? { repeating?.value }
+    // NB: boxed, as most todos do not repeat: a recurrence is 50 bytes, and lists hold 100,000 todos.
+    private let repeating: Box<Recurrence>?
 
     /// The Change DSL of a todo.
     public enum Change: Hashable, Sendable {
@@ -64,7 +66,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         self.priority = priority
         self.notes = notes
         self.completedDate = completedDate
-        self.recurrence = recurrence
+        self.repeating = recurrence.map(Box.init)
     }
 
     /// The item after the changes, applied in order.

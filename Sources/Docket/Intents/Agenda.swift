@@ -4,7 +4,8 @@ import Foundation
 /// Something to do: a todo, or a project's task with its project.
 public enum Entry: Sendable, Equatable, Encodable {
     case todo(TodoItem)
-    case task(ProjectTask, project: Project)
+    // NB: indirect, so an entry is the size of a todo: listings hold 100,000 of them.
+    indirect case task(ProjectTask, project: Project)
 
     /// The item's id.
     public var id: UUID {
