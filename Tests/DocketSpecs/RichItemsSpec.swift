@@ -39,6 +39,19 @@ final class RichItemsSpec: QuickSpec {
                 expect(todos().first?.priority) == .low
                 expect(todos().first?.notes.map(\.text)) == ["oat milk"]
             }
+            it("ask for more of an id that starts both a todo's and a task's, and take the longer one") {
+                let opened = try Store.open(at: store)
+                let todo = TodoItem(id: UUID(uuidString: "ABCD1111-0000-4000-8000-000000000000")!, text: "Buy milk", creationDate: Date(),
+                                    completed: false, dueDate: nil, alterDate: nil)
+                try opened.addTodo(todo)
+                let project = Project(title: "Garden")
+                try opened.addProject(project)
+                try opened.addTask(ProjectTask(id: UUID(uuidString: "ABCD2222-0000-4000-8000-000000000000")!, title: "Dig", dueDate: .unknown,
+                                               state: .unfinished, timeSlips: [], alterDate: nil), to: project.id)
+                let both = run("tag", "abcd", "+x")
+                expect(both.stderr).to(contain("the id abcd matches todo abcd1111 and task abcd2222; give more of the id"))
+                expect(run("tag", "abcd2", "+x").stdout) == "Tagged: Dig  +x\n"
+            }
             it("are refused when they are not one word, with the reason") {
                 let milk = add("Buy", "milk")
                 let spaced = run("tag", milk, "+two words")

@@ -15,7 +15,7 @@ extension Store {
         let task = Result { try taskID(typed) }
         switch (todo, task) {
         case let (.success(todo), .success(task)):
-            throw StoreError.input(.ambiguous(kind: .todo, prefix: typed, candidates: [Self.shortID(todo), Self.shortID(task.task) + " (a task)"]))
+            throw StoreError.input(.todoOrTask(prefix: typed, todo: Self.shortID(todo), task: Self.shortID(task.task)))
         case let (.success(todo), _):
             return .todo(todo)
         case let (_, .success(task)):

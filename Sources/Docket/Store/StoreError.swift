@@ -63,6 +63,8 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     case passwordInURL(shown: String)
     /// No merge commit in the history has this id.
     case unknownMerge(String)
+    /// The id given starts both a todo's id and a task's.
+    case todoOrTask(prefix: String, todo: String, task: String)
     /// A lost value of a field this docket does not know how to put back.
     case cannotRestore(field: String)
     /// `undo` found no change of this machine's to take back.
@@ -96,6 +98,8 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
             "the address \(shown) carries a password or token, which would be kept in the repository's files; give the address without it and the token in DOCKET_GIT_TOKEN (with DOCKET_GIT_USERNAME)"
         case let .unknownMerge(commit):
             "no merge in the history has the id \(commit); 'docket merges' lists the merges with their ids"
+        case let .todoOrTask(prefix, todo, task):
+            "the id \(prefix) matches todo \(todo) and task \(task); give more of the id"
         case let .cannotRestore(field):
             "this docket cannot put back a lost value of '\(field)'; 'docket merges --json' shows the value, to set by hand"
         case .nothingToUndo:
