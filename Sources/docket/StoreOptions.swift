@@ -32,8 +32,21 @@ struct StoreOptions: ParsableArguments {
     /// (or empty), with a notice; a folder named by -C or DOCKET_DIR must hold a store.
     func open() throws -> Store {
         let store = try find()
-        store.action = (["docket"] + CommandLine.arguments.dropFirst()).joined(separator: " ")
+        store.action = StoreOptions.action(Array(CommandLine.arguments.dropFirst()))
         return store
+    }
+
+    /// The command as `undo --list` names it: "docket done 3f2a", without the store's folder.
+    static func action(_ arguments: [String]) -> String {
+        var words = ["docket"]
+        var skipNext = false
+        for word in arguments {
+            if skipNext { skipNext = false; continue }
+            if word == "-C" { skipNext = true; continue }
+            if word.hasPrefix("-C") && word.count > 2 { continue }
+            words.append(word)
+        }
+        return words.joined(separator: " ")
     }
 
     private func find() throws -> Store {

@@ -68,7 +68,7 @@ final class RichItemsSyncSpec: QuickSpec {
                 desk.run("pull")
                 expect(desk.state.todos.first?.priority) == .high
                 let undone = laptop.run("undo")
-                expect(undone.stdout).to(contain("Undid docket"))
+                expect(undone.stdout).to(contain("Undid docket priority \(milk) high (todo 'Buy milk')"))
                 expect(undone.stdout).to(contain("reversed by a new edit"))
                 expect(laptop.run("sync").status) == 0
                 expect(desk.run("pull").status) == 0
@@ -90,6 +90,19 @@ final class RichItemsSyncSpec: QuickSpec {
                 expect(laptop.run("undo", "--list").stdout).to(contain("merge origin/main  todo 'Buy oat milk'"))
                 expect(laptop.run("undo").stdout).to(contain("Undid merge origin/main"))
                 expect(laptop.state.todos.map(\.text).sorted()) == ["Buy milk", "Call Anna", "Pay rent"]
+            }
+        }
+
+        describe("Samples/tags-notes-repeats.sh") {
+            it("runs from a fresh clone and ends with every tag and note, one next instance, and the undo on both machines") {
+                let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                let sample = runCommand(root.appendingPathComponent("Samples/tags-notes-repeats.sh").path, [], environment: ["DOCKET": docketBinary])
+                expect(sample.status) == 0
+                expect(sample.stdout).to(contain("tags: kept \"[home, shop]\" (both changed it:"))
+                expect(sample.stdout.components(separatedBy: "[ ]  Water plants").count) == 2
+                expect(sample.stdout).to(contain("priority  none\n  tags      +home +shop"))
+                expect(sample.stdout).to(contain("closed on Sunday"))
+                expect(sample.stdout).to(contain("called, left a message"))
             }
         }
 
