@@ -10,6 +10,9 @@ let package = Package(
         .library(name: "Docket", targets: ["Docket"]),
         .executable(name: "docket", targets: ["DocketCLI"]),
         .executable(name: "docket-bench", targets: ["DocketBench"]),
+        .executable(name: "docket-sample", targets: ["LibrarySample"]),
+        .executable(name: "mastermind", targets: ["MastermindGame"]),
+        .executable(name: "quiz", targets: ["QuizTerminal"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -37,6 +40,12 @@ let package = Package(
             path: "Sources/docket"
         ),
         .executableTarget(name: "DocketBench", dependencies: ["Docket"]),
+        // Samples: Docket used as a library, and seed 003's and 004's systems built in Docket's style.
+        .executableTarget(name: "LibrarySample", dependencies: ["Docket"], path: "Samples/Library"),
+        .target(name: "Mastermind", path: "Samples/Mastermind/Model"),
+        .executableTarget(name: "MastermindGame", dependencies: ["Mastermind"], path: "Samples/Mastermind/Game"),
+        .target(name: "QuizFlow", path: "Samples/Quiz/Flow"),
+        .executableTarget(name: "QuizTerminal", dependencies: ["QuizFlow"], path: "Samples/Quiz/Terminal"),
         .target(
             name: "DocketSpecSupport",
             dependencies: ["DocketModel", "Nimble"],
@@ -62,6 +71,11 @@ let package = Package(
         .testTarget(
             name: "DocketSyncSpecs",
             dependencies: ["Docket", "DocketSpecSupport", "Quick", "Nimble"],
+            swiftSettings: specSettings
+        ),
+        .testTarget(
+            name: "SampleSpecs",
+            dependencies: ["Mastermind", "QuizFlow", "DocketSpecSupport", "Quick", "Nimble"],
             swiftSettings: specSettings
         ),
         .testTarget(

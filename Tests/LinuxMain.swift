@@ -7,6 +7,7 @@ import XCTest
 @testable import DocketModelSpecs
 @testable import DocketSpecs
 @testable import DocketSyncSpecs
+@testable import SampleSpecs
 
 // On Linux, Quick runs only the specs listed here: add every new QuickSpec.
 // `scripts/check-linuxmain` (run by `scripts/test` and CI) fails when one is missing.
@@ -49,6 +50,9 @@ import XCTest
             // Sync
             SyncSpec.self,
             RichItemsSyncSpec.self,
+            MastermindSpec.self,
+            FlowSpec.self,
+            SamplesRunSpec.self,
             SSHSpec.self,
             HTTPSSpec.self,
             FaultSpec.self,

@@ -52,6 +52,15 @@ extension Store {
         throw all.isEmpty ? StoreError.state(.noRemote) : StoreError.input(.unknownRemote("origin"))
     }
 
+    /// Makes an empty bare repository at `folder` (`git init --bare` on main),
+    /// for stores to clone and sync through; returns its path, to give `clone`.
+    @discardableResult
+    public static func createRemote(at folder: URL) throws -> String {
+        let path = folder.standardizedFileURL.path
+        _ = try StoreError.gate(writing: true) { try Repository.createBare(at: path) }
+        return path
+    }
+
     /// Clones the store at `url` into `folder`; an empty remote becomes a new store there.
     public static func clone(url: String, into folder: URL, options: TransferOptions = .fromEnvironment()) throws -> Store {
         let path = folder.standardizedFileURL.path
