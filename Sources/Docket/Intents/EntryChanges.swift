@@ -29,6 +29,7 @@ extension Store {
     private static func shortID(_ id: UUID) -> String { String(id.uuidString.lowercased().prefix(8)) }
 
     /// Changes one todo or task by the matching closure; returns the entry before and after.
+    @discardableResult
     public func changeEntry(_ ref: EntryRef, todo: (TodoItem) throws -> TodoItem, task: (ProjectTask) throws -> ProjectTask) throws -> Changed<Entry> {
         switch ref {
         case let .todo(id):
@@ -57,6 +58,7 @@ extension Store {
 
     /// Marks todos done; a repeating one gets its next instance (the same on
     /// every machine). Returns each todo before and after, and the instances made.
+    @discardableResult
     public func completeTodos(_ ids: [UUID], calendar: Calendar = .current) throws -> (changed: [Changed<TodoItem>], next: [TodoItem]) {
         var changed: [Changed<TodoItem>] = []
         var next: [TodoItem] = []

@@ -18,6 +18,7 @@ extension Store {
     }
 
     /// Applies `change` to each of these todos and writes what changed; returns each todo before and after, in the order given.
+    @discardableResult
     public func updateTodos(_ ids: [UUID], _ change: (TodoItem) throws -> TodoItem) throws -> [Changed<TodoItem>] {
         var changed: [Changed<TodoItem>] = []
         try edit(todos: Array(Set(ids))) { state in
@@ -33,11 +34,13 @@ extension Store {
     }
 
     /// Applies `change` to one todo and writes it if it changed.
+    @discardableResult
     public func updateTodo(_ id: UUID, _ change: (TodoItem) throws -> TodoItem) throws -> Changed<TodoItem> {
         try updateTodos([id], change)[0]
     }
 
     /// Adds a new todo made from an existing one (`TodoItem.Change.fork`); returns the new todo.
+    @discardableResult
     public func forkTodo(_ id: UUID, _ changes: [TodoItem.Change]) throws -> TodoItem {
         var fork: TodoItem?
         try edit(todos: [id]) { state in
@@ -49,6 +52,7 @@ extension Store {
     }
 
     /// Removes a todo, recording its tombstone; returns it as it was.
+    @discardableResult
     public func removeTodo(_ id: UUID) throws -> TodoItem {
         var removed: TodoItem?
         try edit(todos: [id]) { state in
@@ -80,6 +84,7 @@ extension Store {
     }
 
     /// Removes a project with its tasks, recording its tombstone; returns it as it was.
+    @discardableResult
     public func removeProject(_ id: UUID) throws -> Project {
         var removed: Project?
         try edit(projects: [id]) { state in
@@ -96,6 +101,7 @@ extension Store {
     }
 
     /// Applies `change` to one task of a project and writes what changed.
+    @discardableResult
     public func updateTask(_ id: UUID, in project: UUID, _ change: (ProjectTask) throws -> ProjectTask) throws -> Changed<ProjectTask> {
         var changed: Changed<ProjectTask>?
         try updateProject(project) { project in
@@ -108,6 +114,7 @@ extension Store {
     }
 
     /// Removes a task from its project, recording its tombstone; returns it as it was.
+    @discardableResult
     public func removeTask(_ id: UUID, in project: UUID) throws -> ProjectTask {
         var removed: ProjectTask?
         try updateProject(project) { project in

@@ -15,6 +15,7 @@ extension Store {
     /// Puts back the value numbered `number` that the merge `commit` (an id or
     /// a prefix) discarded, as a new edit: the field gets the losing side's
     /// value, or the item a removal won over comes back. It commits and syncs like any edit.
+    @discardableResult
     public func restoreLost(merge commit: String, number: Int, scanning: Int = 10_000) throws -> RestoredValue {
         let typed = commit.lowercased()
         let candidates = try log(limit: scanning).filter { $0.parents.count > 1 && $0.id.description.hasPrefix(typed) }

@@ -122,6 +122,7 @@ extension Store {
     /// Takes back the last `count` changes this machine made through Docket,
     /// newest first. A change not committed yet has its files put back; one
     /// committed or synced is reversed by a new edit (see `AppState.reversing`).
+    @discardableResult
     public func undo(_ count: Int = 1) throws -> [UndoOutcome] {
         try withLock {
             var entries = try undoEntries()

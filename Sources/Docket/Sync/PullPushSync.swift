@@ -5,6 +5,7 @@ import Foundation
 extension Store {
     /// Fetches the remote, then fast-forwards or merges with Docket's merge.
     /// Refuses when the store has uncommitted changes.
+    @discardableResult
     public func pull(remote: String? = nil, options: TransferOptions = .fromEnvironment()) throws -> Pulled {
         let name = try remoteName(remote)
         return Pulled(remote: name, outcome: try withLock { try pullHoldingLock(remote: name, options: options) })
@@ -37,6 +38,7 @@ extension Store {
     /// times) when another machine pushed in between.
     /// `onCommit` hears of the commit of local changes as soon as it is made,
     /// so a pull or push that fails afterwards cannot hide it.
+    @discardableResult
     public func sync(remote: String? = nil, attempts: Int = 5, options: TransferOptions = .fromEnvironment(),
                      onCommit: (CommitOutcome) -> Void = { _ in }) throws -> SyncOutcome {
         let name = try remoteName(remote)
