@@ -18,7 +18,7 @@ final class SamplesRunSpec: QuickSpec {
                 expect(result.stdout).to(contain("tags: kept \"[errand, shop]\" (both changed it: ours +shop, theirs +errand)"))
                 expect(result.stdout).to(contain("lost \"Buy oat milk\" (theirs)"))
                 expect(result.stdout).to(contain("Both machines hold the same state: true"))
-                expect(result.stdout).to(contain("task  Party / Buy Beer  finished  slips: stopped"))
+                expect(result.stdout).to(contain("task  Party / Buy craft beer  finished  slips: stopped"))
             }
         }
 
