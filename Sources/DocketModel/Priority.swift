@@ -1,6 +1,11 @@
 /// How much a todo or task matters: high, medium or low (or none, as nil).
 public enum Priority: String, Hashable, Sendable, Codable, CaseIterable, NamedFieldValue {
-    case high, medium, low
+    /// Comes first.
+    case high
+    /// Between.
+    case medium
+    /// Comes after every other priority, before none.
+    case low
 
     /// Where it sorts: high first, then medium, low, and none last.
     public static func rank(_ priority: Priority?) -> Int {

@@ -1,6 +1,6 @@
 /// Tags as they are stored: each without a leading "+", sorted, each once.
 public enum Tags {
-    /// `tags` with `add` added and `remove` removed, sorted, each once.
+    /// `tags` sorted, each once.
     public static func normalized<S: Sequence>(_ tags: S) -> [String] where S.Element == String {
         Array(Set(tags)).sorted()
     }

@@ -219,6 +219,32 @@ final class RichItemsSpec: QuickSpec {
                 expect(run("undo").stdout).to(contain("Undid docket priority \(milk) low"))
                 expect(todos().first?.priority).to(beNil())
             }
+            it("of a committed task removal brings the task back without its tombstone") {
+                let project = docket(["project", "add", "Garden"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let task = docket(["task", "add", project, "Dig"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                run("commit")
+                let id = try Store.open(at: store).taskID(task).task
+                run("task", "rm", task)
+                run("commit")
+                expect(FileManager.default.fileExists(atPath: store.appendingPathComponent(StoreLayout.tombstone(id)).path)) == true
+                expect(run("undo").stdout).to(contain("reversed by a new edit"))
+                expect(try Store.open(at: store).load().state.projects.first?.tasks.map(\.title)) == ["Dig"]
+                expect(FileManager.default.fileExists(atPath: store.appendingPathComponent(StoreLayout.tombstone(id)).path)) == false
+                expect(run("commit").status) == 0
+            }
+            it("says it cannot take back a change too large to keep, and goes on past it") {
+                add("Buy", "milk")
+                let opened = try Store.open(at: store)
+                opened.action = "docket import"
+                let many = (0..<8_000).map { TodoItem(text: "Imported todo \($0) with a text long enough to weigh") }
+                try opened.edit { AppState(todos: $0.todos + many, projects: $0.projects, removed: $0.removed) }
+                expect(run("undo", "--list").stdout).to(contain("docket import  8000 items, too many to undo"))
+                let refused = run("undo")
+                expect(refused.stdout).to(contain("Cannot undo docket import: it changed 8000 items, too many to keep for undo; nothing changed"))
+                expect(todos().count) == 8_001
+                expect(run("undo").stdout).to(contain("Undid docket add Buy milk"))
+                expect(todos().count) == 8_000
+            }
             it("keeps a journal that does not read from stopping changes, and says how to start afresh") {
                 let milk = add("Buy", "milk")
                 try Data("not json".utf8).write(to: store.appendingPathComponent(".git/docket/undo.json"))

@@ -1,3 +1,4 @@
+import DocketSpecSupport
 import Mastermind
 import Nimble
 import Quick
@@ -10,20 +11,20 @@ final class MastermindSpec: QuickSpec {
 
         describe("a new game") {
             it("creates a new secret combination every time") {
-                var generator = SeededRandom(seed: 3)
+                var generator = SeededGenerator(seed: 3)
                 let secrets = (0..<20).map { _ in Mastermind(using: &generator).secret }
                 expect(Set(secrets).count) > 1
             }
             it("has a secret combination four numbers long") {
-                var generator = SeededRandom(seed: 4)
+                var generator = SeededGenerator(seed: 4)
                 expect(Mastermind(using: &generator).secret.count) == 4
             }
             it("has numbers between 1 and 4 in the secret") {
-                var generator = SeededRandom(seed: 5)
+                var generator = SeededGenerator(seed: 5)
                 for _ in 0..<200 { expect(Mastermind(using: &generator).secret.allSatisfy { (1...4).contains($0) }) == true }
             }
             it("can repeat numbers in the secret") {
-                var generator = SeededRandom(seed: 6)
+                var generator = SeededGenerator(seed: 6)
                 let secrets = (0..<200).map { _ in Mastermind(using: &generator).secret }
                 expect(secrets.contains { Set($0).count < 4 }) == true
                 expect(Mastermind(secret: [2, 2, 2, 2])?.secret) == [2, 2, 2, 2]
@@ -88,18 +89,5 @@ final class MastermindSpec: QuickSpec {
                 expect(played.history.map(\.result)) == ["BBBB", "AABB"]
             }
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so the secrets a spec sees are the same on every run.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -4,7 +4,9 @@ import Foundation
 
 /// A todo or a project's task, named by its id.
 public enum EntryRef: Sendable, Equatable {
+    /// A standalone todo.
     case todo(UUID)
+    /// A task, with the project that holds it.
     case task(UUID, project: UUID)
 }
 

@@ -21,7 +21,7 @@ extension Store {
         let candidates = try log(limit: scanning).filter { $0.parents.count > 1 && $0.id.description.hasPrefix(typed) }
         guard typed.count >= 4, candidates.count == 1, let mergeCommit = candidates.first else {
             throw StoreError.input(candidates.count > 1
-                ? .ambiguous(kind: .todo, prefix: commit, candidates: candidates.map { String($0.id.description.prefix(12)) })
+                ? .ambiguousMerge(prefix: commit, candidates: candidates.map { String($0.id.description.prefix(12)) })
                 : .unknownMerge(commit))
         }
         guard let record = try merges(limit: scanning, scanning: scanning).first(where: { $0.commit == mergeCommit.id.description }) else {
@@ -62,12 +62,16 @@ extension Store {
             guard let projectID = item.projectID, let old = try reader.project(projectID)?.task(id: item.id) else {
                 throw StoreError.input(.notFound(kind: .task, id: item.id.uuidString))
             }
-            try updateProject(projectID) { project in
+            // NB: the task's tombstone is read too, so a task put back loses it.
+            try edit(projects: [projectID], tombstones: [item.id]) { state in
+                guard let project = state.project(id: projectID) else { throw StoreError.input(.notFound(kind: .project, id: projectID.uuidString)) }
                 guard let field = lost.field else {
-                    return project.alter(by: .adding(.task(old.redated(after: max(old.alterDate ?? .distantPast, project.alterDate ?? .distantPast)))))
+                    let task = old.redated(after: max(old.alterDate ?? .distantPast, project.alterDate ?? .distantPast))
+                    return state.alter(by: .updating(.project(project.alter(by: .adding(.task(task))))))
                 }
                 guard let current = project.task(id: item.id) else { throw StoreError.input(.notFound(kind: .task, id: item.id.uuidString)) }
-                return project.alter(by: .updating(.task(try Self.restoring(field.field, from: old, into: current).redated(after: current.alterDate))))
+                let task = try Self.restoring(field.field, from: old, into: current).redated(after: current.alterDate)
+                return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task))))))
             }
         }
         return RestoredValue(lost: lost, label: item.label)

@@ -15,6 +15,8 @@ public struct UndoEntry: Codable, Sendable {
     let before: AppState
     /// The touched items as the change left them.
     let after: AppState
+    /// How many items a change too large to keep touched; nil for a kept change.
+    public let tooLarge: Int?
 
     /// The items the change touched, for people: "todo 'Buy milk'".
     public var items: [String] {
@@ -25,21 +27,28 @@ public struct UndoEntry: Codable, Sendable {
         return labels
     }
 
-    private enum CodingKeys: String, CodingKey { case date, action, isMerge, before, after }
+    private enum CodingKeys: String, CodingKey { case date, action, isMerge, before, after, tooLarge }
 
-    init(date: Date, action: String, isMerge: Bool, before: AppState, after: AppState) {
+    init(date: Date, action: String, isMerge: Bool, before: AppState, after: AppState, tooLarge: Int? = nil) {
         self.date = date
         self.action = action
         self.isMerge = isMerge
         self.before = before
         self.after = after
+        self.tooLarge = tooLarge
+    }
+
+    /// The same change with its items left out: what stands in the journal for a change too large to keep.
+    var withoutItems: UndoEntry {
+        UndoEntry(date: date, action: action, isMerge: isMerge, before: AppState(), after: AppState(),
+                  tooLarge: Set(before.todos.map(\.id) + after.todos.map(\.id) + before.projects.map(\.id) + after.projects.map(\.id)).count)
     }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(date: try c.decodeDate(forKey: .date), action: try c.decode(String.self, forKey: .action),
                   isMerge: try c.decode(Bool.self, forKey: .isMerge), before: try c.decode(AppState.self, forKey: .before),
-                  after: try c.decode(AppState.self, forKey: .after))
+                  after: try c.decode(AppState.self, forKey: .after), tooLarge: try c.decodeIfPresent(Int.self, forKey: .tooLarge))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -49,6 +58,7 @@ public struct UndoEntry: Codable, Sendable {
         try c.encode(isMerge, forKey: .isMerge)
         try c.encode(before, forKey: .before)
         try c.encode(after, forKey: .after)
+        try c.encodeIfPresent(tooLarge, forKey: .tooLarge)
     }
 }
 
@@ -60,6 +70,8 @@ public struct UndoOutcome: Sendable {
         case restoredFiles
         /// It was committed (or synced): the reverse was written as a new edit, to commit and sync.
         case reversed
+        /// It was too large to keep for undo: nothing changed, and it is off the list.
+        case notKept
     }
     /// The change.
     public let entry: UndoEntry
@@ -73,8 +85,6 @@ extension Store {
     static let undoJournal = "undo.json"
     /// How many changes `undo` can go back.
     public static let undoDepth = 50
-    /// A change touching more items than this is not kept for undo (a merge of a whole store, say).
-    static let undoLargest = 5_000
 
     /// The changes `undo` would take back, newest first.
     public func undoable() throws -> [UndoEntry] {
@@ -92,7 +102,10 @@ extension Store {
     }
 
     /// Keeps the change from `before` to `after` (partial states of the items a command read) for undo;
-    /// false when there was nothing to keep (or too much).
+    /// false when there was nothing to keep. The journal is read like any of Docket's files, at most
+    /// `Store.maximumFileSize`: the oldest changes go to keep it there, and a change larger than that
+    /// alone (a merge of a whole store, say) stands in it without its items, so `undo` says it cannot
+    /// take it back rather than reaching past it.
     @discardableResult
     func recordForUndo(action: String, isMerge: Bool = false, before: AppState, after: AppState) -> Bool {
         let old = Dictionary(before.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -101,22 +114,32 @@ extension Store {
         let oldProjects = Dictionary(before.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let newProjects = Dictionary(after.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let projects = Set(oldProjects.keys).union(newProjects.keys).filter { oldProjects[$0] != newProjects[$0] }
-        guard !todos.isEmpty || !projects.isEmpty, todos.count + projects.count <= Store.undoLargest else { return false }
+        guard !todos.isEmpty || !projects.isEmpty else { return false }
         func part(_ state: AppState) -> AppState {
             AppState(todos: state.todos.filter { todos.contains($0.id) }, projects: state.projects.filter { projects.contains($0.id) },
                      removed: state.removed.filter { todos.contains($0.id) || projects.contains($0.id) || $0.projectID.map(projects.contains) == true })
         }
-        let entry = UndoEntry(date: DocketClock.now, action: action, isMerge: isMerge, before: part(before), after: part(after))
+        var entry = UndoEntry(date: DocketClock.now, action: action, isMerge: isMerge, before: part(before), after: part(after))
+        if let data = try? DocketJSON.encode([entry]), data.count > Store.maximumFileSize { entry = entry.withoutItems }
         // NB: a journal that does not read is started afresh rather than stopping the change that was just written.
-        let entries = ((try? undoEntries()) ?? []).suffix(Store.undoDepth - 1) + [entry]
-        guard let data = try? DocketJSON.encode(Array(entries)) else { return false }
-        return (try? writeLocalText(String(decoding: data, as: UTF8.self), to: Store.undoJournal)) != nil
+        var entries = Array(((try? undoEntries()) ?? []).suffix(Store.undoDepth - 1)) + [entry]
+        while true {
+            guard let data = try? DocketJSON.encode(entries) else { return false }
+            if data.count <= Store.maximumFileSize { return saveUndoEntries(data) }
+            guard entries.count > 1 else { return false }
+            entries.removeFirst()
+        }
     }
 
     /// Forgets the newest kept change (one whose files could not be written).
     func dropLastUndoEntry() {
         guard let entries = try? undoEntries(), !entries.isEmpty, let data = try? DocketJSON.encode(Array(entries.dropLast())) else { return }
-        try? writeLocalText(String(decoding: data, as: UTF8.self), to: Store.undoJournal)
+        saveUndoEntries(data)
+    }
+
+    @discardableResult
+    private func saveUndoEntries(_ data: Data) -> Bool {
+        (try? writeLocalText(String(decoding: data, as: UTF8.self), to: Store.undoJournal)) != nil
     }
 
     /// Takes back the last `count` changes this machine made through Docket,
@@ -131,6 +154,8 @@ extension Store {
             for _ in 0..<count {
                 guard let entry = entries.popLast() else { break }
                 outcomes.append(try undo(entry))
+                // NB: a docket killed before this line leaves the entry; undoing it again finds its
+                // fields already put back and changes nothing.
                 try writeLocalText(String(decoding: try DocketJSON.encode(entries), as: UTF8.self), to: Store.undoJournal)
             }
             return outcomes
@@ -138,9 +163,11 @@ extension Store {
     }
 
     private func undo(_ entry: UndoEntry) throws -> UndoOutcome {
+        if entry.tooLarge != nil { return UndoOutcome(entry: entry, way: .notKept, skipped: []) }
         let todoIDs = Set(entry.before.todos.map(\.id) + entry.after.todos.map(\.id))
         let projectIDs = Set(entry.before.projects.map(\.id) + entry.after.projects.map(\.id))
-        let tombstoneIDs = Array(todoIDs.union(projectIDs))
+        // The tombstones of the items and of their tasks: one the change wrote goes, one it cleared comes back.
+        let tombstoneIDs = Array(todoIDs.union(projectIDs).union((entry.before.removed + entry.after.removed).map(\.id)))
         let current = try snapshot(todos: Array(todoIDs), projects: Array(projectIDs), tombstones: tombstoneIDs)
         if !entry.isMerge, Self.same(current.state, entry.after), try !committed(entry.after, todos: todoIDs, projects: projectIDs) {
             // Not committed: the files go back to what they were, dates and all.
@@ -176,8 +203,7 @@ extension Store {
     /// Keeps a merge for undo: the items it changed, as this machine had them
     /// (`ours`) and as the merge left them.
     func recordMergeForUndo(_ name: String, ours: ObjectID, merged: ObjectID) {
-        guard let changed = try? git.changedPaths(from: try git.tree(ofCommit: ours), to: try git.tree(ofCommit: merged)),
-              changed.count <= Store.undoLargest else { return }
+        guard let changed = try? git.changedPaths(from: try git.tree(ofCommit: ours), to: try git.tree(ofCommit: merged)) else { return }
         var todos = Set<UUID>(), projects = Set<UUID>()
         for path in changed {
             switch StoreLayout.item(at: path.path) {

@@ -63,6 +63,8 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     case passwordInURL(shown: String)
     /// No merge commit in the history has this id.
     case unknownMerge(String)
+    /// More than one merge commit has an id starting with the one given.
+    case ambiguousMerge(prefix: String, candidates: [String])
     /// The id given starts both a todo's id and a task's.
     case todoOrTask(prefix: String, todo: String, task: String)
     /// A lost value of a field this docket does not know how to put back.
@@ -98,6 +100,8 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
             "the address \(shown) carries a password or token, which would be kept in the repository's files; give the address without it and the token in DOCKET_GIT_TOKEN (with DOCKET_GIT_USERNAME)"
         case let .unknownMerge(commit):
             "no merge in the history has the id \(commit); 'docket merges' lists the merges with their ids"
+        case let .ambiguousMerge(prefix, candidates):
+            "the id \(prefix) matches \(candidates.count) merges: \(candidates.joined(separator: ", ")); give more of the id"
         case let .todoOrTask(prefix, todo, task):
             "the id \(prefix) matches todo \(todo) and task \(task); give more of the id"
         case let .cannotRestore(field):

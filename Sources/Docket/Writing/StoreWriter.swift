@@ -68,8 +68,9 @@ extension Store {
         try write(from: StoreSnapshot(state: old, order: known.order, problems: []), to: new)
     }
 
-    /// Reads the given todos and projects (with their tasks) into a partial
-    /// state, applies `change` to it, and writes what changed, holding the lock.
+    /// Reads the given todos, projects (with their tasks) and tombstones into a
+    /// partial state, applies `change` to it, and writes what changed, holding
+    /// the lock; the change is kept for `undo` first.
     /// Commands that touch a few items use this, so the cost follows the change.
     @discardableResult
     public func edit(todos: [UUID] = [], projects: [UUID] = [], tombstones: [UUID] = [],

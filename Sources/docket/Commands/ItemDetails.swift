@@ -91,7 +91,7 @@ struct NoteCommand: ParsableCommand {
         let change: Note.Change
         if let number = edit ?? remove {
             let notes = try store.entry(ref).notes
-            guard (1...max(1, notes.count)).contains(number), number <= notes.count else {
+            guard notes.indices.contains(number - 1) else {
                 throw ValidationError(notes.isEmpty ? "it has no notes" : "it has notes 1 to \(notes.count); 'docket show \(id)' lists them")
             }
             let note = notes[number - 1]

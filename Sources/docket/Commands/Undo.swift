@@ -34,11 +34,15 @@ struct Undo: ParsableCommand {
             if entries.isEmpty { return print("Nothing to undo.") }
             for (index, entry) in entries.enumerated() {
                 print("\(Output.bold(String(index + 1)))  \(Output.dim(DateInput.show(entry.date)))  \(Output.safe(entry.action))  "
-                      + Output.safe(summary(entry.items)))
+                      + (entry.tooLarge.map { "\($0) items, too many to undo" } ?? Output.safe(summary(entry.items))))
             }
             return
         }
         for outcome in try store.undo(count) {
+            if let count = outcome.entry.tooLarge {
+                print("Cannot undo \(Output.safe(outcome.entry.action)): it changed \(count) items, too many to keep for undo; nothing changed, and it is off the list")
+                continue
+            }
             let how = outcome.way == .restoredFiles ? "its files are back as they were" : "reversed by a new edit; commit and sync to share it"
             print("Undid \(Output.safe(outcome.entry.action)) (\(Output.safe(summary(outcome.entry.items)))): \(how)")
             for skipped in outcome.skipped { print("  kept \(Output.safe(skipped))") }
