@@ -26,10 +26,16 @@ let package = Package(
             providers: [.apt(["libgit2-dev"])]
         ),
         .target(name: "CSystem"),
+        // The ssh/local-program transport and the https check for IP-address hosts, in C against libgit2's extension points.
+        .target(
+            name: "CGitTransport",
+            dependencies: ["CGit2"],
+            linkerSettings: [.linkedLibrary("git2"), .linkedLibrary("mbedx509"), .linkedLibrary("mbedcrypto")]
+        ),
         .target(name: "DocketSystem", dependencies: ["CSystem"]),
         .target(name: "DocketModel"),
         .target(name: "DocketMerge", dependencies: ["DocketModel"]),
-        .target(name: "DocketGit", dependencies: ["CGit2", "DocketSystem"]),
+        .target(name: "DocketGit", dependencies: ["CGit2", "CGitTransport", "DocketSystem"]),
         .target(name: "Docket", dependencies: ["DocketModel", "DocketMerge", "DocketGit", "DocketSystem"]),
         .executableTarget(
             name: "DocketCLI",

@@ -18,6 +18,11 @@ static inline int docket_git_set_ssl_cert_file(const char *file) {
     return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, NULL);
 }
 
+/* Trusts the certificates in `file` (PEM, may be NULL) and the folder `path` (may be NULL). */
+static inline int docket_git_set_ssl_cert_locations(const char *file, const char *path) {
+    return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, path);
+}
+
 /* Flushes the whole file system holding `fd` to disk (Linux's syncfs(2)). */
 static inline int docket_syncfs(int fd) {
     extern int syncfs(int);

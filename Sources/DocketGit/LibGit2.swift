@@ -26,16 +26,6 @@ enum LibGit2Runtime {
         // every path lookup inflated them again: half of a pull's time.
         _ = docket_git_set_tree_cache_limit(4 << 20)
     }()
-
-    /// A private CA for https remotes, as OpenSSL-based tools take it.
-    /// NB: loaded only for a transfer; parsing a certificate file costs more
-    /// than all the rest of a local command such as `docket add`.
-    static let privateCertificates: Void = {
-        _ = started
-        if let file = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !file.isEmpty {
-            _ = docket_git_set_ssl_cert_file(file)
-        }
-    }()
 }
 
 /// The one error gate: throws a `GitError` naming `function` when `code` is negative.

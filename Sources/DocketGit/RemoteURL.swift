@@ -1,3 +1,4 @@
+import CGitTransport
 import Foundation
 
 /// Remote addresses as they may be shown: the user-info of an http(s) URL
@@ -22,6 +23,22 @@ public enum RemoteURL {
         // scp-like "host:path" (a colon before any slash) is ssh.
         if let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/") { return nil }
         return url
+    }
+
+    /// Whether git carries the URL over ssh (ssh://, ssh+git://, git+ssh://, or scp-like host:path).
+    public static func isSSH(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        if ["ssh://", "ssh+git://", "git+ssh://"].contains(where: { lower.hasPrefix($0) }) { return true }
+        return !url.contains("://") && localPath(url) == nil
+    }
+
+    /// The host and port (nil when not given) of an ssh URL.
+    public static func sshHost(_ url: String) -> (name: String, port: Int?) {
+        var user: UnsafeMutablePointer<CChar>?, host: UnsafeMutablePointer<CChar>?, path: UnsafeMutablePointer<CChar>?
+        var port: Int32 = 0
+        guard docket_exec_parse_ssh_url(url, &user, &host, &port, &path) == 0, let host else { return (url, nil) }
+        defer { free(user); free(host); free(path) }
+        return (String(cString: host), port == 0 ? nil : Int(port))
     }
 
     /// A relative path made absolute from `folder`, so the remote means the

@@ -57,13 +57,22 @@ extension Repository {
     /// The branches a remote has and the one its HEAD names, asked of the remote itself.
     public func remoteBranches(remote name: String, options: TransferOptions) throws -> (branches: [String], head: String?) {
         try withRemote(name) { remote in
-            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)))
+            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
             var callbacks = git_remote_callbacks()
             try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "git_remote_init_callbacks")
             context.install(into: &callbacks)
-            let code = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil)
-            if code < 0 { throw context.classify(lastError(code, "git_remote_connect")) }
-            defer { git_remote_disconnect(remote) }
+            var proxy = context.proxyOptions()
+            let code = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, &proxy, nil)
+            if code < 0 {
+                git_remote_disconnect(remote)
+                let failure = context.classify(lastError(code, "git_remote_connect"))
+                context.finished(failure)
+                throw failure
+            }
+            defer {
+                git_remote_disconnect(remote)
+                context.finished(nil)
+            }
             var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
             var count = 0
             try check(git_remote_ls(&heads, &count, remote), "git_remote_ls")

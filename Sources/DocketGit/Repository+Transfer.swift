@@ -5,12 +5,15 @@ extension Repository {
     /// Fetches a remote's branches into `refs/remotes/<name>/…`.
     public func fetch(remote name: String, options: TransferOptions) throws {
         try withRemote(name) { remote in
-            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)))
+            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
             var fetchOptions = git_fetch_options()
             try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
             context.install(into: &fetchOptions.callbacks)
+            fetchOptions.proxy_opts = context.proxyOptions()
             let code = git_remote_fetch(remote, nil, &fetchOptions, "docket: fetch")
-            if code < 0 { throw context.classify(lastError(code, "git_remote_fetch")) }
+            // NB: the transport's program ends (and says its last words) when the remote lets go of it.
+            git_remote_disconnect(remote)
+            try context.conclude(code < 0 ? context.classify(lastError(code, "git_remote_fetch")) : nil)
         }
     }
 
@@ -21,25 +24,29 @@ extension Repository {
 
     func push(remote name: String, refspec: String, reference: String, options: TransferOptions) throws {
         try withRemote(name) { remote in
-            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)))
+            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
             var pushOptions = git_push_options()
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
-            context.install(into: &pushOptions.callbacks)
+            context.install(into: &pushOptions.callbacks, pushing: true)
+            pushOptions.proxy_opts = context.proxyOptions()
             let code = withStrArray([refspec]) { refspecs in
                 var refspecs = refspecs
                 return git_remote_push(remote, &refspecs, &pushOptions)
             }
+            git_remote_disconnect(remote)
+            var failure: TransferError?
             if code < 0 {
                 let classified = context.classify(lastError(code, "git_remote_push"))
                 if case let .other(_, error) = classified, error.message.contains("non-fast-forward") || error.message.contains("rejected")
                     || error.message.contains("not present locally") {
-                    throw TransferError.rejected(url: context.url, reference: reference, reason: error.message)
+                    failure = TransferError.rejected(url: context.url, reference: reference, reason: error.message)
+                } else {
+                    failure = classified
                 }
-                throw classified
+            } else if let rejected = context.rejected {
+                failure = context.refusal(of: rejected.reference, reason: rejected.reason)
             }
-            if let rejected = context.rejected {
-                throw TransferError.rejected(url: context.url, reference: rejected.reference, reason: rejected.reason)
-            }
+            try context.conclude(failure)
         }
     }
 
@@ -51,10 +58,30 @@ extension Repository {
         var cloneOptions = git_clone_options()
         try check(git_clone_options_init(&cloneOptions, UInt32(GIT_CLONE_OPTIONS_VERSION)), "git_clone_options_init")
         context.install(into: &cloneOptions.fetch_opts.callbacks)
+        cloneOptions.fetch_opts.proxy_opts = context.proxyOptions()
         if !checkout { cloneOptions.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE.rawValue }
         var repo: OpaquePointer?
         let code = git_clone(&repo, url, path, &cloneOptions)
-        if code < 0 { throw context.classify(lastError(code, "git_clone")) }
+        try context.conclude(code < 0 ? context.classify(lastError(code, "git_clone")) : nil)
         return Repository(owning: repo!)
+    }
+}
+
+extension TransferContext {
+    /// Ends a transfer: tells credential helpers how it went, passes on what the
+    /// server said when it worked, and throws its failure.
+    func conclude(_ failure: TransferError?) throws {
+        finished(failure)
+        if let failure { throw failure }
+        tellServerLines()
+    }
+
+    /// A reference update the server refused: "someone pushed first" only when that is what it said.
+    func refusal(of reference: String, reason: String) -> TransferError {
+        let lower = reason.lowercased()
+        if ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock ref", "already exists"].contains(where: lower.contains) {
+            return .rejected(url: url, reference: reference, reason: reason)
+        }
+        return .declined(url: url, reference: reference, reason: reason, serverSaid: serverLines)
     }
 }

@@ -1,4 +1,5 @@
 import CGit2
+import CGitTransport
 import Foundation
 
 /// What the C callbacks of one transfer share.
@@ -8,6 +9,10 @@ final class TransferContext {
     let url: String
     /// The address as given, for scrubbing its secrets out of libgit2's messages.
     let rawURL: String
+    /// git's settings for this remote.
+    let settings: GitSettings
+    /// The repository's folder, where git's settings and helpers are read; nil while cloning.
+    let folder: String?
     var triedAgent = false
     var triedKeys = 0
     var triedUserPass = false
@@ -15,22 +20,56 @@ final class TransferContext {
     var encryptedKeys: [String] = []
     var hostProblem: TransferError?
     var rejected: (reference: String, reason: String)?
+    /// A credential a helper gave, to approve or reject when the transfer ends.
+    var helperCredential: (helper: CredentialHelper, user: String, password: String)?
+    /// Lines the server sent for a person (sideband messages, a program's stderr).
+    private(set) var serverLines: [String] = []
+    private var partialLine = ""
+    private var warned = Set<String>()
+    private var proxyURL: UnsafeMutablePointer<CChar>?
     let progress: ProgressThrottle
 
-    init(options: TransferOptions, url: String) {
-        // Only https needs the certificates (http may redirect there).
-        if url.lowercased().hasPrefix("http") { _ = LibGit2Runtime.privateCertificates }
+    init(options: TransferOptions, url: String, folder: String? = nil) {
         self.options = options
         self.progress = ProgressThrottle(options.progress)
         self.url = RemoteURL.redacted(url)
         self.rawURL = url
+        self.folder = folder
+        let isSSH = options.ssh == .openSSH && RemoteURL.isSSH(url)
+        settings = GitSettings.read(for: url, in: folder, environment: options.environment, needs: isSSH)
+        // Only https needs the certificates (http may redirect there).
+        if url.lowercased().hasPrefix("http") {
+            _ = LibGit2Runtime.started
+            if settings.caFile != nil || settings.caPath != nil {
+                _ = docket_git_set_ssl_cert_locations(settings.caFile?.path, settings.caPath)
+            }
+        }
+        if let proxy = settings.proxy { proxyURL = strdup(proxy.url) }
     }
+
+    deinit { free(proxyURL) }
 
     var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
     static func from(_ payload: UnsafeMutableRawPointer?) -> TransferContext { Unmanaged<TransferContext>.fromOpaque(payload!).takeUnretainedValue() }
 
-    /// Fills libgit2's callbacks for this transfer.
-    func install(into callbacks: inout git_remote_callbacks) {
+    /// The proxy libgit2 should use: the one git would, else none (libgit2's own guess is not git's).
+    func proxyOptions() -> git_proxy_options {
+        var proxy = git_proxy_options()
+        git_proxy_options_init(&proxy, UInt32(GIT_PROXY_OPTIONS_VERSION))
+        if let proxyURL {
+            proxy.type = GIT_PROXY_SPECIFIED
+            proxy.url = UnsafePointer(proxyURL)
+            proxy.payload = pointer
+            proxy.certificate_check = { cert, valid, host, payload in
+                TransferContext.from(payload).checkCertificate(cert, valid: valid, host: host.map { String(cString: $0) } ?? "")
+            }
+        }
+        return proxy
+    }
+
+    /// Fills libgit2's callbacks for this transfer; `pushing` routes a push to a
+    /// repository on this machine through `git receive-pack`, so its hooks run as they do for git.
+    func install(into callbacks: inout git_remote_callbacks, pushing: Bool = false) {
         callbacks.payload = pointer
         callbacks.credentials = { out, _, usernameFromURL, allowed, payload in
             TransferContext.from(payload).credential(out, user: usernameFromURL.map { String(cString: $0) }, allowed: allowed)
@@ -38,9 +77,16 @@ final class TransferContext {
         callbacks.certificate_check = { cert, valid, host, payload in
             TransferContext.from(payload).checkCertificate(cert, valid: valid, host: host.map { String(cString: $0) } ?? "")
         }
+        callbacks.sideband_progress = { text, length, payload in
+            if let text, length > 0 {
+                TransferContext.from(payload).heard(String(decoding: UnsafeRawBufferPointer(start: text, count: Int(length)), as: UTF8.self))
+            }
+            return 0
+        }
         callbacks.transfer_progress = { stats, payload in
             guard let stats = stats?.pointee else { return 0 }
             let context = TransferContext.from(payload)
+            context.receivedAnything = true
             context.progress.report(TransferProgress(stage: .receiving, objectsDone: Int(stats.received_objects),
                                                      objectsTotal: Int(stats.total_objects), bytes: Int(stats.received_bytes)))
             return 0
@@ -54,6 +100,76 @@ final class TransferContext {
                 TransferContext.from(payload).rejected = (reference.map { String(cString: $0) } ?? "", String(cString: status))
             }
             return 0
+        }
+        if options.ssh == .openSSH, RemoteURL.isSSH(rawURL), settings.sshCommand != nil {
+            callbacks.transport = { out, owner, payload in TransferContext.from(payload).makeTransport(out, owner, local: false) }
+        } else if pushing, RemoteURL.localPath(rawURL) != nil, settings.git != nil {
+            callbacks.transport = { out, owner, payload in TransferContext.from(payload).makeTransport(out, owner, local: true) }
+        }
+    }
+
+    /// A transport that runs ssh (or, for a folder on this machine, git) and speaks git's protocol through it.
+    private func makeTransport(_ out: UnsafeMutablePointer<UnsafeMutablePointer<git_transport>?>?, _ owner: OpaquePointer?, local: Bool) -> Int32 {
+        let command = local ? [settings.git!] : settings.sshCommand!
+        let pointers = command.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return pointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { argv in
+            docket_exec_transport_new(out, owner, argv.baseAddress, local ? 1 : 0, { text, _, payload in
+                if let text { TransferContext.from(payload).heardProgram(String(cString: text)) }
+            }, pointer)
+        }
+    }
+
+    /// Text a server sent on its message channel; complete lines are kept, progress counters dropped.
+    func heard(_ text: String) {
+        partialLine += text
+        while let end = partialLine.firstIndex(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+            let line = String(partialLine[..<end])
+            partialLine = String(partialLine[partialLine.index(after: end)...])
+            keep(line)
+        }
+    }
+
+    /// What a program carrying the transfer (ssh, git receive-pack) wrote to stderr.
+    func heardProgram(_ text: String) {
+        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+            keep(String(line))
+        }
+    }
+
+    private func keep(_ line: String) {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, !TransferContext.isProgress(trimmed) else { return }
+        serverLines.append(RemoteURL.scrub(trimmed, of: rawURL))
+    }
+
+    /// Whether a server line only counts objects ("Counting objects: 40% (2/5)", "Total 3 (delta 0)").
+    static func isProgress(_ line: String) -> Bool {
+        let counters = ["Enumerating objects", "Counting objects", "Compressing objects", "Writing objects", "Resolving deltas",
+                        "Total ", "Unpacking objects", "Receiving objects", "Indexing objects", "Finding sources"]
+        return counters.contains { line.hasPrefix($0) }
+    }
+
+    /// Passes the server's lines on, for a transfer that worked.
+    func tellServerLines() {
+        guard let show = options.serverMessage else { return }
+        serverLines.forEach(show)
+    }
+
+    /// Says a warning once per transfer.
+    func warn(_ text: String) {
+        guard warned.insert(text).inserted else { return }
+        options.warning?(text)
+    }
+
+    /// Tells a credential helper whether its credential worked, once the transfer has ended.
+    func finished(_ error: TransferError?) {
+        guard let used = helperCredential else { return }
+        helperCredential = nil
+        if error == nil {
+            used.helper.answer(true, user: used.user, password: used.password)
+        } else if case .authentication = error {
+            used.helper.answer(false, user: used.user, password: used.password)
         }
     }
 
@@ -82,10 +198,23 @@ final class TransferContext {
                 return git_credential_ssh_key_new(out, name, publicKey, key, nil)
             }
         }
-        if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0, !triedUserPass,
-           let user = options.httpsUser ?? user, let token = options.httpsToken {
+        if allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT.rawValue != 0, !triedUserPass {
             triedUserPass = true
-            return git_credential_userpass_plaintext_new(out, user, token)
+            var given: (user: String, password: String)?
+            if let token = options.httpsToken, let name = options.httpsUser ?? user {
+                given = (name, token)
+            } else if options.useCredentialHelpers, let git = settings.git,
+                      let helper = CredentialHelper(url: rawURL, user: options.httpsUser ?? user, git: git, folder: folder),
+                      let filled = helper.fill() {
+                helperCredential = (helper, filled.user, filled.password)
+                given = filled
+            }
+            if let given {
+                if rawURL.lowercased().hasPrefix("http://") {
+                    warn("sending the password or token for \(url) over plain http, where anyone on the network can read it; use an https:// address")
+                }
+                return git_credential_userpass_plaintext_new(out, given.user, given.password)
+            }
         }
         git_error_set_str(Int32(GIT_ERROR_SSH.rawValue), "no credential was accepted")
         return GIT_EAUTH.rawValue
@@ -94,21 +223,40 @@ final class TransferContext {
     func checkCertificate(_ cert: UnsafeMutablePointer<git_cert>?, valid: Int32, host: String) -> Int32 {
         guard let cert, cert.pointee.cert_type == GIT_CERT_HOSTKEY_LIBSSH2 else {
             if valid != 0 { return 0 }
-            hostProblem = .untrustedCertificate(url: url, detail: "\(host) shows a certificate no trusted authority signed")
+            if !settings.sslVerify {
+                warn("not checking the https certificate of \(url) (\(options.environment["GIT_SSL_NO_VERIFY"] != nil ? "GIT_SSL_NO_VERIFY is set" : "http.sslVerify is false")); "
+                     + "anyone between here and the server can read and change what is sent")
+                return 0
+            }
+            var detail = "\(host) shows a certificate no trusted authority signed"
+            // NB: libgit2's mbedTLS matches host names only; an address is checked here, against the same authorities.
+            let address = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            if let cert, cert.pointee.cert_type == GIT_CERT_X509, address.contains(":") || address.allSatisfy({ $0.isNumber || $0 == "." }) {
+                let x509 = UnsafeMutableRawPointer(cert).assumingMemoryBound(to: git_cert_x509.self).pointee
+                var reason = [CChar](repeating: 0, count: 256)
+                let systemFile = settings.caFile == nil && settings.caPath == nil
+                if let data = x509.data,
+                   docket_tls_check_ip(data.assumingMemoryBound(to: UInt8.self), x509.len, systemFile ? nil : settings.caFile?.path,
+                                       settings.caPath, address, &reason, reason.count) == 0 {
+                    return 0
+                }
+                detail = "\(host): " + String(cString: reason)
+            }
+            hostProblem = .untrustedCertificate(url: url, detail: detail, checkedAgainst: settings.caFile.map { "\($0.path) (\($0.source))" })
             return GIT_ECERTIFICATE.rawValue
         }
         let hostkey = UnsafeMutableRawPointer(cert).assumingMemoryBound(to: git_cert_hostkey.self).pointee
         guard hostkey.type.rawValue & GIT_CERT_SSH_RAW.rawValue != 0, let raw = hostkey.hostkey else {
-            hostProblem = .unknownHost(host: host, knownHosts: options.knownHostsFile)
+            hostProblem = .unknownHost(host: host, port: RemoteURL.sshHost(rawURL).port, knownHosts: options.knownHostsFile)
             return GIT_ECERTIFICATE.rawValue
         }
         let offered = Data(bytes: raw, count: Int(hostkey.hostkey_len)).base64EncodedString()
         switch KnownHosts.check(host: host, url: url, key: offered, file: options.knownHostsFile) {
         case .match: return 0
         case .unknown:
-            hostProblem = .unknownHost(host: host, knownHosts: options.knownHostsFile)
+            hostProblem = .unknownHost(host: host, port: RemoteURL.sshHost(rawURL).port, knownHosts: options.knownHostsFile)
         case .mismatch:
-            hostProblem = .hostKeyMismatch(host: host, knownHosts: options.knownHostsFile)
+            hostProblem = .hostKeyMismatch(host: host, port: RemoteURL.sshHost(rawURL).port, knownHosts: options.knownHostsFile)
         }
         return GIT_ECERTIFICATE.rawValue
     }
@@ -116,28 +264,59 @@ final class TransferContext {
     /// The failure of a libgit2 transfer call, classified.
     func classify(_ raw: GitError) -> TransferError {
         if let hostProblem { return hostProblem }
-        let error = GitError(code: raw.code, function: raw.function, message: RemoteURL.scrub(raw.message, of: rawURL))
-        let message = error.message.lowercased()
-        if error.code == GIT_EAUTH.rawValue || message.contains("authentication") || message.contains("no credential")
-            || message.contains("permission denied") || message.contains("401") || message.contains("403") {
+        let text = RemoteURL.scrub(raw.message, of: rawURL)
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // A program's stderr may start with warnings; its last line says what failed.
+        let detail = lines.last ?? text
+        let error = GitError(code: raw.code, function: raw.function, message: detail)
+        let message = text.lowercased()
+        let ssh = RemoteURL.isSSH(rawURL)
+        let host = RemoteURL.sshHost(rawURL)
+        if ssh, message.contains("remote host identification has changed") {
+            return .sshHostChanged(host: host.name, port: host.port)
+        }
+        if ssh, message.contains("host key verification failed") {
+            return .sshHostUnknown(host: host.name, port: host.port)
+        }
+        if message.contains("service not enabled") || message.contains("receive-pack not permitted") || message.contains("receive-pack disabled") {
+            return .pushDisabled(url: url, detail: detail)
+        }
+        if message.contains("permission denied (") || error.code == GIT_EAUTH.rawValue || message.contains("authentication")
+            || message.contains("no credential") || message.contains("401") || message.contains("too many authentication failures") {
             if let key = encryptedKeys.first { return .passphraseKey(url: url, key: key) }
-            return .authentication(url: url, detail: error.message)
+            return .authentication(url: url, detail: detail)
+        }
+        if message.contains("403") || message.contains("permission denied") || message.contains("insufficient permission")
+            || message.contains("denied") && !message.contains("access denied or repository not exported") {
+            return .forbidden(url: url, detail: detail)
         }
         if message.contains("not found") || message.contains("does not appear to be a git repository") || message.contains("could not find repository")
             || message.contains("failed to resolve path") || message.contains("no such file") || message.contains("404")
             || message.contains("not a git repository") || message.contains("repository not exported") || message.contains("no such repository")
             || message.contains("unsupported url protocol") && !url.contains("://") {
-            return .missingRepository(url: url, detail: error.message)
+            return .missingRepository(url: url, detail: detail)
+        }
+        if message.contains("invalid content-type") {
+            return .dumbHTTP(url: url)
         }
         if message.contains("failed to connect") || message.contains("connection refused") || message.contains("resolve address")
             || message.contains("could not resolve") || message.contains("timed out") || message.contains("unreachable")
+            || message.contains("no route to host") || message.contains("name or service not known")
             || message.contains("failed to start ssh session") && !message.contains("unexpected") {
-            return .unreachable(url: url, detail: error.message)
+            return .unreachable(url: url, detail: detail)
         }
         if message.contains("early eof") || message.contains("unexpected") || message.contains("eof") || message.contains("closed")
             || message.contains("broken pipe") || message.contains("reset by peer") || message.contains("short read") || message.contains("incomplete") {
-            return .interrupted(url: url, detail: error.message)
+            // NB: a server that hangs up before saying anything (dulwich's git:// for a repository it does not
+            // have) cannot be told from a dropped connection; both are named.
+            if serverLines.isEmpty && !receivedAnything {
+                return .hungUp(url: url, detail: detail)
+            }
+            return .interrupted(url: url, detail: detail)
         }
         return .other(url: url, error: error)
     }
+
+    /// Whether any object or server message arrived.
+    var receivedAnything = false
 }

@@ -4,14 +4,27 @@ import Foundation
 public enum TransferError: Error, CustomStringConvertible, Equatable {
     case authentication(url: String, detail: String)
     case passphraseKey(url: String, key: String)
-    case unknownHost(host: String, knownHosts: String)
-    case hostKeyMismatch(host: String, knownHosts: String)
+    case unknownHost(host: String, port: Int?, knownHosts: String)
+    case hostKeyMismatch(host: String, port: Int?, knownHosts: String)
+    case sshHostUnknown(host: String, port: Int?)
+    case sshHostChanged(host: String, port: Int?)
+    case pushDisabled(url: String, detail: String)
+    case forbidden(url: String, detail: String)
+    case declined(url: String, reference: String, reason: String, serverSaid: [String])
+    case dumbHTTP(url: String)
+    case hungUp(url: String, detail: String)
     case unreachable(url: String, detail: String)
     case missingRepository(url: String, detail: String)
     case interrupted(url: String, detail: String)
     case rejected(url: String, reference: String, reason: String)
-    case untrustedCertificate(url: String, detail: String)
+    case untrustedCertificate(url: String, detail: String, checkedAgainst: String?)
     case other(url: String, error: GitError)
+
+    /// "host", or "[host]:port" for a port other than 22, as known_hosts names it.
+    static func hostName(_ host: String, _ port: Int?) -> String {
+        guard let port, port != 22 else { return host }
+        return "[\(host)]:\(port)"
+    }
 
     public var description: String {
         switch self {
@@ -19,10 +32,30 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
             "\(url) did not accept the credentials (\(detail)); check the ssh key or agent (DOCKET_SSH_KEY), or DOCKET_GIT_USERNAME and DOCKET_GIT_TOKEN for https"
         case let .passphraseKey(url, key):
             "\(url) needs an ssh key, and \(key) is protected by a passphrase, which docket cannot ask for; add it to the ssh-agent ('ssh-add \(key)'), then try again"
-        case let .unknownHost(host, knownHosts):
-            "the ssh host \(host) is not in \(knownHosts); if you trust it, add its key with 'ssh-keyscan \(host) >> \(knownHosts)' (or connect once with ssh), then try again"
-        case let .hostKeyMismatch(host, knownHosts):
-            "the ssh host \(host) showed a key that differs from the one in \(knownHosts); someone may be in between; if the host's key really changed, remove its old line ('ssh-keygen -R \(host)') and add the new one"
+        case let .unknownHost(host, port, knownHosts):
+            "the ssh host \(TransferError.hostName(host, port)) is not in \(knownHosts); if you trust it, add its key with "
+                + "'ssh-keyscan \(port.map { $0 == 22 ? "" : "-p \($0) " } ?? "")\(host) >> \(knownHosts)' (or connect once with ssh), then try again"
+        case let .hostKeyMismatch(host, port, knownHosts):
+            "the ssh host \(TransferError.hostName(host, port)) showed a key that differs from the one in \(knownHosts); someone may be in between; "
+                + "if the host's key really changed, remove its old line ('ssh-keygen -R \(TransferError.hostName(host, port))') and add the new one"
+        case let .sshHostUnknown(host, port):
+            "ssh does not know the host \(TransferError.hostName(host, port)) yet; connect once with "
+                + "'ssh \(port.map { $0 == 22 ? "" : "-p \($0) " } ?? "")\(host)' to check its key and accept it, then try again"
+        case let .sshHostChanged(host, port):
+            "the ssh host \(TransferError.hostName(host, port)) showed a key that differs from the one ssh knows; someone may be in between; "
+                + "if the host's key really changed, remove its old line ('ssh-keygen -R \(TransferError.hostName(host, port))') and connect once with ssh"
+        case let .pushDisabled(url, detail):
+            "\(url) does not take pushes (\(detail)); ask its owner to allow them (for git daemon: --enable=receive-pack), or push over ssh or https"
+        case let .forbidden(url, detail):
+            "\(url) refused access (\(detail)); the server knows you but does not let you do this: ask its owner for access"
+        case let .declined(url, reference, reason, serverSaid):
+            "\(url) declined the update of \(reference) (\(reason))"
+                + (serverSaid.isEmpty ? "" : "; the server said: " + serverSaid.suffix(5).joined(separator: " / "))
+                + "; nothing was pushed; what the server checks must pass first"
+        case let .dumbHTTP(url):
+            "\(url) is a plain (\"dumb\") http folder, which docket cannot sync with; serve the repository with git http-backend, or use ssh"
+        case let .hungUp(url, detail):
+            "\(url) hung up before answering (\(detail)); check that the repository exists there and you may use it; if it does, try again"
         case let .unreachable(url, detail):
             "cannot reach \(url) (\(detail)); check the address and the network, then try again"
         case let .missingRepository(url, detail):
@@ -31,8 +64,11 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
             "the connection to \(url) broke off during the transfer (\(detail)); nothing was changed here, so try again"
         case let .rejected(url, reference, reason):
             "\(url) refused the update of \(reference) (\(reason)); someone pushed first: run 'docket pull' or 'docket sync', then push again"
-        case let .untrustedCertificate(url, detail):
-            "the https certificate of \(url) is not trusted (\(detail)); if the server uses a private certificate authority, set SSL_CERT_FILE to its certificate, then try again"
+        case let .untrustedCertificate(url, detail, checkedAgainst):
+            "the https certificate of \(url) is not trusted (\(detail))"
+                + (checkedAgainst.map { "; checked against \($0)" } ?? "")
+                + "; if the server uses a private certificate authority, name its certificate with "
+                + "'git config --global http.sslCAInfo /path/to/ca.pem' (or GIT_SSL_CAINFO), then try again"
         case let .other(url, error):
             "talking to \(url) failed: \(error.message)"
         }

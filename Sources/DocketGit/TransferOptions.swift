@@ -1,8 +1,27 @@
 import DocketSystem
 import Foundation
 
+/// Which program carries ssh:// and scp-like remotes.
+public enum SSHClient: Sendable, Equatable {
+    /// The system's OpenSSH (or `GIT_SSH_COMMAND`, `core.sshCommand`, `GIT_SSH`), as git runs it:
+    /// `~/.ssh/config`, the agent, every key type, passphrase prompts and known_hosts are its own.
+    case openSSH
+    /// libssh2 inside libgit2, with the key files and known_hosts file these options name.
+    case libssh2
+}
+
 /// How to authenticate and what to show while talking to a remote.
 public struct TransferOptions: Sendable {
+    /// Which program carries ssh (OpenSSH unless told otherwise, or when no `ssh` program exists).
+    public var ssh: SSHClient
+    /// Called with each line a server sent for a person to read (hook output, warnings); nil shows nothing.
+    public var serverMessage: (@Sendable (String) -> Void)?
+    /// Called with a warning about how the transfer is made (certificates not checked, a token over plain http).
+    public var warning: (@Sendable (String) -> Void)?
+    /// Whether git's credential helpers (`git credential fill`) may give the https user and token when none is set.
+    public var useCredentialHelpers: Bool
+    /// The environment git's settings are read from (`GIT_SSH_COMMAND`, `https_proxy`, `GIT_SSL_CAINFO`, …).
+    public var environment: [String: String]
     /// A private key file for ssh, used when the agent offers none that works.
     public var sshKeyFiles: [String]
     /// Whether to ask a running ssh-agent first.
@@ -18,7 +37,11 @@ public struct TransferOptions: Sendable {
 
     /// Options as given.
     public init(sshKeyFiles: [String], useSSHAgent: Bool, knownHostsFile: String, httpsUser: String? = nil,
-                httpsToken: String? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil) {
+                httpsToken: String? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil, ssh: SSHClient = .openSSH,
+                useCredentialHelpers: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.ssh = ssh
+        self.useCredentialHelpers = useCredentialHelpers
+        self.environment = environment
         self.sshKeyFiles = sshKeyFiles
         self.useSSHAgent = useSSHAgent
         self.knownHostsFile = knownHostsFile
@@ -29,12 +52,18 @@ public struct TransferOptions: Sendable {
 
     /// Options from the environment: `DOCKET_SSH_KEY`, else `~/.ssh/id_ed25519` and `~/.ssh/id_rsa`;
     /// the agent when `SSH_AUTH_SOCK` is set; `~/.ssh/known_hosts`; `DOCKET_GIT_USERNAME`/`DOCKET_GIT_TOKEN`.
+    /// ssh goes through OpenSSH unless `DOCKET_SSH=libssh2`, or no ssh program is found (then the key and
+    /// known_hosts settings above are libssh2's).
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> TransferOptions {
         let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? Home.folder.path
         let keys = environment["DOCKET_SSH_KEY"].map { [$0] } ?? ["\(home)/.ssh/id_ed25519", "\(home)/.ssh/id_rsa"]
+        let explicitSSH = ["GIT_SSH_COMMAND", "GIT_SSH"].contains { !(environment[$0] ?? "").isEmpty }
+        let ssh: SSHClient = environment["DOCKET_SSH"] == "libssh2"
+            || !explicitSSH && Executables.find("ssh", environment: environment) == nil ? .libssh2 : .openSSH
         return TransferOptions(sshKeyFiles: keys, useSSHAgent: environment["SSH_AUTH_SOCK"] != nil,
                                knownHostsFile: "\(home)/.ssh/known_hosts",
-                               httpsUser: environment["DOCKET_GIT_USERNAME"], httpsToken: environment["DOCKET_GIT_TOKEN"], progress: nil)
+                               httpsUser: environment["DOCKET_GIT_USERNAME"], httpsToken: environment["DOCKET_GIT_TOKEN"], progress: nil,
+                               ssh: ssh, environment: environment)
     }
 }
 

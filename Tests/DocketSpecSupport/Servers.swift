@@ -186,7 +186,7 @@ public final class CuttingProxy {
 /// 127.0.0.1, with a self-signed certificate for localhost; stopped by `stop()`.
 public final class HTTPSGitServer {
     public let port: Int
-    /// The certificate to trust (pass as SSL_CERT_FILE).
+    /// The certificate to trust (pass as GIT_SSL_CAINFO).
     public let certificate: String
     public let user = "docket"
     public let token = "s3cret-token-\(UUID().uuidString.prefix(8))"

@@ -14,7 +14,7 @@ final class HTTPSSpec: QuickSpec {
                 root = temporaryFolder("docket-https-spec")
                 gitCLI(["init", "-q", "--bare", "-b", "main", root.appendingPathComponent("remote.git").path], in: root)
                 server = HTTPSGitServer(serving: root)
-                environment = ["SSL_CERT_FILE": server.certificate, "DOCKET_GIT_USERNAME": server.user, "DOCKET_GIT_TOKEN": server.token]
+                environment = ["GIT_SSL_CAINFO": server.certificate, "DOCKET_GIT_USERNAME": server.user, "DOCKET_GIT_TOKEN": server.token]
             }
             afterEach {
                 server.stop()

@@ -18,7 +18,7 @@ final class SSHSpec: QuickSpec {
                 gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
                 server = SSHServer()
                 options = TransferOptions(sshKeyFiles: [server.userKey], useSSHAgent: false, knownHostsFile: server.knownHosts,
-                                          httpsUser: nil, httpsToken: nil, progress: nil)
+                                          httpsUser: nil, httpsToken: nil, progress: nil, ssh: .libssh2)
             }
             afterEach {
                 server.stop()
@@ -76,7 +76,7 @@ final class SSHSpec: QuickSpec {
                 strangers.knownHostsFile = root.appendingPathComponent("empty_known_hosts").path
                 let target = root.appendingPathComponent("laptop")
                 expect { try Store.clone(url: server.url(remote.path), into: target, options: strangers) }
-                    .to(throwError(StoreError.transfer(.unknownHost(host: "127.0.0.1", knownHosts: strangers.knownHostsFile))))
+                    .to(throwError(StoreError.transfer(.unknownHost(host: "127.0.0.1", port: server.port, knownHosts: strangers.knownHostsFile))))
                 expect(FileManager.default.fileExists(atPath: target.path)) == false
             }
             it("says when the key is not accepted") {

@@ -302,18 +302,21 @@ final class SyncSpec: QuickSpec {
                 laptop.run("pull")
                 expect(Set(laptop.state.todos.map(\.text))) == Set(["Buy milk", "Over the daemon"])
             }
-            it("sync pulls and pushes again when its push is refused") {
+            it("shows what a declining hook said, pushes nothing, and the next sync goes through") {
                 let hook = remote.appendingPathComponent("hooks/pre-receive")
                 try "#!/bin/sh\nflag=\"$GIT_DIR/refused-once\"\n[ -e \"$flag\" ] && exit 0\ntouch \"$flag\"\necho 'busy, try again' >&2\nexit 1\n"
                     .write(to: hook, atomically: true, encoding: .utf8)
                 chmod(hook.path, 0o755)
                 runCommand(docketBinary, ["clone", daemon.url("remote.git"), desk.folder.path])
                 desk.run("add", "Retried")
-                let result = desk.run("sync")
-                expect(result.status) == 0
-                let pulls = result.stdout.split(separator: "\n").filter { $0.contains("origin") && !$0.hasPrefix("Pushed") }
-                expect(pulls.count) == 2
-                expect(result.stdout).to(contain("Pushed to origin."))
+                let refused = desk.run("sync")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("declined the update of refs/heads/main (pre-receive hook declined); the server said: busy, try again"))
+                expect(refused.stderr).toNot(contain("someone pushed first"))
+                expect(gitCLI(["rev-parse", "--verify", "-q", "refs/heads/main"], in: remote).stdout) == ""
+                // As the message says: once the server's check passes, sync again.
+                let retried = desk.run("sync")
+                expect(retried.stdout).to(contain("Pushed to origin."))
                 laptop.run("pull")
                 expect(laptop.state.todos.map(\.text)) == ["Retried"]
             }

@@ -6,6 +6,14 @@ import Foundation
 func transferOptions() -> TransferOptions {
     var options = TransferOptions.fromEnvironment()
     if isatty(STDERR_FILENO) == 1 { options.progress = { ProgressLine.show($0) } }
+    options.serverMessage = { line in
+        ProgressLine.clear()
+        FileHandle.standardError.write(Data("remote: \(Output.safe(line))\n".utf8))
+    }
+    options.warning = { text in
+        ProgressLine.clear()
+        Output.warning(text)
+    }
     return options
 }
 

@@ -1,0 +1,40 @@
+#ifndef DOCKET_EXEC_TRANSPORT_H
+#define DOCKET_EXEC_TRANSPORT_H
+
+#include <git2.h>
+#include <git2/sys/transport.h>
+
+/* Called with what the program wrote to stderr when it ends, successful or not. */
+typedef void (*docket_exec_stderr_cb)(const char *text, int exit_status, void *payload);
+
+/*
+ * A smart transport that runs a program and speaks git's protocol over its
+ * stdin and stdout, as git does for ssh:// and local paths.
+ *
+ * `command` (NULL-terminated) is the program and its first arguments. For
+ * ssh, `[user@]host`, and "git-upload-pack '<path>'" (or receive-pack) are
+ * appended, after "-p <port>" when the URL names a port; with `local`, the
+ * service name ("upload-pack" or "receive-pack") and the path are appended
+ * instead. The child's stderr is kept and handed to `on_stderr` when it ends;
+ * a child that fails sets libgit2's error to its last stderr line.
+ */
+int docket_exec_transport_new(git_transport **out, git_remote *owner, const char *const *command, int local,
+                              docket_exec_stderr_cb on_stderr, void *payload);
+
+/* The host, port (0 when none), user (may be empty) and path of an ssh:// or scp-like URL; 0 on success. Free with free(). */
+int docket_exec_parse_ssh_url(const char *url, char **user, char **host, int *port, char **path);
+
+#endif
+
+#ifndef DOCKET_TLS_IP_H
+#define DOCKET_TLS_IP_H
+/*
+ * Checks a server certificate (DER) for an https host given as an IP address,
+ * which libgit2's mbedTLS cannot match: the certificate must be signed by one
+ * in `ca_file` (PEM; the system bundle when NULL) or `ca_path`, be current,
+ * and name `ip` in an iPAddress subjectAltName. 0 when it does; -1 with a
+ * reason in `reason` when not.
+ */
+int docket_tls_check_ip(const unsigned char *der, size_t length, const char *ca_file, const char *ca_path, const char *ip,
+                        char *reason, size_t reason_size);
+#endif
