@@ -54,6 +54,7 @@ import XCTest
             FlowSpec.self,
             SamplesRunSpec.self,
             SSHSpec.self,
+            OpenSSHSpec.self,
             HTTPSSpec.self,
             FaultSpec.self,
             ConvergenceSpec.self,

@@ -92,7 +92,7 @@ struct GitSettings {
     func config(_ arguments: [String], in folder: String?) -> String? {
         guard let git else { return nil }
         // NB: Spawn, not Process: this may run inside a libgit2 callback.
-        guard let outcome = try? Spawn.run([git] + arguments, folder: folder ?? "/"), outcome.status == 0 else { return nil }
+        guard let outcome = try? Spawn.run([git, "config"] + arguments, folder: folder ?? "/"), outcome.status == 0 else { return nil }
         return outcome.text
     }
 }

@@ -278,6 +278,11 @@ final class TransferContext {
         if ssh, message.contains("host key verification failed") {
             return .sshHostUnknown(host: host.name, port: host.port)
         }
+        // NB: libgit2 1.5 asks libssh2 for the key type of the first line ~/.ssh/known_hosts has for the host;
+        // libssh2 1.10 signs RSA host keys with SHA-1 only, which OpenSSH 9 no longer offers.
+        if options.ssh == .libssh2, message.contains("unable to exchange encryption keys") {
+            return .libssh2HostKeyType(host: host.name, port: host.port)
+        }
         if message.contains("service not enabled") || message.contains("receive-pack not permitted") || message.contains("receive-pack disabled") {
             return .pushDisabled(url: url, detail: detail)
         }

@@ -8,6 +8,7 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
     case hostKeyMismatch(host: String, port: Int?, knownHosts: String)
     case sshHostUnknown(host: String, port: Int?)
     case sshHostChanged(host: String, port: Int?)
+    case libssh2HostKeyType(host: String, port: Int?)
     case pushDisabled(url: String, detail: String)
     case forbidden(url: String, detail: String)
     case declined(url: String, reference: String, reason: String, serverSaid: [String])
@@ -44,6 +45,10 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
         case let .sshHostChanged(host, port):
             "the ssh host \(TransferError.hostName(host, port)) showed a key that differs from the one ssh knows; someone may be in between; "
                 + "if the host's key really changed, remove its old line ('ssh-keygen -R \(TransferError.hostName(host, port))') and connect once with ssh"
+        case let .libssh2HostKeyType(host, port):
+            "libssh2 could not agree on a host key with \(TransferError.hostName(host, port)) (Unable to exchange encryption keys): it asks for the type "
+                + "of the first line ~/.ssh/known_hosts has for the host, and an ssh-rsa line there is refused by OpenSSH 9; move the host's "
+                + "ssh-ed25519 or ecdsa line above its ssh-rsa line, or install OpenSSH's ssh client, which docket uses when present"
         case let .pushDisabled(url, detail):
             "\(url) does not take pushes (\(detail)); ask its owner to allow them (for git daemon: --enable=receive-pack), or push over ssh or https"
         case let .forbidden(url, detail):

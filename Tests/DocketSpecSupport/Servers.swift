@@ -89,23 +89,39 @@ public final class SSHServer {
     let process = Process()
     var agent: Process?
 
-    /// Starts sshd on `port` (a free one by default; 22 for scp-like `user@host:path` URLs, which name no port).
-    public init(port: Int? = nil) {
+    /// An RSA user key, authorized too.
+    public let userRSAKey: String
+    /// One known_hosts line per host key, in the order of `hostKeyTypes`.
+    public let hostKeyLines: [String]
+
+    /// Starts sshd on `port` (a free one by default; 22 for scp-like `user@host:path` URLs, which name no port),
+    /// with host keys of `hostKeyTypes`, listed in known_hosts in that order.
+    public init(port: Int? = nil, hostKeyTypes: [String] = ["ed25519"]) {
         folder = temporaryFolder("docket-sshd")
         self.port = port ?? freePort()
         userKey = folder.appendingPathComponent("id_ed25519").path
+        userRSAKey = folder.appendingPathComponent("id_rsa").path
         knownHosts = folder.appendingPathComponent("known_hosts").path
-        let hostKey = folder.appendingPathComponent("host_key").path
-        runCommand("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", hostKey])
         runCommand("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", userKey])
-        try! FileManager.default.copyItem(atPath: userKey + ".pub", toPath: folder.appendingPathComponent("authorized_keys").path)
-        let hostPublic = try! String(contentsOfFile: hostKey + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+        runCommand("ssh-keygen", ["-q", "-t", "rsa", "-b", "2048", "-N", "", "-f", userRSAKey])
+        let authorized = [userKey, userRSAKey].map { try! String(contentsOfFile: $0 + ".pub", encoding: .utf8) }.joined()
+        try! authorized.write(toFile: folder.appendingPathComponent("authorized_keys").path, atomically: true, encoding: .utf8)
         let hostName = self.port == 22 ? "127.0.0.1" : "[127.0.0.1]:\(self.port)"
-        try! "\(hostName) \(hostPublic)\n".write(toFile: knownHosts, atomically: true, encoding: .utf8)
+        var hostKeyFiles: [String] = []
+        var lines: [String] = []
+        for type in hostKeyTypes {
+            let hostKey = folder.appendingPathComponent("host_key_\(type)").path
+            runCommand("ssh-keygen", ["-q", "-t", type, "-N", "", "-f", hostKey])
+            hostKeyFiles.append(hostKey)
+            let hostPublic = try! String(contentsOfFile: hostKey + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+            lines.append("\(hostName) \(hostPublic)")
+        }
+        hostKeyLines = lines
+        try! (lines.joined(separator: "\n") + "\n").write(toFile: knownHosts, atomically: true, encoding: .utf8)
         let config = """
             Port \(self.port)
             ListenAddress 127.0.0.1
-            HostKey \(hostKey)
+            \(hostKeyFiles.map { "HostKey \($0)" }.joined(separator: "\n"))
             AuthorizedKeysFile \(folder.path)/authorized_keys
             PidFile \(folder.path)/sshd.pid
             PasswordAuthentication no

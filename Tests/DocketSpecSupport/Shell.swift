@@ -62,11 +62,11 @@ public func runCommand(_ program: String, _ arguments: [String], in folder: URL?
 
 /// Runs git in a folder with a fixed identity.
 @discardableResult
-public func gitCLI(_ arguments: [String], in folder: URL) -> CommandResult {
+public func gitCLI(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) -> CommandResult {
     runCommand("git", arguments, in: folder, environment: [
         "GIT_AUTHOR_NAME": "Spec", "GIT_AUTHOR_EMAIL": "spec@example.invalid",
         "GIT_COMMITTER_NAME": "Spec", "GIT_COMMITTER_EMAIL": "spec@example.invalid",
-    ])
+    ].merging(environment) { _, new in new })
 }
 
 /// A new empty folder under the temporary folder, for one spec.
