@@ -209,30 +209,65 @@ public final class HTTPSGitServer {
     let folder: URL
     let process = Process()
 
-    /// Serves the repositories under `root`.
-    public init(serving root: URL) {
+    /// Whether this serves plain http (no TLS).
+    public let plain: Bool
+
+    /// Serves the repositories under `root`, over https (a certificate for localhost and 127.0.0.1), or plain http.
+    public init(serving root: URL, plain: Bool = false) {
         folder = temporaryFolder("docket-https")
         port = freePort()
+        self.plain = plain
         certificate = folder.appendingPathComponent("cert.pem").path
         let key = folder.appendingPathComponent("key.pem").path
         runCommand("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-                               "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"])
+                               "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/https-git-server.py").path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, "\(port)", root.path, certificate, key, user, token]
+        process.arguments = ["python3", script, "\(port)", root.path, plain ? "-" : certificate, key, user, token]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try! process.run()
         precondition(waitForPort(port), "the https server did not start")
     }
 
-    /// The https URL of a repository under the served folder.
-    public func url(_ name: String) -> String { "https://localhost:\(port)/\(name)" }
+    /// The https (or http) URL of a repository under the served folder.
+    public func url(_ name: String, host: String = "localhost") -> String { "\(plain ? "http" : "https")://\(host):\(port)/\(name)" }
 
     public func stop() {
         if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: folder)
+    }
+
+    deinit { stop() }
+}
+
+/// An http proxy (Tests/scripts/connect-proxy.py) on 127.0.0.1 that relays CONNECT
+/// tunnels and logs each target, so a spec can tell it was used.
+public final class ConnectProxy {
+    public let port: Int
+    public let log: String
+    let process = Process()
+
+    public init() {
+        port = freePort()
+        log = temporaryFolder("docket-proxy").appendingPathComponent("log").path
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/connect-proxy.py").path
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, "\(port)", log]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try! process.run()
+        precondition(waitForPort(port), "the proxy did not start")
+    }
+
+    /// The targets it was asked to reach, one "CONNECT host:port" per line.
+    public var requests: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    public func stop() {
+        if process.isRunning { process.terminate() }
     }
 
     deinit { stop() }

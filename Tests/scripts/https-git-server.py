@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """An https git server on 127.0.0.1 for specs: 'git http-backend' behind TLS and
-HTTP basic auth. Usage: https-git-server.py PORT ROOT CERT KEY USER TOKEN.
+HTTP basic auth. Usage: https-git-server.py PORT ROOT CERT KEY USER TOKEN
+(CERT "-" serves plain http).
 Stops by itself after 10 minutes."""
 import base64, http.server, os, ssl, subprocess, sys, threading
 
@@ -60,8 +61,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-context.load_cert_chain(cert, key)
-server.socket = context.wrap_socket(server.socket, server_side=True)
+if cert != "-":
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
 threading.Timer(600, server.shutdown).start()
 server.serve_forever()
