@@ -49,11 +49,11 @@ public final class GitDaemon {
     public let port: Int
     let process = Process()
 
-    /// Starts serving every repository under `base`.
-    public init(serving base: URL) {
+    /// Starts serving every repository under `base` (taking pushes unless `pushes` is false).
+    public init(serving base: URL, pushes: Bool = true) {
         port = freePort()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "daemon", "--reuseaddr", "--export-all", "--enable=receive-pack", "--informative-errors",
+        process.arguments = ["git", "daemon", "--reuseaddr", "--export-all", pushes ? "--enable=receive-pack" : "--disable=receive-pack", "--informative-errors",
                              "--listen=127.0.0.1", "--port=\(port)", "--base-path=\(base.path)", base.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -288,6 +288,26 @@ final class SyncSpec: QuickSpec {
             }
         }
 
+        describe("a bare repository reached by its path") {
+            it("runs its hooks as git does: a declining pre-receive stops the push with its words, post-receive speaks") {
+                let pre = remote.appendingPathComponent("hooks/pre-receive")
+                try "#!/bin/sh\necho 'no pushes on Sunday' >&2\nexit 1\n".write(to: pre, atomically: true, encoding: .utf8)
+                chmod(pre.path, 0o755)
+                laptop.run("add", "Declined")
+                let declined = laptop.run("sync")
+                expect(declined.status) == 1
+                expect(declined.stderr).to(contain("declined the update of refs/heads/main (pre-receive hook declined); the server said: no pushes on Sunday"))
+                expect(gitCLI(["rev-parse", "--verify", "-q", "refs/heads/main"], in: remote).stdout) == ""
+                try FileManager.default.removeItem(at: pre)
+                let post = remote.appendingPathComponent("hooks/post-receive")
+                try "#!/bin/sh\nread old new ref\necho \"received $ref\"\n".write(to: post, atomically: true, encoding: .utf8)
+                chmod(post.path, 0o755)
+                let pushed = laptop.run("sync")
+                expect(pushed.stdout).to(contain("Pushed to origin."))
+                expect(pushed.stderr).to(contain("remote: received refs/heads/main"))
+            }
+        }
+
         describe("git daemon") {
             var daemon: GitDaemon!
             beforeEach { daemon = GitDaemon(serving: root) }
@@ -324,6 +344,18 @@ final class SyncSpec: QuickSpec {
                 let result = runCommand(docketBinary, ["clone", daemon.url("nothing.git"), desk.folder.path])
                 expect(result.status) == 1
                 expect(result.stderr).to(contain("there is no git repository at"))
+            }
+            it("says a daemon that does not take pushes does not, rather than that the repository is missing") {
+                let readOnly = GitDaemon(serving: root, pushes: false)
+                defer { readOnly.stop() }
+                laptop.run("add", "Buy milk")
+                laptop.run("sync")
+                runCommand(docketBinary, ["clone", readOnly.url("remote.git"), desk.folder.path])
+                desk.run("add", "Refused")
+                let result = desk.run("sync")
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("\(readOnly.url("remote.git")) does not take pushes"))
+                expect(result.stderr).toNot(contain("there is no git repository"))
             }
             it("says a host is unreachable, changing nothing") {
                 let port = freePort()
