@@ -81,9 +81,9 @@ struct Clone: ParsableCommand {
         commandName: "clone",
         abstract: "Copy a store from a git remote to this machine.",
         discussion: """
-            Remotes: a local path, file://, git://, ssh:// or user@host:path (ssh-agent, or a key in \
-            $DOCKET_SSH_KEY, ~/.ssh/id_ed25519 or ~/.ssh/id_rsa; the host must be in ~/.ssh/known_hosts), \
-            https:// ($DOCKET_GIT_USERNAME and $DOCKET_GIT_TOKEN).
+            Remotes: a local path, file://, git://, ssh:// or user@host:path (through ssh as git runs it: \
+            ~/.ssh/config, the agent and known_hosts apply; GIT_SSH_COMMAND and core.sshCommand are honoured), \
+            https:// (git's proxy, certificate and credential-helper settings, or $DOCKET_GIT_USERNAME and $DOCKET_GIT_TOKEN).
 
             Example: docket clone ssh://me@example.org/srv/lists.git ~/lists
             """)
