@@ -82,8 +82,11 @@ extension TransferContext {
     /// A reference update the server refused: "someone pushed first" only when that is what it said.
     func refusal(of reference: String, reason: String) -> TransferError {
         let lower = reason.lowercased()
-        if ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock ref", "already exists"].contains(where: lower.contains) {
-            return .rejected(url: url, reference: reference, reason: reason)
+        // NB: the server's words name a lock file it could not take, which Docket may clear when it is on this machine.
+        let said = serverLines.filter { $0.contains(".lock'") }
+        if ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock ref", "already exists"].contains(where: lower.contains)
+            || !said.isEmpty {
+            return .rejected(url: url, reference: reference, reason: ([reason] + said).joined(separator: ": "))
         }
         return .declined(url: url, reference: reference, reason: reason, serverSaid: serverLines)
     }

@@ -86,7 +86,6 @@ final class TransferContext {
         callbacks.transfer_progress = { stats, payload in
             guard let stats = stats?.pointee else { return 0 }
             let context = TransferContext.from(payload)
-            context.receivedAnything = true
             context.progress.report(TransferProgress(stage: .receiving, objectsDone: Int(stats.received_objects),
                                                      objectsTotal: Int(stats.total_objects), bytes: Int(stats.received_bytes)))
             return 0
@@ -312,16 +311,8 @@ final class TransferContext {
         }
         if message.contains("early eof") || message.contains("unexpected") || message.contains("eof") || message.contains("closed")
             || message.contains("broken pipe") || message.contains("reset by peer") || message.contains("short read") || message.contains("incomplete") {
-            // NB: a server that hangs up before saying anything (dulwich's git:// for a repository it does not
-            // have) cannot be told from a dropped connection; both are named.
-            if serverLines.isEmpty && !receivedAnything {
-                return .hungUp(url: url, detail: detail)
-            }
             return .interrupted(url: url, detail: detail)
         }
         return .other(url: url, error: error)
     }
-
-    /// Whether any object or server message arrived.
-    var receivedAnything = false
 }

@@ -13,7 +13,6 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
     case forbidden(url: String, detail: String)
     case declined(url: String, reference: String, reason: String, serverSaid: [String])
     case dumbHTTP(url: String)
-    case hungUp(url: String, detail: String)
     case unreachable(url: String, detail: String)
     case missingRepository(url: String, detail: String)
     case interrupted(url: String, detail: String)
@@ -59,14 +58,13 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
                 + "; nothing was pushed; what the server checks must pass first"
         case let .dumbHTTP(url):
             "\(url) is a plain (\"dumb\") http folder, which docket cannot sync with; serve the repository with git http-backend, or use ssh"
-        case let .hungUp(url, detail):
-            "\(url) hung up before answering (\(detail)); check that the repository exists there and you may use it; if it does, try again"
         case let .unreachable(url, detail):
             "cannot reach \(url) (\(detail)); check the address and the network, then try again"
         case let .missingRepository(url, detail):
             "there is no git repository at \(url) (\(detail)); check the address, or create the repository there (for example 'git init --bare')"
         case let .interrupted(url, detail):
-            "the connection to \(url) broke off during the transfer (\(detail)); nothing was changed here, so try again"
+            "the connection to \(url) broke off during the transfer (\(detail)); nothing was changed here, so try again; "
+                + "if it breaks off again at once, check that the repository exists there and that you may use it"
         case let .rejected(url, reference, reason):
             "\(url) refused the update of \(reference) (\(reason)); someone pushed first: run 'docket pull' or 'docket sync', then push again"
         case let .untrustedCertificate(url, detail, checkedAgainst):

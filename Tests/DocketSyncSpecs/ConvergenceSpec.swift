@@ -100,7 +100,10 @@ final class ConvergenceSpec: QuickSpec {
                 defer { daemon.stop() }
                 let ssh = SSHServer()
                 defer { ssh.stop() }
-                let options = TransferOptions(sshKeyFiles: [ssh.userKey], useSSHAgent: false, knownHostsFile: ssh.knownHosts)
+                // ssh as git runs it: OpenSSH, told its key and known_hosts through GIT_SSH_COMMAND.
+                var environment = ProcessInfo.processInfo.environment
+                environment["GIT_SSH_COMMAND"] = "ssh -i \(ssh.userKey) -o IdentitiesOnly=yes -o UserKnownHostsFile=\(ssh.knownHosts) -o BatchMode=yes"
+                let options = TransferOptions(sshKeyFiles: [], useSSHAgent: false, knownHostsFile: ssh.knownHosts, environment: environment)
                 let world = SeededWorld(seed: seed)
                 defer { world.uninstall() }
                 var g = SeededGenerator(seed: seed)
