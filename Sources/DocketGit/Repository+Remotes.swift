@@ -62,7 +62,7 @@ extension Repository {
             try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "git_remote_init_callbacks")
             context.install(into: &callbacks)
             var proxy = context.proxyOptions()
-            let code = context.carrying { git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, &proxy, nil) }
+            let code = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, &proxy, nil)
             if code < 0 {
                 git_remote_disconnect(remote)
                 let failure = context.classify(lastError(code, "git_remote_connect"))

@@ -10,7 +10,7 @@ extension Repository {
             try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
             context.install(into: &fetchOptions.callbacks)
             fetchOptions.proxy_opts = context.proxyOptions()
-            let code = context.carrying { git_remote_fetch(remote, nil, &fetchOptions, "docket: fetch") }
+            let code = git_remote_fetch(remote, nil, &fetchOptions, "docket: fetch")
             // NB: the transport's program ends (and says its last words) when the remote lets go of it.
             git_remote_disconnect(remote)
             try context.conclude(code < 0 ? context.classify(lastError(code, "git_remote_fetch")) : nil)
@@ -31,7 +31,7 @@ extension Repository {
             pushOptions.proxy_opts = context.proxyOptions()
             let code = withStrArray([refspec]) { refspecs in
                 var refspecs = refspecs
-                return context.carrying { git_remote_push(remote, &refspecs, &pushOptions) }
+                return git_remote_push(remote, &refspecs, &pushOptions)
             }
             git_remote_disconnect(remote)
             var failure: TransferError?
@@ -61,15 +61,13 @@ extension Repository {
         cloneOptions.fetch_opts.proxy_opts = context.proxyOptions()
         if !checkout { cloneOptions.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE.rawValue }
         var repo: OpaquePointer?
-        let code = context.carrying { git_clone(&repo, url, path, &cloneOptions) }
+        let code = git_clone(&repo, url, path, &cloneOptions)
         try context.conclude(code < 0 ? context.classify(lastError(code, "git_clone")) : nil)
         return Repository(owning: repo!)
     }
 }
 
 extension TransferContext {
-    /// Runs a libgit2 transfer call.
-    func carrying<T>(_ body: () throws -> T) rethrows -> T { try body() }
 
     /// Ends a transfer: tells credential helpers how it went, passes on what the
     /// server said when it worked, and throws its failure.

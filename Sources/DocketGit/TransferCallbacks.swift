@@ -223,7 +223,7 @@ final class TransferContext {
         guard let cert, cert.pointee.cert_type == GIT_CERT_HOSTKEY_LIBSSH2 else {
             if valid != 0 { return 0 }
             if !settings.sslVerify {
-                warn("not checking the https certificate of \(url) (\(options.environment["GIT_SSL_NO_VERIFY"] != nil ? "GIT_SSL_NO_VERIFY is set" : "http.sslVerify is false")); "
+                warn("not checking the https certificate of \(url) (\(!(options.environment["GIT_SSL_NO_VERIFY"] ?? "").isEmpty ? "GIT_SSL_NO_VERIFY is set" : "http.sslVerify is false")); "
                      + "anyone between here and the server can read and change what is sent")
                 return 0
             }

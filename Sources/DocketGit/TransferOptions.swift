@@ -22,11 +22,11 @@ public struct TransferOptions: Sendable {
     public var useCredentialHelpers: Bool
     /// The environment git's settings are read from (`GIT_SSH_COMMAND`, `https_proxy`, `GIT_SSL_CAINFO`, …).
     public var environment: [String: String]
-    /// A private key file for ssh, used when the agent offers none that works.
+    /// Private key files for ssh through libssh2, used when the agent offers none that works.
     public var sshKeyFiles: [String]
-    /// Whether to ask a running ssh-agent first.
+    /// Whether libssh2 asks a running ssh-agent first.
     public var useSSHAgent: Bool
-    /// The known_hosts file an ssh host must be listed in.
+    /// The known_hosts file an ssh host must be listed in, for libssh2 (OpenSSH reads its own).
     public var knownHostsFile: String
     /// The user name for https.
     public var httpsUser: String?
