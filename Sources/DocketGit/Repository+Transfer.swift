@@ -81,7 +81,9 @@ extension TransferContext {
     func refusal(of reference: String, reason: String) -> TransferError {
         let lower = reason.lowercased()
         // NB: the server's words name a lock file it could not take, which Docket may clear when it is on this machine.
-        let said = serverLines.filter { $0.contains(".lock'") }
+        // So do words saying another push moved the branch first ("cannot lock ref …: reference already exists",
+        // "… is at X but expected Y"), which only a pull and a new push can answer.
+        let said = serverLines.filter { line in [".lock'", "cannot lock ref", "but expected"].contains(where: line.contains) }
         if ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock ref", "already exists"].contains(where: lower.contains)
             || !said.isEmpty {
             return .rejected(url: url, reference: reference, reason: ([reason] + said).joined(separator: ": "))

@@ -105,3 +105,70 @@ public final class LockHolder {
 
     deinit { stop() }
 }
+
+/// A program running beside a spec (a `docket sync --watch`), its stdout and
+/// stderr going to a log file; started with posix_spawn, stopped with a signal and reaped.
+public final class Background {
+    public let pid: pid_t
+    /// Where its output goes.
+    public let log: URL
+    private var status: Int32?
+
+    public init(_ program: String, _ arguments: [String], log: URL, environment: [String: String] = [:]) {
+        self.log = log
+        FileManager.default.createFile(atPath: log.path, contents: nil)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log.path, O_WRONLY | O_APPEND, 0)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let env = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { envp.forEach { free($0) }; argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        precondition(posix_spawn(&pid, program, &actions, nil, argv, envp) == 0, "could not run \(program)")
+        self.pid = pid
+    }
+
+    /// What it has written so far.
+    public var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Waits up to `seconds` until its output holds `text` `times` times; false if it does not by then.
+    @discardableResult
+    public func waitFor(_ text: String, times: Int = 1, seconds: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if output.components(separatedBy: text).count - 1 >= times { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    /// Whether it has ended (reaping it if so).
+    public var hasEnded: Bool {
+        if status != nil { return true }
+        var raw: Int32 = 0
+        if waitpid(pid, &raw, WNOHANG) == pid {
+            status = (raw & 0x7F) == 0 ? (raw >> 8) & 0xFF : 128 + (raw & 0x7F)
+            return true
+        }
+        return false
+    }
+
+    /// Sends `signal` and waits up to 30 seconds for it to end (then kills it); its exit status.
+    @discardableResult
+    public func stop(signal: Int32 = SIGTERM) -> Int32 {
+        if let status { return status }
+        kill(pid, signal)
+        let deadline = Date().addingTimeInterval(30)
+        while !hasEnded {
+            if Date() > deadline { kill(pid, SIGKILL) }
+            usleep(20_000)
+        }
+        return status!
+    }
+
+    deinit { _ = stop(signal: SIGKILL) }
+}

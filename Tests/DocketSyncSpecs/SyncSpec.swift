@@ -308,6 +308,26 @@ final class SyncSpec: QuickSpec {
             }
         }
 
+        describe("two first pushes at once") {
+            it("treats losing the race to create the branch as someone pushing first: the sync pulls, merges and pushes") {
+                // Both pushes wait in the remote's pre-receive, so both try to create main; one finds it made.
+                let pre = remote.appendingPathComponent("hooks/pre-receive")
+                try "#!/bin/sh\nsleep 1\n".write(to: pre, atomically: true, encoding: .utf8)
+                chmod(pre.path, 0o755)
+                cloneDesk()
+                laptop.run("add", "From the laptop")
+                desk.run("add", "From the desk")
+                let first = Background(docketBinary, ["-C", laptop.folder.path, "sync"], log: root.appendingPathComponent("laptop.log"))
+                let second = desk.run("sync")
+                expect(first.stop(signal: 0)) == 0
+                expect(second.status) == 0
+                expect(second.stderr + first.output).toNot(contain("declined"))
+                expect(laptop.run("sync").status) == 0
+                expect(laptop.head) == desk.head
+                expect(Set(laptop.state.todos.map(\.text))) == ["From the laptop", "From the desk"]
+            }
+        }
+
         describe("git daemon") {
             var daemon: GitDaemon!
             beforeEach { daemon = GitDaemon(serving: root) }
