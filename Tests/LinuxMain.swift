@@ -61,5 +61,6 @@ import XCTest
             HostileRemoteSpec.self,
             FaultScriptSpec.self,
             GitPeerSpec.self,
+            HooksSpec.self,
         ]
 }

@@ -65,6 +65,76 @@ public enum Spawn {
         return Outcome(status: wait(pid), output: output, errors: errors)
     }
 
+    /// Runs a program in a process group of its own, feeding it `input`,
+    /// with its stdout and stderr captured together (in the order written).
+    /// After `timeout` seconds the whole group is killed, so a program that
+    /// hangs, or leaves a child holding its output open, cannot hold the caller;
+    /// `timedOut` then says so.
+    public static func runBounded(_ arguments: [String], input: Data?, environment: [String: String?] = [:], folder: String? = nil,
+                                  timeout: TimeInterval) throws -> (outcome: Outcome, timedOut: Bool) {
+        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0]
+        try systemCall("pipe") { docket_pipe_cloexec(&inPipe) }
+        try systemCall("pipe") { docket_pipe_cloexec(&outPipe) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        let pid: pid_t
+        do {
+            pid = try start(arguments, actions: &actions, attributes: &attributes, environment: environment, folder: folder)
+        } catch {
+            for fd in inPipe + outPipe { close(fd) }
+            throw error
+        }
+        close(inPipe[0]); close(outPipe[1])
+        let feeder = Thread { [input, fd = inPipe[1]] in
+            signal(SIGPIPE, SIG_IGN)
+            if let input { input.withUnsafeBytes { try? writeAll(fd, $0) } }
+            close(fd)
+        }
+        feeder.start()
+        let deadline = Date().addingTimeInterval(timeout)
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var timedOut = false
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 {
+                timedOut = true
+                kill(-pid, SIGKILL)
+                break
+            }
+            var entry = pollfd(fd: outPipe[0], events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, Int32(min(left * 1000, 1000).rounded(.up)))
+            if ready < 0 && errno != EINTR { break }
+            if ready <= 0 { continue }
+            let count = read(outPipe[0], &buffer, buffer.count)
+            if count > 0 { output.append(buffer, count: count) } else if count == 0 || errno != EINTR { break }
+        }
+        close(outPipe[0])
+        // NB: a program may close its output and go on running; it has until the deadline too.
+        var status: Int32 = 0
+        while !timedOut {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { return (Outcome(status: exitStatus(status), output: output, errors: Data()), false) }
+            if done < 0 && errno != EINTR { break }
+            if Date() >= deadline {
+                timedOut = true
+                kill(-pid, SIGKILL)
+            } else {
+                usleep(5_000)
+            }
+        }
+        return (Outcome(status: wait(pid), output: output, errors: Data()), timedOut)
+    }
+
     /// Runs a program on this terminal (stdin, stdout and stderr shared) and waits for it.
     public static func attached(_ arguments: [String], environment: [String: String?] = [:]) throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
@@ -136,7 +206,12 @@ public enum Spawn {
     static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return exitStatus(status)
+    }
+
+    /// A wait status as a shell shows it: the exit code, or 128 + the signal that ended the program.
+    static func exitStatus(_ status: Int32) -> Int32 {
+        (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }
 

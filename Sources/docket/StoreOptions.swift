@@ -33,6 +33,7 @@ struct StoreOptions: ParsableArguments {
     func open() throws -> Store {
         let store = try find()
         store.action = StoreOptions.action(Array(CommandLine.arguments.dropFirst()))
+        store.hookReport = showHookRun
         return store
     }
 
@@ -89,4 +90,16 @@ func loadWarning(_ snapshot: StoreSnapshot) -> AppState {
         Output.warning(problem.warning)
     }
     return snapshot.state
+}
+
+/// Shows what a hook wrote (on stderr, so JSON on stdout stays whole) and why one failed.
+func showHookRun(_ run: HookRun) {
+    ProgressLine.clear()
+    for line in run.output { FileHandle.standardError.write(Data((Output.safe(line) + "\n").utf8)) }
+    guard let problem = run.problem else { return }
+    if problem.hasPrefix("is not executable") {
+        Output.warning("the \(run.event) hook \(run.path) \(problem)")
+    } else {
+        Output.warning("the \(run.event) hook \(run.path) failed: it \(problem); the change is kept")
+    }
 }

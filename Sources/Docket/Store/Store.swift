@@ -23,6 +23,15 @@ public final class Store {
     private var foundFormat: Int?
     /// What the changes this store object writes are called in `docket undo --list`, such as "docket done 3f2a".
     public var action = "a change through the library"
+    /// Hears of each hook run (its output, and why it failed); the command line prints them.
+    public var hookReport: (HookRun) -> Void = { _ in }
+    /// The store's hooks, once found.
+    var foundHooks: HookPrograms?
+    /// Files of this object's changes whose hooks have not run yet.
+    var pendingHookFiles: [String] = []
+    /// Changes whose hooks have not run yet and which could not be written down.
+    var unsavedHookBatches: [HookBatch] = []
+    var warnedAboutHooks = false
 
     private init(root: URL, gitdir: String, repository: Repository?, format: Int? = nil) {
         self.foundFormat = format
@@ -184,7 +193,11 @@ public final class Store {
     /// ends in any way, the lock is free at once.
     public func withLock<T>(timeout: TimeInterval = Store.lockTimeout, _ body: () throws -> T) throws -> T {
         let lock = try StoreError.gate(writing: true) { try FileLock.acquire(lockFile, timeout: timeout) }
-        defer { lock.release() }
+        // NB: hooks run once the lock is free, so one that runs docket is not kept waiting.
+        defer {
+            lock.release()
+            runPendingHooks()
+        }
         return try body()
     }
 

@@ -53,6 +53,22 @@ extension Store {
         Fault.point("after-checkout")
         try git.setReference(branch, to: target, message: message)
         try? FileManager.default.removeItem(atPath: updateMarker)
+        noteArrivals(changes, contents: contents, commit: target)
+    }
+
+    /// Tells the hooks of the items a pull or merge brought.
+    private func noteArrivals(_ changes: [ChangedPath], contents: [ObjectID: Data], commit: ObjectID) {
+        guard !hooks.isEmpty else { return }
+        let items = changes.compactMap { change -> HookedChange? in
+            let item = StoreLayout.item(at: change.path)
+            switch item {
+            case .todo, .project, .task:
+                let read = { (id: ObjectID?) in id.flatMap { contents[$0] ?? (try? self.git.blob($0)) } }
+                return HookedChange(item: item, old: read(change.oldID), new: read(change.newID))
+            case .tombstone, .format, .other: return nil
+            }
+        }
+        noteForHooks(items, origin: .pull, commit: commit)
     }
 
     /// Finishes a branch update a killed process left half done: every path it
@@ -87,6 +103,7 @@ extension Store {
         try git.setReference(branch, to: target, message: "docket: finish an interrupted pull")
         removeLeftoverTemporaryFiles(in: Set(changes.map { split($0.path).folder }))
         done()
+        noteArrivals(changes, contents: [:], commit: target)
     }
 
     /// Removes the temporary files a killed docket left in these folders (those whose writer is gone).

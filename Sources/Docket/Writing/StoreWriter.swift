@@ -57,6 +57,7 @@ extension Store {
             var writer = StoreWriter(root: try tree)
             let order = try write(from: old, to: new, into: &writer)
             try writer.commit()
+            if !hooks.isEmpty { noteForHooks(Store.itemChanges(from: old.state, to: new), origin: .edit) }
             return StoreSnapshot(state: new, order: order, problems: [])
         }
     }
