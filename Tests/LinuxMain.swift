@@ -62,5 +62,6 @@ import XCTest
             FaultScriptSpec.self,
             GitPeerSpec.self,
             HooksSpec.self,
+            WatchSpec.self,
         ]
 }

@@ -14,3 +14,6 @@
 @_exported import enum DocketGit.GitOperation
 @_exported import enum DocketSystem.Home
 @_exported import enum DocketSystem.Spawn
+@_exported import class DocketSystem.FolderWatch
+@_exported import class DocketSystem.FileLock
+@_exported import enum DocketSystem.StopSignals

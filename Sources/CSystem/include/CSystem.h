@@ -12,4 +12,10 @@ int docket_spawn_setsid_flag(void);
 /* A pipe whose ends close on exec (pipe2 with O_CLOEXEC). */
 int docket_pipe_cloexec(int fds[2]);
 
+/* Catches SIGINT, SIGTERM and SIGHUP: the first asks to stop (see docket_stop_requested), a second ends the process. */
+void docket_catch_stop_signals(void);
+
+/* Whether a stop signal arrived. */
+int docket_stop_requested(void);
+
 #endif

@@ -192,12 +192,39 @@ struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Commit local changes, pull, and push: the one command to keep machines in step.",
-        discussion: "Pulls again (up to 5 times) if another machine pushed in between.\n\nExample: docket sync")
+        discussion: """
+            Pulls again (up to 5 times) if another machine pushed in between.
+
+            With --watch it keeps running: it syncs when the store changes (once it has been \
+            still for --delay) and every --interval for other machines' changes, waiting longer \
+            after each failed try (up to an hour) while the remote cannot be reached. One watcher \
+            runs per store; each line it logs starts with the time. Ctrl-C (or SIGTERM) lets the \
+            sync under way finish, then stops. 'docket autosync install' runs it as a service.
+
+            Examples:
+              docket sync
+              docket sync --watch --interval 10m
+            """)
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The remote (default: origin, or the only one).") var remote: String?
+    @Flag(help: "Keep running, syncing when the store changes and every --interval.") var watch = false
+    @Option(help: ArgumentHelp("With --watch: how often to sync for other machines' changes (30s, 5m, 1h; default 5m).", valueName: "time"))
+    var interval: String?
+    @Option(help: ArgumentHelp("With --watch: how long the store must be still before a change is synced (default 2s).", valueName: "time"))
+    var delay: String?
+    @Option(help: ArgumentHelp("With --watch: append the log to this file instead of printing it.", valueName: "file"))
+    var log: String?
+    @Flag(help: "With --watch: exit quietly if another watcher runs for this store (for cron).") var unlessWatching = false
+
+    func validate() throws {
+        if !watch, interval != nil || delay != nil || log != nil || unlessWatching {
+            throw ValidationError("--interval, --delay, --log and --unless-watching go with --watch")
+        }
+    }
 
     func run() throws {
+        if watch { return try runWatching() }
         let store = try self.store.open()
         let outcome = try store.sync(remote: remote, options: transferOptions()) { committed in
             if case let .committed(id, message) = committed {
@@ -209,6 +236,22 @@ struct Sync: ParsableCommand {
         for pull in outcome.pulls { print(describe(pull, remote: outcome.remote)) }
         if let pushed = outcome.pushed { say(pushed) } else { print("Nothing to push.") }
         store.packInBackgroundIfNeeded()
+    }
+}
+
+extension Sync {
+    func runWatching() throws {
+        let store = try self.store.open()
+        let watcher = SyncWatcher(root: store.root, remote: remote, interval: try WatchInterval.parse(interval ?? "5m", option: "--interval"),
+                                  delay: try WatchInterval.parse(delay ?? "2s", option: "--delay"), log: try WatchLog(file: log))
+        do {
+            try watcher.run()
+        } catch let busy as Store.AlreadyWatched {
+            if unlessWatching { return }
+            let pid = busy.pid.map(String.init) ?? "unknown"
+            throw ShownError(message: "another 'docket sync --watch' (pid \(pid)) is watching \(store.root.path) already; "
+                + "leave it running, or stop it with 'kill \(pid)' and start this one again")
+        }
     }
 }
 

@@ -1,0 +1,260 @@
+import ArgumentParser
+import Docket
+import Foundation
+
+struct Autosync: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "autosync",
+        abstract: "Run 'docket sync --watch' for this store by itself: as a systemd user service, else from cron.",
+        discussion: """
+            install sets it up and starts it; remove stops it and takes it out; status (the default) says \
+            what is set up and whether a watcher runs. A systemd user service is used when \
+            'systemctl --user' reaches a user manager, else a crontab line that starts the watcher \
+            every 5 minutes unless one runs (it logs to .git/docket/autosync.log in the store).
+
+            Examples:
+              docket autosync install
+              docket autosync install --interval 15m --cron
+              docket autosync install --print
+              docket autosync remove
+            """,
+        subcommands: [Install.self, Remove.self, Status.self],
+        defaultSubcommand: Status.self)
+
+    struct Install: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "install", abstract: "Set up and start syncing by itself.",
+                                                        discussion: "Example: docket autosync install --interval 10m")
+        @OptionGroup var store: StoreOptions
+        @Argument(help: "The remote (default: origin, or the only one).") var remote: String?
+        @Option(help: ArgumentHelp("How often to sync for other machines' changes (30s, 5m, 1h).", valueName: "time")) var interval = "5m"
+        @OptionGroup var way: AutosyncWay
+
+        func run() throws {
+            _ = try WatchInterval.parse(interval, option: "--interval")
+            let store = try self.store.open()
+            let plan = AutosyncPlan(root: store.root.path, remote: remote, interval: interval)
+            switch try way.chosen(printing: way.print) {
+            case .systemd: try plan.installService(printing: way.print)
+            case .cron: try plan.installCronLine(printing: way.print)
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Stop syncing by itself and take the setup out.",
+                                                        discussion: "Example: docket autosync remove")
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            let store = try self.store.open()
+            let plan = AutosyncPlan(root: store.root.path, remote: nil, interval: "")
+            var removed = false
+            if FileManager.default.fileExists(atPath: plan.unitPath) {
+                try plan.removeService()
+                removed = true
+            }
+            if try plan.removeCronLine() {
+                removed = true
+                if let pid = store.watcher, pid > 0, AutosyncPlan.startedByCron(pid) {
+                    kill(pid, SIGTERM)
+                    print("Stopped the watcher cron started (pid \(pid)).")
+                }
+            }
+            if !removed { print("Autosync is not set up for \(store.root.path); nothing to remove.") }
+        }
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Say what is set up and whether a watcher runs (the default).",
+                                                        discussion: "Example: docket autosync status")
+        @OptionGroup var store: StoreOptions
+
+        func run() throws {
+            let store = try self.store.open()
+            let plan = AutosyncPlan(root: store.root.path, remote: nil, interval: "")
+            var setUp: [String] = []
+            if FileManager.default.fileExists(atPath: plan.unitPath) {
+                let state = (try? Spawn.run(["systemctl", "--user", "is-active", plan.unitName]))?.text
+                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                setUp.append("the systemd user service \(plan.unitName) (\(state.isEmpty ? "state unknown" : state)); "
+                             + "its log: journalctl --user -u \(plan.unitName)")
+            }
+            if (try? AutosyncPlan.crontab())?.split(separator: "\n").contains(where: { $0.hasSuffix(plan.marker) }) == true {
+                setUp.append("a crontab line that starts the watcher every 5 minutes unless it runs ('crontab -l' shows it); its log: \(plan.logPath)")
+            }
+            print(setUp.isEmpty ? "Autosync is not set up for \(store.root.path); 'docket autosync install' sets it up."
+                  : "Autosync for \(store.root.path): " + setUp.joined(separator: "; and "))
+            if let pid = store.watcher {
+                print(pid > 0 ? "A watcher runs: pid \(pid)." : "A watcher runs.")
+            } else {
+                print("No watcher runs now.")
+            }
+        }
+    }
+}
+
+/// --systemd, --cron and --print.
+struct AutosyncWay: ParsableArguments {
+    @Flag(help: "Use a systemd user service (the default where systemd's user manager runs).") var systemd = false
+    @Flag(help: "Use a crontab line (the default elsewhere).") var cron = false
+    @Flag(help: "Print what would be set up, and change nothing.") var print = false
+
+    enum Way { case systemd, cron }
+
+    func chosen(printing: Bool) throws -> Way {
+        if systemd && cron { throw ValidationError("choose --systemd or --cron, not both") }
+        if cron { return .cron }
+        let reachable = AutosyncPlan.systemdReachable
+        if systemd {
+            if !reachable && !printing {
+                throw ShownError(message: "systemd's user manager cannot be reached here ('systemctl --user' fails); "
+                    + "use --cron, or --print to see the unit")
+            }
+            return .systemd
+        }
+        return reachable ? .systemd : .cron
+    }
+}
+
+/// What autosync sets up for one store.
+struct AutosyncPlan {
+    let root: String
+    let remote: String?
+    let interval: String
+
+    /// A name for the store's service, from its folder.
+    var unitName: String {
+        var hash: UInt32 = 2_166_136_261
+        for byte in root.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return "docket-sync-" + String(format: "%08x", hash) + ".service"
+    }
+
+    var unitFolder: String {
+        let config = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? Home.folder.path + "/.config"
+        return config + "/systemd/user"
+    }
+
+    var unitPath: String { unitFolder + "/" + unitName }
+    var logPath: String { root + "/.git/docket/autosync.log" }
+    /// Ends the store's crontab line.
+    var marker: String { "# docket autosync " + root }
+
+    /// The watcher's command line.
+    func command(forCron: Bool) -> [String] {
+        [docketExecutable, "-C", root, "sync"] + (remote.map { [$0] } ?? []) + ["--watch", "--interval", interval]
+            + (forCron ? ["--unless-watching", "--log", logPath] : [])
+    }
+
+    var unitText: String {
+        let quoted = command(forCron: false).map { word in
+            "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$") + "\""
+        }
+        return """
+            # Made by 'docket autosync install'; 'docket autosync remove' takes it out.
+            [Unit]
+            Description=Docket: sync \(root.replacingOccurrences(of: "%", with: "%%"))
+            Wants=network-online.target
+            After=network-online.target
+
+            [Service]
+            ExecStart=\(quoted.joined(separator: " "))
+            Restart=on-failure
+            RestartSec=30
+
+            [Install]
+            WantedBy=default.target
+
+            """
+    }
+
+    var cronLine: String {
+        let quoted = command(forCron: true).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "%", with: "\\%") + "'" }
+        return "*/5 * * * * " + quoted.joined(separator: " ") + " >/dev/null 2>&1 " + marker
+    }
+
+    static var systemdReachable: Bool {
+        (try? Spawn.run(["systemctl", "--user", "show-environment"]))?.status == 0
+    }
+
+    func installService(printing: Bool) throws {
+        if printing {
+            print("# \(unitPath)")
+            print(unitText, terminator: "")
+            print("# then: systemctl --user daemon-reload && systemctl --user enable --now \(unitName)")
+            return
+        }
+        try FileManager.default.createDirectory(atPath: unitFolder, withIntermediateDirectories: true)
+        try Data(unitText.utf8).write(to: URL(fileURLWithPath: unitPath), options: .atomic)
+        try systemctl(["daemon-reload"])
+        try systemctl(["enable", unitName])
+        try systemctl(["restart", unitName])
+        print("Installed the systemd user service \(unitName) (\(unitPath)); it runs 'docket sync --watch' for \(root) "
+              + "now and at every login. Its log: journalctl --user -u \(unitName). "
+              + "To keep it running while you are logged out: loginctl enable-linger")
+    }
+
+    func removeService() throws {
+        _ = try? systemctl(["disable", "--now", unitName])
+        try FileManager.default.removeItem(atPath: unitPath)
+        _ = try? systemctl(["daemon-reload"])
+        print("Removed the systemd user service \(unitName).")
+    }
+
+    private func systemctl(_ arguments: [String]) throws {
+        let outcome = try Spawn.run(["systemctl", "--user"] + arguments, captureErrors: true)
+        guard outcome.status == 0 else {
+            throw ShownError(message: "'systemctl --user \(arguments.joined(separator: " "))' failed: "
+                + Output.safe(outcome.errorText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        }
+    }
+
+    func installCronLine(printing: Bool) throws {
+        if printing {
+            print(cronLine)
+            return
+        }
+        let lines = try AutosyncPlan.crontab().split(separator: "\n").map(String.init).filter { !$0.hasSuffix(marker) }
+        try AutosyncPlan.setCrontab((lines + [cronLine]).joined(separator: "\n") + "\n")
+        print("Added a crontab line that starts 'docket sync --watch' for \(root) within 5 minutes, and again whenever it is not running. "
+              + "Its log: \(logPath)")
+    }
+
+    /// Takes the store's line out of the crontab; false when it had none.
+    func removeCronLine() throws -> Bool {
+        guard let current = try? AutosyncPlan.crontab() else { return false }
+        let lines = current.split(separator: "\n").map(String.init)
+        let kept = lines.filter { !$0.hasSuffix(marker) }
+        if kept.count == lines.count { return false }
+        try AutosyncPlan.setCrontab(kept.isEmpty ? "" : kept.joined(separator: "\n") + "\n")
+        print("Removed the crontab line for \(root).")
+        return true
+    }
+
+    /// The user's crontab ("" when there is none).
+    static func crontab() throws -> String {
+        let outcome: Spawn.Outcome
+        do {
+            outcome = try Spawn.run(["crontab", "-l"], captureErrors: true)
+        } catch {
+            throw ShownError(message: "there is no 'crontab' program here; install cron (apt-get install cron), or use --systemd")
+        }
+        if outcome.status == 0 { return outcome.text }
+        if outcome.errorText.contains("no crontab") { return "" }
+        throw ShownError(message: "'crontab -l' failed: \(Output.safe(outcome.errorText.trimmingCharacters(in: .whitespacesAndNewlines)))")
+    }
+
+    static func setCrontab(_ text: String) throws {
+        let outcome = try Spawn.run(["crontab", "-"], input: Data(text.utf8), captureErrors: true)
+        guard outcome.status == 0 else {
+            throw ShownError(message: "'crontab -' failed: \(Output.safe(outcome.errorText.trimmingCharacters(in: .whitespacesAndNewlines)))")
+        }
+    }
+
+    /// Whether a watcher was started by autosync's crontab line.
+    static func startedByCron(_ pid: Int32) -> Bool {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+        return data.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "--unless-watching" }
+    }
+}

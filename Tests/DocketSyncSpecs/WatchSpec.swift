@@ -1,0 +1,199 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+final class WatchSpec: QuickSpec {
+    override class func spec() {
+        var root: URL!
+        var remote: URL!
+        var laptop: Machine!
+        var desk: Machine!
+        var watchers: [Background] = []
+        beforeEach {
+            let machines = TwoMachines("docket-watch")
+            (root, remote, laptop, desk) = (machines.root, machines.remote, machines.laptop, machines.desk)
+            runCommand(docketBinary, ["clone", remote.path, desk.folder.path])
+        }
+        afterEach {
+            for watcher in watchers { watcher.stop(signal: SIGKILL) }
+            watchers = []
+            try? FileManager.default.removeItem(at: root)
+        }
+
+        /// Starts `docket sync --watch` on a machine, returning once it watches.
+        func watch(_ machine: Machine, _ options: [String] = ["--interval", "2s", "--delay", "0.3s"],
+                   environment: [String: String] = [:]) -> Background {
+            let watcher = Background(docketBinary, ["-C", machine.folder.path, "sync", "--watch"] + options,
+                                     log: root.appendingPathComponent("\(machine.folder.lastPathComponent)-\(watchers.count).log"),
+                                     environment: environment)
+            watchers.append(watcher)
+            expect(watcher.waitFor("Watching \(machine.folder.path)")).to(beTrue(), description: watcher.output)
+            return watcher
+        }
+        /// Waits up to 30 seconds for `condition`.
+        func eventually(_ condition: () -> Bool) -> Bool {
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                if condition() { return true }
+                usleep(100_000)
+            }
+            return false
+        }
+        let stamped = #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d "#
+
+        describe("sync --watch") {
+            it("keeps two clones in step while both are edited, and stops when told, logging each step with its time") {
+                let onLaptop = watch(laptop)
+                let onDesk = watch(desk)
+                let milk = laptop.id("add", "Buy milk")
+                desk.run("add", "Call Anna")
+                expect(eventually { Set(laptop.state.todos.map(\.text)) == ["Buy milk", "Call Anna"] }).to(beTrue(), description: onLaptop.output)
+                expect(eventually { Set(desk.state.todos.map(\.text)) == ["Buy milk", "Call Anna"] }).to(beTrue(), description: onDesk.output)
+
+                // An edit of the other machine's todo comes back.
+                desk.run("done", milk)
+                expect(eventually { laptop.state.todos.first { $0.text == "Buy milk" }?.completed == true }).to(beTrue(), description: onLaptop.output)
+
+                expect(onLaptop.stop()) == 0
+                expect(onDesk.stop()) == 0
+                for watcher in [onLaptop, onDesk] {
+                    let lines = watcher.output.split(separator: "\n").map(String.init)
+                    expect(lines.allSatisfy { $0.range(of: stamped, options: .regularExpression) != nil }).to(beTrue(), description: watcher.output)
+                    expect(watcher.output).to(contain("Committed "))
+                    expect(watcher.output).to(contain("Pushed to origin."))
+                    expect(lines.last).to(endWith("Stopped watching \(watcher === onLaptop ? laptop.folder.path : desk.folder.path)."))
+                }
+                expect(desk.run("sync").status) == 0
+                expect(laptop.run("sync").status) == 0
+                expect(laptop.head) == desk.head
+                expect(laptop.git("status", "--porcelain")) == ""
+                expect(gitCLI(["fsck", "--strict"], in: remote).status) == 0
+            }
+
+            it("refuses a second watcher on the same store, naming the first, and --unless-watching leaves quietly") {
+                let first = watch(laptop)
+                // NB: through timeout(1), so a second watcher that is not refused cannot hold the spec.
+                let second = runCommand("timeout", ["20", docketBinary, "-C", laptop.folder.path, "sync", "--watch"])
+                expect(second.status) == 1
+                expect(second.stderr).to(contain("another 'docket sync --watch' (pid \(first.pid)) is watching \(laptop.folder.path) already; "
+                    + "leave it running, or stop it with 'kill \(first.pid)' and start this one again"))
+                let quiet = runCommand("timeout", ["20", docketBinary, "-C", laptop.folder.path, "sync", "--watch", "--unless-watching"])
+                expect(quiet.status) == 0
+                expect(quiet.stdout + quiet.stderr) == ""
+                // Following the advice: once the first stops, a new one watches.
+                expect(runCommand("kill", ["\(first.pid)"]).status) == 0
+                expect(eventually { first.hasEnded }).to(beTrue())
+                expect(first.stop()) == 0
+                expect(first.output).to(contain("Stopped watching"))
+                _ = watch(laptop)
+            }
+
+            it("waits longer after each failed try while the remote is away, still commits local changes, and syncs once it is back") {
+                let away = root.appendingPathComponent("away.git")
+                try! FileManager.default.moveItem(at: remote, to: away)
+                let watcher = watch(laptop, ["--interval", "1s", "--delay", "0.3s"])
+                expect(watcher.waitFor("Trying again in 4 s")).to(beTrue(), description: watcher.output)
+                expect(watcher.output).to(contain("Trying again in 1 s"))
+                expect(watcher.output).to(contain("Trying again in 2 s"))
+                expect(watcher.output).to(contain("Error: "))
+
+                laptop.run("add", "Buy milk")
+                expect(watcher.waitFor("Committed ")).to(beTrue(), description: watcher.output)
+                expect(laptop.git("status", "--porcelain")) == ""
+
+                try! FileManager.default.moveItem(at: away, to: remote)
+                laptop.run("add", "Call Anna")
+                expect(watcher.waitFor("Pushed to origin.")).to(beTrue(), description: watcher.output)
+                expect(desk.run("sync").status) == 0
+                expect(Set(desk.state.todos.map(\.text))) == ["Buy milk", "Call Anna"]
+            }
+
+            it("waits while another docket holds the store, never syncing beside it") {
+                let holder = LockHolder(laptop.folder.appendingPathComponent(".git/docket.lock").path)
+                let watcher = watch(laptop, ["--interval", "1h", "--delay", "0.3s"], environment: ["DOCKET_LOCK_TIMEOUT": "0.2"])
+                expect(watcher.waitFor("changing it); trying again shortly")).to(beTrue(), description: watcher.output)
+                expect(watcher.output).to(contain("The store is busy ("))
+                expect(watcher.output).toNot(contain("Pushed"))
+                holder.stop()
+                expect(watcher.waitFor("Pushed to origin.")).to(beTrue(), description: watcher.output)
+            }
+
+            it("takes its options only with --watch, and names a time it cannot read") {
+                let stray = laptop.run("sync", "--interval", "5m")
+                expect(stray.status) != 0
+                expect(stray.stderr).to(contain("--interval, --delay, --log and --unless-watching go with --watch"))
+                let bad = laptop.run("sync", "--watch", "--interval", "soon")
+                expect(bad.status) != 0
+                expect(bad.stderr).to(contain("--interval takes a time such as 30s, 5m or 1h (up to a week), not 'soon'"))
+            }
+        }
+
+        describe("autosync") {
+            var savedCrontab: String?
+            beforeEach {
+                let listed = runCommand("crontab", ["-l"])
+                savedCrontab = listed.status == 0 ? listed.stdout : nil
+            }
+            afterEach {
+                if let savedCrontab {
+                    runCommand("crontab", ["-"], input: savedCrontab)
+                } else {
+                    runCommand("crontab", ["-r"])
+                }
+            }
+
+            it("prints the systemd user unit it would install, changing nothing") {
+                let home = root.appendingPathComponent("home")
+                let result = laptop.run("autosync", "install", "--systemd", "--print", "--interval", "10m",
+                                        environment: ["XDG_CONFIG_HOME": home.path])
+                expect(result.status) == 0
+                expect(result.stdout).to(contain("ExecStart=\"\(URL(fileURLWithPath: docketBinary).resolvingSymlinksInPath().path)\" \"-C\" \"\(laptop.folder.path)\" \"sync\" \"--watch\" \"--interval\" \"10m\""))
+                expect(result.stdout).to(contain("WantedBy=default.target"))
+                expect(result.stdout).to(contain("# \(home.path)/systemd/user/docket-sync-"))
+                expect(FileManager.default.fileExists(atPath: home.path)) == false
+            }
+
+            it("installs a crontab line whose command starts one watcher, says so in status, and removes both") {
+                let installed = laptop.run("autosync", "install", "--cron", "--interval", "1m")
+                expect(installed.status) == 0
+                expect(installed.stdout).to(contain("Added a crontab line"))
+                let marker = "# docket autosync \(laptop.folder.path)"
+                let line = runCommand("crontab", ["-l"]).stdout.split(separator: "\n").first { $0.hasSuffix(marker) }.map(String.init)
+                expect(line).to(beginWith("*/5 * * * * "))
+                expect(line).to(contain("'sync' '--watch' '--interval' '1m' '--unless-watching' '--log'"))
+                if let savedCrontab {
+                    for kept in savedCrontab.split(separator: "\n") { expect(runCommand("crontab", ["-l"]).stdout).to(contain(String(kept))) }
+                }
+
+                // What cron would run, run twice: the second leaves at once, as one watcher is running.
+                let command = String(line!.dropFirst("*/5 * * * * ".count))
+                let started = Background("/bin/sh", ["-c", command], log: root.appendingPathComponent("cron.log"))
+                watchers.append(started)
+                let log = laptop.folder.appendingPathComponent(".git/docket/autosync.log")
+                expect(eventually { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Watching") }).to(beTrue())
+                expect(runCommand("/bin/sh", ["-c", command]).status) == 0
+                let status = laptop.run("autosync", "status")
+                expect(status.stdout).to(contain("a crontab line that starts the watcher every 5 minutes unless it runs"))
+                expect(status.stdout).to(contain("A watcher runs: pid "))
+
+                let removed = laptop.run("autosync", "remove")
+                expect(removed.stdout).to(contain("Removed the crontab line for \(laptop.folder.path)."))
+                expect(removed.stdout).to(contain("Stopped the watcher cron started"))
+                expect(eventually { started.hasEnded }).to(beTrue())
+                expect(runCommand("crontab", ["-l"]).stdout).toNot(contain(marker))
+                expect(laptop.run("autosync").stdout).to(contain("Autosync is not set up for \(laptop.folder.path); 'docket autosync install' sets it up.\nNo watcher runs now."))
+                expect((try? String(contentsOf: log, encoding: .utf8)) ?? "").to(contain("Stopped watching"))
+            }
+
+            it("says what to use where systemd's user manager cannot be reached") {
+                guard runCommand("systemctl", ["--user", "show-environment"]).status != 0 else { return }
+                let result = laptop.run("autosync", "install", "--systemd")
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("systemd's user manager cannot be reached here ('systemctl --user' fails); use --cron, or --print to see the unit"))
+                expect(laptop.run("autosync", "install", "--cron").status) == 0
+            }
+        }
+    }
+}
