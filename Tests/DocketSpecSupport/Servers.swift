@@ -198,8 +198,10 @@ public final class CuttingProxy {
     deinit { stop() }
 }
 
-/// A real https git server (`git http-backend` behind TLS and basic auth) on
-/// 127.0.0.1, with a self-signed certificate for localhost; stopped by `stop()`.
+/// A real web server, lighttpd, running `git http-backend` (as CGI) behind TLS
+/// and basic auth on 127.0.0.1, with a self-signed certificate for localhost and
+/// 127.0.0.1; under `/static/` it serves the same folder as plain files (a
+/// "dumb" http remote). It stops with `stop()`, and by itself after 10 minutes.
 public final class HTTPSGitServer {
     public let port: Int
     /// The certificate to trust (pass as GIT_SSL_CAINFO).
@@ -221,20 +223,47 @@ public final class HTTPSGitServer {
         let key = folder.appendingPathComponent("key.pem").path
         runCommand("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
                                "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/https-git-server.py").path
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, "\(port)", root.path, plain ? "-" : certificate, key, user, token]
+        let users = folder.appendingPathComponent("users")
+        try! "\(user):\(token)\n".write(to: users, atomically: true, encoding: .utf8)
+        let backend = runCommand("git", ["--exec-path"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "/git-http-backend"
+        let tls = plain ? "" : """
+            ssl.engine = "enable"
+            ssl.pemfile = "\(certificate)"
+            ssl.privkey = "\(key)"
+            """
+        let config = """
+            server.modules = ("mod_alias", "mod_setenv", "mod_auth", "mod_authn_file", "mod_cgi", "mod_openssl")
+            server.document-root = "\(root.path)"
+            server.bind = "127.0.0.1"
+            server.port = \(port)
+            server.errorlog = "\(folder.path)/error.log"
+            \(tls)
+            auth.backend = "plain"
+            auth.backend.plain.userfile = "\(users.path)"
+            auth.require = ( "/" => ( "method" => "basic", "realm" => "lists", "require" => "valid-user" ) )
+            $HTTP["url"] =~ "^/static/" {
+                alias.url = ( "/static/" => "\(root.path)/" )
+            } else {
+                alias.url = ( "/" => "\(backend)/" )
+                cgi.assign = ( "" => "" )
+                setenv.add-environment = ( "GIT_PROJECT_ROOT" => "\(root.path)", "GIT_HTTP_EXPORT_ALL" => "" )
+            }
+            """
+        let file = folder.appendingPathComponent("lighttpd.conf")
+        try! config.write(to: file, atomically: true, encoding: .utf8)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["600", "/usr/sbin/lighttpd", "-D", "-f", file.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try! process.run()
-        precondition(waitForPort(port), "the https server did not start")
+        precondition(waitForPort(port), "lighttpd did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
     }
 
     /// The https (or http) URL of a repository under the served folder.
     public func url(_ name: String, host: String = "localhost") -> String { "\(plain ? "http" : "https")://\(host):\(port)/\(name)" }
 
     public func stop() {
+        // NB: not waited for: Foundation's Process can miss an exit while other children run.
         if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: folder)
     }

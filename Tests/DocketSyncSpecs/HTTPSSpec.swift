@@ -33,6 +33,15 @@ final class HTTPSSpec: QuickSpec {
                 expect(clone("desk", environment).status) == 0
                 expect(Machine(folder: root.appendingPathComponent("desk")).state.todos.map(\.text)) == ["Over https"]
             }
+            it("names a plain (\"dumb\") http folder as what it is, with what serves it") {
+                gitCLI(["update-server-info"], in: root.appendingPathComponent("remote.git"))
+                let result = runCommand(docketBinary, ["clone", server.url("static/remote.git"), root.appendingPathComponent("laptop").path],
+                                        environment: environment)
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("\(server.url("static/remote.git")) is a plain (\"dumb\") http folder, which docket cannot sync with; "
+                    + "serve the repository with git http-backend, or use ssh"))
+                expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("laptop").path)) == false
+            }
             it("says when the token is not accepted, and never shows it") {
                 var wrong = environment!
                 wrong["DOCKET_GIT_TOKEN"] = "wrong-token"

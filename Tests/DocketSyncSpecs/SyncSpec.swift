@@ -322,7 +322,9 @@ final class SyncSpec: QuickSpec {
                 expect(first.stop(signal: 0)) == 0
                 expect(second.status) == 0
                 expect(second.stderr + first.output).toNot(contain("declined"))
+                // Whichever won, one more sync on each brings both to the same commit.
                 expect(laptop.run("sync").status) == 0
+                expect(desk.run("sync").status) == 0
                 expect(laptop.head) == desk.head
                 expect(Set(laptop.state.todos.map(\.text))) == ["From the laptop", "From the desk"]
             }
