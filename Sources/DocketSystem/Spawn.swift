@@ -53,14 +53,7 @@ public enum Spawn {
         }
         close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
         if !captureErrors { close(errPipe[0]) }
-        // NB: stdin is fed from another thread, so a program that writes a
-        // lot before reading all of its input cannot block on a full pipe.
-        let feeder = Thread { [input, fd = inPipe[1]] in
-            signal(SIGPIPE, SIG_IGN)
-            if let input { input.withUnsafeBytes { try? writeAll(fd, $0) } }
-            close(fd)
-        }
-        feeder.start()
+        feed(input, to: inPipe[1])
         let (output, errors) = drain(outPipe[0], captureErrors ? errPipe[0] : nil)
         return Outcome(status: wait(pid), output: output, errors: errors)
     }
@@ -94,12 +87,7 @@ public enum Spawn {
             throw error
         }
         close(inPipe[0]); close(outPipe[1])
-        let feeder = Thread { [input, fd = inPipe[1]] in
-            signal(SIGPIPE, SIG_IGN)
-            if let input { input.withUnsafeBytes { try? writeAll(fd, $0) } }
-            close(fd)
-        }
-        feeder.start()
+        feed(input, to: inPipe[1])
         let deadline = Date().addingTimeInterval(timeout)
         var output = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -181,6 +169,16 @@ public enum Spawn {
         let code = posix_spawn(&pid, command[0], &actions, attributes, argv, envp)
         guard code == 0 else { throw SystemError("spawn", path: arguments.first, code: code) }
         return pid
+    }
+
+    /// Writes `input` to a program's stdin and closes it, from another thread,
+    /// so a program that writes a lot before reading all of its input cannot block on a full pipe.
+    static func feed(_ input: Data?, to fd: Int32) {
+        Thread {
+            signal(SIGPIPE, SIG_IGN)
+            if let input { input.withUnsafeBytes { try? writeAll(fd, $0) } }
+            close(fd)
+        }.start()
     }
 
     static func drain(_ out: Int32, _ err: Int32?) -> (Data, Data) {

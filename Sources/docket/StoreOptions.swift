@@ -96,10 +96,12 @@ func loadWarning(_ snapshot: StoreSnapshot) -> AppState {
 func showHookRun(_ run: HookRun) {
     ProgressLine.clear()
     for line in run.output { FileHandle.standardError.write(Data((Output.safe(line) + "\n").utf8)) }
-    guard let problem = run.problem else { return }
-    if problem.hasPrefix("is not executable") {
-        Output.warning("the \(run.event) hook \(run.path) \(problem)")
-    } else {
-        Output.warning("the \(run.event) hook \(run.path) failed: it \(problem); the change is kept")
-    }
+    if let warning = hookWarning(run) { Output.warning(warning) }
+}
+
+/// Why a hook failed, as a warning says it (without "Warning: "); nil when it did not.
+func hookWarning(_ run: HookRun) -> String? {
+    guard let problem = run.problem else { return nil }
+    return problem.hasPrefix("is not executable") ? "the \(run.event) hook \(run.path) \(problem)"
+        : "the \(run.event) hook \(run.path) failed: it \(problem); the change is kept"
 }

@@ -109,6 +109,7 @@ public final class LockHolder {
 /// A program running beside a spec (a `docket sync --watch`), its stdout and
 /// stderr going to a log file; started with posix_spawn, stopped with a signal and reaped.
 public final class Background {
+    /// Its process id.
     public let pid: pid_t
     /// Where its output goes.
     public let log: URL

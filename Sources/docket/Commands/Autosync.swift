@@ -33,7 +33,7 @@ struct Autosync: ParsableCommand {
             _ = try WatchInterval.parse(interval, option: "--interval")
             let store = try self.store.open()
             let plan = AutosyncPlan(root: store.root.path, remote: remote, interval: interval)
-            switch try way.chosen(printing: way.print) {
+            switch try way.chosen() {
             case .systemd: try plan.installService(printing: way.print)
             case .cron: try plan.installCronLine(printing: way.print)
             }
@@ -101,12 +101,13 @@ struct AutosyncWay: ParsableArguments {
 
     enum Way { case systemd, cron }
 
-    func chosen(printing: Bool) throws -> Way {
+    /// The way asked for, else systemd where its user manager answers, else cron.
+    func chosen() throws -> Way {
         if systemd && cron { throw ValidationError("choose --systemd or --cron, not both") }
         if cron { return .cron }
         let reachable = AutosyncPlan.systemdReachable
         if systemd {
-            if !reachable && !printing {
+            if !reachable && !print {
                 throw ShownError(message: "systemd's user manager cannot be reached here ('systemctl --user' fails); "
                     + "use --cron, or --print to see the unit")
             }

@@ -68,7 +68,7 @@ struct SyncWatcher {
             store.action = "docket sync --watch"
             store.hookReport = { run in
                 for line in run.output { log(Output.safe(line)) }
-                if let problem = run.problem { log("Warning: the \(run.event) hook \(run.path) \(problem.hasPrefix("is not") ? "" : "failed: it ")\(problem)") }
+                if let warning = hookWarning(run) { log("Warning: " + warning) }
             }
             let outcome = try store.sync(remote: remote, options: options) { committed in
                 if case let .committed(id, message) = committed { log("Committed \(id.prefix(7)): \(Output.safe(message))") }
