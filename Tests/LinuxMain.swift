@@ -42,6 +42,7 @@ import XCTest
             StoreSpeedSpec.self,
             CommandLineSpec.self,
             EverydayUseSpec.self,
+            ExchangeSpec.self,
             RichItemsSpec.self,
             AgendaSpec.self,
             InstallSpec.self,

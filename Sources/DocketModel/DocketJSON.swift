@@ -21,4 +21,7 @@ public enum DocketJSON {
 extension DocketJSON {
     /// Whether a Docket file can hold `date`: its year is 1 to 9999.
     public static func canHold(_ date: Date) -> Bool { ISODate.holds(date) }
+
+    /// A date as Docket's files write it: `2026-11-22T04:12:09.123Z`.
+    public static func string(from date: Date) -> String { ISODate.string(from: date) }
 }

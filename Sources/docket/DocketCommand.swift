@@ -42,6 +42,7 @@ struct DocketCommand: ParsableCommand {
             NoteCommand.self, Repeat.self, Remove.self, Fork.self, Undo.self,
             ProjectCommand.self, TaskCommand.self, Report.self, Status.self, Commit.self, Log.self, Pack.self,
             Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Autosync.self, Merges.self, MergeDriver.self,
+            ImportCommand.self, ExportCommand.self, ICalCommand.self,
         ])
 }
 

@@ -51,7 +51,8 @@ extension Store {
     }
 
     /// Commits, holding the lock; `including` names files outside the store's folders to commit with it.
-    func commitHoldingLock(message: String?, including extra: [String] = []) throws -> CommitOutcome {
+    /// `composing` turns the summary of the change into the message, when `message` is nil.
+    func commitHoldingLock(message: String?, including extra: [String] = [], composing: (String) -> String = { $0 }) throws -> CommitOutcome {
         clearAbandonedGitLocks()
         try finishInterruptedUpdate()
         try refuseUnfinishedGitOperation()
@@ -82,7 +83,7 @@ extension Store {
         let changes = entries.map { entry in
             ChangeDescription.describe(path: entry.path, before: entry.kind == .new ? nil : before?.item(at: entry.path), after: written[entry.path])
         }
-        let text = message ?? ChangeDescription.commitMessage(for: changes)
+        let text = message ?? composing(ChangeDescription.commitMessage(for: changes))
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let (tree, id) = try git.writingObjectsTogether { () throws -> (ObjectID, ObjectID?) in
             let tree = try git.stageAndWriteTree(entries.map(\.path))

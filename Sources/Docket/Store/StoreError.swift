@@ -73,6 +73,8 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     case nothingToUndo
     /// `merges restore` was given a number the merge does not have.
     case noLostValue(merge: String, number: Int, count: Int)
+    /// The folder a calendar sync was given is missing or not a folder.
+    case calendarFolder(path: String)
 
     public var description: String {
         switch self {
@@ -111,6 +113,8 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
         case let .noLostValue(merge, number, count):
             count == 0 ? "merge \(merge) discarded no value, so there is nothing to restore"
                 : "merge \(merge) has no lost value \(number); it has \(count == 1 ? "1" : "1 to \(count)") ('docket merges' numbers them)"
+        case let .calendarFolder(path):
+            "\(path) is not a folder; make it ('mkdir -p \(path)'), or name the folder vdirsyncer syncs"
         }
     }
 }

@@ -10,17 +10,45 @@ struct Report: ParsableCommand {
             --json prints {"projects": [{"id", "title", "seconds", "tasks": [{"id", "title", "seconds", "running", "finished"}]}], "seconds"}; \
             a running slip counts up to now; "finished" is the task's completion date, or null.
 
-            Example: docket report --project 7c1e
+            --since and --until count only the time between them (a day without a time: from its start, until its end). \
+            --csv prints a row per slip in that time: project,task,start,stop,seconds (dates in UTC, ISO 8601; a running slip's stop is empty).
+
+            Examples:
+              docket report --project 7c1e
+              docket report --since 2026-11-01 --until 2026-11-30 --csv > november.csv
             """)
 
     @OptionGroup var store: StoreOptions
     @Option(help: "Only this project (its id or a unique prefix).") var project: String?
+    @Option(help: ArgumentHelp("Count time from this date: \(DateInput.forms).", valueName: "date")) var since: String?
+    @Option(help: ArgumentHelp("Count time until this date (a day counts whole).", valueName: "date")) var until: String?
     @Flag(help: "Print JSON for scripts.") var json = false
+    @Flag(help: "Print a CSV row per slip: project,task,start,stop,seconds.") var csv = false
+
+    func validate() throws {
+        if json && csv { throw ValidationError("choose one of --json and --csv") }
+        if let (from, to) = try range(), let from, let to, to <= from {
+            throw ValidationError("--until is not after --since; give an end after the start")
+        }
+    }
+
+    /// The dates of --since and --until: the start of a day, the end of a day.
+    func range() throws -> (Date?, Date?)? {
+        let from = try since.map { try DateInput.parse($0, since: true) }
+        let to = try until.map { text -> Date in
+            let date = try DateInput.parse(text, since: true)
+            return text.contains(":") ? date : Calendar.current.date(byAdding: .day, value: 1, to: date)!
+        }
+        return (from, to)
+    }
 
     func run() throws {
         let store = try self.store.open()
         let projects = try project.map { [try store.project(try store.projectID($0))] } ?? loadWarning(try store.load()).projects
-        let report = TimeReport(projects, now: Date())
+        let (from, to) = try range() ?? (nil, nil)
+        let now = Date()
+        if csv { return Output.write(Report.csv(projects, now: now, since: from, until: to)) }
+        let report = TimeReport(projects, now: now, since: from, until: to)
         if json { return try Output.json(report) }
         if report.projects.isEmpty { return print("No projects.") }
         for project in report.projects {
@@ -31,5 +59,28 @@ struct Report: ParsableCommand {
             }
         }
         print("Total  \(duration(TimeInterval(report.seconds)))")
+    }
+
+    /// A row per slip (clipped to the range): project,task,start,stop,seconds, quoted where a field needs it.
+    static func csv(_ projects: [Project], now: Date, since: Date?, until: Date?) -> String {
+        func field(_ text: String) -> String {
+            // NB: a leading =, +, - or @ would be a formula in a spreadsheet.
+            var text = text
+            if let first = text.first, "=+-@".contains(first) { text = "'" + text }
+            return text.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        var rows = ["project,task,start,stop,seconds"]
+        for project in projects {
+            for task in project.tasks {
+                for slip in task.timeSlips {
+                    let (start, stop) = slip.clipped(now: now, since: since, before: until)
+                    guard stop > start || (slip.isRunning && stop >= start && until == nil) else { continue }
+                    let shownStop = slip.isRunning && (until == nil || until! > now) ? "" : DocketJSON.string(from: stop)
+                    rows.append([field(project.title), field(task.title), DocketJSON.string(from: start), shownStop,
+                                 String(Int(stop.timeIntervalSince(start)))].joined(separator: ","))
+                }
+            }
+        }
+        return rows.map { $0 + "\n" }.joined()
     }
 }

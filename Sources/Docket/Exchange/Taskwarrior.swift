@@ -1,0 +1,290 @@
+import DocketModel
+import Foundation
+
+/// Taskwarrior's JSON (`task export`, 2.6 and 3.x) read into Docket's items and written back for `task import`.
+///
+/// A task without a project is a todo; a task with one is a task of the Docket
+/// project of that title (made when there is none). uuid is the id, entry the
+/// creation date, modified the alter date, end the completion date; tags,
+/// priority (H, M, L), due and annotations (as notes) carry over. A deleted
+/// task removes its item; a waiting one is open; a recurring task's instance
+/// repeats in a series named by its template (the template itself is Taskwarrior's
+/// and is left out).
+public enum Taskwarrior {
+    /// The namespace of the ids of projects and notes an import makes.
+    static let namespace = UUID(uuidString: "6F1D3C52-8A0B-4E07-9A3E-2C5B7D11A0F4")!
+
+    /// One task of an export, every field as text so each can be checked and named.
+    struct Task: Decodable {
+        var uuid: String?
+        var description: String?
+        var status: String?
+        var entry: String?
+        var modified: String?
+        var due: String?
+        var end: String?
+        var start: String?
+        var project: String?
+        var priority: String?
+        var recur: String?
+        var parent: String?
+        var imask: Double?
+        var tags: [String]?
+        var annotations: [Annotation]?
+    }
+
+    struct Annotation: Codable {
+        var entry: String?
+        var description: String?
+    }
+
+    /// A task, or why it did not decode.
+    private struct Lenient: Decodable {
+        let task: Task?
+        let problem: String?
+        init(from decoder: Decoder) throws {
+            do {
+                task = try Task(from: decoder)
+                problem = nil
+            } catch let DecodingError.typeMismatch(_, context), let DecodingError.dataCorrupted(context) {
+                task = nil
+                problem = "\(context.codingPath.map(\.stringValue).last ?? "it") is not what Taskwarrior writes"
+            } catch {
+                task = nil
+                problem = "it is not a task"
+            }
+        }
+    }
+
+    /// Reads an export. `projects` gives the ids of the store's projects by title;
+    /// a project not among them gets an id made from its title, the same on every machine.
+    public static func read(_ data: Data, file: String, projects: [String: UUID]) -> ExchangeBatch {
+        var batch = ExchangeBatch()
+        guard let text = String(validating: data, as: UTF8.self) else {
+            batch.problems.append(ExchangeProblem(file: file, reason: "it is not UTF-8 text", skipped: "the whole file"))
+            return batch
+        }
+        let entries: [Lenient]
+        if let all = try? JSONDecoder().decode([Lenient].self, from: data) {
+            entries = all
+        } else if !text.trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix("[") {
+            // Taskwarrior before 2.6 wrote one task per line.
+            var lines: [Lenient] = []
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+                guard let entry = try? JSONDecoder().decode(Lenient.self, from: Data(line.utf8)) else {
+                    batch.problems.append(ExchangeProblem(file: file, reason: "it is not Taskwarrior's JSON (a task per line, or a list of tasks)", skipped: "the whole file"))
+                    return batch
+                }
+                lines.append(entry)
+            }
+            entries = lines
+        } else {
+            batch.problems.append(ExchangeProblem(file: file, reason: "it is not complete JSON (cut short?); 'task export > file' writes a whole one",
+                                                  skipped: "the whole file"))
+            return batch
+        }
+
+        var todos: [TodoItem] = []
+        var tasksByProject: [String: [ProjectTask]] = [:]
+        var projectOrder: [String] = []
+        var removed: [Tombstone] = []
+        for (index, entry) in entries.enumerated() {
+            let place = "task \(index + 1)"
+            guard let task = entry.task else {
+                batch.problems.append(ExchangeProblem(file: file, place: place, reason: entry.problem ?? "it is not a task", skipped: "that task"))
+                continue
+            }
+            batch.count += 1
+            do {
+                switch try item(task) {
+                case .template: continue
+                case let .todo(todo): todos.append(todo)
+                case let .task(projectTask, title):
+                    if tasksByProject[title] == nil { projectOrder.append(title) }
+                    tasksByProject[title, default: []].append(projectTask)
+                case let .removed(id, date, title):
+                    if let title, tasksByProject[title] == nil {
+                        projectOrder.append(title)
+                        tasksByProject[title] = []
+                    }
+                    let owner = title.map { projects[$0] ?? Taskwarrior.projectID(title: $0) }
+                    removed.append(Tombstone(id: id, kind: owner == nil ? .todo : .task, projectID: owner, removedDate: date))
+                }
+            } catch let problem as Unreadable {
+                let named = task.uuid.map { "\(place) (\(String($0.prefix(8))))" } ?? place
+                batch.problems.append(ExchangeProblem(file: file, place: named, reason: problem.reason, skipped: "that task"))
+            } catch {}
+        }
+        let projectList = projectOrder.map { title in
+            Project(id: projects[title] ?? projectID(title: title), title: title, tasks: tasksByProject[title]!, alterDate: nil)
+        }
+        batch.state = AppState(todos: todos, projects: projectList, removed: removed)
+        return batch
+    }
+
+    /// The id an import gives a new project of this title.
+    static func projectID(title: String) -> UUID { NameBasedID.make(namespace: namespace, name: "project " + title) }
+
+    private struct Unreadable: Error { let reason: String }
+
+    private enum Read {
+        case template
+        case todo(TodoItem)
+        case task(ProjectTask, project: String)
+        case removed(UUID, Date, project: String?)
+    }
+
+    private static func item(_ task: Task) throws -> Read {
+        guard let uuidText = task.uuid, let id = UUID(hex: uuidText) else { throw Unreadable(reason: "its uuid is missing or not a uuid") }
+        func date(_ field: String, _ text: String?) throws -> Date? {
+            guard let text else { return nil }
+            guard let date = BasicDate.date(text) ?? ISODate.date(from: text) else {
+                throw Unreadable(reason: "\(field) \"\(text.prefix(40))\" is not a date")
+            }
+            return date
+        }
+        let status = task.status ?? "pending"
+        guard ["pending", "completed", "deleted", "waiting", "recurring"].contains(status) else {
+            throw Unreadable(reason: "status \"\(status.prefix(20))\" is not pending, completed, deleted, waiting or recurring")
+        }
+        if status == "recurring" { return .template }
+        let description = task.description ?? ""
+        guard !description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw Unreadable(reason: "it has no description") }
+        guard let entry = try date("entry", task.entry) else { throw Unreadable(reason: "it has no entry date") }
+        let modified = try date("modified", task.modified)
+        let due = try date("due", task.due)
+        let end = try date("end", task.end)
+        let start = try date("start", task.start)
+        let project = task.project.flatMap { $0.isEmpty ? nil : $0 }
+        if status == "deleted" { return .removed(id, end ?? modified ?? entry, project: project) }
+
+        let priority: Priority?
+        switch task.priority?.uppercased() {
+        case nil, "": priority = nil
+        case "H": priority = .high
+        case "M": priority = .medium
+        case "L": priority = .low
+        case let other?: throw Unreadable(reason: "priority \"\(other.prefix(10))\" is not H, M or L")
+        }
+        var tags: [String] = []
+        for tag in task.tags ?? [] {
+            if let problem = Tags.problem(with: tag) { throw Unreadable(reason: "tag \"\(tag.prefix(30))\": \(problem)") }
+            tags.append(tag)
+        }
+        var notes: [Note] = []
+        for annotation in task.annotations ?? [] {
+            guard let text = annotation.description, let written = try date("annotation entry", annotation.entry) else {
+                throw Unreadable(reason: "an annotation has no entry date or description")
+            }
+            notes.append(Note(id: NameBasedID.make(namespace: id, name: "annotation \(BasicDate.string(written)) \(text)"), date: written, text: text))
+        }
+        let completed = status == "completed"
+        let completedDate = completed ? end ?? modified ?? entry : nil
+        if let project {
+            let state: TaskState = completed ? .finished : start != nil ? .inProgress : .unfinished
+            return .task(ProjectTask(id: id, title: description, dueDate: DueDate(due), state: state, timeSlips: [], alterDate: modified,
+                                     tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes), completedDate: completedDate),
+                         project: project)
+        }
+        var recurrence: Recurrence?
+        if let recur = task.recur {
+            guard let every = interval(recur) else {
+                throw Unreadable(reason: "recur \"\(recur.prefix(20))\" is not an interval Docket keeps (daily, weekdays, weekly, 2w, monthly, yearly…)")
+            }
+            let series = task.parent.flatMap { UUID(hex: $0) } ?? id
+            recurrence = Recurrence(every: every, from: .due, series: series, occurrence: Int(task.imask ?? 0) + 1)
+        }
+        return .todo(TodoItem(id: id, text: description, creationDate: entry, completed: completed, dueDate: due, alterDate: modified,
+                              tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes), completedDate: completedDate,
+                              recurrence: recurrence))
+    }
+
+    /// A Taskwarrior recurrence ("weekly", "2w", "3days", "P1W", "biweekly") as Docket's interval; nil for one Docket cannot keep.
+    static func interval(_ text: String) -> Recurrence.Interval? {
+        let lower = text.lowercased()
+        switch lower {
+        case "daily", "day": return .init(.day)
+        case "weekdays": return .init(.weekday)
+        case "weekly", "week": return .init(.week)
+        case "biweekly", "fortnight": return .init(.week, count: 2)
+        case "monthly", "month": return .init(.month)
+        case "bimonthly": return .init(.month, count: 2)
+        case "quarterly": return .init(.month, count: 3)
+        case "semiannual": return .init(.month, count: 6)
+        case "yearly", "annual", "year": return .init(.year)
+        case "biannual", "biyearly": return .init(.year, count: 2)
+        default: break
+        }
+        var body = Substring(lower)
+        if body.hasPrefix("p") { body = body.dropFirst() }  // ISO 8601: P1W, P2D, P1M, P1Y
+        let digits = body.prefix { $0.isNumber }
+        let count = digits.isEmpty ? 1 : Int(digits) ?? 0
+        guard (1...1000).contains(count) else { return nil }
+        switch body.dropFirst(digits.count) {
+        case "d", "day", "days": return .init(.day, count: count)
+        case "w", "wk", "wks", "week", "weeks": return .init(.week, count: count)
+        case "mo", "mth", "mths", "month", "months", "m": return .init(.month, count: count)
+        case "y", "yr", "yrs", "year", "years": return .init(.year, count: count)
+        default: return nil
+        }
+    }
+
+    /// The recurrence Taskwarrior writes for an interval: "daily", "weekdays", "2weeks"…
+    static func recur(_ every: Recurrence.Interval) -> String {
+        switch (every.unit, every.count) {
+        case (.day, 1): "daily"
+        case (.weekday, _): "weekdays"
+        case (.week, 1): "weekly"
+        case (.month, 1): "monthly"
+        case (.year, 1): "yearly"
+        case let (unit, count): "\(count)\(unit == .day ? "days" : unit == .week ? "weeks" : unit == .month ? "months" : "years")"
+        }
+    }
+
+    /// JSON that `task import` accepts: every todo, and every task of every project (with the project's title).
+    public static func export(_ state: AppState) throws -> Data {
+        var tasks: [[String: Any]] = []
+        func common(_ id: UUID, _ text: String, _ alter: Date?, _ due: Date?, _ tags: [String], _ priority: Priority?, _ notes: [Note],
+                    done: Bool, doneDate: Date?, entry: Date) -> [String: Any] {
+            var task: [String: Any] = ["uuid": id.uuidString.lowercased(), "description": text, "entry": BasicDate.string(entry),
+                                       "modified": BasicDate.string(alter ?? entry), "status": done ? "completed" : "pending"]
+            if let due { task["due"] = BasicDate.string(due) }
+            if done { task["end"] = BasicDate.string(doneDate ?? alter ?? entry) }
+            if !tags.isEmpty { task["tags"] = tags }
+            if let priority { task["priority"] = priority == .high ? "H" : priority == .medium ? "M" : "L" }
+            if !notes.isEmpty {
+                task["annotations"] = notes.map { ["entry": BasicDate.string($0.date), "description": $0.text] }
+            }
+            return task
+        }
+        for todo in state.todos {
+            var task = common(todo.id, todo.text, todo.alterDate, todo.dueDate, todo.tags, todo.priority, todo.notes,
+                              done: todo.completed, doneDate: todo.completedDate, entry: todo.creationDate)
+            if let recurrence = todo.recurrence, todo.dueDate != nil {
+                task["recur"] = recur(recurrence.every)
+                // NB: an instance of a series Taskwarrior made names its template; a series begun in Docket
+                // goes without one, and Taskwarrior makes it a template of its own instances.
+                if recurrence.series != todo.id {
+                    task["parent"] = recurrence.series.uuidString.lowercased()
+                    task["imask"] = recurrence.occurrence - 1
+                } else if todo.completed {
+                    task.removeValue(forKey: "recur")
+                }
+            }
+            tasks.append(task)
+        }
+        for project in state.projects {
+            for projectTask in project.tasks {
+                // NB: a task keeps no creation date; its first slip, else its alter date, stands for one.
+                let entry = projectTask.timeSlips.first?.start ?? projectTask.alterDate ?? Date(timeIntervalSince1970: 0)
+                var task = common(projectTask.id, projectTask.title, projectTask.alterDate, projectTask.dueDate.date, projectTask.tags,
+                                  projectTask.priority, projectTask.notes, done: projectTask.state == .finished,
+                                  doneDate: projectTask.completedDate, entry: min(entry, projectTask.alterDate ?? entry))
+                task["project"] = project.title
+                if projectTask.state == .inProgress { task["start"] = BasicDate.string(projectTask.runningSlip?.start ?? projectTask.alterDate ?? entry) }
+                tasks.append(task)
+            }
+        }
+        return try JSONSerialization.data(withJSONObject: tasks, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+}

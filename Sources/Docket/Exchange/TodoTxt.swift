@@ -1,0 +1,168 @@
+import DocketModel
+import Foundation
+
+/// todo.txt (todotxt.org) read into todos and written back.
+///
+/// `x` marks a done line, followed by its completion date; then comes the
+/// creation date; `(A)`, `(B)`, `(C)` are high, medium and low priority (later
+/// letters low); `+project` and `@context` become tags (`project` and
+/// `@context`); `due:YYYY-MM-DD` is the due date, `pri:A` a done line's
+/// priority, `id:` a Docket id; any other `key:value` stays in the text.
+/// A line has no id of its own: its todo's id is made from its text (and how
+/// many lines before it have the same text), so importing it again finds the same todo.
+public enum TodoTxt {
+    static let namespace = UUID(uuidString: "B7A1E0C4-3D52-4F8B-8E6A-91C2D4F5A7B3")!
+
+    /// A line read: the todo, and the text its id was made from.
+    struct Line {
+        var todo: TodoItem
+        var key: String
+    }
+
+    /// Reads todo.txt files (a todo.txt and, if given, its done.txt) in order.
+    /// A line that says all the store's todo of its id says (to the day) is that todo, unchanged.
+    public static func read(_ files: [(name: String, data: Data)], existing: (UUID) -> TodoItem? = { _ in nil }, now: Date = Date()) -> ExchangeBatch {
+        var batch = ExchangeBatch()
+        var todos: [TodoItem] = []
+        var seen: [String: Int] = [:]
+        for (name, data) in files {
+            guard let text = String(validating: data, as: UTF8.self) else {
+                batch.problems.append(ExchangeProblem(file: name, reason: "it is not UTF-8 text", skipped: "the whole file"))
+                continue
+            }
+            for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+                if line.allSatisfy(\.isWhitespace) { continue }
+                batch.count += 1
+                do {
+                    var read = try parse(String(line), now: now)
+                    if read.todo.id == .zero {
+                        seen[read.key, default: 0] += 1
+                        read.todo = read.todo.with(id: derivedID(read.key, seen[read.key]!))
+                    }
+                    if let old = existing(read.todo.id), TodoTxt.line(old) == TodoTxt.line(read.todo) { read.todo = old }
+                    todos.append(read.todo)
+                } catch let problem as Unreadable {
+                    batch.problems.append(ExchangeProblem(file: name, place: "line \(index + 1)", reason: problem.reason, skipped: "that line"))
+                } catch {}
+            }
+        }
+        batch.state = AppState(todos: todos, projects: [], removed: [])
+        return batch
+    }
+
+    /// The id of the `occurrence`th line with this text.
+    static func derivedID(_ key: String, _ occurrence: Int) -> UUID {
+        NameBasedID.make(namespace: namespace, name: occurrence == 1 ? key : "\(key) #\(occurrence)")
+    }
+
+    private struct Unreadable: Error { let reason: String }
+
+    /// One line as a todo; its id is .zero unless the line names one.
+    static func parse(_ line: String, now: Date) throws -> Line {
+        if line.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
+            throw Unreadable(reason: "it holds control characters, which todo.txt lines do not")
+        }
+        var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)[...]
+        var completed = false
+        var completedDate: Date?
+        var creationDate: Date?
+        var priority: Priority?
+        func day(_ word: String?) -> Date? { word.flatMap { BasicDate.day($0.replacingOccurrences(of: "-", with: "")) }.flatMap { word!.count == 10 ? $0 : nil } }
+        if words.first == "x" {
+            completed = true
+            words.removeFirst()
+            if let date = day(words.first) { completedDate = date; words.removeFirst() }
+            if let date = day(words.first) { creationDate = date; words.removeFirst() }
+        }
+        if let first = words.first, let found = letterPriority(first) {
+            priority = found
+            words.removeFirst()
+        }
+        if creationDate == nil, let date = day(words.first) { creationDate = date; words.removeFirst() }
+        var text: [String] = []
+        var tags: [String] = []
+        var due: Date?
+        var id: UUID?
+        for word in words {
+            if word.count > 1, word.hasPrefix("+") || word.hasPrefix("@") {
+                let tag = word.hasPrefix("+") ? String(word.dropFirst()) : word
+                if Tags.problem(with: tag) == nil { tags.append(tag); continue }
+            }
+            if word.hasPrefix("due:") {
+                guard let date = day(String(word.dropFirst(4))) else { throw Unreadable(reason: "\(word.prefix(30)) is not a date as due:YYYY-MM-DD") }
+                due = date
+                continue
+            }
+            if word.hasPrefix("pri:"), word.count == 5, let found = letterPriority("(\(word.dropFirst(4)))") {
+                priority = found
+                continue
+            }
+            if word.hasPrefix("id:"), let named = UUID(hex: String(word.dropFirst(3))) {
+                id = named
+                continue
+            }
+            text.append(word)
+        }
+        guard !text.isEmpty else { throw Unreadable(reason: "it has no text, only dates, priority or tags") }
+        let joined = text.joined(separator: " ")
+        let created = creationDate ?? completedDate ?? now
+        let done = completed ? completedDate ?? created : nil
+        let todo = TodoItem(id: id ?? .zero, text: joined, creationDate: created, completed: completed, dueDate: due,
+                            alterDate: done, tags: Tags.normalized(tags), priority: priority, completedDate: done)
+        return Line(todo: todo, key: joined)
+    }
+
+    /// (A) is high, (B) medium, (C) to (Z) low; nil when the word is not a priority.
+    static func letterPriority(_ word: String) -> Priority? {
+        let scalars = Array(word.unicodeScalars)
+        guard scalars.count == 3, scalars[0] == "(", scalars[2] == ")", ("A"..."Z").contains(scalars[1]) else { return nil }
+        return scalars[1] == "A" ? .high : scalars[1] == "B" ? .medium : .low
+    }
+
+    /// The todos as todo.txt lines, open ones first, each in store order. A
+    /// todo whose id is not the one its text would give carries it as `id:`.
+    public static func export(_ todos: [TodoItem]) -> String {
+        var seen: [String: Int] = [:]
+        var lines: [String] = []
+        for todo in todos.filter({ !$0.completed }) + todos.filter(\.completed) {
+            let text = words(todo.text)
+            seen[text, default: 0] += 1
+            let line = self.line(todo)
+            lines.append(derivedID(text, seen[text]!) == todo.id ? line : line + " id:" + todo.id.uuidString.lowercased())
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    private static func words(_ text: String) -> String { text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ") }
+
+    /// The line of a todo, without its id.
+    static func line(_ todo: TodoItem) -> String {
+        var words: [String] = []
+        func day(_ date: Date) -> String {
+            let basic = BasicDate.dayString(date)
+            return "\(basic.prefix(4))-\(basic.dropFirst(4).prefix(2))-\(basic.suffix(2))"
+        }
+        let letter = todo.priority.map { $0 == .high ? "A" : $0 == .medium ? "B" : "C" }
+        if todo.completed {
+            words.append("x")
+            words.append(day(todo.completedDate ?? todo.alterDate ?? todo.creationDate))
+        } else if let letter {
+            words.append("(\(letter))")
+        }
+        words.append(day(todo.creationDate))
+        words.append(self.words(todo.text))
+        words += todo.tags.map { $0.hasPrefix("@") ? $0 : "+" + $0 }
+        if let due = todo.dueDate { words.append("due:" + day(due)) }
+        if todo.completed, let letter { words.append("pri:" + letter) }
+        return words.joined(separator: " ")
+    }
+}
+
+extension TodoItem {
+    /// This todo with another id.
+    func with(id: UUID) -> TodoItem {
+        TodoItem(id: id, text: text, creationDate: creationDate, completed: completed, dueDate: dueDate, alterDate: alterDate,
+                 tags: tags, priority: priority, notes: notes, completedDate: completedDate, recurrence: recurrence)
+    }
+}

@@ -1,0 +1,251 @@
+import DocketModel
+import Foundation
+
+/// A todo or a project task as a calendar sees it.
+enum CalendarEntry: Equatable {
+    case todo(TodoItem)
+    case task(ProjectTask, project: UUID)
+
+    var id: UUID {
+        switch self {
+        case let .todo(todo): todo.id
+        case let .task(task, _): task.id
+        }
+    }
+}
+
+/// The mapping between Docket's items and VTODOs: SUMMARY, STATUS and
+/// COMPLETED, DUE, PRIORITY, CATEGORIES (tags), DESCRIPTION (the notes, a
+/// paragraph each), RRULE (how a todo repeats), CREATED and LAST-MODIFIED (the
+/// alter date). A VTODO's other properties are Docket's to keep, not to change.
+enum VTodo {
+    static let namespace = UUID(uuidString: "3E9B7A20-C1D4-4B65-A8F0-5D2E6C9B1F47")!
+    /// The properties Docket writes; every other is kept as found.
+    static let managed: Set<String> = ["UID", "SUMMARY", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "DUE", "PRIORITY", "CATEGORIES",
+                                       "DESCRIPTION", "RRULE", "CREATED", "LAST-MODIFIED", "DTSTAMP"]
+
+    struct Unreadable: Error { let reason: String }
+
+    /// The Docket id of a UID: the UID itself when it is a uuid, else an id made from it.
+    static func id(uid: String) -> UUID {
+        if let id = UUID(hex: uid) { return id }
+        let hex = uid.lowercased()
+        if hex.count == 32, hex.allSatisfy(\.isHexDigit) {
+            let chars = Array(hex)
+            let dashed = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(chars[$0]) }.joined(separator: "-")
+            if let id = UUID(hex: dashed) { return id }
+        }
+        return NameBasedID.make(namespace: namespace, name: "uid " + uid)
+    }
+
+    /// The one VTODO of a file, with its UID.
+    static func vtodo(in calendar: ICalComponent) throws -> (vtodo: ICalComponent, uid: String) {
+        guard calendar.name == "VCALENDAR" else { throw Unreadable(reason: "it is not a VCALENDAR") }
+        let todos = calendar.components.filter { $0.name == "VTODO" }
+        guard todos.count == 1 else { throw Unreadable(reason: todos.isEmpty ? "it holds no VTODO" : "it holds \(todos.count) VTODOs, not one") }
+        guard let uid = todos[0].property("UID")?.text, !uid.isEmpty else { throw Unreadable(reason: "its VTODO has no UID") }
+        return (todos[0], uid)
+    }
+
+    // MARK: Reading
+
+    /// The fields a VTODO gives.
+    struct Fields {
+        var summary: String
+        var status: String
+        var completed: Date?
+        var due: Date?
+        var priority: Priority?
+        var tags: [String]
+        var description: String?
+        var every: Recurrence.Interval?
+        var created: Date?
+        var lastModified: Date?
+    }
+
+    static func fields(_ vtodo: ICalComponent) throws -> Fields {
+        func date(_ name: String) throws -> Date? {
+            guard let property = vtodo.property(name) else { return nil }
+            let value = property.value.trimmingCharacters(in: .whitespaces)
+            let zone = property.parameter("TZID").flatMap(TimeZone.init(identifier:)) ?? .current
+            if property.parameter("VALUE")?.uppercased() == "DATE" || value.count == 8 {
+                guard let day = BasicDate.day(value, zone: zone) else { throw Unreadable(reason: "\(name) \"\(value.prefix(30))\" is not a date") }
+                return day
+            }
+            guard let date = BasicDate.date(value, zone: zone) else { throw Unreadable(reason: "\(name) \"\(value.prefix(30))\" is not a date") }
+            return date
+        }
+        let summary = vtodo.property("SUMMARY")?.text ?? ""
+        guard !summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw Unreadable(reason: "its VTODO has no SUMMARY") }
+        var priority: Priority?
+        if let text = vtodo.property("PRIORITY")?.value.trimmingCharacters(in: .whitespaces) {
+            guard let number = Int(text), (0...9).contains(number) else { throw Unreadable(reason: "PRIORITY \"\(text.prefix(10))\" is not 0 to 9") }
+            priority = number == 0 ? nil : number < 5 ? .high : number == 5 ? .medium : .low
+        }
+        var tags: [String] = []
+        for property in vtodo.all("CATEGORIES") {
+            for tag in ICalComponent.list(property.value) {
+                let word = tag.replacingOccurrences(of: " ", with: "-")
+                if let problem = Tags.problem(with: word) { throw Unreadable(reason: "category \"\(tag.prefix(30))\": \(problem)") }
+                tags.append(word)
+            }
+        }
+        var every: Recurrence.Interval?
+        if let rule = vtodo.property("RRULE")?.value { every = try interval(rule) }
+        return Fields(summary: summary, status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased(),
+                      completed: try date("COMPLETED"), due: try date("DUE"), priority: priority, tags: Tags.normalized(tags),
+                      description: vtodo.property("DESCRIPTION")?.text, every: every, created: try date("CREATED"),
+                      lastModified: try date("LAST-MODIFIED") ?? date("DTSTAMP"))
+    }
+
+    /// An RRULE as Docket's interval; throws naming a part Docket cannot keep.
+    static func interval(_ rule: String) throws -> Recurrence.Interval {
+        var parts: [String: String] = [:]
+        for part in rule.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { throw Unreadable(reason: "RRULE part \"\(part.prefix(20))\" is not NAME=value") }
+            parts[pair[0].uppercased()] = pair[1].uppercased()
+        }
+        let count = Int(parts.removeValue(forKey: "INTERVAL") ?? "1") ?? 0
+        guard (1...1000).contains(count) else { throw Unreadable(reason: "RRULE INTERVAL is not 1 to 1000") }
+        _ = parts.removeValue(forKey: "WKST")
+        let freq = parts.removeValue(forKey: "FREQ")
+        if freq == "WEEKLY", count == 1, parts["BYDAY"] == "MO,TU,WE,TH,FR" {
+            parts.removeValue(forKey: "BYDAY")
+            if parts.isEmpty { return .init(.weekday) }
+        }
+        if let unknown = parts.keys.sorted().first {
+            throw Unreadable(reason: "RRULE part \(unknown.prefix(20)) is one Docket does not keep (it keeps FREQ and INTERVAL)")
+        }
+        switch freq {
+        case "DAILY": return .init(.day, count: count)
+        case "WEEKLY": return .init(.week, count: count)
+        case "MONTHLY": return .init(.month, count: count)
+        case "YEARLY": return .init(.year, count: count)
+        default: throw Unreadable(reason: "RRULE FREQ \(freq?.prefix(20) ?? "is missing"); Docket keeps DAILY, WEEKLY, MONTHLY and YEARLY")
+        }
+    }
+
+    /// A date as read, or `previous` when they are the same second (a file holds seconds, Docket milliseconds).
+    static func keep(_ read: Date?, _ previous: Date?) -> Date? {
+        guard let read, let previous else { return read }
+        return Int64(read.timeIntervalSince1970.rounded(.down)) == Int64(previous.timeIntervalSince1970.rounded(.down)) ? previous : read
+    }
+
+    /// The notes a DESCRIPTION gives: `previous` when it renders the same; else a note per paragraph, each kept from `previous` when its text is there.
+    static func notes(_ description: String?, previous: [Note], item: UUID, date: Date) -> [Note] {
+        let text = description ?? ""
+        if text == render(previous) { return previous }
+        let paragraphs = text.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        var notes: [Note] = []
+        for paragraph in paragraphs {
+            if let kept = previous.first(where: { $0.text == paragraph && !notes.contains($0) }) { notes.append(kept); continue }
+            notes.append(Note(id: NameBasedID.make(namespace: item, name: "description " + paragraph), date: date, text: paragraph))
+        }
+        return Note.inOrder(notes)
+    }
+
+    static func render(_ notes: [Note]) -> String { notes.map(\.text).joined(separator: "\n\n") }
+
+    /// The entry a VTODO describes, given the item it was (or nil for one new on the calendar side);
+    /// what a VTODO cannot say (a repeat's series, a task's slips) comes from `previous`.
+    static func entry(_ f: Fields, id: UUID, previous: CalendarEntry?, now: Date) -> CalendarEntry {
+        let done = f.status == "COMPLETED" || f.status == "CANCELLED"
+        switch previous {
+        case let .task(task, project)?:
+            let state: TaskState = done ? .finished : f.status == "IN-PROCESS" ? .inProgress : .unfinished
+            let completedDate = done ? keep(f.completed, task.completedDate) ?? task.completedDate ?? f.lastModified ?? now : nil
+            var read = ProjectTask(id: id, title: f.summary, dueDate: DueDate(keep(f.due, task.dueDate.date)), state: state, timeSlips: task.timeSlips,
+                                   alterDate: keep(f.lastModified, task.alterDate), tags: f.tags, priority: f.priority,
+                                   notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now), completedDate: completedDate)
+            if sameContent(.task(read, project: project), .task(task, project: project)) { read = task }
+            return .task(read, project: project)
+        case let .todo(todo)?:
+            let completedDate = done ? keep(f.completed, todo.completedDate) ?? todo.completedDate ?? f.lastModified ?? now : nil
+            var recurrence: Recurrence?
+            if let every = f.every {
+                recurrence = todo.recurrence.map { Recurrence(every: every, from: $0.from, series: $0.series, occurrence: $0.occurrence) }
+                    ?? Recurrence(every: every, series: id)
+            }
+            var read = TodoItem(id: id, text: f.summary, creationDate: todo.creationDate, completed: done, dueDate: keep(f.due, todo.dueDate),
+                                alterDate: keep(f.lastModified, todo.alterDate), tags: f.tags, priority: f.priority,
+                                notes: notes(f.description, previous: todo.notes, item: id, date: f.lastModified ?? now),
+                                completedDate: completedDate, recurrence: recurrence)
+            if sameContent(.todo(read), .todo(todo)) { read = todo }
+            return .todo(read)
+        case nil:
+            let created = f.created ?? f.lastModified ?? now
+            let fresh = TodoItem(id: id, text: f.summary, creationDate: created, completed: false, dueDate: nil, alterDate: nil)
+            return entry(f, id: id, previous: .todo(fresh), now: now)
+        }
+    }
+
+    /// Whether two entries say the same in every field a VTODO carries (the alter date aside).
+    static func sameContent(_ a: CalendarEntry, _ b: CalendarEntry) -> Bool {
+        properties(a).filter { $0.name != "LAST-MODIFIED" && $0.name != "DTSTAMP" } == properties(b).filter { $0.name != "LAST-MODIFIED" && $0.name != "DTSTAMP" }
+    }
+
+    // MARK: Writing
+
+    /// The managed properties of an entry, in the order Docket writes them.
+    static func properties(_ entry: CalendarEntry, uid: String? = nil) -> [ICalComponent.Property] {
+        var out: [ICalComponent.Property] = []
+        func add(_ name: String, _ value: String, _ parameters: String = "") { out.append(.init(name: name, parameters: parameters, value: value)) }
+        func dateValue(_ name: String, _ date: Date) {
+            if BasicDate.isDay(date) { add(name, BasicDate.dayString(date), ";VALUE=DATE") } else { add(name, BasicDate.string(date)) }
+        }
+        let (text, done, completedDate, due, alter, tags, priority, notes, status): (String, Bool, Date?, Date?, Date?, [String], Priority?, [Note], String)
+        var created: Date?
+        var recurrence: Recurrence?
+        switch entry {
+        case let .todo(todo):
+            (text, done, completedDate, due, alter, tags, priority, notes) =
+                (todo.text, todo.completed, todo.completedDate, todo.dueDate, todo.alterDate, todo.tags, todo.priority, todo.notes)
+            status = done ? "COMPLETED" : "NEEDS-ACTION"
+            created = todo.creationDate
+            recurrence = todo.recurrence
+        case let .task(task, _):
+            (text, done, completedDate, due, alter, tags, priority, notes) =
+                (task.title, task.state == .finished, task.completedDate, task.dueDate.date, task.alterDate, task.tags, task.priority, task.notes)
+            status = done ? "COMPLETED" : task.state == .inProgress ? "IN-PROCESS" : "NEEDS-ACTION"
+        }
+        add("UID", ICalComponent.escape(uid ?? entry.id.uuidString.lowercased()))
+        let stamp = alter ?? created ?? Date(timeIntervalSince1970: 0)
+        add("DTSTAMP", BasicDate.string(stamp))
+        if let created { add("CREATED", BasicDate.string(created)) }
+        add("LAST-MODIFIED", BasicDate.string(stamp))
+        add("SUMMARY", ICalComponent.escape(text))
+        add("STATUS", status)
+        if done {
+            add("COMPLETED", BasicDate.string(completedDate ?? stamp))
+            add("PERCENT-COMPLETE", "100")
+        }
+        if let due { dateValue("DUE", due) }
+        if let priority { add("PRIORITY", priority == .high ? "1" : priority == .medium ? "5" : "9") }
+        if !tags.isEmpty { add("CATEGORIES", tags.map(ICalComponent.escape).joined(separator: ",")) }
+        if !notes.isEmpty { add("DESCRIPTION", ICalComponent.escape(render(notes))) }
+        if let every = recurrence?.every {
+            switch every.unit {
+            case .weekday: add("RRULE", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+            default:
+                let freq = ["day": "DAILY", "week": "WEEKLY", "month": "MONTHLY", "year": "YEARLY"][every.unit.rawValue]!
+                add("RRULE", "FREQ=\(freq)" + (every.count > 1 ? ";INTERVAL=\(every.count)" : ""))
+            }
+        }
+        return out
+    }
+
+    /// A file for the entry: `existing` (a whole VCALENDAR) with its VTODO's
+    /// managed properties replaced and every other kept, or a new calendar.
+    static func file(_ entry: CalendarEntry, existing: ICalComponent?, uid: String?) -> ICalComponent {
+        var calendar = existing ?? ICalComponent(name: "VCALENDAR", properties: [
+            .init(name: "VERSION", parameters: "", value: "2.0"),
+            .init(name: "PRODID", parameters: "", value: "-//Docket//Docket//EN"),
+        ])
+        let index = calendar.components.firstIndex { $0.name == "VTODO" }
+        var vtodo = index.map { calendar.components[$0] } ?? ICalComponent(name: "VTODO")
+        vtodo.properties = properties(entry, uid: uid) + vtodo.properties.filter { !managed.contains($0.name) }
+        if let index { calendar.components[index] = vtodo } else { calendar.components.append(vtodo) }
+        return calendar
+    }
+}

@@ -1,0 +1,236 @@
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// Importing from and exporting to the tools people come from, run for real:
+/// Taskwarrior 2.6, todo.txt-cli and Timewarrior from Debian.
+final class ExchangeSpec: QuickSpec {
+    override class func spec() {
+        var root: URL!
+        var store: URL!
+        beforeEach {
+            root = temporaryFolder("docket-exchange")
+            store = temporaryStore("docket-exchange-store")
+        }
+        afterEach {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: store)
+        }
+        func run(_ arguments: String...) -> CommandResult { docket(arguments, store: store, environment: ["TZ": "UTC"]) }
+        func json(_ text: String) -> [[String: Any]] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]] ?? [] }
+        func write(_ text: String, _ name: String) -> String {
+            let file = root.appendingPathComponent(name)
+            try! text.write(to: file, atomically: true, encoding: .utf8)
+            return file.path
+        }
+        func head() -> String { gitCLI(["rev-parse", "HEAD"], in: store).stdout }
+
+        describe("Taskwarrior") {
+            /// A Taskwarrior of its own, in `name` under the spec's folder.
+            func taskwarrior(_ name: String) -> (String...) -> CommandResult {
+                let data = root.appendingPathComponent(name)
+                try! FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+                let rc = write("data.location=\(data.path)\nconfirmation=off\nverbose=nothing\nrecurrence=off\n", name + ".taskrc")
+                return { arguments in runCommand("task", Array(arguments), environment: ["TASKRC": rc, "TASKDATA": data.path]) }
+            }
+            func fields(_ task: [String: Any]) -> [String: String] {
+                var out: [String: String] = [:]
+                for key in ["uuid", "description", "status", "entry", "due", "end", "project", "priority"] { out[key] = task[key].map { "\($0)" } }
+                out["tags"] = ((task["tags"] as? [String]) ?? []).sorted().joined(separator: ",")
+                out["annotations"] = ((task["annotations"] as? [[String: String]]) ?? []).map { "\($0["entry"]!) \($0["description"]!)" }.joined(separator: "|")
+                return out
+            }
+
+            it("brings a real data set in and back out to a fresh Taskwarrior with every field the same") {
+                let task = taskwarrior("first")
+                expect(task("add", "Buy milk", "+errand", "+shop", "priority:H", "due:2026-12-01").status) == 0
+                expect(task("add", "Write report", "project:Work", "due:2026-12-03", "priority:L").status) == 0
+                expect(task("add", "Book venue", "project:Work").status) == 0
+                expect(task("add", "Call mum").status) == 0
+                expect(task("4", "annotate", "left a message").status) == 0
+                expect(task("4", "done").status) == 0
+                expect(task("3", "modify", "priority:M", "+venue").status) == 0
+                expect(task("add", "Old idea").status) == 0
+                expect(task("+LATEST", "delete").status) == 0
+                let export = task("export").stdout
+                let exported = json(export).filter { $0["status"] as? String != "deleted" }
+                expect(exported.count) == 4
+
+                let imported = run("import", "taskwarrior", write(export, "tw.json"))
+                expect(imported.status) == 0
+                expect(imported.stdout).to(contain("Import from Taskwarrior: add 2 todos"))
+                expect(run("list", "--all").stdout).to(contain("Buy milk"))
+                expect(run("project", "list").stdout).to(contain("Work"))
+                expect(run("list", "--all").stdout).notTo(contain("Old idea"))
+
+                let back = run("export", "taskwarrior").stdout
+                let fresh = taskwarrior("second")
+                expect(fresh("import", write(back, "docket.json")).status) == 0
+                let again = json(fresh("export").stdout)
+                expect(again.count) == exported.count
+                for original in exported {
+                    let copy = again.first { $0["uuid"] as? String == original["uuid"] as? String }
+                    expect(copy.map(fields)) == fields(original)
+                }
+            }
+
+            it("changes nothing when the same export comes again, and takes a newer edit with the loser recorded") {
+                let task = taskwarrior("tw")
+                expect(task("add", "Buy milk", "due:2026-12-01").status) == 0
+                let file = write(task("export").stdout, "first.json")
+                expect(run("import", "taskwarrior", file).status) == 0
+                let before = head()
+                let again = run("import", "taskwarrior", file)
+                expect(again.stdout).to(contain("Nothing to import"))
+                expect(head()) == before
+
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(task("1", "modify", "Buy oat milk").status) == 0
+                let newer = run("import", "taskwarrior", write(task("export").stdout, "second.json"))
+                expect(newer.status) == 0
+                expect(newer.stdout).to(contain("kept \"Buy oat milk\" (theirs, the later edit), lost \"Buy milk\""))
+                expect(gitCLI(["log", "-1", "--format=%B"], in: store).stdout).to(contain("lost \"Buy milk\""))
+                expect(run("list").stdout).to(contain("Buy oat milk"))
+
+                // An older export does not undo an edit made in Docket since.
+                let id = String((json(run("list", "--json").stdout).first?["id"] as? String ?? "").prefix(8))
+                expect(run("edit", id, "Buy soy milk").status) == 0
+                expect(run("commit").status) == 0
+                expect(run("import", "taskwarrior", file).status) == 0
+                expect(run("list").stdout).to(contain("Buy soy milk"))
+            }
+
+            it("refuses a cut-short export and a bad task, naming them, and imports the rest only when asked") {
+                let task = taskwarrior("tw")
+                expect(task("add", "Good one").status) == 0
+                let export = task("export").stdout
+                let before = head()
+                let cut = run("import", "taskwarrior", write(String(export.prefix(export.count / 2)), "cut.json"))
+                expect(cut.status) != 0
+                expect(cut.stderr).to(contain("cut.json: it is not complete JSON"))
+                var tasks = json(export)
+                tasks.append(["uuid": "not-a-uuid", "description": "Broken", "entry": "20261122T100000Z", "status": "pending"])
+                tasks.append(["uuid": UUID().uuidString, "description": "Bad date", "entry": "soon", "status": "pending"])
+                let file = write(String(decoding: try! JSONSerialization.data(withJSONObject: tasks), as: UTF8.self), "bad.json")
+                let refused = run("import", "taskwarrior", file)
+                expect(refused.status) != 0
+                expect(refused.stderr).to(contain("bad.json, task 2 (not-a-uu): its uuid is missing or not a uuid"))
+                expect(refused.stderr).to(contain("entry \"soon\" is not a date"))
+                expect(refused.stderr).to(contain("run again with --skip-bad"))
+                expect(head()) == before
+                let skipped = run("import", "taskwarrior", file, "--skip-bad")
+                expect(skipped.status) == 0
+                expect(skipped.stderr).to(contain("Skipped that task: "))
+                expect(run("list").stdout).to(contain("Good one"))
+                expect(run("list").stdout).notTo(contain("Broken"))
+            }
+        }
+
+        describe("todo.txt") {
+            func todo(_ arguments: String...) -> CommandResult {
+                let config = write("""
+                    export TODO_DIR=\(root.path)/todo
+                    export TODO_FILE=$TODO_DIR/todo.txt
+                    export DONE_FILE=$TODO_DIR/done.txt
+                    export REPORT_FILE=$TODO_DIR/report.txt
+                    """, "todo.cfg")
+                try? FileManager.default.createDirectory(at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
+                return runCommand("todo-txt", ["-d", config, "-p"] + arguments)
+            }
+            let todoFile = { root.appendingPathComponent("todo/todo.txt").path }
+            let doneFile = { root.appendingPathComponent("todo/done.txt").path }
+
+            it("imports what todo.sh wrote, once, and todo.sh lists Docket's export") {
+                expect(todo("-t", "add", "Buy milk +errand @shop due:2026-12-01 lang:en").status) == 0
+                expect(todo("add", "Call mum").status) == 0
+                expect(todo("add", "Water plants").status) == 0
+                expect(todo("pri", "1", "A").status) == 0
+                expect(todo("do", "2").status) == 0
+                let imported = run("import", "todotxt", todoFile(), doneFile())
+                expect(imported.status) == 0
+                expect(imported.stdout).to(contain("add 3 todos"))
+                let list = json(run("list", "--all", "--json").stdout)
+                let milk = list.first { $0["text"] as? String == "Buy milk lang:en" }
+                expect(milk?["tags"] as? [String]) == ["@shop", "errand"]
+                expect(milk?["priority"] as? String) == "high"
+                expect(milk?["dueDate"] as? String).to(beginWith("2026-12-01"))
+                expect(list.first { $0["text"] as? String == "Call mum" }?["completed"] as? Bool) == true
+
+                let before = head()
+                expect(run("import", "todotxt", todoFile(), doneFile()).stdout).to(contain("Nothing to import"))
+                expect(head()) == before
+
+                expect(run("add", "Plant tulips", "+garden").status) == 0
+                try! run("export", "todotxt").stdout.write(toFile: todoFile(), atomically: true, encoding: .utf8)
+                let listed = todo("ls").stdout
+                expect(listed).to(contain("(A) "))
+                expect(listed).to(contain("Buy milk lang:en @shop +errand due:2026-12-01"))
+                expect(listed).to(contain("Plant tulips +garden id:"))
+                expect(listed).to(contain("x "))
+                expect(run("commit").status) == 0
+                let after = head()
+                expect(run("import", "todotxt", todoFile()).stdout).to(contain("Nothing to import"))
+                expect(head()) == after
+
+                // Done in todo.sh, done in Docket.
+                let number = try! String(contentsOfFile: todoFile(), encoding: .utf8).split(separator: "\n").firstIndex { $0.contains("Water plants") }!
+                expect(todo("do", String(number + 1)).status) == 0
+                expect(run("import", "todotxt", todoFile(), doneFile()).status) == 0
+                expect(run("list").stdout).notTo(contain("Water plants"))
+            }
+
+            it("names each line that is not todo.txt and commits nothing unless asked") {
+                let file = write("Good line\n(A)\nx 2026-11-01 Thing due:tomorrow\n", "todo.txt")
+                let before = head()
+                let refused = run("import", "todotxt", file)
+                expect(refused.status) != 0
+                expect(refused.stderr).to(contain("todo.txt, line 2: it has no text"))
+                expect(refused.stderr).to(contain("todo.txt, line 3: due:tomorrow is not a date as due:YYYY-MM-DD"))
+                expect(head()) == before
+                let bytes = root.appendingPathComponent("latin1.txt")
+                try! Data([0x43, 0x61, 0x66, 0xE9, 0x0A]).write(to: bytes)
+                expect(run("import", "todotxt", bytes.path).stderr).to(contain("latin1.txt: it is not UTF-8 text"))
+                expect(run("import", "todotxt", file, "--skip-bad").status) == 0
+                expect(run("list").stdout).to(contain("Good line"))
+            }
+        }
+
+        describe("time") {
+            it("imports Timewarrior's intervals as slips on the tasks their tags name, once, and reports a range as CSV") {
+                let db = root.appendingPathComponent("timew")
+                try! FileManager.default.createDirectory(at: db.appendingPathComponent("data"), withIntermediateDirectories: true)
+                FileManager.default.createFile(atPath: db.appendingPathComponent("timewarrior.cfg").path, contents: Data())
+                func timew(_ arguments: String...) -> CommandResult { runCommand("timew", arguments, environment: ["TIMEWARRIORDB": db.path], input: "") }
+                let work = run("project", "add", "Work").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("task", "add", work, "Write report").status) == 0
+                expect(timew("track", "2026-11-20T09:00Z", "-", "2026-11-20T10:30Z", "Write report").status) == 0
+                expect(timew("track", "2026-11-21T09:00Z", "-", "2026-11-21T09:45Z", "Write report").status) == 0
+                expect(timew("track", "2026-11-21T13:00Z", "-", "2026-11-21T13:20Z", "Garden").status) == 0
+                let file = write(timew("export").stdout, "timew.json")
+                let uncommitted = run("import", "timewarrior", file)
+                expect(uncommitted.status) != 0
+                expect(uncommitted.stderr).to(contain("docket commit"))
+                expect(run("commit").status) == 0
+                let imported = run("import", "timewarrior", file)
+                expect(imported.status) == 0
+                let report = run("report").stdout
+                expect(report).to(contain("Work  2h 15m"))
+                expect(report).to(contain("Timewarrior  20m"))
+                let before = head()
+                expect(run("import", "timewarrior", file).stdout).to(contain("Nothing to import"))
+                expect(head()) == before
+
+                let csv = run("report", "--since", "2026-11-21", "--until", "2026-11-21", "--csv").stdout
+                expect(csv.split(separator: "\n")) == [
+                    "project,task,start,stop,seconds",
+                    "Work,Write report,2026-11-21T09:00:00.000Z,2026-11-21T09:45:00.000Z,2700",
+                    "Timewarrior,Garden,2026-11-21T13:00:00.000Z,2026-11-21T13:20:00.000Z,1200",
+                ]
+                let clipped = run("report", "--since", "2026-11-20 10:00", "--until", "2026-11-20", "--json").stdout
+                expect(clipped).to(contain("\"seconds\" : 1800"))
+                expect(run("report", "--since", "2026-11-22", "--until", "2026-11-21").stderr).to(contain("--until is not after --since"))
+            }
+        }
+    }
+}
