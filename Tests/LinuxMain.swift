@@ -43,6 +43,7 @@ import XCTest
             CommandLineSpec.self,
             EverydayUseSpec.self,
             ExchangeSpec.self,
+            CalendarSpec.self,
             RichItemsSpec.self,
             AgendaSpec.self,
             InstallSpec.self,

@@ -1,0 +1,252 @@
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// `docket ical sync` against a folder of .ics files, and the phone's path end
+/// to end: Docket's folder ↔ vdirsyncer ↔ a real Radicale CalDAV server on
+/// 127.0.0.1 ↔ vdirsyncer ↔ a second folder read and edited by todoman.
+final class CalendarSpec: QuickSpec {
+    override class func spec() {
+        var root: URL!
+        var store: URL!
+        var vdir: URL!
+        beforeEach {
+            root = temporaryFolder("docket-calendar")
+            store = temporaryStore("docket-calendar-store")
+            vdir = root.appendingPathComponent("calendar")
+            try! FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+        }
+        afterEach {
+            try? FileManager.default.removeItem(at: root)
+            try? FileManager.default.removeItem(at: store)
+        }
+        func run(_ arguments: String...) -> CommandResult { docket(arguments, store: store, environment: ["TZ": "UTC"]) }
+        func sync(_ extra: String...) -> CommandResult { docket(["ical", "sync", vdir.path] + extra, store: store, environment: ["TZ": "UTC"]) }
+        func files() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: vdir.path)) ?? []).filter { $0.hasSuffix(".ics") }.sorted() }
+        func file(_ id: String) -> URL { vdir.appendingPathComponent(files().first { $0.hasPrefix(id) }!) }
+        func read(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
+        func todos() -> [[String: Any]] {
+            (try? JSONSerialization.jsonObject(with: Data(run("list", "--all", "--json").stdout.utf8))) as? [[String: Any]] ?? []
+        }
+        func replace(_ url: URL, _ old: String, _ new: String) {
+            try! read(url).replacingOccurrences(of: old, with: new).write(to: url, atomically: true, encoding: .utf8)
+        }
+        func vcalendar(_ body: String) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Spec//EN\r\n" + body.split(separator: "\n").map { $0 + "\r\n" }.joined() + "END:VCALENDAR\r\n"
+        }
+
+        describe("a folder of .ics files") {
+            it("gets a VTODO per todo and per task with a due date, and keeps what Docket does not know") {
+                let milk = run("add", "Buy milk", "+errand", "--due", "2026-12-01", "--priority", "high", "--every", "week").stdout.trimmed
+                let project = run("project", "add", "Work").stdout.trimmed
+                expect(run("task", "add", project, "Write report", "--due", "2026-12-03").status) == 0
+                expect(run("task", "add", project, "Someday").status) == 0
+                expect(sync().stdout).to(contain("2 files written"))
+                expect(files().count) == 2
+                let text = read(file(milk))
+                expect(text).to(contain("SUMMARY:Buy milk\r\n"))
+                expect(text).to(contain("DUE;VALUE=DATE:20261201\r\n"))
+                expect(text).to(contain("PRIORITY:1\r\n"))
+                expect(text).to(contain("CATEGORIES:errand\r\n"))
+                expect(text).to(contain("RRULE:FREQ=WEEKLY\r\n"))
+                expect(read(vdir.appendingPathComponent(files().first { !$0.hasPrefix(milk) }!))).to(contain("SUMMARY:Write report"))
+
+                replace(file(milk), "END:VTODO", "X-PHONE-COLOUR:red\r\nEND:VTODO")
+                expect(run("edit", milk, "Buy oat milk").status) == 0
+                expect(sync().stdout).to(contain("1 file written"))
+                expect(read(file(milk))).to(contain("SUMMARY:Buy oat milk"))
+                expect(read(file(milk))).to(contain("X-PHONE-COLOUR:red"))
+                expect(sync().stdout).to(contain("In step"))
+            }
+
+            it("brings back what a calendar app added, edited, completed and removed, never twice") {
+                let milk = run("add", "Buy milk").stdout.trimmed
+                let mum = run("add", "Call mum").stdout.trimmed
+                expect(sync().status) == 0
+                replace(file(milk), "STATUS:NEEDS-ACTION", "STATUS:COMPLETED\r\nCOMPLETED:20261122T101500Z")
+                replace(file(milk), "LAST-MODIFIED:", "X-OLD-LAST-MODIFIED:")
+                try! FileManager.default.removeItem(at: file(mum))
+                try! vcalendar("""
+                    BEGIN:VTODO
+                    UID:from-the-phone@example.org
+                    SUMMARY:Pick up parcel
+                    DUE;VALUE=DATE:20261130
+                    CATEGORIES:errand,post
+                    DESCRIPTION:at the kiosk\\, not the office
+                    DTSTAMP:20261122T100000Z
+                    END:VTODO
+                    """).write(to: vdir.appendingPathComponent("phone.ics"), atomically: true, encoding: .utf8)
+                let synced = sync()
+                expect(synced.status) == 0
+                expect(synced.stdout).to(contain("3 items changed in the store"))
+                let list = todos()
+                expect(list.first { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }?["completed"] as? Bool) == true
+                expect(list.contains { ($0["id"] as? String)?.lowercased().hasPrefix(mum) == true }) == false
+                let parcel = list.first { $0["text"] as? String == "Pick up parcel" }
+                expect(parcel?["tags"] as? [String]) == ["errand", "post"]
+                expect(((parcel?["notes"] as? [[String: Any]])?.first?["text"]) as? String) == "at the kiosk, not the office"
+                expect(parcel?["dueDate"] as? String).to(beginWith("2026-11-30"))
+                expect(read(vdir.appendingPathComponent("phone.ics"))).to(contain("UID:from-the-phone@example.org"))
+
+                expect(sync().stdout).to(contain("In step"))
+                expect(todos().filter { $0["text"] as? String == "Pick up parcel" }.count) == 1
+                let parcelID = String((parcel?["id"] as? String ?? "").prefix(8)).lowercased()
+                expect(run("rm", parcelID).status) == 0
+                expect(sync().stdout).to(contain("1 file removed"))
+                expect(FileManager.default.fileExists(atPath: vdir.appendingPathComponent("phone.ics").path)) == false
+            }
+
+            it("merges a concurrent edit of both sides by Docket's rules: each field to its later edit") {
+                let milk = run("add", "Buy milk", "--due", "2026-12-01").stdout.trimmed
+                expect(sync().status) == 0
+                // On the calendar, a new title at 10:00 and a new due date; in Docket, later, a new title.
+                replace(file(milk), "SUMMARY:Buy milk", "SUMMARY:Buy milk and eggs")
+                replace(file(milk), "DUE;VALUE=DATE:20261201", "DUE;VALUE=DATE:20261205")
+                let stamp = read(file(milk)).split(separator: "\r\n").first { $0.hasPrefix("LAST-MODIFIED:") }!
+                replace(file(milk), String(stamp), "LAST-MODIFIED:20200101T100000Z")
+                expect(run("edit", milk, "Buy oat milk").status) == 0
+                let merged = sync()
+                expect(merged.status) == 0
+                expect(merged.stdout).to(contain("kept \"Buy oat milk\" (ours, the later edit), lost \"Buy milk and eggs\""))
+                let todo = todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }
+                expect(todo?["text"] as? String) == "Buy oat milk"
+                expect(todo?["dueDate"] as? String).to(beginWith("2026-12-05"))
+                expect(read(file(milk))).to(contain("SUMMARY:Buy oat milk"))
+                expect(read(file(milk))).to(contain("DUE;VALUE=DATE:20261205"))
+            }
+
+            it("names a file it cannot read and syncs nothing, unless asked to sync the rest") {
+                let milk = run("add", "Buy milk").stdout.trimmed
+                expect(sync().status) == 0
+                replace(file(milk), "SUMMARY:Buy milk", "SUMMARY:Buy oat milk")
+                try! vcalendar("BEGIN:VTODO\nUID:a\nSUMMARY:One\nEND:VTODO\nBEGIN:VTODO\nUID:b\nSUMMARY:Two\nEND:VTODO")
+                    .write(to: vdir.appendingPathComponent("two.ics"), atomically: true, encoding: .utf8)
+                try! vcalendar("BEGIN:VEVENT\nUID:c\nSUMMARY:Meeting\nEND:VEVENT").write(to: vdir.appendingPathComponent("event.ics"), atomically: true, encoding: .utf8)
+                try! vcalendar("BEGIN:VTODO\nUID:d\nSUMMARY:Gym\nRRULE:FREQ=WEEKLY;COUNT=4\nEND:VTODO")
+                    .write(to: vdir.appendingPathComponent("count.ics"), atomically: true, encoding: .utf8)
+                try! Data("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:Caf\u{E9}".utf8.map { $0 == 0xC3 ? 0xE9 : $0 }.filter { $0 != 0xA9 })
+                    .write(to: vdir.appendingPathComponent("latin1.ics"))
+                let refused = sync()
+                expect(refused.status) != 0
+                expect(refused.stderr).to(contain("two.ics: it holds 2 VTODOs, not one"))
+                expect(refused.stderr).to(contain("event.ics: it holds no VTODO"))
+                expect(refused.stderr).to(contain("count.ics, todo 'Gym': RRULE part COUNT is one Docket does not keep"))
+                expect(refused.stderr).to(contain("latin1.ics: it is not UTF-8 text"))
+                expect(refused.stderr).to(contain("run again with --skip-bad to sync the rest"))
+                expect(run("list").stdout).to(contain("Buy milk"))
+                expect(run("list").stdout).notTo(contain("Buy oat milk"))
+
+                let rest = sync("--skip-bad")
+                expect(rest.status) == 0
+                expect(rest.stderr).to(contain("Skipped that file: "))
+                expect(run("list").stdout).to(contain("Buy oat milk"))
+                expect(run("list").stdout).notTo(contain("Gym"))
+                expect(FileManager.default.fileExists(atPath: vdir.appendingPathComponent("count.ics").path)) == true
+            }
+        }
+
+        describe("the phone's path: vdirsyncer, Radicale and todoman") {
+            it("reaches todoman through a CalDAV server, and a todo completed there comes back done") {
+                let port = freePort()
+                let storage = root.appendingPathComponent("radicale")
+                let collection = storage.appendingPathComponent("collection-root/docket/tasks")
+                try! FileManager.default.createDirectory(at: collection, withIntermediateDirectories: true)
+                try! #"{"C:supported-calendar-component-set": "VTODO", "tag": "VCALENDAR"}"#
+                    .write(to: collection.appendingPathComponent(".Radicale.props"), atomically: true, encoding: .utf8)
+                let config = root.appendingPathComponent("radicale.cfg")
+                try! """
+                    [server]
+                    hosts = 127.0.0.1:\(port)
+                    [auth]
+                    type = none
+                    [storage]
+                    filesystem_folder = \(storage.path)
+                    [logging]
+                    level = warning
+                    """.write(to: config, atomically: true, encoding: .utf8)
+                let radicale = Background("/usr/bin/radicale", ["--config", config.path], log: root.appendingPathComponent("radicale.log"))
+                defer { radicale.stop() }
+                expect(waitForPort(port)) == true
+
+                let phone = root.appendingPathComponent("phone")
+                try! FileManager.default.createDirectory(at: phone, withIntermediateDirectories: true)
+                let home = root.appendingPathComponent("home")
+                let vdirsyncerConfig = root.appendingPathComponent("vdirsyncer.cfg")
+                func pair(_ name: String, _ folder: URL) -> String {
+                    """
+                    [pair \(name)]
+                    a = "\(name)_folder"
+                    b = "\(name)_server"
+                    collections = null
+                    [storage \(name)_folder]
+                    type = "filesystem"
+                    path = "\(folder.path)/"
+                    fileext = ".ics"
+                    [storage \(name)_server]
+                    type = "caldav"
+                    url = "http://127.0.0.1:\(port)/docket/tasks/"
+                    username = "docket"
+                    password = "docket"
+
+                    """
+                }
+                try! ("[general]\nstatus_path = \"\(root.path)/vdirsyncer-status/\"\n\n" + pair("docket", vdir) + pair("phone", phone))
+                    .write(to: vdirsyncerConfig, atomically: true, encoding: .utf8)
+                let environment = ["HOME": home.path, "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"]
+                func vdirsyncer(_ arguments: String...) -> CommandResult {
+                    runCommand("vdirsyncer", ["-c", vdirsyncerConfig.path] + arguments, environment: environment, input: "")
+                }
+                let todomanConfig = root.appendingPathComponent("todoman.py")
+                try! "path = \"\(phone.path)\"\ndate_format = \"%Y-%m-%d\"\ntime_format = \"%H:%M\"\ndefault_list = \"phone\"\n"
+                    .write(to: todomanConfig, atomically: true, encoding: .utf8)
+                func todoman(_ arguments: String...) -> CommandResult {
+                    runCommand("todoman", ["--config", todomanConfig.path, "--color", "never"] + arguments, environment: environment, input: "")
+                }
+                func phoneTodos() -> [[String: Any]] {
+                    (try? JSONSerialization.jsonObject(with: Data(todoman("--porcelain", "list", "--status", "ANY").stdout.utf8))) as? [[String: Any]] ?? []
+                }
+                func roundTrip() {
+                    expect(sync().status) == 0
+                    expect(vdirsyncer("sync", "docket").status) == 0
+                    expect(vdirsyncer("sync", "phone").status) == 0
+                }
+
+                let milk = run("add", "Buy milk", "--due", "2026-12-01").stdout.trimmed
+                let mum = run("add", "Call mum").stdout.trimmed
+                expect(vdirsyncer("discover").status) == 0
+                roundTrip()
+                let listed = todoman("list").stdout
+                expect(listed).to(contain("Buy milk"))
+                expect(listed).to(contain("Call mum"))
+
+                // Completed on the phone; meanwhile, a new todo and an edit in Docket.
+                let number = phoneTodos().first { $0["summary"] as? String == "Call mum" }?["id"] as? Int
+                expect(number).notTo(beNil())
+                expect(todoman("done", String(number ?? 0)).status) == 0
+                expect(todoman("new", "-l", "phone", "Pick up parcel").status) == 0
+                let water = run("add", "Water plants").stdout.trimmed
+                expect(water).notTo(beEmpty())
+                expect(run("edit", milk, "Buy oat milk").status) == 0
+                expect(vdirsyncer("sync", "phone").status) == 0
+                expect(vdirsyncer("sync", "docket").status) == 0
+                roundTrip()
+
+                let list = todos()
+                expect(list.first { ($0["id"] as? String)?.lowercased().hasPrefix(mum) == true }?["completed"] as? Bool) == true
+                expect(list.filter { $0["text"] as? String == "Pick up parcel" }.count) == 1
+                let phoneList = todoman("list").stdout
+                expect(phoneList).to(contain("Water plants"))
+                expect(phoneList).to(contain("Buy oat milk"))
+                expect(phoneList).notTo(contain("Call mum"))
+
+                // Everything is in step: another round changes nothing.
+                expect(sync().stdout).to(contain("In step"))
+            }
+        }
+    }
+}
+
+private extension String {
+    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+}
