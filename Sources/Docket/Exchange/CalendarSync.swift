@@ -47,11 +47,17 @@ extension Store {
             let stateName = "ical-" + NameBasedID.make(namespace: VTodo.namespace, name: "folder " + path).uuidString.lowercased() + ".json"
             let statePath = try localFile(stateName).path
             var state = CalendarSyncState(base: AppState(), files: [:])
-            if let data = try? Folder.readFile(statePath, limit: Store.calendarStateLimit) {
+            let afresh = "remove it to sync afresh (no item is lost: an item on both sides is merged)"
+            do {
+                let data = try Folder.readFile(statePath, limit: Store.calendarStateLimit)
                 guard let read = try? JSONDecoder().decode(CalendarSyncState.self, from: data) else {
-                    throw StoreError.io(.read(path: statePath, reason: "it is not a calendar sync's state; remove it to sync afresh (no item is lost: an item on both sides is merged)"))
+                    throw StoreError.io(.read(path: statePath, reason: "it is not a calendar sync's state; " + afresh))
                 }
                 state = read
+            } catch FileProblem.missing {
+                // The first sync of this folder.
+            } catch let problem as FileProblem {
+                throw StoreError.io(.read(path: statePath, reason: "it \(problem); " + afresh))
             }
             let snapshot = try load()
             let ours = snapshot.state
@@ -93,7 +99,7 @@ extension Store {
                     skip("it is not iCalendar: \(reason)")
                 }
             }
-            if !problems.isEmpty && !skippingBad { throw ImportRefused(problems: problems, option: "--skip-bad") }
+            if !problems.isEmpty && !skippingBad { throw ImportRefused(problems: problems, option: "--skip-bad", action: "sync") }
 
             // The three states: as last agreed, the store's, the folder's.
             var theirsTodos: [TodoItem] = []
@@ -120,17 +126,18 @@ extension Store {
                 guard let header = headers[id] else { return nil }
                 return Project(id: id, title: header.title, tasks: theirsTasks[id] ?? [], alterDate: header.alterDate)
             }
-            let theirsState = AppState(todos: theirsTodos, projects: ours.projects.compactMap { p in theirsProjects.first { $0.id == p.id } }
-                + theirsProjects.filter { p in !ours.projects.contains { $0.id == p.id } }, removed: removed)
+            // NB: in the store's project order, so the merge keeps it.
+            let rank = Dictionary(ours.projects.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let theirsState = AppState(todos: theirsTodos, projects: theirsProjects.sorted { (rank[$0.id] ?? .max) < (rank[$1.id] ?? .max) },
+                                       removed: removed)
             let merged = merge(base: state.base, ours: ours, theirs: theirsState)
             var outcome = CalendarSyncOutcome(report: merged.report, skipped: problems)
 
             // The store's side
             let result = merged.state
             if result != ours {
-                let before = Store.itemChanges(from: ours, to: result).count
                 try write(from: snapshot, to: result)
-                outcome.storeChanges = before
+                outcome.storeChanges = Store.changedItems(from: ours, to: result)
             }
 
             // The folder's side, and the new common state
@@ -157,14 +164,14 @@ extension Store {
                 outcome.filesRemoved += 1
             }
             for (id, file) in files { if keep.contains(id) { state.files[id.uuidString] = file.name } }
-            let baseTodos2 = result.todos.filter { keep.contains($0.id) }
+            let agreedTodos = result.todos.filter { keep.contains($0.id) }
             let baseProjects = result.projects.compactMap { project -> Project? in
                 let tasks = project.tasks.filter { $0.dueDate.date != nil }
                 return tasks.isEmpty ? nil : Project(id: project.id, title: project.title, tasks: tasks, alterDate: project.alterDate)
             }
             // NB: a held file's item stays as last agreed, so its next good read is weighed against that.
             let heldBase = state.base.todos.filter { held.contains($0.id) && !keep.contains($0.id) }
-            state = CalendarSyncState(base: AppState(todos: baseTodos2 + heldBase, projects: baseProjects, removed: []),
+            state = CalendarSyncState(base: AppState(todos: agreedTodos + heldBase, projects: baseProjects, removed: []),
                                       files: state.files.filter { keep.contains(UUID(uuidString: $0.key) ?? .zero) })
             let encoded = try JSONEncoder().encode(state)
             try StoreError.gate(writing: true) { try AtomicFile.write(encoded, to: statePath, durable: true) }
@@ -186,5 +193,19 @@ extension Store {
         }
         calendar.components = entries.map { ICalComponent(name: "VTODO", properties: VTodo.properties($0)) }
         return (calendar.text, snapshot.problems)
+    }
+}
+
+extension Store {
+    /// How many todos, projects and tasks differ between two states (added, changed or removed).
+    static func changedItems(from old: AppState, to new: AppState) -> Int {
+        func count<Item: Identifiable & Equatable>(_ a: [Item], _ b: [Item]) -> Int where Item.ID == UUID {
+            let before = Dictionary(a.map { ($0.id, $0) }, uniquingKeysWith: { x, _ in x })
+            let after = Set(b.map(\.id))
+            return b.filter { before[$0.id] != $0 }.count + a.filter { !after.contains($0.id) }.count
+        }
+        let headers = count(old.projects.map { Project(id: $0.id, title: $0.title, tasks: [], alterDate: $0.alterDate) },
+                            new.projects.map { Project(id: $0.id, title: $0.title, tasks: [], alterDate: $0.alterDate) })
+        return count(old.todos, new.todos) + headers + count(old.projects.flatMap(\.tasks), new.projects.flatMap(\.tasks))
     }
 }

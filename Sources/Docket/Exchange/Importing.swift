@@ -37,13 +37,9 @@ public struct ExchangeBatch: Sendable {
     public var state: AppState
     /// What could not be read, in file order.
     public var problems: [ExchangeProblem]
-    /// Lines or items read, for the summary.
-    public var count: Int
-
-    public init(state: AppState = AppState(), problems: [ExchangeProblem] = [], count: Int = 0) {
+    public init(state: AppState = AppState(), problems: [ExchangeProblem] = []) {
         self.state = state
         self.problems = problems
-        self.count = count
     }
 }
 
@@ -51,14 +47,17 @@ public struct ExchangeBatch: Sendable {
 public struct ImportRefused: Error, Sendable, CustomStringConvertible {
     /// Each problem found.
     public let problems: [ExchangeProblem]
-    /// The option that imports the rest anyway.
+    /// The option that goes on with the rest anyway.
     public let option: String
+    /// What was refused: "import" or "sync".
+    public var action = "import"
 
     public var description: String {
         let shown = problems.prefix(20).map { "  " + $0.description }
         let more = problems.count > 20 ? ["  … and \(problems.count - 20) more"] : []
-        return (["\(problems.count == 1 ? "1 entry" : "\(problems.count) entries") could not be read, so nothing was imported:"] + shown + more
-            + ["Fix the input, or run again with \(option) to import the rest."]).joined(separator: "\n")
+        let done = action == "sync" ? "synced" : "imported"
+        return (["\(problems.count == 1 ? "1 entry" : "\(problems.count) entries") could not be read, so nothing was \(done):"] + shown + more
+            + ["Fix the input, or run again with \(option) to \(action) the rest."]).joined(separator: "\n")
     }
 }
 

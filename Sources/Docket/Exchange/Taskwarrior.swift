@@ -94,7 +94,6 @@ public enum Taskwarrior {
                 batch.problems.append(ExchangeProblem(file: file, place: place, reason: entry.problem ?? "it is not a task", skipped: "that task"))
                 continue
             }
-            batch.count += 1
             do {
                 switch try item(task) {
                 case .template: continue

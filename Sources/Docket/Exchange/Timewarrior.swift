@@ -40,7 +40,6 @@ public enum Timewarrior {
         var slips: [String: [TimeSlip]] = [:]
         var titles: [String] = []
         for (index, interval) in intervals.enumerated() {
-            batch.count += 1
             let place = "interval \(index + 1)"
             guard let startText = interval.start, let start = BasicDate.date(startText) else {
                 batch.problems.append(ExchangeProblem(file: file, place: place, reason: "its start is missing or not a date", skipped: "that interval"))

@@ -33,7 +33,6 @@ public enum TodoTxt {
             for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
                 if line.allSatisfy(\.isWhitespace) { continue }
-                batch.count += 1
                 do {
                     var read = try parse(String(line), now: now)
                     if read.todo.id == .zero {
@@ -68,7 +67,11 @@ public enum TodoTxt {
         var completedDate: Date?
         var creationDate: Date?
         var priority: Priority?
-        func day(_ word: String?) -> Date? { word.flatMap { BasicDate.day($0.replacingOccurrences(of: "-", with: "")) }.flatMap { word!.count == 10 ? $0 : nil } }
+        /// A YYYY-MM-DD word's day.
+        func day(_ word: String?) -> Date? {
+            guard let word, word.count == 10, Array(word)[4] == "-", Array(word)[7] == "-" else { return nil }
+            return BasicDate.day(word.replacingOccurrences(of: "-", with: ""))
+        }
         if words.first == "x" {
             completed = true
             words.removeFirst()

@@ -11,8 +11,10 @@ func readInput(_ path: String) throws -> Data {
     if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
     do {
         return try Folder.readFile(URL(fileURLWithPath: Home.expand(path)).path, limit: importLimit)
+    } catch let FileProblem.tooLarge(size, limit) {
+        throw ValidationError("\(Output.safe(path)) is \(size) bytes, larger than the \(limit >> 20) MiB an import reads; split it")
     } catch let problem as FileProblem {
-        throw ValidationError("\(Output.safe(path)) \(problem == .missing ? "does not exist" : problem.description.replacingOccurrences(of: "an item file", with: "an import"))")
+        throw ValidationError("\(Output.safe(path)) \(problem.description)")
     }
 }
 
@@ -172,8 +174,7 @@ struct ICalSync: ParsableCommand {
         do {
             outcome = try store.syncCalendar(folder: path, skippingBad: skipBad)
         } catch let refused as ImportRefused {
-            throw ShownError(message: Output.safeLines(refused.description.replacingOccurrences(of: "nothing was imported", with: "nothing was synced")
-                .replacingOccurrences(of: "to import the rest", with: "to sync the rest")))
+            throw ShownError(message: Output.safeLines(refused.description))
         }
         for problem in outcome.skipped { Output.warning(Output.safe(problem.skippedLine)) }
         for line in outcome.report.items.flatMap(\.lines) { print(Output.safe(line)) }
