@@ -26,6 +26,8 @@ let package = Package(
             providers: [.apt(["libgit2-dev"])]
         ),
         .target(name: "CSystem"),
+        // Deflate, CRC-32 and SHA-1 for the pack files Docket writes itself (zlib and mbedTLS, which libgit2 brings).
+        .target(name: "CPackFile", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("mbedcrypto")]),
         // The ssh/local-program transport and the https check for IP-address hosts, in C against libgit2's extension points.
         .target(
             name: "CGitTransport",
@@ -35,7 +37,7 @@ let package = Package(
         .target(name: "DocketSystem", dependencies: ["CSystem"]),
         .target(name: "DocketModel"),
         .target(name: "DocketMerge", dependencies: ["DocketModel"]),
-        .target(name: "DocketGit", dependencies: ["CGit2", "CGitTransport", "DocketSystem"]),
+        .target(name: "DocketGit", dependencies: ["CGit2", "CGitTransport", "CPackFile", "DocketSystem"]),
         .target(name: "Docket", dependencies: ["DocketModel", "DocketMerge", "DocketGit", "DocketSystem"]),
         .executableTarget(
             name: "DocketCLI",

@@ -1,4 +1,5 @@
 import CGit2
+import CGitTransport
 import Foundation
 
 /// The libgit2 library Docket runs on.
@@ -19,7 +20,9 @@ enum LibGit2Runtime {
         // drops the connection mid-push would otherwise kill the process with
         // SIGPIPE instead of failing the push with an error.
         signal(SIGPIPE, SIG_IGN)
-        git_libgit2_init()
+        // NB: the system's certificates are parsed only once an https remote
+        // needs them (`TransferContext`); see DeferredCertificates.c.
+        docket_git_start()
         _ = docket_git_enable_fsync_gitdir(1)
         // NB: libgit2 caches only trees under 4 KiB; the todos/ tree (256
         // folders) and each todos/<AB> tree of a large store are bigger, so

@@ -19,13 +19,14 @@ public struct StatusEntry: Equatable, Sendable {
 
 extension Repository {
     /// The files under the given folders that differ from HEAD, in the index
-    /// or the working tree, untracked ones included.
+    /// or the working tree, untracked ones included. A path `alwaysTracked`
+    /// accepts counts even when git's ignore rules would hide it.
     ///
     /// NB: only files whose stat data changed are hashed, so the cost follows
     /// the change, not the size of the store. While the index holds HEAD's tree
     /// (noted by Docket, see `noteIndexHolds`), only the working tree is compared with it.
-    public func status(under folders: [String]) throws -> [StatusEntry] {
-        if let changes = try workdirChangesWhenIndexMatchesHead(under: folders) { return changes }
+    public func status(under folders: [String], alwaysTracked: (String) -> Bool = { _ in false }) throws -> [StatusEntry] {
+        if let changes = try workdirChangesWhenIndexMatchesHead(under: folders, alwaysTracked: alwaysTracked) { return changes }
         // Every path is looked at (not only `folders`), so that a status that
         // finds the index holding HEAD's tree can note it for the next command.
         let checksum = try withIndex { git_index_checksum($0).map { ObjectID($0.pointee) } }
@@ -34,7 +35,8 @@ extension Repository {
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
-            | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
+            | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue | GIT_STATUS_OPT_INCLUDE_IGNORED.rawValue
+            | GIT_STATUS_OPT_RECURSE_IGNORED_DIRS.rawValue
         let staged = GIT_STATUS_INDEX_NEW.rawValue | GIT_STATUS_INDEX_MODIFIED.rawValue | GIT_STATUS_INDEX_DELETED.rawValue
             | GIT_STATUS_INDEX_RENAMED.rawValue | GIT_STATUS_INDEX_TYPECHANGE.rawValue | GIT_STATUS_CONFLICTED.rawValue
         var anythingStaged = false
@@ -53,7 +55,10 @@ extension Repository {
                 let path = String(cString: (delta.new_file.path ?? delta.old_file.path)!)
                 let deleted = GIT_STATUS_WT_DELETED.rawValue | GIT_STATUS_INDEX_DELETED.rawValue
                 let new = GIT_STATUS_WT_NEW.rawValue | GIT_STATUS_INDEX_NEW.rawValue
-                if flags & GIT_STATUS_IGNORED.rawValue != 0 || flags == 0 { return nil }
+                if flags & GIT_STATUS_IGNORED.rawValue != 0 {
+                    return inFolders(path) && alwaysTracked(path) ? StatusEntry(path: path, kind: .new) : nil
+                }
+                if flags == 0 { return nil }
                 // New in the index but deleted in the tree: nothing to commit.
                 if flags & GIT_STATUS_INDEX_NEW.rawValue != 0 && flags & GIT_STATUS_WT_DELETED.rawValue != 0 { return nil }
                 let kind: StatusEntry.Kind = flags & GIT_STATUS_CONFLICTED.rawValue != 0 ? .conflicted
@@ -74,10 +79,10 @@ extension Repository {
     ///
     /// NB: a full status also compares HEAD's tree with the index, which reads
     /// every tree object: a third of its time at 10,000 items.
-    func workdirChangesWhenIndexMatchesHead(under folders: [String]) throws -> [StatusEntry]? {
+    func workdirChangesWhenIndexMatchesHead(under folders: [String], alwaysTracked: (String) -> Bool) throws -> [StatusEntry]? {
         try withIndex { index -> [StatusEntry]? in
             guard try headTreeIfIndexHoldsIt(index) != nil else { return nil }
-            if !folders.isEmpty { return try scanWorkdir(index, under: folders) }
+            if !folders.isEmpty { return try scanWorkdir(index, under: folders, alwaysTracked: alwaysTracked) }
             var options = git_diff_options()
             try check(git_diff_options_init(&options, UInt32(GIT_DIFF_OPTIONS_VERSION)), "git_diff_options_init")
             options.flags = GIT_DIFF_INCLUDE_UNTRACKED.rawValue | GIT_DIFF_RECURSE_UNTRACKED_DIRS.rawValue

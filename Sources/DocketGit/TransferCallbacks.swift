@@ -41,7 +41,10 @@ final class TransferContext {
         if url.lowercased().hasPrefix("http") {
             _ = LibGit2Runtime.started
             if settings.caFile != nil || settings.caPath != nil {
+                docket_git_forget_certificates()
                 _ = docket_git_set_ssl_cert_locations(settings.caFile?.path, settings.caPath)
+            } else {
+                _ = docket_git_load_certificates()
             }
         }
         if let proxy = settings.proxy { proxyURL = strdup(proxy.url) }

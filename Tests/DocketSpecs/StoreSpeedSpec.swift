@@ -205,6 +205,78 @@ final class StoreSpeedSpec: QuickSpec {
             }
         }
 
+        describe("a commit of many new items (a first commit, an import)") {
+            var todos: [TodoItem]!
+            beforeEach {
+                todos = (0..<150).map { TodoItem(id: UUID(), text: "todo \($0)", creationDate: Date(timeIntervalSince1970: 1_800_000_000 + Double($0)),
+                                                 completed: false, dueDate: nil, alterDate: nil) }
+            }
+            func packedObjects() -> Int {
+                let counts = gitCLI(["count-objects", "-v"], in: folder).stdout
+                return Int(counts.split(separator: "\n").first { $0.hasPrefix("in-pack: ") }!.dropFirst(9))!
+            }
+            /// Sets git's configuration as a user would, between two docket commands.
+            func configure(_ name: String, _ value: String) {
+                gitCLI(["config", name, value], in: folder)
+                store = try! Store.open(at: folder)
+            }
+
+            it("writes the items' blobs as one pack that git reads, checks and clones, and leaves the store clean") {
+                write(AppState(todos: todos, projects: [], removed: []))
+                guard case .committed = try store.commit() else { return fail("nothing was committed") }
+                expect(packedObjects()) == 150
+                expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: folder).status) == 0
+                let path = StoreLayout.todo(todos[7].id)
+                expect(gitCLI(["show", "HEAD:" + path], in: folder).stdout) == (try String(contentsOfFile: folder.path + "/" + path, encoding: .utf8))
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+                expect(try store.status()) == []
+                let clone = temporaryFolder()
+                defer { try? FileManager.default.removeItem(at: clone) }
+                expect(runCommand("git", ["clone", "-q", "--no-local", folder.path, clone.path + "/c"]).status) == 0
+                expect(try Store.open(at: clone.appendingPathComponent("c")).load().state.todos.count) == 150
+                // The next edit commits as usual on top of the pack.
+                try String(contentsOfFile: folder.path + "/" + path, encoding: .utf8).replacingOccurrences(of: "todo 7", with: "todo seven")
+                    .write(toFile: folder.path + "/" + path, atomically: false, encoding: .utf8)
+                expect(try store.status().map(\.description)) == ["todo 'todo 7' renamed to 'todo seven'"]
+                _ = try store.commit()
+                expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: folder).status) == 0
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+            }
+            it("stores a file as git's line-ending settings ask (core.autocrlf)") {
+                configure("core.autocrlf", "true")
+                write(AppState(todos: todos, projects: [], removed: []))
+                let path = StoreLayout.todo(todos[3].id)
+                let text = try String(contentsOfFile: folder.path + "/" + path, encoding: .utf8)
+                try text.replacingOccurrences(of: "\n", with: "\r\n").write(toFile: folder.path + "/" + path, atomically: false, encoding: .utf8)
+                _ = try store.commit()
+                expect(gitCLI(["show", "HEAD:" + path], in: folder).stdout) == text
+                expect(packedObjects()) == 0
+                expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: folder).status) == 0
+            }
+            it("commits an item's file that git's ignore rules name, so it syncs") {
+                let excludes = folder.appendingPathComponent(".git/my-excludes")
+                try "*.json\n".write(to: excludes, atomically: true, encoding: .utf8)
+                configure("core.excludesFile", excludes.path)
+                write(AppState(todos: Array(todos.prefix(2)), projects: [], removed: []))
+                expect(try store.status().count) == 2
+                _ = try store.commit()
+                expect(gitCLI(["ls-tree", "-r", "--name-only", "HEAD"], in: folder).stdout)
+                    .to(contain(StoreLayout.todo(todos[0].id)))
+                // A file of another name in the store's folders is still left to the ignore rules.
+                try "notes".write(to: folder.appendingPathComponent("todos/notes.json"), atomically: true, encoding: .utf8)
+                expect(try store.status()) == []
+            }
+            it("removes the unfinished pack of a docket killed while writing it") {
+                let leftover = folder.appendingPathComponent(".git/objects/pack/tmp_docket_999999.pack")
+                try? FileManager.default.createDirectory(at: leftover.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data("PACK".utf8).write(to: leftover)
+                write(AppState(todos: todos, projects: [], removed: []))
+                _ = try store.commit()
+                expect(FileManager.default.fileExists(atPath: leftover.path)) == false
+                expect(gitCLI(["count-objects", "-v"], in: folder).stdout).to(contain("garbage: 0"))
+            }
+        }
+
         describe("Store.status and Store.commit when the index differs from HEAD") {
             var todo: TodoItem!
             beforeEach {

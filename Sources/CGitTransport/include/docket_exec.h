@@ -38,3 +38,23 @@ int docket_exec_parse_ssh_url(const char *url, char **user, char **host, int *po
 int docket_tls_check_ip(const unsigned char *der, size_t length, const char *ca_file, const char *ca_path, const char *ip,
                         char *reason, size_t reason_size);
 #endif
+
+#ifndef DOCKET_DEFERRED_CERTIFICATES_H
+#define DOCKET_DEFERRED_CERTIFICATES_H
+
+/* git_libgit2_init, with the parsing of the system's certificate bundle put
+   off until docket_git_load_certificates (see DeferredCertificates.c). */
+int docket_git_start(void);
+
+/* Parses the certificate bundle libgit2 asked for at start, if it has not been
+   yet; call it before any https connection. mbedTLS's result (0 or more is success). */
+int docket_git_load_certificates(void);
+
+/* Drops the bundle libgit2 asked for at start, unparsed: call it before
+   setting other certificate locations, which replace it. */
+void docket_git_forget_certificates(void);
+
+/* Whether the bundle is still waiting to be parsed. */
+int docket_git_certificates_deferred(void);
+
+#endif

@@ -61,29 +61,9 @@ extension Store {
         let entries = found.filter(\.isStoreFile) + extra.map { StatusEntry(path: $0, kind: .modified) }
         guard !entries.isEmpty else { return .nothingToCommit }
 
-        var after = StoreReader(try workingTree)
-        var written: [String: StoredItem] = [:]
-        for entry in entries where entry.kind != .deleted && StoreLayout.isInStore(entry.path) {
-            if StoreLayout.isStray(entry.path) { after.stray(entry.path); continue }
-            if let item = after.item(at: entry.path) { written[entry.path] = item }
-        }
-        guard after.problems.isEmpty else { throw StoreError.state(.undecodable(after.problems.sorted { $0.path < $1.path })) }
-
         let head = try git.head()
         let headTree = try head.map { try git.tree(ofCommit: $0) }
-        var before = try head.map { StoreReader(try CommitSource(git: git, commit: $0)) }
-        // An item changed by hand (its alterDate not moved) is dated now, so the edit weighs in merges.
-        var stamper = StoreWriter(root: try tree)
-        for entry in entries where entry.kind == .modified {
-            guard let new = written[entry.path], let old = before?.item(at: entry.path), let stamped = new.stampedIfHandEdited(since: old) else { continue }
-            try stamper.write(stamped)
-            written[entry.path] = stamped
-        }
-        try StoreError.gate(writing: true) { try stamper.commit() }
-        let changes = entries.map { entry in
-            ChangeDescription.describe(path: entry.path, before: entry.kind == .new ? nil : before?.item(at: entry.path), after: written[entry.path])
-        }
-        let text = message ?? composing(ChangeDescription.commitMessage(for: changes))
+        let text = try checkAndDescribe(entries, head: head, message: message, composing: composing)
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let (tree, id) = try git.writingObjectsTogether { () throws -> (ObjectID, ObjectID?) in
             let tree = try git.stageAndWriteTree(entries.map(\.path))
@@ -98,6 +78,37 @@ extension Store {
         try git.setReference(branch, to: id, message: "commit: " + text)
         try git.noteIndexHolds(tree)
         return .committed(id: id.description, message: text)
+    }
+
+    /// Reads every changed item (refusing when any does not read), dates the
+    /// ones changed by hand, and returns the commit's message: `message`, or
+    /// the change in words. What it read is let go before the commit is written.
+    private func checkAndDescribe(_ entries: [StatusEntry], head: ObjectID?, message: String?,
+                                  composing: (String) -> String) throws -> String {
+        var after = StoreReader(try workingTree)
+        let present = entries.filter { $0.kind != .deleted && StoreLayout.isInStore($0.path) }
+        for entry in present where StoreLayout.isStray(entry.path) { after.stray(entry.path) }
+        let items = present.filter { !StoreLayout.isStray($0.path) }.map(\.path)
+        let (read, problems) = StoreReader.items(at: items, in: try tree)
+        var written: [String: StoredItem] = [:]
+        written.reserveCapacity(items.count)
+        for (path, item) in zip(items, read) { if let item { written[path] = item } }
+        let unreadable = after.problems + problems
+        guard unreadable.isEmpty else { throw StoreError.state(.undecodable(unreadable.sorted { $0.path < $1.path })) }
+
+        var before = try head.map { StoreReader(try CommitSource(git: git, commit: $0)) }
+        // An item changed by hand (its alterDate not moved) is dated now, so the edit weighs in merges.
+        var stamper = StoreWriter(root: try tree)
+        for entry in entries where entry.kind == .modified {
+            guard let new = written[entry.path], let old = before?.item(at: entry.path), let stamped = new.stampedIfHandEdited(since: old) else { continue }
+            try stamper.write(stamped)
+            written[entry.path] = stamped
+        }
+        try StoreError.gate(writing: true) { try stamper.commit() }
+        let changes = entries.map { entry in
+            ChangeDescription.describe(path: entry.path, before: entry.kind == .new ? nil : before?.item(at: entry.path), after: written[entry.path])
+        }
+        return message ?? composing(ChangeDescription.commitMessage(for: changes))
     }
 
     /// Removes the temporary files a killed docket left (`.docket-tmp-<pid>-…`,

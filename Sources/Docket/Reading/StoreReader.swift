@@ -48,6 +48,21 @@ struct StoreReader {
         return nil
     }
 
+    /// The items at these working-tree paths, read and decoded on all cores,
+    /// in order (nil where a file is missing or does not read), and the
+    /// problems found, as `item(at:)` finds them one by one.
+    static func items(at paths: [String], in root: Folder) -> (items: [StoredItem?], problems: [StoreProblem]) {
+        let parts = min(paths.count, Parallel.parts)
+        guard parts > 0 else { return ([], []) }
+        let size = (paths.count + parts - 1) / parts
+        let read = Parallel.map(parts) { part -> UncheckedSendable<([StoredItem?], [StoreProblem])> in
+            var reader = StoreReader(WorkingTreeSource(root: root))
+            let range = min(paths.count, part * size)..<min(paths.count, (part + 1) * size)
+            return UncheckedSendable((range.map { reader.item(at: paths[$0]) }, reader.problems))
+        }
+        return (read.flatMap(\.value.0), read.flatMap(\.value.1))
+    }
+
     /// The todo of this id, if its file reads.
     mutating func todo(_ id: UUID) -> TodoItem? {
         guard case let .todo(todo)? = item(at: StoreLayout.todo(id)) else { return nil }

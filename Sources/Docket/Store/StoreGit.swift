@@ -46,7 +46,12 @@ struct StoreGit {
 
     // MARK: Working tree and index
 
-    func status(under folders: [String]) throws -> [StatusEntry] { try reading { try repository.status(under: folders) } }
+    /// The store's changes under `folders`. An item's file counts even when
+    /// git's ignore rules (a global `*.json`, say) would hide it: a todo that
+    /// never reaches a commit would never sync.
+    func status(under folders: [String]) throws -> [StatusEntry] {
+        try reading { try repository.status(under: folders, alwaysTracked: { StoreLayout.item(at: $0) != .other }) }
+    }
     func hashFile(_ path: String) throws -> ObjectID { try reading { try repository.hashFile(path) } }
     func indexHoldsHeadTree() throws -> Bool { try reading { try repository.indexHoldsHeadTree() } }
     func noteIndexHolds(_ tree: ObjectID) throws { try writing { try repository.noteIndexHolds(tree) } }
