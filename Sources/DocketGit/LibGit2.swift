@@ -10,6 +10,13 @@ public enum LibGit2 {
         git_libgit2_version(&major, &minor, &revision)
         return "\(major).\(minor).\(revision)"
     }
+
+    /// Whether the system's certificate bundle is still unparsed: it is
+    /// parsed for the first https remote, never for local work.
+    public static var systemCertificatesWaiting: Bool {
+        _ = LibGit2Runtime.started
+        return docket_git_certificates_deferred() != 0
+    }
 }
 
 /// Starts libgit2 once per process, with fsync of the git directory on, so a

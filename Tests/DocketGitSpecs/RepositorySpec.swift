@@ -152,5 +152,16 @@ final class RepositorySpec: QuickSpec {
                 expect(gitCLI(["log", "-1", "--format=%an"], in: store).stdout) == "docket\n"
             }
         }
+
+        describe("the system's certificates") {
+            it("are parsed before an https remote is reached") {
+                _ = try Repository.open(at: folder.path).head()
+                let options = TransferOptions(sshKeyFiles: [], useSSHAgent: false, knownHostsFile: "/dev/null",
+                                              useCredentialHelpers: false, environment: ["HOME": folder.path])
+                expect { try Repository.clone(url: "https://127.0.0.1:1/nothing.git", to: folder.path + "/clone", options: options) }
+                    .to(throwError())
+                expect(LibGit2.systemCertificatesWaiting) == false
+            }
+        }
     }
 }
