@@ -235,16 +235,8 @@ extension Repository {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size < Int.max / 2 else { return nil }
         let size = Int(info.st_size)
-        var data = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let n = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, size - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            done += n
-        }
-        var extra: UInt8 = 0
-        guard Glibc.read(fd, &extra, 1) == 0 else { return nil }  // it grew while being read
+        // A file that grew or shrank while being read is left to libgit2, which reads it again.
+        guard let data = try? readAll(fd, limit: size, expected: size, path: path), data.count == size else { return nil }
         var id = git_oid()
         guard data.withUnsafeBytes({ git_odb_hash(&id, $0.baseAddress, size, GIT_OBJECT_BLOB) }) == 0 else { return nil }
 
