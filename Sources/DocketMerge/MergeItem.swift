@@ -46,7 +46,10 @@ extension StateMerger {
             case .identity, .children:
                 continue
             case .earliest, .latest:
-                let (a, z) = (field.value(of: o).orderKey ?? .min, field.value(of: t).orderKey ?? .min)
+                // NB: an absent date never wins: the earliest of a date and none is the date.
+                let absent: Int64 = field.rule == .earliest ? .max : .min
+                func key(_ value: any FieldValue) -> Int64 { value.isAbsent ? absent : value.orderKey ?? .min }
+                let (a, z) = (key(field.value(of: o)), key(field.value(of: t)))
                 let takeTheirs = field.rule == .earliest ? z < a : z > a
                 if takeTheirs { merged = field.copy(from: t, into: merged) }
             case .laterEdit:

@@ -22,6 +22,8 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     public let notes: [Note]
     /// When it was finished; nil while it is not.
     public let completedDate: Date?
+    /// When it was made; nil for a task made before Docket kept it.
+    public let creationDate: Date?
 
     /// The Change DSL of a project task.
     public enum Change: Hashable, Sendable {
@@ -53,14 +55,17 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         }
     }
 
-    /// A new unfinished task with no due date and no time recorded.
+    /// A new unfinished task with no due date and no time recorded, made now.
     public init(title: String) {
-        self.init(id: DocketIDs.make(), title: title, dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil)
+        self.init(id: DocketIDs.make(), title: title, dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil,
+                  creationDate: DocketClock.now)
     }
 
     /// A task exactly as stored, for decoding and merging.
     public init(id: UUID, title: String, dueDate: DueDate, state: TaskState, timeSlips: [TimeSlip], alterDate: Date?,
-                tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil) {
+                tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
+                creationDate: Date? = nil) {
+        self.creationDate = creationDate
         self.tags = tags
         self.priority = priority
         self.notes = notes
@@ -120,10 +125,11 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// This task with some fields replaced; a nil argument keeps the field.
     private func with(id: UUID? = nil, title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil,
                       timeSlips: [TimeSlip]? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
-                      notes: [Note]? = nil, completedDate: Date?? = nil) -> Self {
+                      notes: [Note]? = nil, completedDate: Date?? = nil, creationDate: Date?? = nil) -> Self {
         ProjectTask(id: id ?? self.id, title: title ?? self.title, dueDate: dueDate ?? self.dueDate, state: state ?? self.state,
                     timeSlips: timeSlips ?? self.timeSlips, alterDate: alterDate ?? self.alterDate, tags: tags ?? self.tags,
-                    priority: priority ?? self.priority, notes: notes ?? self.notes, completedDate: completedDate ?? self.completedDate)
+                    priority: priority ?? self.priority, notes: notes ?? self.notes, completedDate: completedDate ?? self.completedDate,
+                    creationDate: creationDate ?? self.creationDate)
     }
 
     // MARK: Fields
@@ -142,6 +148,9 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         ItemField("notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes }, set: { $0.with(notes: Note.inOrder($1)) }),
         ItemField("completedDate", label: "completion date", rule: .follows("state"), omitWhenAbsent: true,
                   get: { $0.completedDate }, set: { $0.with(completedDate: .some($1)) }),
+        // NB: also a format-2 key: an older format-2 docket keeps it as a key it does not know, and it is set once, when the task is made.
+        ItemField("creationDate", label: "creation date", rule: .earliest, omitWhenAbsent: true,
+                  get: { $0.creationDate }, set: { $0.with(creationDate: .some($1)) }),
     ]
 
     public static let blank = ProjectTask(id: .zero, title: "", dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil)

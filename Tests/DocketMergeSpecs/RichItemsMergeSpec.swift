@@ -144,6 +144,35 @@ final class RichItemsMergeSpec: QuickSpec {
             }
         }
 
+        describe("a task's creation date") {
+            func holding(_ task: ProjectTask) -> AppState {
+                AppState().alter(by: .adding(.project(Project(id: UUID(uuidString: "00000000-0000-0000-0000-0000000000aa")!, title: "Party",
+                                                              tasks: [task], alterDate: nil))))
+            }
+            it("is when the task was made, and no edit changes it") {
+                let task = ProjectTask(title: "Book venue")
+                let made = task.creationDate
+                expect(made).notTo(beNil())
+                later()
+                let edited = task.alter(by: .setting(.title(to: "Book the hall")), .setting(.state(to: .finished)))
+                expect(edited.creationDate) == made
+            }
+            it("survives a merge with a side that has none, either way round, whatever else both changed") {
+                let dated = ProjectTask(title: "Book venue")
+                let undated = ProjectTask(id: dated.id, title: dated.title, dueDate: dated.dueDate, state: dated.state, timeSlips: [], alterDate: nil)
+                later()
+                let ours = dated.alter(by: .setting(.title(to: "Book the hall")))
+                later()
+                let theirs = undated.alter(by: .setting(.priority(to: .high)))
+                for (a, b) in [(ours, theirs), (theirs, ours)] {
+                    let task = merge(base: holding(undated), ours: holding(a), theirs: holding(b)).state.projects.first?.tasks.first
+                    expect(task?.creationDate) == dated.creationDate
+                    expect(task?.title) == "Book the hall"
+                    expect(task?.priority) == .high
+                }
+            }
+        }
+
         describe("recurrence") {
             var water: TodoItem!
             var start: AppState!

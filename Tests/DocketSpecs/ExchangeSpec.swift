@@ -46,7 +46,8 @@ final class ExchangeSpec: QuickSpec {
                 let task = taskwarrior("first")
                 expect(task("add", "Buy milk", "+errand", "+shop", "priority:H", "due:2026-12-01").status) == 0
                 expect(task("add", "Write report", "project:Work", "due:2026-12-03", "priority:L").status) == 0
-                expect(task("add", "Book venue", "project:Work").status) == 0
+                // A project task made weeks before its last change keeps when it was made.
+                expect(task("add", "Book venue", "project:Work", "entry:2026-11-01").status) == 0
                 expect(task("add", "Call mum").status) == 0
                 expect(task("4", "annotate", "left a message").status) == 0
                 expect(task("4", "done").status) == 0

@@ -182,7 +182,8 @@ public enum Taskwarrior {
         if let project {
             let state: TaskState = completed ? .finished : start != nil ? .inProgress : .unfinished
             return .task(ProjectTask(id: id, title: description, dueDate: DueDate(due), state: state, timeSlips: [], alterDate: modified,
-                                     tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes), completedDate: completedDate),
+                                     tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes), completedDate: completedDate,
+                                     creationDate: entry),
                          project: project)
         }
         var recurrence: Recurrence?
@@ -274,11 +275,12 @@ public enum Taskwarrior {
         }
         for project in state.projects {
             for projectTask in project.tasks {
-                // NB: a task keeps no creation date; its first slip, else its alter date, stands for one.
-                let entry = projectTask.timeSlips.first?.start ?? projectTask.alterDate ?? Date(timeIntervalSince1970: 0)
+                // NB: a task made before Docket kept creation dates has none; its first slip, else its alter date, stands for one.
+                let guess = projectTask.timeSlips.first?.start ?? projectTask.alterDate ?? Date(timeIntervalSince1970: 0)
+                let entry = projectTask.creationDate ?? min(guess, projectTask.alterDate ?? guess)
                 var task = common(projectTask.id, projectTask.title, projectTask.alterDate, projectTask.dueDate.date, projectTask.tags,
                                   projectTask.priority, projectTask.notes, done: projectTask.state == .finished,
-                                  doneDate: projectTask.completedDate, entry: min(entry, projectTask.alterDate ?? entry))
+                                  doneDate: projectTask.completedDate, entry: entry)
                 task["project"] = project.title
                 if projectTask.state == .inProgress { task["start"] = BasicDate.string(projectTask.runningSlip?.start ?? projectTask.alterDate ?? entry) }
                 tasks.append(task)

@@ -68,7 +68,8 @@ public enum Timewarrior {
             let known = Set(task.timeSlips.map(\.id))
             let added = task.timeSlips + slips[title]!.filter { !known.contains($0.id) }.sorted { $0.start < $1.start }
             let filled = ProjectTask(id: task.id, title: task.title, dueDate: task.dueDate, state: task.state, timeSlips: added, alterDate: task.alterDate,
-                                     tags: task.tags, priority: task.priority, notes: task.notes, completedDate: task.completedDate)
+                                     tags: task.tags, priority: task.priority, notes: task.notes, completedDate: task.completedDate,
+                                     creationDate: task.creationDate ?? (owners[title] == nil ? added.first?.start : nil))
             let holder = byProject[project.id] ?? Project(id: project.id, title: project.title, tasks: [], alterDate: project.alterDate)
             if byProject[project.id] == nil { order.append(project.id) }
             byProject[project.id] = Project(id: holder.id, title: holder.title, tasks: holder.tasks + [filled], alterDate: holder.alterDate)

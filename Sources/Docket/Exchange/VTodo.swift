@@ -157,7 +157,8 @@ enum VTodo {
             let completedDate = done ? keep(f.completed, task.completedDate) ?? task.completedDate ?? f.lastModified ?? now : nil
             var read = ProjectTask(id: id, title: f.summary, dueDate: DueDate(keep(f.due, task.dueDate.date)), state: state, timeSlips: task.timeSlips,
                                    alterDate: keep(f.lastModified, task.alterDate), tags: f.tags, priority: f.priority,
-                                   notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now), completedDate: completedDate)
+                                   notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now), completedDate: completedDate,
+                                   creationDate: task.creationDate)
             if sameContent(.task(read, project: project), .task(task, project: project)) { read = task }
             return .task(read, project: project)
         case let .todo(todo)?:
@@ -208,6 +209,7 @@ enum VTodo {
             (text, done, completedDate, due, alter, tags, priority, notes) =
                 (task.title, task.state == .finished, task.completedDate, task.dueDate.date, task.alterDate, task.tags, task.priority, task.notes)
             status = done ? "COMPLETED" : task.state == .inProgress ? "IN-PROCESS" : "NEEDS-ACTION"
+            created = task.creationDate
         }
         add("UID", ICalComponent.escape(uid ?? entry.id.uuidString.lowercased()))
         let stamp = alter ?? created ?? Date(timeIntervalSince1970: 0)

@@ -45,6 +45,7 @@ struct Show: ParsableCommand {
             ]
             rows += details(entry)
             rows += [("time", "\(task.timeSlips.count) \(task.timeSlips.count == 1 ? "slip" : "slips")\(task.runningSlip == nil ? "" : ", one running")"),
+                     ("created", task.creationDate.map(DateInput.show) ?? "unknown"),
                      ("changed", task.alterDate.map(DateInput.show) ?? "never")]
             print(task.shownTitle)
             printRows(rows)
