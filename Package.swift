@@ -20,19 +20,24 @@ let package = Package(
         .package(url: "https://github.com/Quick/Nimble", from: "13.8.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CGit2",
-            pkgConfig: "libgit2",
-            providers: [.apt(["libgit2-dev"])]
-        ),
+        // libgit2's headers; CGitTransport links it.
+        .systemLibrary(name: "CGit2", providers: [.apt(["libgit2-dev"])]),
         .target(name: "CSystem"),
         // Deflate, CRC-32 and SHA-1 for the pack files Docket writes itself (zlib and mbedTLS, which libgit2 brings).
         .target(name: "CPackFile", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("mbedcrypto")]),
-        // The ssh/local-program transport and the https check for IP-address hosts, in C against libgit2's extension points.
+        // The ssh/local-program transport, the https check for IP-address hosts, the deferred certificates and
+        // the lazily loaded Kerberos, in C against libgit2's extension points.
+        // NB: libgit2, libssh2 (with OpenSSL's libcrypto), http-parser and PCRE2 are linked statically (`-l:lib….a`):
+        // loading them and resolving their symbols was about 2 ms of every command's start. mbedTLS stays shared, as
+        // DeferredCertificates.c replaces one of its functions; Kerberos is loaded on first use (LazyKerberos.c).
         .target(
             name: "CGitTransport",
             dependencies: ["CGit2"],
-            linkerSettings: [.linkedLibrary("git2"), .linkedLibrary("mbedx509"), .linkedLibrary("mbedcrypto")]
+            linkerSettings: [
+                .linkedLibrary(":libgit2.a"), .linkedLibrary(":libssh2.a"), .linkedLibrary(":libcrypto.a"),
+                .linkedLibrary(":libhttp_parser.a"), .linkedLibrary(":libpcre2-8.a"),
+                .linkedLibrary("mbedtls"), .linkedLibrary("mbedx509"), .linkedLibrary("mbedcrypto"), .linkedLibrary("z"),
+            ]
         ),
         .target(name: "DocketSystem", dependencies: ["CSystem"]),
         .target(name: "DocketModel"),

@@ -1,3 +1,4 @@
+import CGitTransport
 import DocketGit
 import DocketSpecSupport
 import Foundation
@@ -161,6 +162,33 @@ final class RepositorySpec: QuickSpec {
                 expect { try Repository.clone(url: "https://127.0.0.1:1/nothing.git", to: folder.path + "/clone", options: options) }
                     .to(throwError())
                 expect(LibGit2.systemCertificatesWaiting) == false
+            }
+        }
+
+        describe("Kerberos") {
+            func mapped() -> Bool {
+                // NB: /proc files say they are empty; read to the end.
+                let maps = FileHandle(forReadingAtPath: "/proc/self/maps")?.readDataToEndOfFile() ?? Data()
+                expect(maps.isEmpty) == false
+                return String(decoding: maps, as: UTF8.self).contains("libgssapi_krb5")
+            }
+            it("is loaded only when a server asks for it, and then answers as the system's library does") {
+                // Local work (open, commit, status) and a failed https fetch load no Kerberos library.
+                write("todos/a.json", "{}\n")
+                _ = try commitAll(["todos/a.json"], "A")
+                _ = try repository.status(under: ["todos"])
+                expect(mapped()) == false
+                expect(docket_kerberos_loaded()) == 0
+
+                // libgit2's first GSSAPI call (a server answered "Negotiate") loads it and gets its mechanisms.
+                var minor: UInt32 = 0
+                var mechanisms: UnsafeMutableRawPointer?
+                expect(gss_indicate_mechs(&minor, &mechanisms)) == 0
+                let count = mechanisms?.load(as: Int.self) ?? 0
+                expect(count) > 0
+                expect(gss_release_oid_set(&minor, &mechanisms)) == 0
+                expect(docket_kerberos_loaded()) == 1
+                expect(mapped()) == true
             }
         }
     }

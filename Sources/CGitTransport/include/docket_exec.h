@@ -57,4 +57,11 @@ void docket_git_forget_certificates(void);
 /* Whether the bundle is still waiting to be parsed. */
 int docket_git_certificates_deferred(void);
 
+/* Whether the system's Kerberos library has been loaded (LazyKerberos.c): it is, from the first GSSAPI call on. */
+int docket_kerberos_loaded(void);
+
+/* Two of the GSSAPI functions LazyKerberos.c provides (RFC 2744; a mechanism set is {size_t count; gss_OID elements}). */
+uint32_t gss_indicate_mechs(uint32_t *minor, void **mechanisms);
+uint32_t gss_release_oid_set(uint32_t *minor, void **mechanisms);
+
 #endif
