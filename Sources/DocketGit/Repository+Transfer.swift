@@ -29,6 +29,8 @@ extension Repository {
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
             context.install(into: &pushOptions.callbacks, pushing: true)
             pushOptions.proxy_opts = context.proxyOptions()
+            // NB: libgit2 builds the pack it sends on one thread unless told; 0 is one per core, as git does.
+            pushOptions.pb_parallelism = 0
             let code = withStrArray([refspec]) { refspecs in
                 var refspecs = refspecs
                 return git_remote_push(remote, &refspecs, &pushOptions)
