@@ -23,8 +23,10 @@ let package = Package(
         // libgit2's headers; CGitTransport links it.
         .systemLibrary(name: "CGit2", providers: [.apt(["libgit2-dev"])]),
         .target(name: "CSystem"),
-        // Deflate, CRC-32 and SHA-1 for the pack files Docket writes itself (zlib and mbedTLS, which libgit2 brings).
-        .target(name: "CPackFile", linkerSettings: [.linkedLibrary("z"), .linkedLibrary("mbedcrypto")]),
+        // Deflate, CRC-32 and SHA-1 for the pack files Docket writes and the index it reads itself: zlib, and
+        // OpenSSL's libcrypto, which CGitTransport links statically after libssh2 (an archive is searched once,
+        // in order, so it is named there only).
+        .target(name: "CPackFile", dependencies: ["CGitTransport"], linkerSettings: [.linkedLibrary("z")]),
         // The ssh/local-program transport, the https check for IP-address hosts, the deferred certificates and
         // the lazily loaded Kerberos, in C against libgit2's extension points.
         // NB: libgit2, libssh2 (with OpenSSL's libcrypto), http-parser and PCRE2 are linked statically (`-l:lib….a`):

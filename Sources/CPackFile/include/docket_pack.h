@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 /* What Docket needs to write a git pack file and its index itself: zlib's
-   deflate and CRC-32, and SHA-1 (mbedTLS, which libgit2 already brings). */
+   deflate and CRC-32, and SHA-1 (OpenSSL's libcrypto, which libssh2 already brings). */
 
 /* The most bytes docket_deflate can write for `length` bytes of input. */
 size_t docket_deflate_bound(size_t length);
