@@ -21,15 +21,26 @@ extension Repository {
         }
     }
 
+    /// The index checksum and tree Docket last noted, if any.
+    func indexTreeNoted() -> (checksum: ObjectID, tree: ObjectID)? {
+        guard let data = try? Folder.readFile(indexTreeNote, limit: 1 << 10) else { return nil }
+        let parts = String(decoding: data, as: UTF8.self).split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard parts.count == 2, let checksum = ObjectID(hex: parts[0]), let tree = ObjectID(hex: parts[1]) else { return nil }
+        return (checksum, tree)
+    }
+
+    /// HEAD's tree when it is the tree Docket noted the index as holding.
+    func headTreeIfNoted(_ tree: ObjectID) throws -> ObjectID? {
+        guard let head = try head() else { return nil }
+        let headTree = try self.tree(ofCommit: head)
+        return headTree == tree ? headTree : nil
+    }
+
     /// HEAD's tree when the index just read is still the one Docket noted as holding it, else nil.
     func headTreeIfIndexHoldsIt(_ index: OpaquePointer) throws -> ObjectID? {
-        guard let checksum = git_index_checksum(index),
-              let data = try? Folder.readFile(indexTreeNote, limit: 1 << 10) else { return nil }
-        let text = String(decoding: data, as: UTF8.self)
-        let parts = text.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard parts.count == 2, parts[0] == ObjectID(checksum.pointee).description, let head = try head() else { return nil }
-        let headTree = try tree(ofCommit: head)
-        return parts[1] == headTree.description ? headTree : nil
+        guard let checksum = git_index_checksum(index), let noted = indexTreeNoted(),
+              ObjectID(checksum.pointee) == noted.checksum else { return nil }
+        return try headTreeIfNoted(noted.tree)
     }
 
     /// Whether the index is the one Docket noted as holding HEAD's tree.

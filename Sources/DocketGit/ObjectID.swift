@@ -10,6 +10,11 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible, Codable {
         bytes = withUnsafeBytes(of: &oid.id) { Array($0) }
     }
 
+    init(bytes: [UInt8]) {
+        precondition(bytes.count == 20)
+        self.bytes = bytes
+    }
+
     init?(_ pointer: UnsafePointer<git_oid>?) {
         guard let pointer else { return nil }
         self.init(pointer.pointee)

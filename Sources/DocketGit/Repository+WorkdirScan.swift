@@ -6,130 +6,191 @@ import Glibc
 #endif
 
 extension Repository {
-    /// The working tree's changes against the index under `folders` (as
-    /// `git_diff_index_to_workdir` finds them, untracked files included),
-    /// checking each tracked file's stat data on several threads.
+    /// The working tree's changes against `index` under `folders` (as
+    /// `git_diff_index_to_workdir` finds them, untracked files included), one
+    /// folder at a time on all cores; nil when the working tree holds
+    /// something only libgit2's full status judges (a link where a folder of
+    /// tracked files was, an index path git would refuse).
     ///
     /// NB: libgit2's diff stats every file twice on one thread and builds a
     /// string per path; at 100,000 items that was most of `docket status`.
     /// Like git, a file whose stat data matches its index entry is unchanged
     /// unless it changed in the same clock tick as the index was written
     /// ("racily clean"); such a file, and one whose stat data differs, is
-    /// hashed and compared. A folder holding as many files as the index lists
-    /// in it, all of them present, has no untracked file; only other folders'
-    /// names are compared. A new file `alwaysTracked` accepts is listed
-    /// without asking git's ignore rules.
+    /// hashed and compared. Each folder is listed once: its tracked files are
+    /// stat'ed through it, and it holds an untracked file only when it lists
+    /// more files than it has tracked ones; only then are names compared. A new
+    /// file `alwaysTracked` accepts is listed without asking git's ignore rules.
     ///
     /// NB: libgit2's ignore check of one path looks for ignore files in each
     /// of its folders: about 11 system calls a file, most of the scan of a
     /// first commit of 100,000 items.
-    func scanWorkdir(_ index: OpaquePointer, under folders: [String], alwaysTracked: (String) -> Bool) throws -> [StatusEntry] {
+    func scanWorkdir(_ index: IndexFile, under folders: [String], alwaysTracked: (String) -> Bool) throws -> [StatusEntry]? {
         let root = workdir!
         let rootFD = try systemCall("open", path: root) { Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { close(rootFD) }
-        var indexInfo = stat()
-        let indexTime = lstat(gitdir + "index", &indexInfo) == 0
-            ? (Int64(indexInfo.st_mtim.tv_sec), Int64(indexInfo.st_mtim.tv_nsec)) : (Int64.max, Int64.max)
 
-        // The index entries under the folders, and which folder each is in.
-        let prefixes = folders.map { Array(($0 + "/").utf8CString.dropLast()) }
-        var tracked: [git_index_entry] = []
-        var byFolder: [String: [Int]] = [:]
-        for i in 0..<git_index_entrycount(index) {
-            guard let entry = git_index_get_byindex(index, i)?.pointee, let path = entry.path else { continue }
-            guard prefixes.contains(where: { strncmp(path, $0, $0.count) == 0 }) else { continue }
-            let slash = strrchr(path, Int32(UInt8(ascii: "/")))!
-            let folder = String(decoding: UnsafeRawBufferPointer(start: path, count: path.distance(to: slash)), as: UTF8.self)
-            byFolder[folder, default: []].append(tracked.count)
+        // The index entries under the folders, by the folder each is in (entries of one folder mostly follow each other).
+        let prefixes = folders.map { Array($0.utf8) + [UInt8(ascii: "/")] }
+        var tracked: [IndexFile.Entry] = []
+        var groups: [[Int]] = []
+        var groupOf: [String: Int] = [:]
+        var current = -1, currentFolder: UnsafeRawBufferPointer?
+        for entry in index.entries {
+            let path = index.pathBytes(entry)
+            guard prefixes.contains(where: { path.count > $0.count && memcmp(path.baseAddress!, $0, $0.count) == 0 }) else { continue }
+            guard let slash = Self.lastSlashOfPlainPath(path) else { return nil }
+            let parent = UnsafeRawBufferPointer(rebasing: path[..<slash])
+            if currentFolder.map({ $0.count != parent.count || memcmp($0.baseAddress!, parent.baseAddress!, parent.count) != 0 }) ?? true {
+                let name = String(decoding: parent, as: UTF8.self)
+                current = groupOf[name] ?? groups.count
+                if current == groups.count {
+                    groupOf[name] = current
+                    groups.append([])
+                }
+                currentFolder = parent
+            }
+            groups[current].append(tracked.count)
             tracked.append(entry)
         }
-
-        // Stat every tracked file, on all cores.
-        let work = ScanWork(rootFD: rootFD, files: tracked, indexTime: indexTime)
-        let seen = Parallel.map(tracked.count) { work.check($0) }
+        let byFolder = groupOf.mapValues { groups[$0] }
+        // Every folder under `folders`, a level at a time, each listed and its tracked files stat'ed on all cores.
+        let seen = UnsafeMutableBufferPointer<Seen>.allocate(capacity: tracked.count)
+        seen.initialize(repeating: .gone)
+        defer { seen.deallocate() }
+        let work = ScanWork(rootFD: rootFD, index: index, files: tracked, byFolder: byFolder,
+                            seen: UncheckedSendable(seen), indexTime: index.modified)
+        var visited = Set<String>()
+        var untracked: [String] = []
+        var level = folders
+        while !level.isEmpty {
+            let current = level
+            let results = Parallel.map(current.count) { work.visit(current[$0]) }
+            level = []
+            for (folder, result) in zip(current, results) {
+                guard let result else { continue }
+                visited.insert(folder)
+                level += result.subfolders.map { folder + "/" + $0 }
+                untracked += result.untracked.map { folder + "/" + $0 }
+            }
+        }
+        // A folder of tracked files that was not listed is gone, unless something else (a link) stands in its place.
+        for folder in byFolder.keys where !visited.contains(folder) {
+            var info = stat()
+            if fstatat(rootFD, folder, &info, AT_SYMLINK_NOFOLLOW) == 0 { return nil }
+        }
 
         var changes: [StatusEntry] = []
-        var gone = Set<String>()
         for i in 0..<tracked.count where seen[i] != .same {
-            let path = String(cString: tracked[i].path)
+            let path = String(cString: index.path(tracked[i]))
             var info = stat()
-            if seen[i] == .gone || fstatat(rootFD, tracked[i].path, &info, AT_SYMLINK_NOFOLLOW) != 0 {
+            if seen[i] == .gone || fstatat(rootFD, path, &info, AT_SYMLINK_NOFOLLOW) != 0 {
                 changes.append(StatusEntry(path: path, kind: .deleted))
-                gone.insert(String(path[..<path.lastIndex(of: "/")!]))
                 continue
             }
-            var id = git_oid(), expected = tracked[i].id
+            var id = git_oid(), expected = index.id(tracked[i]).oid
             if info.st_mode & S_IFMT != S_IFREG || git_repository_hashfile(&id, pointer, path, GIT_OBJECT_BLOB, nil) != 0
                 || git_oid_equal(&id, &expected) == 0 {
                 changes.append(StatusEntry(path: path, kind: .modified))
             }
         }
-
         // Untracked files, unless ignored.
-        func walk(_ relative: String) {
-            guard let folder = opendir(root + relative) else { return }
-            defer { closedir(folder) }
-            var files = 0
-            let listed = byFolder[relative] ?? []
-            var candidates: [String] = []
-            while let item = readdir(folder) {
-                let isDot = withUnsafeBytes(of: item.pointee.d_name) { name in
-                    name[0] == UInt8(ascii: ".") && (name[1] == 0 || (name[1] == UInt8(ascii: ".") && name[2] == 0))
-                }
-                if isDot { continue }
-                var isFolder = item.pointee.d_type == DT_DIR
-                let name = withUnsafeBytes(of: item.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-                if item.pointee.d_type == DT_UNKNOWN {
-                    var info = stat()
-                    isFolder = lstat(root + relative + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-                }
-                if isFolder {
-                    walk(relative + "/" + name)
-                } else {
-                    files += 1
-                    candidates.append(name)
-                }
-            }
-            // Every listed file is present and there are no others: nothing untracked here.
-            if files == listed.count && !gone.contains(relative) { return }
-            let known = Set(listed.map { i in
-                let path = String(cString: tracked[i].path)
-                return String(path[path.index(after: path.lastIndex(of: "/")!)...])
-            })
-            for name in candidates where !known.contains(name) {
-                let path = relative + "/" + name
-                var ignored: Int32 = 0
-                if !alwaysTracked(path), git_ignore_path_is_ignored(&ignored, pointer, path) == 0, ignored == 1 { continue }
-                changes.append(StatusEntry(path: path, kind: .new))
-            }
+        for path in untracked {
+            var ignored: Int32 = 0
+            if !alwaysTracked(path), git_ignore_path_is_ignored(&ignored, pointer, path) == 0, ignored == 1 { continue }
+            changes.append(StatusEntry(path: path, kind: .new))
         }
-        for folder in folders { walk(folder) }
         return changes.sorted { $0.path < $1.path }
+    }
+
+    /// Where the last `/` of an index path is, when the path is one git writes in
+    /// a working tree (no empty, `.`, `..` or `.git` part); nil for any other.
+    static func lastSlashOfPlainPath(_ path: UnsafeRawBufferPointer) -> Int? {
+        var start = 0, last: Int?
+        for end in 0...path.count where end == path.count || path[end] == UInt8(ascii: "/") {
+            let length = end - start
+            let dot = UInt8(ascii: ".")
+            if length == 0 || (length == 1 && path[start] == dot) || (length == 2 && path[start] == dot && path[start + 1] == dot) { return nil }
+            if length == 4, path[start] == dot, path[start + 1] | 0x20 == UInt8(ascii: "g"), path[start + 2] | 0x20 == UInt8(ascii: "i"),
+               path[start + 3] | 0x20 == UInt8(ascii: "t") { return nil }
+            if end < path.count { last = end }
+            start = end + 1
+        }
+        return last
     }
 }
 
 /// What a file's stat data says against its index entry.
 enum Seen: Sendable { case same, differs, gone }
 
-/// What one scan's threads share, read only: the index entries hold C pointers into the index, which outlives the scan.
+/// What one scan's threads share: read only, but for `seen`, of which each thread writes the slots of its own folders' files.
 struct ScanWork: @unchecked Sendable {
     let rootFD: Int32
-    let files: [git_index_entry]
-    let indexTime: (Int64, Int64)
+    let index: IndexFile
+    let files: [IndexFile.Entry]
+    /// The positions in `files` of each folder's tracked files.
+    let byFolder: [String: [Int]]
+    let seen: UncheckedSendable<UnsafeMutableBufferPointer<Seen>>
+    let indexTime: (seconds: Int64, nanoseconds: Int64)
 
-    func check(_ i: Int) -> Seen {
-        let entry = files[i]
-        var info = stat()
-        guard fstatat(rootFD, entry.path, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return .gone }
-        let mtime = (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
-        let racy = mtime.0 > indexTime.0 || (mtime.0 == indexTime.0 && mtime.1 >= indexTime.1)
-        let same = info.st_mode & S_IFMT == S_IFREG
-            && (info.st_mode & 0o100 != 0) == (entry.mode == UInt32(GIT_FILEMODE_BLOB_EXECUTABLE.rawValue))
-            && Int64(entry.mtime.seconds) == mtime.0 && Int64(entry.mtime.nanoseconds) == mtime.1
-            && Int64(entry.ctime.seconds) == Int64(info.st_ctim.tv_sec)
-            && Int64(entry.ctime.nanoseconds) == Int64(info.st_ctim.tv_nsec)
-            && entry.ino == UInt32(truncatingIfNeeded: info.st_ino)
-            && entry.file_size == UInt32(truncatingIfNeeded: info.st_size)
-        return same && !racy ? .same : .differs
+    /// What listing one folder found.
+    struct Visit { var subfolders: [String] = []; var untracked: [String] = [] }
+
+    /// Lists `folder`, judges its tracked files by their stat data, and names
+    /// its untracked files; nil when it cannot be opened as a folder.
+    func visit(_ folder: String) -> Visit? {
+        let fd = openat(rootFD, folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        guard let stream = fdopendir(fd) else {
+            close(fd)
+            return nil
+        }
+        defer { closedir(stream) }
+        var visit = Visit()
+        var listedFiles = 0
+        forEachName(stream) { name, isFolder in
+            if isFolder { visit.subfolders.append(String(cString: name)) } else { listedFiles += 1 }
+        }
+        var present = 0
+        let listed = byFolder[folder] ?? []
+        for i in listed {
+            let entry = files[i]
+            let name = index.path(entry) + index.pathBytes(entry).lastIndex(of: UInt8(ascii: "/"))! + 1
+            var info = stat()
+            guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+            if info.st_mode & S_IFMT != S_IFDIR { present += 1 }
+            let mtime = (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
+            let racy = mtime.0 > indexTime.seconds || (mtime.0 == indexTime.seconds && mtime.1 >= indexTime.nanoseconds)
+            seen.value[i] = index.matches(entry, info) && !racy ? .same : .differs
+        }
+        // Every file here is a tracked one: nothing untracked. Else compare names.
+        guard listedFiles > present else { return visit }
+        let known = Set(listed.map { i in
+            let path = String(cString: index.path(files[i]))
+            return String(path[path.index(after: path.lastIndex(of: "/")!)...])
+        })
+        rewinddir(stream)
+        forEachName(stream) { name, isFolder in
+            let name = String(cString: name)
+            if !isFolder && !known.contains(name) { visit.untracked.append(name) }
+        }
+        return visit
+    }
+
+    /// Calls `body` with each name in a folder's listing but `.` and `..`, and whether it is a folder (not a link to one).
+    private func forEachName(_ stream: OpaquePointer, _ body: (UnsafePointer<CChar>, Bool) -> Void) {
+        let fd = dirfd(stream)
+        while let item = readdir(stream) {
+            withUnsafeBytes(of: item.pointee.d_name) { raw in
+                let name = raw.bindMemory(to: CChar.self).baseAddress!
+                if name[0] == 46 && (name[1] == 0 || (name[1] == 46 && name[2] == 0)) { return }
+                var isFolder = item.pointee.d_type == DT_DIR
+                if item.pointee.d_type == DT_UNKNOWN {
+                    var info = stat()
+                    isFolder = fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && info.st_mode & S_IFMT == S_IFDIR
+                }
+                body(name, isFolder)
+            }
+        }
     }
 }

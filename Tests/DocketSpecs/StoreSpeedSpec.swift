@@ -203,6 +203,60 @@ final class StoreSpeedSpec: QuickSpec {
                     return ours == theirs ? nil : "docket saw \(ours.sorted()), git saw \(theirs.sorted())"
                 }
             }
+
+            it("does not trust an index whose bytes no longer hash to its checksum") {
+                let todo = TodoItem(text: "Water the plants")
+                write(AppState(todos: [todo], projects: [], removed: []))
+                _ = try! store.commit()
+                settle()
+                let path = file(of: todo)
+                try! String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "plants", with: "garden")
+                    .write(toFile: path, atomically: false, encoding: .utf8)
+                // The index entry is given the edited file's stat data, its checksum left as it was:
+                // were the bytes not checked, the edit would look committed.
+                let indexPath = folder.appendingPathComponent(".git/index").path
+                var index = [UInt8](FileManager.default.contents(atPath: indexPath)!)
+                let name = Array(StoreLayout.todo(todo.id).utf8)
+                let entry = (0..<index.count).first { index[$0..<min(index.count, $0 + name.count)].elementsEqual(name) }! - 62
+                var info = stat()
+                lstat(path, &info)
+                func put(_ value: Int, at offset: Int) {
+                    for i in 0..<4 { index[entry + offset + i] = UInt8(truncatingIfNeeded: UInt32(truncatingIfNeeded: value) >> (24 - 8 * UInt32(i))) }
+                }
+                put(info.st_ctim.tv_sec, at: 0); put(info.st_ctim.tv_nsec, at: 4); put(info.st_mtim.tv_sec, at: 8)
+                put(info.st_mtim.tv_nsec, at: 12); put(Int(info.st_ino), at: 20); put(Int(info.st_size), at: 36)
+                _ = FileManager.default.createFile(atPath: indexPath, contents: Data(index))
+                // A new command (this process's libgit2 keeps the index it read).
+                expect(try Store.open(at: folder).status()).to(throwError { error in
+                    expect("\(error)").to(contain("git's index (.git/index) is damaged"))
+                    expect("\(error)").to(contain("'rm .git/index && git reset'"))
+                })
+                // The advice, followed: the index is rebuilt and the hand edit shows.
+                expect(runCommand("/bin/sh", ["-c", "rm .git/index && git reset -q"], in: folder).status) == 0
+                expect(try Store.open(at: folder).status().map(\.description)) == ["todo 'Water the plants' renamed to 'Water the garden'"]
+            }
+
+            it("sees a folder of todos replaced by a link as git does: the link unreadable, its todos removed") {
+                let todo = TodoItem(text: "Call the bank")
+                write(AppState(todos: [todo], projects: [], removed: []))
+                _ = try! store.commit()
+                let shard = (file(of: todo) as NSString).deletingLastPathComponent
+                for linked in [shard, (shard as NSString).deletingLastPathComponent] {
+                    let elsewhere = temporaryFolder()
+                    try! FileManager.default.removeItem(at: elsewhere)
+                    try! FileManager.default.moveItem(atPath: linked, toPath: elsewhere.path)
+                    try! FileManager.default.createSymbolicLink(atPath: linked, withDestinationPath: elsewhere.path)
+                    let changes = try! store.status()
+                    expect(changes.map(\.description)).to(contain("removed todo 'Call the bank'"))
+                    expect(changes.map(\.description).joined()).to(contain("is a symbolic link"))
+                    let theirs = gitCLI(["status", "--porcelain", "--untracked-files=all", "--", "todos"], in: folder).stdout
+                        .split(separator: "\n").map { String($0.dropFirst(3)) }
+                    expect(Set(changes.map(\.path))) == Set(theirs)
+                    try! FileManager.default.removeItem(atPath: linked)
+                    try! FileManager.default.moveItem(atPath: elsewhere.path, toPath: linked)
+                }
+                expect(try! store.status()) == []
+            }
         }
 
         describe("a commit of many new items (a first commit, an import)") {

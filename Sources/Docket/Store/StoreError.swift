@@ -168,6 +168,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case notAFolder(path: String)
     /// A running git program holds one of git's lock files.
     case gitLocked(path: String)
+    /// git's index (.git/index) does not read: cut short, or its bytes do not match its checksum.
+    case damagedIndex(reason: String)
     /// git began a merge, rebase, cherry-pick or revert and has not finished it.
     case unfinishedGitOperation(GitOperation)
     /// The clone is shallow and lacks the history a merge needs.
@@ -244,6 +246,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "\(remote) has several branches (\(branches.joined(separator: ", "))) and none is this store's upstream; choose the one to sync with ('git branch --set-upstream-to=\(remote)/\(branches[0])'), then try again"
         case let .unresolvedOutside(paths):
             "git left conflicts in \(paths.joined(separator: ", ")), outside Docket's folders; resolve \(paths.count == 1 ? "it" : "them") with git (edit, then 'git add \(paths.joined(separator: " "))'), then run 'docket sync' again to finish the merge"
+        case let .damagedIndex(reason):
+            "git's index (.git/index) is damaged (\(reason)); your files are as they were. Rebuild it from the last commit "
+                + "with 'rm .git/index && git reset' in the store's folder (this keeps every file), then run docket again"
         case let .gitLocked(path):
             "a running git program is changing the repository (it holds \(path.isEmpty ? "one of git's lock files" : path)); wait for it to finish, then try again"
         case let .notAFolder(path):
@@ -281,6 +286,8 @@ extension StoreError {
         case let error as GitError where error.code == -14:
             StoreError.state(.gitLocked(path: error.message.range(of: #"'[^']+\.lock'"#, options: .regularExpression)
                 .map { String(error.message[$0].dropFirst().dropLast()) } ?? (error.message.contains("index is locked") ? ".git/index.lock" : "")))
+        case let error as GitError where error.message.hasPrefix("invalid data in index"):
+            StoreError.state(.damagedIndex(reason: error.message))
         case let error as GitError: StoreError.git(error)
         case let error as TransferError: StoreError.transfer(error)
         case let error as MergeConflict: StoreError.state(.conflict(paths: error.paths))
