@@ -17,10 +17,19 @@ extension Repository {
     ///
     /// Call it inside `writingObjectsTogether`, so that its objects reach the
     /// disk with one flush.
-    public func stageAndWriteTree(_ paths: [String]) throws -> ObjectID {
+    public func stageAndWriteTree(_ paths: [String], refreshing stale: [String] = []) throws -> ObjectID {
         try withIndex { index in
             let baseline = try headTreeIfIndexHoldsIt(index)
             var updates: [TreeUpdate] = []
+            // Files a status found holding the index's content: their stat data is taken again. One changed since
+            // that status goes into the tree as any change does.
+            let staged = Set(paths)
+            for path in stale where !staged.contains(path) {
+                guard var before = git_index_get_bypath(index, path, 0)?.pointee.id else { continue }
+                try check(git_index_add_bypath(index, path), "git_index_add_bypath")
+                guard var entry = git_index_get_bypath(index, path, 0)?.pointee else { continue }
+                if git_oid_equal(&before, &entry.id) == 0 { updates.append(TreeUpdate(path: path, id: entry.id, mode: entry.mode)) }
+            }
             let present = paths.filter { path in
                 var info = stat()
                 return lstat(workdir! + path, &info) == 0

@@ -26,6 +26,7 @@ extension Repository {
     /// the change, not the size of the store. While the index holds HEAD's tree
     /// (noted by Docket, see `noteIndexHolds`), only the working tree is compared with it.
     public func status(under folders: [String], alwaysTracked: (String) -> Bool = { _ in false }) throws -> [StatusEntry] {
+        staleInIndex = []
         if let changes = try workdirChangesWhenIndexMatchesHead(under: folders, alwaysTracked: alwaysTracked) { return changes }
         // Every path is looked at (not only `folders`), so that a status that
         // finds the index holding HEAD's tree can note it for the next command.

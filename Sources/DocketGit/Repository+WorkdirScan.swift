@@ -81,6 +81,7 @@ extension Repository {
         }
 
         var changes: [StatusEntry] = []
+        staleInIndex = []
         for i in 0..<tracked.count where seen[i] != .same {
             let path = String(cString: index.path(tracked[i]))
             var info = stat()
@@ -92,6 +93,8 @@ extension Repository {
             if info.st_mode & S_IFMT != S_IFREG || git_repository_hashfile(&id, pointer, path, GIT_OBJECT_BLOB, nil) != 0
                 || git_oid_equal(&id, &expected) == 0 {
                 changes.append(StatusEntry(path: path, kind: .modified))
+            } else {
+                staleInIndex.append(path)
             }
         }
         // Untracked files, unless ignored.

@@ -4,6 +4,10 @@ import Foundation
 /// A git repository, opened through libgit2. Knows nothing about todos.
 public final class Repository {
     let pointer: OpaquePointer
+    /// The files the last status found unchanged although their stat data no
+    /// longer matched the index (copied, restored, touched): each is hashed by
+    /// every status until its index entry is refreshed, as a commit does.
+    public internal(set) var staleInIndex: [String] = []
 
     init(owning pointer: OpaquePointer) {
         self.pointer = pointer

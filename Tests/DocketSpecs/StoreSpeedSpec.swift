@@ -204,6 +204,26 @@ final class StoreSpeedSpec: QuickSpec {
                 }
             }
 
+            it("takes the stat data of files touched or copied without a change into the index at the next commit, as git refreshes it") {
+                let todos = [TodoItem(text: "Pay rent"), TodoItem(text: "Book train")]
+                write(AppState(todos: todos, projects: [], removed: []))
+                _ = try! store.commit()
+                let head = gitCLI(["rev-parse", "HEAD"], in: folder).stdout
+                let touched = file(of: todos[0])
+                try! FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: touched)
+                let name = String(touched.dropFirst(folder.path.count + 1))
+                // Until then git (and every status) finds its stat data stale and hashes it again.
+                expect(gitCLI(["diff-files", "--name-only"], in: folder).stdout) == name + "\n"
+                expect(try! store.status()) == []
+                expect(try! store.commit()) == .nothingToCommit
+                expect(gitCLI(["diff-files", "--name-only"], in: folder).stdout) == ""
+                expect(gitCLI(["rev-parse", "HEAD"], in: folder).stdout) == head
+                expect(try! store.status()) == []
+                // A real edit after that is still seen.
+                try! (String(contentsOfFile: touched, encoding: .utf8) + " ").write(toFile: touched, atomically: false, encoding: .utf8)
+                expect(try! store.status().map(\.path)) == [name]
+            }
+
             it("does not trust an index whose bytes no longer hash to its checksum") {
                 let todo = TodoItem(text: "Water the plants")
                 write(AppState(todos: [todo], projects: [], removed: []))

@@ -59,14 +59,23 @@ extension Store {
         let found = try git.status(under: StoreLayout.folders)
         removeLeftoverTemporaryFiles(found)
         let entries = found.filter(\.isStoreFile) + extra.map { StatusEntry(path: $0, kind: .modified) }
-        guard !entries.isEmpty else { return .nothingToCommit }
+        // Files copied, restored or touched without a change: their index entries take their stat data again, as
+        // git refreshes its index, or every status would hash them again.
+        let stale = try git.staleInIndex
+        guard !entries.isEmpty else {
+            if !stale.isEmpty, let head = try git.head() {
+                let tree = try git.writingObjectsTogether { try git.stageAndWriteTree([], refreshing: stale) }
+                if tree == (try git.tree(ofCommit: head)) { try git.noteIndexHolds(tree) }
+            }
+            return .nothingToCommit
+        }
 
         let head = try git.head()
         let headTree = try head.map { try git.tree(ofCommit: $0) }
         let text = try checkAndDescribe(entries, head: head, message: message, composing: composing)
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let (tree, id) = try git.writingObjectsTogether { () throws -> (ObjectID, ObjectID?) in
-            let tree = try git.stageAndWriteTree(entries.map(\.path))
+            let tree = try git.stageAndWriteTree(entries.map(\.path), refreshing: stale)
             Fault.point("after-stage")
             if tree == headTree { return (tree, nil) }
             return (tree, try git.commit(tree: tree, parents: head.map { [$0] } ?? [], message: text + "\n"))

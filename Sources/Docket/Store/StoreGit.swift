@@ -55,7 +55,11 @@ struct StoreGit {
     func hashFile(_ path: String) throws -> ObjectID { try reading { try repository.hashFile(path) } }
     func indexHoldsHeadTree() throws -> Bool { try reading { try repository.indexHoldsHeadTree() } }
     func noteIndexHolds(_ tree: ObjectID) throws { try writing { try repository.noteIndexHolds(tree) } }
-    func stageAndWriteTree(_ paths: [String]) throws -> ObjectID { try writing { try repository.stageAndWriteTree(paths) } }
+    func stageAndWriteTree(_ paths: [String], refreshing stale: [String] = []) throws -> ObjectID {
+        try writing { try repository.stageAndWriteTree(paths, refreshing: stale) }
+    }
+    /// The files the last status found unchanged but with stat data the index no longer matches.
+    var staleInIndex: [String] { repository.staleInIndex }
     func updateIndex(_ paths: [String]) throws { try writing { try repository.updateIndex(paths) } }
     func setIndexEntries(_ entries: [(path: String, id: ObjectID?)]) throws { try writing { try repository.setIndexEntries(entries) } }
     func blobID(of data: Data) throws -> ObjectID { try reading { try Repository.blobID(of: data) } }
