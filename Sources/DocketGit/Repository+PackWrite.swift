@@ -263,9 +263,12 @@ extension Repository {
         withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in memcmp(x.baseAddress!, y.baseAddress!, 20) == 0 } }
     }
 
-    private static func sha1(_ bytes: [UInt8]) -> [UInt8] {
+    private static func sha1(_ bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBytes { sha1($0) } }
+
+    /// The SHA-1 of `bytes` (a pack's or an index file's checksum).
+    static func sha1(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         let sum = docket_sha1_new()!
-        bytes.withUnsafeBytes { docket_sha1_update(sum, $0.baseAddress, $0.count) }
+        docket_sha1_update(sum, bytes.baseAddress, bytes.count)
         var digest = [UInt8](repeating: 0, count: 20)
         docket_sha1_finish(sum, &digest)
         return digest

@@ -81,7 +81,6 @@ extension Repository {
         }
 
         var changes: [StatusEntry] = []
-        staleInIndex = []
         for i in 0..<tracked.count where seen[i] != .same {
             let path = String(cString: index.path(tracked[i]))
             var info = stat()
