@@ -238,7 +238,8 @@ public final class Folder: @unchecked Sendable {
         try systemCall("syncfs", path: path) { docket_syncfs(fd) }
     }
 
-    func child(_ name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
+    /// The path of an entry of this folder, for messages.
+    public func child(_ name: String) -> String { path.hasSuffix("/") ? path + name : path + "/" + name }
 
     /// A relative path as its folder ("" for none) and its last name.
     public static func split(_ path: String) -> (folder: String, name: String) {

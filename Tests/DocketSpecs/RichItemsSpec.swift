@@ -245,6 +245,81 @@ final class RichItemsSpec: QuickSpec {
                 expect(run("undo").stdout).to(contain("Undid docket add Buy milk"))
                 expect(todos().count) == 8_000
             }
+            describe("journal") {
+                var pages: URL { store.appendingPathComponent(".git/docket/undo") }
+                func pageNames() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: pages.path)) ?? []).sorted() }
+                func stamp(_ name: String) -> [String] {
+                    let info = (try? FileManager.default.attributesOfItem(atPath: pages.appendingPathComponent(name).path)) ?? [:]
+                    return ["\(info[.systemFileNumber] ?? "-")", "\(info[.modificationDate] ?? "-")"]
+                }
+
+                it("keeps each change in a file of its own: a change neither reads nor rewrites the ones before it") {
+                    let milk = add("Buy", "milk")
+                    run("priority", milk, "low")
+                    let kept = pageNames()
+                    expect(kept.count) == 2
+                    let stamps = kept.map(stamp)
+                    run("priority", milk, "high")
+                    expect(pageNames().count) == 3
+                    expect(Array(pageNames().prefix(2))) == kept
+                    expect(kept.map(stamp)) == stamps
+                    expect(run("undo").stdout).to(contain("Undid docket priority \(milk) high"))
+                    expect(pageNames()) == kept
+                }
+                it("keeps the last 50 changes, the oldest going first") {
+                    let opened = try Store.open(at: store)
+                    for number in 1...52 {
+                        opened.action = "docket add Todo \(number)"
+                        try opened.edit { AppState(todos: $0.todos + [TodoItem(text: "Todo \(number)")], projects: $0.projects, removed: $0.removed) }
+                    }
+                    expect(pageNames().count) == Store.undoDepth
+                    let listed = run("undo", "--list").stdout
+                    expect(listed.split(separator: "\n").count) == Store.undoDepth
+                    expect(listed).to(contain("docket add Todo 52"))
+                    expect(listed).to(contain("docket add Todo 3 "))
+                    expect(listed).notTo(contain("docket add Todo 2 "))
+                }
+                it("takes in a journal kept in one file by an older docket, and goes on with it") {
+                    let milk = add("Buy", "milk")
+                    run("priority", milk, "low")
+                    // The two changes as an older docket kept them: one undo.json, oldest first.
+                    let entries = try pageNames().map { try String(contentsOf: pages.appendingPathComponent($0), encoding: .utf8) }
+                    try ("[" + entries.joined(separator: ",") + "]").write(to: store.appendingPathComponent(".git/docket/undo.json"), atomically: true, encoding: .utf8)
+                    try FileManager.default.removeItem(at: pages)
+                    let listed = run("undo", "--list").stdout
+                    expect(listed).to(contain("1  "))
+                    expect(listed).to(contain("docket priority \(milk) low"))
+                    expect(listed).to(contain("docket add Buy milk"))
+                    expect(FileManager.default.fileExists(atPath: store.appendingPathComponent(".git/docket/undo.json").path)) == false
+                    run("done", milk)
+                    expect(run("undo", "-n", "2").stdout).to(contain("Undid docket priority \(milk) low"))
+                    expect(todos().first?.priority).to(beNil())
+                    expect(todos().first?.completed) == false
+                }
+                it("names a kept change that does not read or is a link, and removing it as told goes on to the one before") {
+                    let milk = add("Buy", "milk")
+                    run("priority", milk, "low")
+                    run("priority", milk, "high")
+                    let names = pageNames()
+                    let outside = store.deletingLastPathComponent().appendingPathComponent("page-\(UUID().uuidString).json")
+                    defer { try? FileManager.default.removeItem(at: outside) }
+                    try FileManager.default.moveItem(at: pages.appendingPathComponent(names[2]), to: outside)
+                    try FileManager.default.createSymbolicLink(at: pages.appendingPathComponent(names[2]), withDestinationURL: outside)
+                    let linked = run("undo")
+                    expect(linked.status) == 1
+                    expect(linked.stderr).to(contain("\(names[2]) cannot be read: is a symbolic link"))
+                    expect(linked.stderr).to(contain("remove it, and undo goes on to the change before it"))
+                    expect(todos().first?.priority) == .high
+                    try FileManager.default.removeItem(at: pages.appendingPathComponent(names[2]))
+                    try Data("not json".utf8).write(to: pages.appendingPathComponent(names[1]))
+                    let broken = run("undo")
+                    expect(broken.status) == 1
+                    expect(broken.stderr).to(contain("\(names[1]) cannot be read"))
+                    try FileManager.default.removeItem(at: pages.appendingPathComponent(names[1]))
+                    expect(run("undo").stdout).to(contain("Undid docket add Buy milk"))
+                    expect(todos()).to(beEmpty())
+                }
+            }
             it("keeps a journal that does not read from stopping changes, and says how to start afresh") {
                 let milk = add("Buy", "milk")
                 try Data("not json".utf8).write(to: store.appendingPathComponent(".git/docket/undo.json"))

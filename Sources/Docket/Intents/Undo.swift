@@ -2,7 +2,7 @@ import DocketGit
 import DocketModel
 import Foundation
 
-/// A change this machine made through Docket, kept in `.git/docket/undo.json`
+/// A change this machine made through Docket, kept in `.git/docket/undo/`
 /// so `docket undo` can take it back: the items it touched, before and after.
 public struct UndoEntry: Codable, Sendable {
     /// When the change was made.
@@ -82,64 +82,43 @@ public struct UndoOutcome: Sendable {
 }
 
 extension Store {
-    static let undoJournal = "undo.json"
     /// How many changes `undo` can go back.
     public static let undoDepth = 50
 
     /// The changes `undo` would take back, newest first.
     public func undoable() throws -> [UndoEntry] {
-        Array(try undoEntries().reversed())
+        let journal = try UndoJournal(self)
+        try journal.takeInOlderForm(strict: true)
+        return try journal.pages().reversed().map(journal.read)
     }
 
-    func undoEntries() throws -> [UndoEntry] {
-        guard let text = try localText(Store.undoJournal) else { return [] }
-        do {
-            return try DocketJSON.decode([UndoEntry].self, from: Data(text.utf8))
-        } catch {
-            throw StoreError.state(.unreadableLocalFile(path: try localFile(Store.undoJournal).path, reason: decodingReason(error),
-                                                        advice: "remove it to start a new undo history"))
-        }
-    }
-
-    /// Keeps the change from `before` to `after` (partial states of the items a command read) for undo;
-    /// false when there was nothing to keep. The journal is read like any of Docket's files, at most
-    /// `Store.maximumFileSize`: the oldest changes go to keep it there, and a change larger than that
-    /// alone (a merge of a whole store, say) stands in it without its items, so `undo` says it cannot
-    /// take it back rather than reaching past it.
+    /// Keeps the change from `before` to `after` (partial states of the items a command read) for undo,
+    /// as the newest page of the journal; nil when there was nothing to keep. A change larger than
+    /// `Store.maximumFileSize` (a merge of a whole store, say) stands in it without its items, so
+    /// `undo` says it cannot take it back rather than reaching past it.
     @discardableResult
-    func recordForUndo(action: String, isMerge: Bool = false, before: AppState, after: AppState) -> Bool {
+    func recordForUndo(action: String, isMerge: Bool = false, before: AppState, after: AppState) -> UndoJournal.Page? {
         let old = Dictionary(before.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let new = Dictionary(after.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let todos = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }
         let oldProjects = Dictionary(before.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let newProjects = Dictionary(after.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let projects = Set(oldProjects.keys).union(newProjects.keys).filter { oldProjects[$0] != newProjects[$0] }
-        guard !todos.isEmpty || !projects.isEmpty else { return false }
+        guard !todos.isEmpty || !projects.isEmpty else { return nil }
         func part(_ state: AppState) -> AppState {
             AppState(todos: state.todos.filter { todos.contains($0.id) }, projects: state.projects.filter { projects.contains($0.id) },
                      removed: state.removed.filter { todos.contains($0.id) || projects.contains($0.id) || $0.projectID.map(projects.contains) == true })
         }
-        var entry = UndoEntry(date: DocketClock.now, action: action, isMerge: isMerge, before: part(before), after: part(after))
-        if let data = try? DocketJSON.encode([entry]), data.count > Store.maximumFileSize { entry = entry.withoutItems }
-        // NB: a journal that does not read is started afresh rather than stopping the change that was just written.
-        var entries = Array(((try? undoEntries()) ?? []).suffix(Store.undoDepth - 1)) + [entry]
-        while true {
-            guard let data = try? DocketJSON.encode(entries) else { return false }
-            if data.count <= Store.maximumFileSize { return saveUndoEntries(data) }
-            guard entries.count > 1 else { return false }
-            entries.removeFirst()
-        }
+        let entry = UndoEntry(date: DocketClock.now, action: action, isMerge: isMerge, before: part(before), after: part(after))
+        // NB: a journal that cannot be kept never stops the change that is being written.
+        guard let journal = try? UndoJournal(self) else { return nil }
+        try? journal.takeInOlderForm(strict: false)
+        return try? journal.append(entry)
     }
 
-    /// Forgets the newest kept change (one whose files could not be written).
-    func dropLastUndoEntry() {
-        guard let entries = try? undoEntries(), !entries.isEmpty, let data = try? DocketJSON.encode(Array(entries.dropLast())) else { return }
-        saveUndoEntries(data)
-    }
-
-    @discardableResult
-    private func saveUndoEntries(_ data: Data) -> Bool {
-        (try? writeLocalText(String(decoding: data, as: UTF8.self), to: Store.undoJournal)) != nil
+    /// Forgets a kept change (one whose files could not be written).
+    func dropUndoEntry(_ page: UndoJournal.Page) {
+        try? UndoJournal(self).remove(page)
     }
 
     /// Takes back the last `count` changes this machine made through Docket,
@@ -148,15 +127,17 @@ extension Store {
     @discardableResult
     public func undo(_ count: Int = 1) throws -> [UndoOutcome] {
         try withLock {
-            var entries = try undoEntries()
-            guard !entries.isEmpty else { throw StoreError.input(.nothingToUndo) }
+            let journal = try UndoJournal(self)
+            try journal.takeInOlderForm(strict: true)
+            var pages = try journal.pages()
+            guard !pages.isEmpty else { throw StoreError.input(.nothingToUndo) }
             var outcomes: [UndoOutcome] = []
             for _ in 0..<count {
-                guard let entry = entries.popLast() else { break }
-                outcomes.append(try undo(entry))
-                // NB: a docket killed before this line leaves the entry; undoing it again finds its
+                guard let page = pages.popLast() else { break }
+                outcomes.append(try undo(try journal.read(page)))
+                // NB: a docket killed before this line leaves the page; undoing it again finds its
                 // fields already put back and changes nothing.
-                try writeLocalText(String(decoding: try DocketJSON.encode(entries), as: UTF8.self), to: Store.undoJournal)
+                journal.remove(page)
             }
             return outcomes
         }

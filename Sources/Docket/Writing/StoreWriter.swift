@@ -86,7 +86,7 @@ extension Store {
             do {
                 try write(from: before, to: after)
             } catch {
-                if recorded { dropLastUndoEntry() }
+                if let recorded { dropUndoEntry(recorded) }
                 throw error
             }
             return after
