@@ -29,6 +29,12 @@ final class IndexFile: @unchecked Sendable {
     let modified: (seconds: Int64, nanoseconds: Int64)
     /// The entries, in the file's order (sorted by path).
     private(set) var entries: [Entry] = []
+    /// The index format version (2 or 3).
+    private(set) var version: UInt32 = 2
+    /// Where the entries end and the extensions (if any) begin.
+    private var entriesEnd = 12
+    /// Where the checksum begins.
+    private var checksumStart = 12
 
     private init(bytes: UnsafeMutableRawBufferPointer, modified: (Int64, Int64)) {
         self.bytes = bytes
@@ -62,7 +68,9 @@ final class IndexFile: @unchecked Sendable {
     /// Reads the header and every entry; false for anything not as libgit2 writes it.
     private func parse(end: Int) -> Bool {
         guard bytes.starts(with: "DIRC".utf8) else { return false }
-        let version = number(4), count = Int(number(8))
+        version = number(4)
+        checksumStart = end
+        let count = Int(number(8))
         guard version == 2 || version == 3, count <= (end - 12) / 64 else { return false }
         entries.reserveCapacity(count)
         var offset = 12
@@ -82,6 +90,7 @@ final class IndexFile: @unchecked Sendable {
             entries.append(Entry(offset: offset, path: path, pathLength: length))
             offset += size
         }
+        entriesEnd = offset
         return true
     }
 
@@ -108,4 +117,102 @@ final class IndexFile: @unchecked Sendable {
             && number(o + 20) == UInt32(truncatingIfNeeded: info.st_ino)
             && number(o + 36) == UInt32(truncatingIfNeeded: info.st_size)
     }
+
+    /// The bytes an entry takes: its fixed part, its path and one to eight NULs.
+    private func size(_ entry: Entry) -> Int { ((entry.path - entry.offset) + entry.pathLength + 8) & ~7 }
+
+    /// One path to set in the index: the stat data of its file as written and its blob, or nothing to remove it.
+    struct Change {
+        let path: [UInt8]
+        let id: ObjectID?
+        let info: stat?
+    }
+
+    /// This index with `changes` (sorted by path, each path once) made, as
+    /// git would write it: a changed entry takes its file's stat data and blob,
+    /// the other entries are kept, those that may have changed unseen in the
+    /// tick this index was written are marked to be read again (their size set
+    /// to 0, as git does), and the tree cache is left out (git builds it again).
+    /// Nil when the index holds an extension other than the tree cache.
+    func updated(_ changes: [Change]) -> [UInt8]? {
+        var offset = entriesEnd
+        while offset + 8 <= checksumStart {
+            let signature = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])
+            guard signature.elementsEqual("TREE".utf8) else { return nil }
+            offset += 8 + Int(number(offset + 4))
+        }
+        guard offset == checksumStart else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(checksumStart + changes.count * 160 + 20)
+        out += "DIRC".utf8
+        func append(_ value: UInt32) { withUnsafeBytes(of: value.bigEndian) { out += $0 } }
+        append(version)
+        append(0)
+        var count: UInt32 = 0
+        // Unchanged entries are copied a run at a time; those written in the index's own tick are marked in the copy.
+        var run = entries.first?.offset ?? entriesEnd, smudged: [Int] = []
+        func keep(_ entry: Entry) {
+            let seconds = Int64(number(entry.offset + 8)), nanoseconds = Int64(number(entry.offset + 12))
+            if seconds > modified.seconds || (seconds == modified.seconds && nanoseconds >= modified.nanoseconds) {
+                smudged.append(out.count + (entry.offset - run) + 36)
+            }
+            count += 1
+        }
+        func flush(to end: Int) {
+            if end > run { out += UnsafeRawBufferPointer(rebasing: bytes[run..<end]) }
+        }
+        func add(_ change: Change) {
+            guard let id = change.id, let info = change.info else { return }
+            for value in [info.st_ctim.tv_sec, info.st_ctim.tv_nsec, info.st_mtim.tv_sec, info.st_mtim.tv_nsec] {
+                append(UInt32(truncatingIfNeeded: value))
+            }
+            append(UInt32(truncatingIfNeeded: info.st_dev))
+            append(UInt32(truncatingIfNeeded: info.st_ino))
+            append(info.st_mode & 0o100 != 0 ? 0o100755 : 0o100644)
+            append(info.st_uid)
+            append(info.st_gid)
+            append(UInt32(truncatingIfNeeded: info.st_size))
+            out += id.bytes
+            withUnsafeBytes(of: UInt16(min(change.path.count, 0xFFF)).bigEndian) { out += $0 }
+            out += change.path
+            out += repeatElement(0, count: 8 - (62 + change.path.count) % 8)
+            count += 1
+        }
+        var i = 0, j = 0
+        while i < entries.count || j < changes.count {
+            let order = j == changes.count ? -1 : i == entries.count ? 1
+                : changes[j].path.withUnsafeBytes { Self.compare(pathBytes(entries[i]), $0) }
+            if order < 0 {
+                keep(entries[i])
+                i += 1
+                continue
+            }
+            let next = i < entries.count ? entries[i].offset : entriesEnd
+            flush(to: next)
+            add(changes[j])
+            if order == 0 { i += 1 }
+            j += 1
+            run = i < entries.count ? entries[i].offset : entriesEnd
+        }
+        flush(to: entriesEnd)
+        out.withUnsafeMutableBytes { buffer in
+            buffer.storeBytes(of: count.bigEndian, toByteOffset: 8, as: UInt32.self)
+            for offset in smudged { buffer.storeBytes(of: UInt32(0), toByteOffset: offset, as: UInt32.self) }
+        }
+        out += out.withUnsafeBytes { Repository.sha1($0) }
+        return out
+    }
+
+    /// Paths in git's order: byte by byte, a path before any longer one it begins.
+    static func compare(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+        let common = min(a.count, b.count)
+        if common > 0 {
+            let order = memcmp(a.baseAddress!, b.baseAddress!, common)
+            if order != 0 { return Int(order) }
+        }
+        return a.count - b.count
+    }
+
+    /// The checksum this index ends with.
+    var checksum: [UInt8] { Array(bytes[checksumStart..<(checksumStart + 20)]) }
 }

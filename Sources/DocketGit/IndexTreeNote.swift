@@ -1,6 +1,9 @@
 import CGit2
 import DocketSystem
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // Knowing that the index holds HEAD's tree, without comparing them.
 //
@@ -17,8 +20,12 @@ extension Repository {
     public func noteIndexHolds(_ tree: ObjectID) throws {
         try withIndex { index in
             guard let checksum = git_index_checksum(index) else { return }
-            try? AtomicFile.write(Data("\(ObjectID(checksum.pointee)) \(tree)\n".utf8), to: indexTreeNote, durable: false)
+            note(checksum: ObjectID(checksum.pointee), tree: tree)
         }
+    }
+
+    private func note(checksum: ObjectID, tree: ObjectID) {
+        try? AtomicFile.write(Data("\(checksum) \(tree)\n".utf8), to: indexTreeNote, durable: false)
     }
 
     /// The index checksum and tree Docket last noted, if any.
@@ -46,5 +53,71 @@ extension Repository {
     /// Whether the index is the one Docket noted as holding HEAD's tree.
     public func indexHoldsHeadTree() throws -> Bool {
         try withIndex { try headTreeIfIndexHoldsIt($0) != nil }
+    }
+}
+
+/// The index as Docket last wrote it, read by Docket (`IndexFile`), while it still holds HEAD's tree.
+public final class NotedIndex: @unchecked Sendable {
+    let file: IndexFile
+    init(_ file: IndexFile) { self.file = file }
+}
+
+extension Repository {
+    /// The index, read by Docket, when it is the one Docket noted as holding HEAD's tree; nil otherwise.
+    public func notedIndexHoldingHead() throws -> NotedIndex? {
+        guard let noted = indexTreeNoted(), let file = IndexFile.read(gitdir + "index", checksum: noted.checksum),
+              try headTreeIfNoted(noted.tree) != nil else { return nil }
+        return NotedIndex(file)
+    }
+
+    /// Sets each path's entry in `index` to its file as it is now and the
+    /// given blob (nil removes it), writes the index under git's lock as git
+    /// would, and notes it as holding `tree` when given. False, with nothing
+    /// written, when Docket leaves it to libgit2: the index holds an extension
+    /// Docket does not write, git's lock is taken, or the index changed since it was read.
+    ///
+    /// NB: libgit2 reads the whole index into a table of entries and writes it
+    /// back from that table: at 100,000 items about 120 ms of a pull that
+    /// changes 100 files. Here the entries are copied as they are, with the
+    /// changed ones put in their place.
+    public func writeIndex(_ index: NotedIndex, setting entries: [(path: String, id: ObjectID?)], noting tree: ObjectID?) throws -> Bool {
+        var changes: [IndexFile.Change] = []
+        for (path, id) in entries {
+            var info = stat()
+            guard id == nil || lstat(workdir! + path, &info) == 0 else { continue }
+            changes.append(IndexFile.Change(path: Array(path.utf8), id: id, info: id == nil ? nil : info))
+        }
+        changes.sort { a, b in a.path.withUnsafeBytes { x in b.path.withUnsafeBytes { IndexFile.compare(x, $0) < 0 } } }
+        changes = changes.enumerated().filter { $0.offset == changes.count - 1 || changes[$0.offset + 1].path != $0.element.path }.map(\.element)
+        guard let bytes = index.file.updated(changes) else { return false }
+        let path = gitdir + "index", lock = gitdir + "index.lock"
+        let fd = Glibc.open(lock, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return false }
+        var placed = false
+        defer { if !placed { unlink(lock) } }
+        do {
+            try bytes.withUnsafeBytes { try writeAll(fd, $0, path: lock) }
+            close(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        guard Self.checksum(ofIndexAt: path) == index.file.checksum else { return false }
+        try systemCall("rename", path: path) { rename(lock, path) }
+        placed = true
+        if let tree { note(checksum: ObjectID(bytes: Array(bytes.suffix(20))), tree: tree) }
+        return true
+    }
+
+    /// The last 20 bytes of the index file (its checksum), read without following a link.
+    private static func checksum(ofIndexAt path: String) -> [UInt8]? {
+        let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 32 else { return nil }
+        var tail = [UInt8](repeating: 0, count: 20)
+        guard tail.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 20, info.st_size - 20) }) == 20 else { return nil }
+        return tail
     }
 }

@@ -351,6 +351,90 @@ final class StoreSpeedSpec: QuickSpec {
             }
         }
 
+        describe("Store.pull (the index written by Docket)") {
+            var remote: URL!, other: Store!, otherFolder: URL!, todos: [TodoItem]!
+            beforeEach {
+                remote = temporaryFolder()
+                otherFolder = temporaryFolder()
+                try? FileManager.default.removeItem(at: otherFolder)
+                todos = (0..<30).map { TodoItem(text: "Todo \($0)") }
+                write(AppState(todos: todos, projects: [], removed: []))
+                _ = try! store.commit()
+                let url = try! Store.createRemote(at: remote)
+                _ = try! store.addRemote("origin", url: url)
+                try! store.push()
+                other = try! Store.clone(url: url, into: otherFolder)
+            }
+            afterEach {
+                try? FileManager.default.removeItem(at: remote)
+                try? FileManager.default.removeItem(at: otherFolder)
+            }
+            func edit(_ store: Store, _ chosen: ArraySlice<TodoItem>, _ tag: String) {
+                try! store.withLock {
+                    let before = AppState(todos: Array(chosen), projects: [], removed: [])
+                    try store.write(from: before, to: AppState(todos: chosen.map { $0.alter(.text("\($0.text) (\(tag))")) }, projects: [], removed: []))
+                }
+                _ = try! store.commit()
+            }
+            func index(_ folder: URL) -> [String: String] {
+                // "path: size" for each entry, as git reads the index.
+                var sizes: [String: String] = [:], path = ""
+                for line in gitCLI(["ls-files", "--debug"], in: folder).stdout.split(separator: "\n") {
+                    if !line.hasPrefix(" ") { path = String(line) } else if line.contains("size: ") {
+                        sizes[path] = String(line.split(separator: "size: ")[1].split(separator: "\t")[0])
+                    }
+                }
+                return sizes
+            }
+
+            it("leaves the index as git would write it: every entry HEAD's, its checksum whole, the merged files' stat data in it") {
+                edit(other, todos[0..<5], "there")
+                try! other.push()
+                edit(store, todos[4..<9], "here")
+                guard case .merged = try store.pull().outcome else { return fail("expected a merge") }
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+                expect(gitCLI(["diff", "--cached", "--quiet"], in: folder).status) == 0
+                expect(gitCLI(["diff-files", "--quiet"], in: folder).status) == 0
+                let staged = gitCLI(["ls-files", "-s"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " 0\t", with: "\t") }
+                let tree = gitCLI(["ls-tree", "-r", "HEAD"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " blob ", with: " ") }
+                expect(staged) == tree
+                let sums = runCommand("sh", ["-c", "head -c -20 .git/index | sha1sum | cut -c1-40; tail -c 20 .git/index | od -An -tx1 | tr -d ' \\n'; echo"], in: folder)
+                let lines = sums.stdout.split(separator: "\n")
+                expect(lines.count) == 2
+                expect(lines.first) == lines.last
+                expect(try store.status()).to(beEmpty())
+            }
+            it("marks the entries of files that may have changed unseen in the old index's tick to be read again, as git does") {
+                edit(other, todos[0..<5], "there")
+                try! other.push()
+                edit(store, todos[4..<9], "here")
+                // Every entry as old as the index: each file might have changed in the same tick, unseen by its stat data.
+                let past = Date(timeIntervalSinceNow: -3600)
+                try! FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: folder.appendingPathComponent(".git/index").path)
+                _ = try store.pull()
+                let sizes = index(folder)
+                let kept = StoreLayout.todo(todos[20].id), pulled = StoreLayout.todo(todos[0].id)
+                expect(sizes[kept]) == "0"
+                expect(sizes[pulled]) != "0"
+                expect(try store.status()).to(beEmpty())
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+                // The next commit, with nothing to commit, takes their stat data back in.
+                _ = try store.commit()
+                expect(index(folder)[kept]) != "0"
+            }
+            it("leaves an index with an extension Docket does not write to libgit2, and the pull is the same") {
+                expect(gitCLI(["update-index", "--untracked-cache"], in: folder).status) == 0
+                expect(try store.status()).to(beEmpty())
+                edit(other, todos[0..<5], "there")
+                try! other.push()
+                edit(store, todos[4..<9], "here")
+                _ = try store.pull()
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+                expect(gitCLI(["diff", "--cached", "--quiet"], in: folder).status) == 0
+                expect(try store.load().state.todos.filter { $0.text.hasSuffix("(there)") }.count) == 4
+            }
+        }
+
         describe("Store.status and Store.commit when the index differs from HEAD") {
             var todo: TodoItem!
             beforeEach {

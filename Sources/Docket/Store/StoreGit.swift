@@ -54,6 +54,10 @@ struct StoreGit {
     }
     func hashFile(_ path: String) throws -> ObjectID { try reading { try repository.hashFile(path) } }
     func indexHoldsHeadTree() throws -> Bool { try reading { try repository.indexHoldsHeadTree() } }
+    func notedIndexHoldingHead() throws -> NotedIndex? { try reading { try repository.notedIndexHoldingHead() } }
+    func writeIndex(_ index: NotedIndex, setting entries: [(path: String, id: ObjectID?)], noting tree: ObjectID?) throws -> Bool {
+        try writing { try repository.writeIndex(index, setting: entries, noting: tree) }
+    }
     func noteIndexHolds(_ tree: ObjectID) throws { try writing { try repository.noteIndexHolds(tree) } }
     func stageAndWriteTree(_ paths: [String], refreshing stale: [String] = []) throws -> ObjectID {
         try writing { try repository.stageAndWriteTree(paths, refreshing: stale) }

@@ -37,19 +37,23 @@ extension Store {
         let targetTree = try git.tree(ofCommit: target)
         let previousTree = try previous.map { try git.tree(ofCommit: $0) }
         let changes = try mergingOverwrites(try git.changedPaths(from: previousTree, to: targetTree), overwriting, previousTree, targetTree)
-        let indexHeldHead = try git.indexHoldsHeadTree()
+        // NB: the index Docket wrote is read and written by Docket, not libgit2 (see `Repository.writeIndex`).
+        let ownIndex = try git.notedIndexHoldingHead()
+        let indexHeldHead = try ownIndex != nil || git.indexHoldsHeadTree()
         let record = UpdateRecord(target: target.description, previous: previous?.description, paths: changes.map(\.path),
                                   overwrite: overwriting.sorted(), othersInPlace: othersInPlace)
         try checkWorkingTree(changes, finishing: false, overwriting: overwriting)
         try StoreError.gate(writing: true) { try AtomicFile.write(try JSONEncoder().encode(record), to: updateMarker) }
+        var noted = false
         do {
-            try apply(changes, of: target, contents: contents, othersInPlace: othersInPlace)
+            noted = try apply(changes, of: target, contents: contents, othersInPlace: othersInPlace,
+                              index: ownIndex, noting: indexHeldHead ? targetTree : nil)
         } catch {
             rollBack(changes)
             try? FileManager.default.removeItem(atPath: updateMarker)
             throw error
         }
-        if indexHeldHead || othersInPlace { try git.noteIndexHolds(targetTree) }
+        if !noted && (indexHeldHead || othersInPlace) { try git.noteIndexHolds(targetTree) }
         Fault.point("after-checkout")
         try git.setReference(branch, to: target, message: message)
         try? FileManager.default.removeItem(atPath: updateMarker)
@@ -98,7 +102,7 @@ extension Store {
         let overwriting = Set(record.overwrite ?? [])
         let changes = try mergingOverwrites(try git.changedPaths(from: previousTree, to: targetTree), overwriting, previousTree, targetTree)
         try checkWorkingTree(changes, finishing: true, overwriting: overwriting)
-        try apply(changes, of: target, othersInPlace: record.othersInPlace ?? false)
+        _ = try apply(changes, of: target, othersInPlace: record.othersInPlace ?? false)
         try git.noteIndexHolds(targetTree)
         try git.setReference(branch, to: target, message: "docket: finish an interrupted pull")
         removeLeftoverTemporaryFiles(in: Set(changes.map { split($0.path).folder }))
@@ -131,14 +135,20 @@ extension Store {
         }
     }
 
-    /// Makes the working tree and index hold `target`'s version of each changed path.
-    private func apply(_ changes: [ChangedPath], of target: ObjectID, contents: [ObjectID: Data] = [:], othersInPlace: Bool = false) throws {
+    /// Puts the target's version of each changed path in place, in the working tree and the index;
+    /// returns whether the index was written from `index` (the one Docket read) and noted as holding `tree`.
+    private func apply(_ changes: [ChangedPath], of target: ObjectID, contents: [ObjectID: Data] = [:], othersInPlace: Bool = false,
+                       index: NotedIndex? = nil, noting tree: ObjectID? = nil) throws -> Bool {
         let store = changes.filter { StoreLayout.isInStore($0.path) }
         let others = changes.filter { !StoreLayout.isInStore($0.path) }
         if !others.isEmpty && !othersInPlace { try git.checkout(target, only: others.map(\.path)) }
         try write(store, contents: contents)
         Fault.point("after-store-files")
-        try git.setIndexEntries(store.map { ($0.path, $0.newID) })
+        let entries = store.map { ($0.path, $0.newID) }
+        // libgit2's checkout of other files wrote the index since it was read.
+        if let index, others.isEmpty, try git.writeIndex(index, setting: entries, noting: tree) { return tree != nil }
+        try git.setIndexEntries(entries)
+        return false
     }
 
     /// Writes each store path's new version (or removes it), each atomically, flushed once.
