@@ -3,6 +3,14 @@ import CGit2
 extension Repository {
     /// The paths that differ between two trees (nil is the empty tree), under the given folders.
     public func changedPaths(from old: ObjectID?, to new: ObjectID?, under folders: [String] = []) throws -> [ChangedPath] {
+        guard folders.isEmpty else { return try comparing(old, new, under: folders) }
+        if let known = comparedTrees.first(where: { $0.old == old && $0.new == new }) { return known.changes }
+        let changes = try comparing(old, new, under: [])
+        comparedTrees = comparedTrees.suffix(3) + [(old, new, changes)]
+        return changes
+    }
+
+    private func comparing(_ old: ObjectID?, _ new: ObjectID?, under folders: [String]) throws -> [ChangedPath] {
         var oldTree: OpaquePointer?, newTree: OpaquePointer?
         defer { git_tree_free(oldTree); git_tree_free(newTree) }
         if var oid = old?.oid { try check(git_tree_lookup(&oldTree, pointer, &oid), "git_tree_lookup") }

@@ -8,6 +8,11 @@ public final class Repository {
     /// longer matched the index (copied, restored, touched): each is hashed by
     /// every status until its index entry is refreshed, as a commit does.
     public internal(set) var staleInIndex: [String] = []
+    /// The last few comparisons of two whole trees. A pull compares the same
+    /// trees more than once (its check, its merge, its checkout, its undo
+    /// record), and a tree never changes: at 100,000 items each comparison of
+    /// 100 changed folders costs about 15 ms.
+    var comparedTrees: [(old: ObjectID?, new: ObjectID?, changes: [ChangedPath])] = []
 
     init(owning pointer: OpaquePointer) {
         self.pointer = pointer

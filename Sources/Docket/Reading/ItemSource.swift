@@ -10,6 +10,40 @@ protocol ItemSource {
     func files(under folder: String) throws -> [String]
     /// The bytes of the file at a store path; throws a `FileProblem` for anything else.
     func read(_ path: String) throws -> Data
+    /// The item in the file at a store path, as `StoredItem.decode` reads it.
+    func decoded(_ path: String, as item: StoreLayout.Item) throws -> StoredItem
+}
+
+extension ItemSource {
+    func decoded(_ path: String, as item: StoreLayout.Item) throws -> StoredItem {
+        try StoredItem.decode(try read(path), at: item)
+    }
+}
+
+/// Items decoded from commits, by path and blob. A blob never changes, so a
+/// pull that reads the same file in its check, in its merge (as the base and
+/// on either side) and in its undo record decodes it once.
+final class DecodedBlobs: @unchecked Sendable {
+    static let shared = DecodedBlobs()
+    /// The most kept; past it the cache starts again (a pull of a few hundred changes stays well within).
+    static let limit = 4096
+
+    struct Key: Hashable {
+        let path: String
+        let blob: ObjectID
+    }
+
+    private let lock = NSLock()
+    private var items: [Key: StoredItem] = [:]
+
+    func item(_ key: Key) -> StoredItem? { lock.withLock { items[key] } }
+
+    func keep(_ item: StoredItem, _ key: Key) {
+        lock.withLock {
+            if items.count >= Self.limit { items.removeAll(keepingCapacity: true) }
+            items[key] = item
+        }
+    }
 }
 
 extension Store {
@@ -81,6 +115,22 @@ final class CommitSource: ItemSource {
 
     func read(_ path: String) throws -> Data {
         guard let entry = try git.entry(inTree: tree, at: path) else { throw FileProblem.missing }
+        return try read(path, entry)
+    }
+
+    func decoded(_ path: String, as item: StoreLayout.Item) throws -> StoredItem {
+        guard let entry = try git.entry(inTree: tree, at: path) else { throw FileProblem.missing }
+        let key = DecodedBlobs.Key(path: path, blob: entry.id)
+        if !keepsContents, entry.mode == .file || entry.mode == .executable, let known = DecodedBlobs.shared.item(key) {
+            blobs[path] = entry.id
+            return known
+        }
+        let stored = try StoredItem.decode(try read(path, entry), at: item)
+        DecodedBlobs.shared.keep(stored, key)
+        return stored
+    }
+
+    private func read(_ path: String, _ entry: TreeEntry) throws -> Data {
         switch entry.mode {
         case .file, .executable: break
         case .link: throw FileProblem.link

@@ -29,7 +29,7 @@ struct StoreReader {
     mutating func item(at path: String, _ known: StoreLayout.Item? = nil) -> StoredItem? {
         let item = known ?? StoreLayout.item(at: path)
         do {
-            let stored = try StoredItem.decode(try source.read(path), at: item)
+            let stored = try source.decoded(path, as: item)
             switch stored {
             case let .project(project, position): order.positions[project.id] = position ?? 0
             case let .task(task, _, position): order.positions[task.id] = position ?? 0
