@@ -1,40 +1,114 @@
 import CGit2
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Repository {
     /// The paths that differ between two trees (nil is the empty tree), under the given folders.
     public func changedPaths(from old: ObjectID?, to new: ObjectID?, under folders: [String] = []) throws -> [ChangedPath] {
-        guard folders.isEmpty else { return try comparing(old, new, under: folders) }
-        if let known = comparedTrees.first(where: { $0.old == old && $0.new == new }) { return known.changes }
-        let changes = try comparing(old, new, under: [])
-        comparedTrees = comparedTrees.suffix(3) + [(old, new, changes)]
-        return changes
-    }
-
-    private func comparing(_ old: ObjectID?, _ new: ObjectID?, under folders: [String]) throws -> [ChangedPath] {
+        if let known = comparedTrees.first(where: { $0.old == old && $0.new == new }) { return Self.under(folders, known.changes) }
         var oldTree: OpaquePointer?, newTree: OpaquePointer?
         defer { git_tree_free(oldTree); git_tree_free(newTree) }
         if var oid = old?.oid { try check(git_tree_lookup(&oldTree, pointer, &oid), "git_tree_lookup") }
         if var oid = new?.oid { try check(git_tree_lookup(&newTree, pointer, &oid), "git_tree_lookup") }
-        var options = git_diff_options()
-        try check(git_diff_options_init(&options, UInt32(GIT_DIFF_OPTIONS_VERSION)), "git_diff_options_init")
-        return try withStrArray(folders) { pathspec in
-            options.pathspec = pathspec
-            var diff: OpaquePointer?
-            try check(git_diff_tree_to_tree(&diff, pointer, oldTree, newTree, &options), "git_diff_tree_to_tree")
-            defer { git_diff_free(diff) }
-            return (0..<git_diff_num_deltas(diff)).compactMap { index in
-                guard let delta = git_diff_get_delta(diff, index)?.pointee else { return nil }
-                let kind: ChangedPath.Kind = switch delta.status {
-                case GIT_DELTA_ADDED: .added
-                case GIT_DELTA_DELETED: .deleted
-                default: .modified
+        var changes: [ChangedPath] = []
+        try compare(oldTree, newTree, prefix: "", into: &changes)
+        comparedTrees = comparedTrees.suffix(3) + [(old, new, changes)]
+        return Self.under(folders, changes)
+    }
+
+    private static func under(_ folders: [String], _ changes: [ChangedPath]) -> [ChangedPath] {
+        folders.isEmpty ? changes : changes.filter { change in folders.contains { change.path.hasPrefix($0 + "/") || change.path == $0 } }
+    }
+
+    /// The files that differ between two trees (nil is the empty tree), in
+    /// path order, as `git diff-tree -r` lists them: a subtree whose id is the
+    /// same on both sides is never read.
+    ///
+    /// NB: libgit2's tree-to-tree diff reads both trees whole, building every
+    /// path; at 100,000 items it took about 100 ms for a change of 100 files.
+    private func compare(_ old: OpaquePointer?, _ new: OpaquePointer?, prefix: String, into changes: inout [ChangedPath]) throws {
+        let oldCount = old.map { git_tree_entrycount($0) } ?? 0, newCount = new.map { git_tree_entrycount($0) } ?? 0
+        var i = 0, j = 0
+        while i < oldCount || j < newCount {
+            let a = i < oldCount ? git_tree_entry_byindex(old, i) : nil
+            let b = j < newCount ? git_tree_entry_byindex(new, j) : nil
+            let order = a == nil ? 1 : b == nil ? -1 : Self.order(a!, b!)
+            if order < 0 {
+                try gone(a!, prefix, into: &changes)
+                i += 1
+            } else if order > 0 {
+                try came(b!, prefix, into: &changes)
+                j += 1
+            } else {
+                i += 1
+                j += 1
+                let (oldMode, newMode) = (git_tree_entry_filemode(a!), git_tree_entry_filemode(b!))
+                if oldMode == newMode, git_oid_equal(git_tree_entry_id(a!), git_tree_entry_id(b!)) != 0 { continue }
+                if oldMode == GIT_FILEMODE_TREE {
+                    let (x, y) = (try subtree(a!), try subtree(b!))
+                    defer { git_tree_free(x); git_tree_free(y) }
+                    try compare(x, y, prefix: prefix + String(cString: git_tree_entry_name(a!)) + "/", into: &changes)
+                } else if Self.kind(oldMode) == Self.kind(newMode) {
+                    let path = prefix + String(cString: git_tree_entry_name(b!))
+                    changes.append(ChangedPath(path: path, kind: .modified, oldID: ObjectID(git_tree_entry_id(a!)), newID: ObjectID(git_tree_entry_id(b!)),
+                                               isPlainFile: newMode == GIT_FILEMODE_BLOB))
+                } else {
+                    // A file become a link (or the other way): gone and come, as git lists it without type changes.
+                    try gone(a!, prefix, into: &changes)
+                    try came(b!, prefix, into: &changes)
                 }
-                let file = kind == .deleted ? delta.old_file : delta.new_file
-                return ChangedPath(path: String(cString: file.path), kind: kind,
-                                   oldID: kind == .added ? nil : ObjectID(delta.old_file.id),
-                                   newID: kind == .deleted ? nil : ObjectID(delta.new_file.id),
-                                   isPlainFile: UInt32(file.mode) == UInt32(GIT_FILEMODE_BLOB.rawValue))
             }
+        }
+    }
+
+    private func gone(_ entry: OpaquePointer, _ prefix: String, into changes: inout [ChangedPath]) throws {
+        let path = prefix + String(cString: git_tree_entry_name(entry)), mode = git_tree_entry_filemode(entry)
+        if mode == GIT_FILEMODE_TREE {
+            let tree = try subtree(entry)
+            defer { git_tree_free(tree) }
+            return try compare(tree, nil, prefix: path + "/", into: &changes)
+        }
+        changes.append(ChangedPath(path: path, kind: .deleted, oldID: ObjectID(git_tree_entry_id(entry)), newID: nil, isPlainFile: mode == GIT_FILEMODE_BLOB))
+    }
+
+    private func came(_ entry: OpaquePointer, _ prefix: String, into changes: inout [ChangedPath]) throws {
+        let path = prefix + String(cString: git_tree_entry_name(entry)), mode = git_tree_entry_filemode(entry)
+        if mode == GIT_FILEMODE_TREE {
+            let tree = try subtree(entry)
+            defer { git_tree_free(tree) }
+            return try compare(nil, tree, prefix: path + "/", into: &changes)
+        }
+        changes.append(ChangedPath(path: path, kind: .added, oldID: nil, newID: ObjectID(git_tree_entry_id(entry)), isPlainFile: mode == GIT_FILEMODE_BLOB))
+    }
+
+    /// The tree an entry names, for the caller to free.
+    private func subtree(_ entry: OpaquePointer) throws -> OpaquePointer? {
+        var tree: OpaquePointer?
+        try check(git_tree_lookup(&tree, pointer, git_tree_entry_id(entry)), "git_tree_lookup")
+        return tree
+    }
+
+    /// Files, links and submodules are kinds apart: a change between two is a removal and an addition.
+    private static func kind(_ mode: git_filemode_t) -> Int {
+        mode == GIT_FILEMODE_LINK ? 1 : mode == GIT_FILEMODE_COMMIT ? 2 : 0
+    }
+
+    /// Entries in git's tree order: by the bytes of the name, a tree's as if it ended in "/".
+    private static func order(_ a: OpaquePointer, _ b: OpaquePointer) -> Int {
+        let (x, y) = (git_tree_entry_name(a)!, git_tree_entry_name(b)!)
+        let (xLength, yLength) = (strlen(x), strlen(y))
+        let (xTree, yTree) = (git_tree_entry_filemode(a) == GIT_FILEMODE_TREE, git_tree_entry_filemode(b) == GIT_FILEMODE_TREE)
+        func byte(_ name: UnsafePointer<CChar>, _ length: Int, _ tree: Bool, _ k: Int) -> Int {
+            k < length ? Int(UInt8(bitPattern: name[k])) : k == length && tree ? Int(UInt8(ascii: "/")) : -1
+        }
+        var k = 0
+        while true {
+            let (c, d) = (byte(x, xLength, xTree, k), byte(y, yLength, yTree, k))
+            if c != d { return c - d }
+            if c < 0 { return 0 }
+            k += 1
         }
     }
 }
