@@ -28,6 +28,9 @@ extension Repository {
     ///
     /// NB: libgit2's tree-to-tree diff reads both trees whole, building every
     /// path; at 100,000 items it took about 100 ms for a change of 100 files.
+    /// A tree out of git's order (made by hand) cannot hide a change: each of
+    /// the new tree's entries is either the same as the old tree's entry of its
+    /// name or listed (at worst a path is listed as gone and come).
     private func compare(_ old: OpaquePointer?, _ new: OpaquePointer?, prefix: String, into changes: inout [ChangedPath]) throws {
         let oldCount = old.map { git_tree_entrycount($0) } ?? 0, newCount = new.map { git_tree_entrycount($0) } ?? 0
         var i = 0, j = 0

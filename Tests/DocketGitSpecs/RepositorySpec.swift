@@ -122,6 +122,28 @@ final class RepositorySpec: QuickSpec {
                     return found == expected ? nil : "found \(found), git lists \(expected)"
                 }
             }
+            it("never leaves out a change of a tree whose entries are out of git's order, as a hostile remote may send") {
+                write("a.json", "1\n"); write("c.json", "3\n")
+                let first = try repository.tree(ofCommit: try commitAll(["a.json", "c.json"], "one"))
+                func blob(_ text: String) -> [UInt8] {
+                    let hex = runCommand("sh", ["-c", "printf '\(text)' | git hash-object -w --stdin"], in: folder).stdout
+                    let digits = Array(hex.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+                    return stride(from: 0, to: 40, by: 2).map { UInt8(String(decoding: digits[$0..<($0 + 2)], as: UTF8.self), radix: 16)! }
+                }
+                // c.json (changed), a.json and a new b.json, in that order: git would write a, b, c.
+                var raw: [UInt8] = []
+                for (name, text) in [("c.json", "changed\\n"), ("a.json", "1\\n"), ("b.json", "bad\\n")] {
+                    raw += Array("100644 \(name)".utf8) + [0] + blob(text)
+                }
+                let file = folder.appendingPathComponent("unsorted-tree")
+                try Data(raw).write(to: file)
+                let made = runCommand("git", ["hash-object", "-t", "tree", "--literally", "-w", file.path], in: folder)
+                expect(made.status) == 0
+                let second = ObjectID(hex: made.stdout.trimmingCharacters(in: .whitespacesAndNewlines))!
+                let changes = try repository.changedPaths(from: first, to: second)
+                // Whatever the order, no entry that differs from the old tree's goes unlisted.
+                expect(changes.map { "\($0.path) \($0.kind)" }).to(contain("b.json added", "c.json modified"))
+            }
             it("builds a commit's tree from HEAD's tree exactly as git builds it from the index, emptied folders gone") {
                 write("a/1.json", "1\n"); write("a/2.json", "2\n"); write("b/1.json", "3\n")
                 _ = try commitAll(["a/1.json", "a/2.json", "b/1.json"], "one")
