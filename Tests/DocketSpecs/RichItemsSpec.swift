@@ -266,6 +266,15 @@ final class RichItemsSpec: QuickSpec {
                     expect(run("undo").stdout).to(contain("Undid docket priority \(milk) high"))
                     expect(pageNames()) == kept
                 }
+                it("numbers its files again when one was named past where numbers read, and the newest change stays the newest") {
+                    let milk = add("Buy", "milk")
+                    // A copy of the change under the largest name a page may have, as a hand or another tool might leave it.
+                    try FileManager.default.copyItem(at: pages.appendingPathComponent(pageNames()[0]),
+                                                     to: pages.appendingPathComponent("999999999999999999.json"))
+                    run("priority", milk, "low")
+                    expect(pageNames()) == ["0000000001.json", "0000000002.json", "0000000003.json"]
+                    expect(run("undo").stdout).to(contain("Undid docket priority \(milk) low"))
+                }
                 it("keeps the last 50 changes, the oldest going first") {
                     let opened = try Store.open(at: store)
                     for number in 1...52 {

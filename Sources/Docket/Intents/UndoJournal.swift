@@ -33,6 +33,9 @@ struct UndoJournal {
         }
     }
 
+    /// The largest number a page is given (names stay at most 18 digits).
+    static let largest = 999_999_999_999_999_998
+
     static func name(of number: Int) -> String {
         let digits = String(number)
         return String(repeating: "0", count: max(0, 10 - digits.count)) + digits + ".json"
@@ -40,9 +43,9 @@ struct UndoJournal {
 
     /// The number a page's name holds; nil for any other name (a temporary file, something put there by hand).
     static func number(in name: String) -> Int? {
-        guard name.utf8.count == 15, name.hasSuffix(".json") else { return nil }
-        let digits = name.prefix(10)
-        guard digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard name.hasSuffix(".json") else { return nil }
+        let digits = name.dropLast(5)
+        guard (1...18).contains(digits.utf8.count), digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
         return Int(digits)
     }
 
@@ -73,6 +76,11 @@ struct UndoJournal {
     @discardableResult
     func append(_ entry: UndoEntry) throws -> Page {
         var kept = try pages()
+        if let last = kept.last, last.number >= Self.largest {
+            // Numbered up to where the names stop reading (a page named so by hand): numbered again from 1, in order.
+            for (index, page) in kept.enumerated() { renameat(folder.fd, page.name, folder.fd, Self.name(of: index + 1)) }
+            kept = try pages()
+        }
         var data = try DocketJSON.encode(entry)
         if data.count > Store.maximumFileSize { data = try DocketJSON.encode(entry.withoutItems) }
         let page = Page(number: (kept.last?.number ?? 0) + 1, size: data.count)
