@@ -39,10 +39,10 @@ extension Repository {
             let b = j < newCount ? git_tree_entry_byindex(new, j) : nil
             let order = a == nil ? 1 : b == nil ? -1 : Self.order(a!, b!)
             if order < 0 {
-                try gone(a!, prefix, into: &changes)
+                try one(a!, gone: true, prefix, into: &changes)
                 i += 1
             } else if order > 0 {
-                try came(b!, prefix, into: &changes)
+                try one(b!, gone: false, prefix, into: &changes)
                 j += 1
             } else {
                 i += 1
@@ -59,31 +59,24 @@ extension Repository {
                                                isPlainFile: newMode == GIT_FILEMODE_BLOB))
                 } else {
                     // A file become a link (or the other way): gone and come, as git lists it without type changes.
-                    try gone(a!, prefix, into: &changes)
-                    try came(b!, prefix, into: &changes)
+                    try one(a!, gone: true, prefix, into: &changes)
+                    try one(b!, gone: false, prefix, into: &changes)
                 }
             }
         }
     }
 
-    private func gone(_ entry: OpaquePointer, _ prefix: String, into changes: inout [ChangedPath]) throws {
+    /// An entry only the old tree has (`gone`) or only the new one: its file, or every file under it.
+    private func one(_ entry: OpaquePointer, gone: Bool, _ prefix: String, into changes: inout [ChangedPath]) throws {
         let path = prefix + String(cString: git_tree_entry_name(entry)), mode = git_tree_entry_filemode(entry)
         if mode == GIT_FILEMODE_TREE {
             let tree = try subtree(entry)
             defer { git_tree_free(tree) }
-            return try compare(tree, nil, prefix: path + "/", into: &changes)
+            return try compare(gone ? tree : nil, gone ? nil : tree, prefix: path + "/", into: &changes)
         }
-        changes.append(ChangedPath(path: path, kind: .deleted, oldID: ObjectID(git_tree_entry_id(entry)), newID: nil, isPlainFile: mode == GIT_FILEMODE_BLOB))
-    }
-
-    private func came(_ entry: OpaquePointer, _ prefix: String, into changes: inout [ChangedPath]) throws {
-        let path = prefix + String(cString: git_tree_entry_name(entry)), mode = git_tree_entry_filemode(entry)
-        if mode == GIT_FILEMODE_TREE {
-            let tree = try subtree(entry)
-            defer { git_tree_free(tree) }
-            return try compare(nil, tree, prefix: path + "/", into: &changes)
-        }
-        changes.append(ChangedPath(path: path, kind: .added, oldID: nil, newID: ObjectID(git_tree_entry_id(entry)), isPlainFile: mode == GIT_FILEMODE_BLOB))
+        let id = ObjectID(git_tree_entry_id(entry))
+        changes.append(ChangedPath(path: path, kind: gone ? .deleted : .added, oldID: gone ? id : nil, newID: gone ? nil : id,
+                                   isPlainFile: mode == GIT_FILEMODE_BLOB))
     }
 
     /// The tree an entry names, for the caller to free.
