@@ -18,6 +18,10 @@ extension Repository {
 
     /// Notes that the index, as it is on disk now, holds exactly `tree`.
     public func noteIndexHolds(_ tree: ObjectID) throws {
+        // The index Docket wrote last, still in place: its checksum is known without libgit2 reading it.
+        if let written = writtenIndex, Self.checksum(ofIndexAt: gitdir + "index") == written {
+            return note(checksum: ObjectID(bytes: written), tree: tree)
+        }
         try withIndex { index in
             guard let checksum = git_index_checksum(index) else { return }
             note(checksum: ObjectID(checksum.pointee), tree: tree)
@@ -81,12 +85,18 @@ extension Repository {
     /// changes 100 files. Here the entries are copied as they are, with the
     /// changed ones put in their place.
     public func writeIndex(_ index: NotedIndex, setting entries: [(path: String, id: ObjectID?)], noting tree: ObjectID?) throws -> Bool {
-        var changes: [IndexFile.Change] = []
+        var changes: [(path: String, id: ObjectID?, info: stat?)] = []
         for (path, id) in entries {
             var info = stat()
             guard id == nil || lstat(workdir! + path, &info) == 0 else { continue }
-            changes.append(IndexFile.Change(path: Array(path.utf8), id: id, info: id == nil ? nil : info))
+            changes.append((path, id, id == nil ? nil : info))
         }
+        return try writeIndex(index, changes: changes, noting: tree)
+    }
+
+    /// `writeIndex(_:setting:noting:)` with each file's stat data given, as taken before the file was read.
+    func writeIndex(_ index: NotedIndex, changes entries: [(path: String, id: ObjectID?, info: stat?)], noting tree: ObjectID?) throws -> Bool {
+        var changes = entries.map { IndexFile.Change(path: Array($0.path.utf8), id: $0.id, info: $0.info) }
         changes.sort { a, b in a.path.withUnsafeBytes { x in b.path.withUnsafeBytes { IndexFile.compare(x, $0) < 0 } } }
         changes = changes.enumerated().filter { $0.offset == changes.count - 1 || changes[$0.offset + 1].path != $0.element.path }.map(\.element)
         guard let bytes = index.file.updated(changes) else { return false }
@@ -105,6 +115,7 @@ extension Repository {
         guard Self.checksum(ofIndexAt: path) == index.file.checksum else { return false }
         try systemCall("rename", path: path) { rename(lock, path) }
         placed = true
+        writtenIndex = Array(bytes.suffix(20))
         if let tree { note(checksum: ObjectID(bytes: Array(bytes.suffix(20))), tree: tree) }
         return true
     }

@@ -18,7 +18,8 @@ extension Repository {
     /// Call it inside `writingObjectsTogether`, so that its objects reach the
     /// disk with one flush.
     public func stageAndWriteTree(_ paths: [String], refreshing stale: [String] = []) throws -> ObjectID {
-        try withIndex { index in
+        if let tree = try stageInOwnIndex(paths, refreshing: stale) { return tree }
+        return try withIndex { index in
             let baseline = try headTreeIfIndexHoldsIt(index)
             var updates: [TreeUpdate] = []
             // Files a status found holding the index's content: their stat data is taken again. One changed since

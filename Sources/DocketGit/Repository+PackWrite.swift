@@ -185,7 +185,7 @@ extension Repository {
     /// NB: asking libgit2 path by path resolves each path's real location and
     /// looks for attributes files beside it: 30 system calls a file, more than
     /// reading, hashing and packing it.
-    private func mayFilter(_ paths: [String]) throws -> Bool {
+    func mayFilter(_ paths: [String]) throws -> Bool {
         if let autocrlf = try configString("core.autocrlf"), !["false", "no", "off", "0", ""].contains(autocrlf.lowercased()) { return true }
         let environment = ProcessInfo.processInfo.environment
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Home.folder.path + "/.config"

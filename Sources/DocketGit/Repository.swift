@@ -13,6 +13,8 @@ public final class Repository {
     /// record), and a tree never changes: at 100,000 items each comparison of
     /// 100 changed folders costs about 15 ms.
     var comparedTrees: [(old: ObjectID?, new: ObjectID?, changes: [ChangedPath])] = []
+    /// The checksum of the index Docket itself wrote last in this process, if any.
+    var writtenIndex: [UInt8]?
 
     init(owning pointer: OpaquePointer) {
         self.pointer = pointer

@@ -351,6 +351,50 @@ final class StoreSpeedSpec: QuickSpec {
             }
         }
 
+        describe("Store.commit (the index written by Docket)") {
+            var todos: [TodoItem]!
+            beforeEach {
+                todos = (0..<20).map { TodoItem(text: "Todo \($0)") }
+                write(AppState(todos: todos, projects: [], removed: []))
+                _ = try! store.commit()
+            }
+            func handEdit(_ todo: TodoItem, _ change: (String) -> String) throws {
+                let path = file(of: todo)
+                try change(try String(contentsOfFile: path, encoding: .utf8)).write(toFile: path, atomically: false, encoding: .utf8)
+            }
+
+            it("leaves the index as git would write it after a small commit, and still sees an edit made after it") {
+                try handEdit(todos[3]) { $0.replacingOccurrences(of: "Todo 3", with: "Todo three") }
+                try FileManager.default.removeItem(atPath: file(of: todos[5]))
+                guard case .committed = try store.commit() else { return fail("expected a commit") }
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+                expect(gitCLI(["diff", "--cached", "--quiet"], in: folder).status) == 0
+                let staged = gitCLI(["ls-files", "-s"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " 0\t", with: "\t") }
+                let tree = gitCLI(["ls-tree", "-r", "HEAD"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " blob ", with: " ") }
+                expect(staged) == tree
+                let sums = runCommand("sh", ["-c", "head -c -20 .git/index | sha1sum | cut -c1-40; tail -c 20 .git/index | od -An -tx1 | tr -d ' \\n'; echo"], in: folder)
+                let lines = sums.stdout.split(separator: "\n")
+                expect(lines.count) == 2
+                expect(lines.first) == lines.last
+                try handEdit(todos[7]) { $0.replacingOccurrences(of: "Todo 7", with: "Todo 8") }
+                expect(try store.status().map(\.description)) == ["todo 'Todo 7' renamed to 'Todo 8'"]
+            }
+            it("hashes and commits through git's filters when an attribute asks for one, as git does") {
+                // Line endings normalized on commit: a file written with CRLF goes in with LF, as git commits it.
+                try Data("*.json text\n".utf8).write(to: folder.appendingPathComponent(".git/info/attributes"))
+                // Its alterDate moved by the hand edit too, so the commit keeps the file as it is instead of dating it.
+                try handEdit(todos[4]) {
+                    $0.replacingOccurrences(of: "Todo 4", with: "Todo four").replacingOccurrences(of: "\"alterDate\" : null", with: "\"alterDate\" : \"2026-11-23T10:00:00.000Z\"")
+                        .replacingOccurrences(of: "\n", with: "\r\n")
+                }
+                guard case .committed = try store.commit() else { return fail("expected a commit") }
+                let blob = gitCLI(["cat-file", "-p", "HEAD:" + StoreLayout.todo(todos[4].id)], in: folder).stdout
+                expect(blob).to(contain("Todo four"))
+                expect(blob).notTo(contain("\r"))
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+            }
+        }
+
         describe("Store.pull (the index written by Docket)") {
             var remote: URL!, other: Store!, otherFolder: URL!, todos: [TodoItem]!
             beforeEach {
