@@ -11,7 +11,7 @@ extension Repository {
     /// built from HEAD's, and the index written as a pull writes it. Nil, with
     /// nothing changed, when it is not for this path: the index is not the one
     /// Docket noted as holding HEAD's tree, a filter (line endings, `ident`, a
-    /// filter driver) could apply, a file is not a plain one, or the commit is
+    /// filter driver) could apply, a file is not a plain one (or is over 64 MiB), or the commit is
     /// large enough for a pack.
     ///
     /// NB: libgit2 reads the whole index to stage one file and writes it whole:
@@ -31,28 +31,25 @@ extension Repository {
         var changes: [(path: String, id: ObjectID?, info: stat?)] = []
         var updates: [TreeUpdate] = []
         for (path, isStale) in paths.map({ ($0, false) }) + refreshed.map({ ($0, true) }) {
-            let fd = openat(rootFD, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            if fd < 0 {
-                guard errno == ENOENT || errno == ENOTDIR, !isStale else { return nil }
+            let data: Data, info: stat
+            switch Self.readPlainFile(path, in: rootFD, limit: 1 << 26) {
+            case let .read(bytes, status): (data, info) = (bytes, status)
+            case .missing where !isStale:
                 changes.append((path, nil, nil))
                 updates.append(TreeUpdate(path: path, id: nil, mode: 0))
                 continue
+            case .missing, .unreadable: return nil
             }
-            defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-            let size = Int(info.st_size)
-            guard let data = try? readAll(fd, limit: size, expected: size, path: path), data.count == size else { return nil }
             var id = git_oid()
             try data.withUnsafeBytes { bytes in
-                try check(git_odb_write(&id, odb, bytes.baseAddress, size, GIT_OBJECT_BLOB), "git_odb_write")
+                try check(git_odb_write(&id, odb, bytes.baseAddress, bytes.count, GIT_OBJECT_BLOB), "git_odb_write")
             }
-            let mode = UInt32((info.st_mode & 0o100 != 0 ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB).rawValue)
+            let executable = info.st_mode & 0o100 != 0
             changes.append((path, ObjectID(id), info))
             // A file refreshed for its stat data goes into the tree only when it changed since the status.
             if isStale, let entry = try entry(inTree: baseline, at: path), entry.id == ObjectID(id),
-               entry.mode == (info.st_mode & 0o100 != 0 ? .executable : .file) { continue }
-            updates.append(TreeUpdate(path: path, id: id, mode: mode))
+               entry.mode == (executable ? .executable : .file) { continue }
+            updates.append(TreeUpdate(path: path, id: id, mode: UInt32((executable ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB).rawValue)))
         }
         var tree = git_oid()
         try updateTree(baseline, with: updates, into: &tree)

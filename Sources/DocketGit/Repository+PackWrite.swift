@@ -229,14 +229,9 @@ extension Repository {
 
     /// One file read, hashed and deflated; nil when it is not a plain file or cannot be read.
     private static func readForPack(_ path: String, in rootFD: Int32) -> PackedFile? {
-        let fd = openat(rootFD, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size < Int.max / 2 else { return nil }
-        let size = Int(info.st_size)
         // A file that grew or shrank while being read is left to libgit2, which reads it again.
-        guard let data = try? readAll(fd, limit: size, expected: size, path: path), data.count == size else { return nil }
+        guard case let .read(data, info) = readPlainFile(path, in: rootFD) else { return nil }
+        let size = data.count
         var id = git_oid()
         guard data.withUnsafeBytes({ git_odb_hash(&id, $0.baseAddress, size, GIT_OBJECT_BLOB) }) == 0 else { return nil }
 

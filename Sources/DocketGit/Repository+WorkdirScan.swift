@@ -111,16 +111,32 @@ extension Repository {
         return changes.sorted { $0.path < $1.path }
     }
 
-    /// The blob id of the regular file at `path` (never through a link), its bytes as they are; false when it cannot be read.
-    static func hashPlainFile(_ path: String, in rootFD: Int32, into id: inout git_oid) -> Bool {
+    /// What reading a working-tree file whole found.
+    enum PlainFileRead {
+        /// Its bytes, and its stat data as taken before they were read.
+        case read(Data, stat)
+        /// Nothing there (or a file where a folder on its path should be).
+        case missing
+        /// Something else: a link, a folder, a file larger than the limit or one that changed size while read.
+        case unreadable
+    }
+
+    /// The regular file at `path` under `rootFD`, read whole without following a link.
+    static func readPlainFile(_ path: String, in rootFD: Int32, limit: Int = Int.max / 2) -> PlainFileRead {
         let fd = openat(rootFD, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size < Int.max / 2 else { return false }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= limit else { return .unreadable }
         let size = Int(info.st_size)
-        guard let data = try? readAll(fd, limit: size, expected: size, path: path), data.count == size else { return false }
-        return data.withUnsafeBytes { git_odb_hash(&id, $0.baseAddress, size, GIT_OBJECT_BLOB) } == 0
+        guard let data = try? readAll(fd, limit: size, expected: size, path: path), data.count == size else { return .unreadable }
+        return .read(data, info)
+    }
+
+    /// The blob id of the regular file at `path` (never through a link), its bytes as they are; false when it cannot be read.
+    static func hashPlainFile(_ path: String, in rootFD: Int32, into id: inout git_oid) -> Bool {
+        guard case let .read(data, _) = readPlainFile(path, in: rootFD) else { return false }
+        return data.withUnsafeBytes { git_odb_hash(&id, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) } == 0
     }
 
     /// Where the last `/` of an index path is, when the path is one git writes in

@@ -20,6 +20,16 @@ final class StoreSpeedSpec: QuickSpec {
         func write(_ state: AppState, over old: AppState = AppState()) {
             try! store.withLock { try store.write(from: old, to: state) }
         }
+        /// The index holds exactly HEAD's files (as `git ls-files -s` lists them) and ends with the SHA-1 of its bytes.
+        func expectIndexHoldsHEADAsGitWritesIt(file: FileString = #filePath, line: UInt = #line) {
+            let staged = gitCLI(["ls-files", "-s"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " 0\t", with: "\t") }
+            let tree = gitCLI(["ls-tree", "-r", "HEAD"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " blob ", with: " ") }
+            expect(file: file, line: line, staged) == tree
+            let sums = runCommand("sh", ["-c", "head -c -20 .git/index | sha1sum | cut -c1-40; tail -c 20 .git/index | od -An -tx1 | tr -d ' \\n'; echo"], in: folder)
+            let lines = sums.stdout.split(separator: "\n")
+            expect(file: file, line: line, lines.count) == 2
+            expect(file: file, line: line, lines.first) == lines.last
+        }
         /// Past the file system's clock tick, so the cache may keep what it read.
         func settle() { Thread.sleep(forTimeInterval: 0.25) }
 
@@ -369,13 +379,7 @@ final class StoreSpeedSpec: QuickSpec {
                 guard case .committed = try store.commit() else { return fail("expected a commit") }
                 expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
                 expect(gitCLI(["diff", "--cached", "--quiet"], in: folder).status) == 0
-                let staged = gitCLI(["ls-files", "-s"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " 0\t", with: "\t") }
-                let tree = gitCLI(["ls-tree", "-r", "HEAD"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " blob ", with: " ") }
-                expect(staged) == tree
-                let sums = runCommand("sh", ["-c", "head -c -20 .git/index | sha1sum | cut -c1-40; tail -c 20 .git/index | od -An -tx1 | tr -d ' \\n'; echo"], in: folder)
-                let lines = sums.stdout.split(separator: "\n")
-                expect(lines.count) == 2
-                expect(lines.first) == lines.last
+                expectIndexHoldsHEADAsGitWritesIt()
                 try handEdit(todos[7]) { $0.replacingOccurrences(of: "Todo 7", with: "Todo 8") }
                 expect(try store.status().map(\.description)) == ["todo 'Todo 7' renamed to 'Todo 8'"]
             }
@@ -439,13 +443,7 @@ final class StoreSpeedSpec: QuickSpec {
                 expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
                 expect(gitCLI(["diff", "--cached", "--quiet"], in: folder).status) == 0
                 expect(gitCLI(["diff-files", "--quiet"], in: folder).status) == 0
-                let staged = gitCLI(["ls-files", "-s"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " 0\t", with: "\t") }
-                let tree = gitCLI(["ls-tree", "-r", "HEAD"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " blob ", with: " ") }
-                expect(staged) == tree
-                let sums = runCommand("sh", ["-c", "head -c -20 .git/index | sha1sum | cut -c1-40; tail -c 20 .git/index | od -An -tx1 | tr -d ' \\n'; echo"], in: folder)
-                let lines = sums.stdout.split(separator: "\n")
-                expect(lines.count) == 2
-                expect(lines.first) == lines.last
+                expectIndexHoldsHEADAsGitWritesIt()
                 expect(try store.status()).to(beEmpty())
             }
             it("marks the entries of files that may have changed unseen in the old index's tick to be read again, as git does") {
