@@ -41,28 +41,10 @@ extension Repository {
         let root = workdir!
         let rootFD = try systemCall("open", path: root) { Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { close(rootFD) }
-        let folder = commonDir + "objects/pack/"
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        Self.removeAbandonedPackFiles(in: folder)
-
-        // The pack: "PACK", version 2, the count, the entries, and the SHA-1
-        // of all that. Files are read a slice at a time, so memory holds one
-        // slice's entries however many there are; the count is filled in last.
-        let temporary = folder + Self.temporaryPrefix + "\(getpid()).pack"
-        let pack = try Self.createReadOnly(temporary)
+        // Files are read a slice at a time, so memory holds one slice's entries however many there are.
+        var pack = try PackFileWriter(folder: commonDir + "objects/pack/")
         var written: [WrittenBlob?] = Array(repeating: nil, count: paths.count)
-        var ids: [git_oid] = [], crcs: [UInt32] = [], offsets: [Int] = []
-        var packSum = [UInt8](repeating: 0, count: 20)
         do {
-            defer { close(pack) }
-            var buffer: [UInt8] = Array("PACK".utf8) + [0, 0, 0, 2, 0, 0, 0, 0]
-            buffer.reserveCapacity(1 << 20)
-            var position = 0
-            func flush() throws {
-                try buffer.withUnsafeBytes { try writeAll(pack, $0, path: temporary) }
-                position += buffer.count
-                buffer.removeAll(keepingCapacity: true)
-            }
             for slice in stride(from: 0, to: paths.count, by: 8_192) {
                 let range = slice..<min(paths.count, slice + 8_192)
                 // libgit2's attribute lookups are not for several threads at once.
@@ -70,111 +52,20 @@ extension Repository {
                 let read = Parallel.map(range.count) { i in plain[i] ? Self.readForPack(paths[range.lowerBound + i], in: rootFD) : nil }
                 for (i, file) in zip(range, read) {
                     guard let file else { continue }
-                    ids.append(file.id)
-                    offsets.append(position + buffer.count)
-                    crcs.append(file.entry.withUnsafeBytes { docket_crc32(0, $0.baseAddress, $0.count) })
-                    buffer.append(contentsOf: file.entry)
+                    try pack.append(id: file.id, entry: file.entry)
                     written[i] = WrittenBlob(id: file.id, info: file.info)
-                    if buffer.count >= 1 << 20 { try flush() }
                 }
             }
-            try flush()
-            guard !ids.isEmpty else {
-                unlink(temporary)
-                return written
-            }
-            var count = UInt32(ids.count).bigEndian
-            try systemCall("pwrite", path: temporary) { pwrite(pack, &count, 4, 8) }
-            packSum = try Self.sha1(ofFile: pack, length: position, path: temporary)
-            try packSum.withUnsafeBytes { try writeAll(pack, $0, path: temporary) }
+            try pack.finish()
         } catch {
-            unlink(temporary)
+            pack.abandon()
             throw error
         }
-        let name = folder + "pack-" + packSum.map { String(format: "%02x", $0) }.joined()
-        try systemCall("rename", path: name + ".pack") { Glibc.rename(temporary, name + ".pack") }
-        try writeIndex(name + ".idx", ids: ids, crcs: crcs, offsets: offsets, packSum: packSum)
-
         var odb: OpaquePointer?
         try check(git_repository_odb(&odb, pointer), "git_repository_odb")
         defer { git_odb_free(odb) }
         try check(git_odb_refresh(odb), "git_odb_refresh")
         return written
-    }
-
-    /// The start of the names of Docket's unfinished pack files.
-    private static let temporaryPrefix = "tmp_docket_"
-
-    /// Removes the unfinished pack files of a docket that was killed while
-    /// writing them (its process is gone); nothing named them yet.
-    private static func removeAbandonedPackFiles(in folder: String) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(temporaryPrefix) {
-            let pid = name.dropFirst(temporaryPrefix.count).prefix { $0.isNumber }
-            if let pid = Int32(pid), !Spawn.isAlive(pid) { unlink(folder + name) }
-        }
-    }
-
-    /// The SHA-1 of the first `length` bytes of an open file.
-    private static func sha1(ofFile fd: Int32, length: Int, path: String) throws -> [UInt8] {
-        let sum = docket_sha1_new()!
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        var offset = 0
-        var failure: Error?
-        while offset < length && failure == nil {
-            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, min($0.count, length - offset), off_t(offset)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { failure = SystemError("read", path: path, code: n < 0 ? errno : EIO); break }
-            chunk.withUnsafeBytes { docket_sha1_update(sum, $0.baseAddress, n) }
-            offset += n
-        }
-        var digest = [UInt8](repeating: 0, count: 20)
-        docket_sha1_finish(sum, &digest)
-        if let failure { throw failure }
-        return digest
-    }
-
-    /// Writes the index (version 2) of a pack: the ids in order with a
-    /// fan-out table by first byte, their CRC-32s, their offsets (large ones
-    /// in a table of their own), the pack's sum, and the index's own sum;
-    /// under a temporary name, renamed into place when whole.
-    private func writeIndex(_ path: String, ids: [git_oid], crcs: [UInt32], offsets: [Int], packSum: [UInt8]) throws {
-        var order = Array(0..<ids.count)
-        order.sort { a, b in withUnsafeBytes(of: ids[a]) { x in withUnsafeBytes(of: ids[b]) { y in memcmp(x.baseAddress!, y.baseAddress!, 20) < 0 } } }
-        var unique: [Int] = []
-        unique.reserveCapacity(order.count)
-        for i in order where unique.last.map({ !Self.same(ids[$0], ids[i]) }) ?? true { unique.append(i) }
-        var index: [UInt8] = [0xff, 0x74, 0x4f, 0x63]
-        index.reserveCapacity(8 + 256 * 4 + unique.count * 28 + 40)
-        index.appendBigEndian(UInt32(2))
-        var fanout = [UInt32](repeating: 0, count: 256)
-        for i in unique { fanout[Int(withUnsafeBytes(of: ids[i]) { $0[0] })] += 1 }
-        var total: UInt32 = 0
-        for byte in 0..<256 { total += fanout[byte]; index.appendBigEndian(total) }
-        for i in unique { withUnsafeBytes(of: ids[i]) { index.append(contentsOf: $0.prefix(20)) } }
-        for i in unique { index.appendBigEndian(crcs[i]) }
-        var large: [UInt64] = []
-        for i in unique {
-            if offsets[i] < 0x8000_0000 {
-                index.appendBigEndian(UInt32(offsets[i]))
-            } else {
-                index.appendBigEndian(UInt32(0x8000_0000) | UInt32(large.count))
-                large.append(UInt64(offsets[i]))
-            }
-        }
-        for offset in large { index.appendBigEndian(offset) }
-        index.append(contentsOf: packSum)
-        index.append(contentsOf: Self.sha1(index))
-
-        let temporary = (path as NSString).deletingLastPathComponent + "/" + Self.temporaryPrefix + "\(getpid()).idx"
-        let file = try Self.createReadOnly(temporary)
-        do {
-            defer { close(file) }
-            try index.withUnsafeBytes { try writeAll(file, $0, path: temporary) }
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-        try systemCall("rename", path: path) { Glibc.rename(temporary, path) }
     }
 
     /// Whether any of git's filters could apply to these paths: libgit2 has
@@ -231,34 +122,11 @@ extension Repository {
     private static func readForPack(_ path: String, in rootFD: Int32) -> PackedFile? {
         // A file that grew or shrank while being read is left to libgit2, which reads it again.
         guard case let .read(data, info) = readPlainFile(path, in: rootFD) else { return nil }
-        let size = data.count
         var id = git_oid()
-        guard data.withUnsafeBytes({ git_odb_hash(&id, $0.baseAddress, size, GIT_OBJECT_BLOB) }) == 0 else { return nil }
-
-        // The entry: the type and size header (4 bits of size, then 7 per byte), then the zlib stream.
-        var entry: [UInt8] = []
-        entry.reserveCapacity(docket_deflate_bound(size) + 10)
-        var rest = size >> 4
-        entry.append(UInt8(GIT_OBJECT_BLOB.rawValue) << 4 | UInt8(size & 0x0f) | (rest > 0 ? 0x80 : 0))
-        while rest > 0 {
-            let byte = UInt8(rest & 0x7f)
-            rest >>= 7
-            entry.append(byte | (rest > 0 ? 0x80 : 0))
-        }
-        let header = entry.count
-        entry.append(contentsOf: repeatElement(0, count: docket_deflate_bound(size)))
-        let written = data.withUnsafeBytes { input in
-            entry.withUnsafeMutableBytes { docket_deflate(input.baseAddress, size, $0.baseAddress! + header, $0.count - header) }
-        }
-        guard written > 0 else { return nil }
-        return PackedFile(id: id, info: info, entry: Array(entry[..<(header + written)]))
+        guard data.withUnsafeBytes({ git_odb_hash(&id, $0.baseAddress, data.count, GIT_OBJECT_BLOB) }) == 0,
+              let entry = data.withUnsafeBytes({ PackFileWriter.entry(type: GIT_OBJECT_BLOB, $0) }) else { return nil }
+        return PackedFile(id: id, info: info, entry: entry)
     }
-
-    private static func same(_ a: git_oid, _ b: git_oid) -> Bool {
-        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in memcmp(x.baseAddress!, y.baseAddress!, 20) == 0 } }
-    }
-
-    private static func sha1(_ bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBytes { sha1($0) } }
 
     /// The SHA-1 of `bytes` (a pack's or an index file's checksum).
     static func sha1(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
@@ -267,11 +135,6 @@ extension Repository {
         var digest = [UInt8](repeating: 0, count: 20)
         docket_sha1_finish(sum, &digest)
         return digest
-    }
-
-    /// A new file open for writing (and reading back), read-only once closed (as git keeps packs).
-    private static func createReadOnly(_ path: String) throws -> Int32 {
-        try systemCall("open", path: path) { Glibc.open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o444) }
     }
 }
 
