@@ -25,6 +25,7 @@ extension Repository {
     func push(remote name: String, refspec: String, reference: String, options: TransferOptions) throws {
         try withRemote(name) { remote in
             let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
+            if try pushedToFolder(remote, refspec: refspec, reference: reference, context: context) { return }
             var pushOptions = git_push_options()
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
             context.install(into: &pushOptions.callbacks, pushing: true)
@@ -50,6 +51,37 @@ extension Repository {
             }
             try context.conclude(failure)
         }
+    }
+
+    /// Pushes to a bare repository on this machine itself when it can
+    /// (`pushToFolder`), then moves the remote-tracking branch as libgit2's
+    /// push does; false when `git receive-pack` or libgit2 is to push.
+    private func pushedToFolder(_ remote: OpaquePointer, refspec: String, reference: String, context: TransferContext) throws -> Bool {
+        let url = git_remote_pushurl(remote).map { String(cString: $0) } ?? String(cString: git_remote_url(remote))
+        let sides = refspec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard let folder = RemoteURL.localPath(url), sides.count == 2, !sides[0].hasPrefix("+"), sides[1].hasPrefix("refs/heads/"),
+              let local = try self.reference(sides[0]) else { return false }
+        let outcome: FolderPush
+        do {
+            outcome = try pushToFolder(folder, local: local, remoteReference: sides[1], git: context.settings.git, progress: context.progress.report)
+        } catch let error as GitError {
+            let failure = error.code == GIT_EMODIFIED.rawValue
+                ? TransferError.rejected(url: context.url, reference: reference, reason: "the remote branch moved while pushing (\(error.message))")
+                : context.classify(error)
+            try context.conclude(failure)
+            return true
+        }
+        guard outcome != .leftToGit else { return false }
+        for index in 0..<git_remote_refspec_count(remote) {
+            let spec = git_remote_get_refspec(remote, index)
+            guard git_refspec_direction(spec) == GIT_DIRECTION_FETCH, git_refspec_src_matches(spec, sides[1]) != 0 else { continue }
+            var tracking = git_buf()
+            defer { git_buf_dispose(&tracking) }
+            try check(git_refspec_transform(&tracking, spec, sides[1]), "git_refspec_transform")
+            try setReference(String(cString: tracking.ptr), to: local, message: "update by push")
+        }
+        try context.conclude(nil)
+        return true
     }
 
     /// Clones `url` into `path`, checking out its default branch unless `checkout` is false

@@ -308,6 +308,106 @@ final class SyncSpec: QuickSpec {
             }
         }
 
+        describe("a push to a bare repository on this machine") {
+            // Docket writes the objects and moves the branch itself there, unless git's receive-pack would do more.
+            func importTodos(_ machine: Machine, _ count: Int, named name: String) {
+                let file = root.appendingPathComponent("\(name).txt")
+                try? (1...count).map { "\(name) \($0)" }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+                expect(machine.run("import", "todotxt", file.path).status) == 0
+            }
+            func remoteGit(_ arguments: String...) -> String {
+                gitCLI(arguments, in: remote).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            func packs() -> [String] {
+                ((try? FileManager.default.contentsOfDirectory(atPath: remote.path + "/objects/pack")) ?? []).filter { $0.hasSuffix(".pack") }.sorted()
+            }
+            beforeEach {
+                laptop.run("add", "First")
+                expect(laptop.run("sync").status) == 0
+            }
+
+            it("sends exactly what the remote lacks, as git keeps it: one pack from 100 objects, loose below, and the remote stays whole") {
+                importTodos(laptop, 150, named: "imported")
+                let before = remoteGit("rev-parse", "main"), packsBefore = packs()
+                expect(laptop.run("push").status) == 0
+                expect(remoteGit("rev-parse", "main")) == laptop.head
+                expect(laptop.git("rev-parse", "refs/remotes/origin/main").trimmingCharacters(in: .newlines)) == laptop.head
+                let lacked = Set(laptop.git("rev-list", "--objects", "\(before)..HEAD").split(separator: "\n").map { String($0.prefix(40)) })
+                let added = Set(packs()).subtracting(packsBefore)
+                expect(added.count) == 1
+                let index = "objects/pack/" + added.first!.replacingOccurrences(of: ".pack", with: ".idx")
+                let listed = runCommand("sh", ["-c", "git show-index < '\(index)'"], in: remote)
+                expect(Set(listed.stdout.split(separator: "\n").map { String($0.split(separator: " ")[1]) })) == lacked
+
+                cloneDesk()
+                desk.run("add", "From the desk")
+                laptop.run("add", "From the laptop")
+                expect(laptop.run("sync").status) == 0
+                let loose = Int(remoteGit("count-objects").split(separator: " ")[0])!
+                let tip = remoteGit("rev-parse", "main")
+                expect(desk.run("sync").status) == 0
+                expect(remoteGit("rev-parse", "main")) == desk.head
+                expect(Int(remoteGit("count-objects").split(separator: " ")[0])! - loose)
+                    == desk.git("rev-list", "--objects", "\(tip)..HEAD").split(separator: "\n").count
+                expect(packs().count) == packsBefore.count + 1
+                let fsck = gitCLI(["fsck", "--strict", "--no-dangling"], in: remote)
+                expect(fsck.status) == 0
+                expect(fsck.stdout + fsck.stderr) == ""
+                expect(laptop.run("sync").status) == 0
+                expect(laptop.head) == desk.head
+                expect(laptop.state.todos.count) == 153
+            }
+
+            it("leaves a repository with a hook to git receive-pack, so a hook added later still runs") {
+                let pre = remote.appendingPathComponent("hooks/pre-receive")
+                try "#!/bin/sh\necho 'frozen for the release' >&2\nexit 1\n".write(to: pre, atomically: true, encoding: .utf8)
+                chmod(pre.path, 0o755)
+                let tip = remoteGit("rev-parse", "main")
+                laptop.run("add", "Declined")
+                let declined = laptop.run("sync")
+                expect(declined.status) == 1
+                expect(declined.stderr).to(contain("the server said: frozen for the release"))
+                expect(remoteGit("rev-parse", "main")) == tip
+            }
+
+            it("pushes to the remote's push URL when it has one") {
+                let mirror = root.appendingPathComponent("mirror.git")
+                gitCLI(["clone", "-q", "--bare", remote.path, mirror.path], in: root)
+                laptop.git("config", "remote.origin.pushurl", mirror.path)
+                let tip = remoteGit("rev-parse", "main")
+                laptop.run("add", "To the mirror")
+                laptop.run("commit")
+                expect(laptop.run("push").status) == 0
+                expect(gitCLI(["rev-parse", "main"], in: mirror).stdout.trimmingCharacters(in: .newlines)) == laptop.head
+                expect(remoteGit("rev-parse", "main")) == tip
+            }
+
+            it("moves nothing when killed before the branch moves, and the next push finishes") {
+                let tip = remoteGit("rev-parse", "main")
+                importTodos(laptop, 120, named: "killed")
+                let killed = laptop.run("push", environment: ["DOCKET_FAULT": "after-push-objects"])
+                expect(killed.status) != 0
+                expect(remoteGit("rev-parse", "main")) == tip
+                expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: remote).status) == 0
+                expect(laptop.run("push").status) == 0
+                expect(remoteGit("rev-parse", "main")) == laptop.head
+                expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: remote).status) == 0
+            }
+
+            it("tidies the remote with git gc --auto afterwards, as git receive-pack does") {
+                gitCLI(["config", "gc.autoPackLimit", "1"], in: remote)
+                gitCLI(["config", "gc.autoDetach", "false"], in: remote)
+                importTodos(laptop, 110, named: "first")
+                expect(laptop.run("push").status) == 0
+                expect(packs().count) == 1
+                importTodos(laptop, 110, named: "second")
+                expect(laptop.run("push").status) == 0
+                expect(packs().count) == 1
+                expect(remoteGit("rev-parse", "main")) == laptop.head
+                expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: remote).status) == 0
+            }
+        }
+
         describe("two first pushes at once") {
             it("treats losing the race to create the branch as someone pushing first: the sync pulls, merges and pushes") {
                 // Both pushes wait in the remote's pre-receive, so both try to create main; one finds it made.
