@@ -18,9 +18,8 @@ enum FolderPush {
 extension Repository {
     /// Pushes `local` to the branch `remoteReference` of the bare repository
     /// at `folder`, when that branch exists and the push fast-forwards it:
-    /// writes the objects the remote lacks as one pack with its index,
-    /// flushes them to disk, then moves the branch only if it still names
-    /// what it named when the push began.
+    /// writes the objects the remote lacks, flushes them to disk, then moves
+    /// the branch only if it still names what it named when the push began.
     ///
     /// NB: libgit2's local transport pushes to a folder as to a server: it
     /// searches all new objects for deltas (a third of a push at 100,000
@@ -163,7 +162,6 @@ extension Repository {
                 }
                 report(done + 1, sent)
             }
-            Fault.point("before-push-pack")
             try pack.finish()
         } catch {
             pack.abandon()
@@ -232,6 +230,8 @@ private struct ReceiveSettings {
         do {
             if try remote.configBool("receive.fsckObjects") ?? remote.configBool("transfer.fsckObjects") ?? false { return nil }
             if try remote.configBool("receive.updateServerInfo") ?? false { return nil }
+            // A size limit, or branches hidden from pushes, are receive-pack's to enforce.
+            for name in ["receive.maxInputSize", "receive.hideRefs", "transfer.hideRefs"] where try remote.configString(name) != nil { return nil }
             if let shared = try remote.configString("core.sharedRepository"),
                !["false", "umask", "no", "off", "0"].contains(shared.lowercased()) { return nil }
             let hooks = try remote.configString("core.hooksPath").map { path in
