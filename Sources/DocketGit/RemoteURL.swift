@@ -41,6 +41,23 @@ public enum RemoteURL {
         return (String(cString: host), port == 0 ? nil : Int(port))
     }
 
+    /// The path part of an ssh URL (scp-like or ssh://); nil when it is not one.
+    static func sshPath(_ url: String) -> String? {
+        var user: UnsafeMutablePointer<CChar>?, host: UnsafeMutablePointer<CChar>?, path: UnsafeMutablePointer<CChar>?
+        var port: Int32 = 0
+        guard docket_exec_parse_ssh_url(url, &user, &host, &port, &path) == 0, let path else { return nil }
+        defer { free(user); free(host); free(path) }
+        return String(cString: path)
+    }
+
+    /// `text` with the URL, and the path it names, each replaced by "<remote>":
+    /// what failed is then read from the words around them only.
+    static func withoutAddress(_ text: String, of url: String) -> String {
+        let path = localPath(url) ?? (isSSH(url) ? sshPath(url) : URLComponents(string: url)?.path)
+        return [url, path].compactMap { $0 }.filter { $0.count >= 2 }.sorted { $0.count > $1.count }
+            .reduce(text) { $0.replacingOccurrences(of: $1, with: "<remote>") }
+    }
+
     /// A relative path made absolute from `folder`, so the remote means the
     /// same folder whichever folder docket runs from; other URLs as they are.
     public static func absolute(_ url: String, from folder: String) -> String {

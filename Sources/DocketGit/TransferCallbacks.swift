@@ -271,7 +271,8 @@ final class TransferContext {
         // A program's stderr may start with warnings; its last line says what failed.
         let detail = lines.last ?? text
         let error = GitError(code: raw.code, function: raw.function, message: detail)
-        let message = text.lowercased()
+        // NB: a remote's own address may hold any word or number ("…/9403-…/denied.git"); only the words around it count.
+        let message = RemoteURL.withoutAddress(text, of: rawURL).lowercased()
         let ssh = RemoteURL.isSSH(rawURL)
         let host = RemoteURL.sshHost(rawURL)
         if ssh, message.contains("remote host identification has changed") {

@@ -158,6 +158,9 @@ final class OpenSSHSpec: QuickSpec {
                 let missing = clone("lists:\(root.path)/nothing.git", "laptop")
                 expect(missing.status) == 1
                 expect(missing.stderr).to(contain("there is no git repository at lists:\(root.path)/nothing.git"))
+                // The server quotes the path; "403" and "denied" in it are no sign of a refusal.
+                let named = clone("lists:\(root.path)/9403-denied.git", "desk")
+                expect(named.stderr).to(contain("there is no git repository at lists:\(root.path)/9403-denied.git"))
             }
             it("shows what the server's hooks say, and a declining hook's reason") {
                 writeConfig(key: server.userKey)
