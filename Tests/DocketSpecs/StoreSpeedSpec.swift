@@ -344,7 +344,7 @@ final class StoreSpeedSpec: QuickSpec {
                 write(AppState(todos: Array(todos.prefix(2)), projects: [], removed: []))
                 expect(try store.status().count) == 2
                 _ = try store.commit()
-                expect(gitCLI(["ls-tree", "-r", "--name-only", "HEAD"], in: folder).stdout)
+                expect(gitCLI(["ls-tree", "-r", "--name-only", "HEAD", "todos"], in: folder).stdout)
                     .to(contain(StoreLayout.todo(todos[0].id)))
                 // A file of another name in the store's folders is still left to the ignore rules.
                 try "notes".write(to: folder.appendingPathComponent("todos/notes.json"), atomically: true, encoding: .utf8)
@@ -382,6 +382,20 @@ final class StoreSpeedSpec: QuickSpec {
                 expectIndexHoldsHEADAsGitWritesIt()
                 try handEdit(todos[7]) { $0.replacingOccurrences(of: "Todo 7", with: "Todo 8") }
                 expect(try store.status().map(\.description)) == ["todo 'Todo 7' renamed to 'Todo 8'"]
+            }
+            it("leaves the index as git would write it after a commit of 100 files or more (one pack), and still sees an edit made after it") {
+                let more = (0..<130).map { TodoItem(text: "More \($0)") }
+                write(AppState(todos: todos + more, projects: [], removed: []))
+                try handEdit(todos[2]) { $0.replacingOccurrences(of: "Todo 2", with: "Todo two") }
+                try FileManager.default.removeItem(atPath: file(of: todos[6]))
+                guard case .committed = try store.commit() else { return fail("expected a commit") }
+                expect(gitCLI(["ls-tree", "-r", "--name-only", "HEAD", "todos"], in: folder).stdout.split(separator: "\n").count) == 20 + 130 - 1
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+                expect(gitCLI(["diff", "--cached", "--quiet"], in: folder).status) == 0
+                expect(gitCLI(["fsck", "--strict"], in: folder).status) == 0
+                expectIndexHoldsHEADAsGitWritesIt()
+                try handEdit(more[9]) { $0.replacingOccurrences(of: "More 9", with: "More nine") }
+                expect(try store.status().map(\.description)) == ["todo 'More 9' renamed to 'More nine'"]
             }
             it("hashes and commits through git's filters when an attribute asks for one, as git does") {
                 // Line endings normalized on commit: a file written with CRLF goes in with LF, as git commits it.
