@@ -83,12 +83,12 @@ extension Repository {
     /// than `gc.autoPackLimit`.
     private func wantsGC() -> Bool {
         let objects = commonDir + "objects/"
-        let auto = (try? configString("gc.auto")).flatMap { $0.flatMap { Int($0) } } ?? 6_700
+        let auto = (try? configInt("gc.auto")).flatMap { $0 } ?? 6_700
         if auto > 0 {
             let sample = ((try? FileManager.default.contentsOfDirectory(atPath: objects + "17")) ?? []).filter { $0.count == 38 }
             if sample.count > (auto + 255) / 256 { return true }
         }
-        let packLimit = (try? configString("gc.autoPackLimit")).flatMap { $0.flatMap { Int($0) } } ?? 50
+        let packLimit = (try? configInt("gc.autoPackLimit")).flatMap { $0 } ?? 50
         let packs = (try? FileManager.default.contentsOfDirectory(atPath: objects + "pack")) ?? []
         return packLimit > 0 && packs.filter { $0.hasSuffix(".pack") }.count > packLimit
     }
@@ -101,20 +101,7 @@ extension Repository {
     /// its name, so entries are matched by id; names only pair a changed
     /// folder with the parents' folders of its name.
     private func objectsMissing(from tip: ObjectID, upTo local: ObjectID) throws -> [Outgoing] {
-        var walk: OpaquePointer?
-        try check(git_revwalk_new(&walk, pointer), "git_revwalk_new")
-        defer { git_revwalk_free(walk) }
-        var localOID = local.oid, tipOID = tip.oid
-        try check(git_revwalk_push(walk, &localOID), "git_revwalk_push")
-        try check(git_revwalk_hide(walk, &tipOID), "git_revwalk_hide")
-        var commits: [ObjectID] = []
-        var next = git_oid()
-        while true {
-            let code = git_revwalk_next(&next, walk)
-            if code == GIT_ITEROVER.rawValue { break }
-            try check(code, "git_revwalk_next")
-            commits.append(ObjectID(next))
-        }
+        let commits = try self.commits(from: local, excluding: [tip])
         var objects = commits.map { Outgoing(id: $0, type: GIT_OBJECT_COMMIT, bytes: nil) }
         var listed = Set(commits.map { ShortID($0.bytes[...]) })
         var read: [ObjectID: StoredTree] = [:]
@@ -238,9 +225,7 @@ private struct ReceiveSettings {
                 Home.expand(path).hasPrefix("/") ? Home.expand(path) : remote.commonDir + path
             } ?? remote.commonDir + "hooks"
             if Self.hooks.contains(where: { access(hooks + "/" + $0, X_OK) == 0 }) { return nil }
-            let limit = try remote.configString("receive.unpackLimit") ?? remote.configString("transfer.unpackLimit")
-            unpackLimit = limit.map { Int($0) ?? -1 } ?? 100
-            if unpackLimit < 0 { return nil }
+            unpackLimit = try remote.configInt("receive.unpackLimit") ?? remote.configInt("transfer.unpackLimit") ?? 100
             autoGC = try remote.configBool("receive.autogc") ?? true
         } catch {
             // A setting git would read differently, or fail on: git says what it makes of it.

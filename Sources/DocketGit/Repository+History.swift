@@ -50,7 +50,8 @@ public struct CommitInfo: Equatable, Sendable {
 }
 
 extension Repository {
-    /// The commits reachable from `start` but not from any of `excluding`, newest first (topological), at most `limit`.
+    /// The commits reachable from `start` but not from any of `excluding`, newest first (topological), at most `limit`;
+    /// a walk that cannot go on (a missing or broken commit) throws rather than stopping short.
     public func commits(from start: ObjectID, excluding: [ObjectID], limit: Int = .max) throws -> [ObjectID] {
         var walker: OpaquePointer?
         try check(git_revwalk_new(&walker, pointer), "git_revwalk_new")
@@ -64,7 +65,12 @@ extension Repository {
         }
         var found: [ObjectID] = []
         var next = git_oid()
-        while found.count < limit, git_revwalk_next(&next, walker) == 0 { found.append(ObjectID(next)) }
+        while found.count < limit {
+            let code = git_revwalk_next(&next, walker)
+            if code == GIT_ITEROVER.rawValue { break }
+            try check(code, "git_revwalk_next")
+            found.append(ObjectID(next))
+        }
         return found
     }
 }
