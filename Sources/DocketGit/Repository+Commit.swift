@@ -31,10 +31,7 @@ extension Repository {
                 guard var entry = git_index_get_bypath(index, path, 0)?.pointee else { continue }
                 if git_oid_equal(&before, &entry.id) == 0 { updates.append(TreeUpdate(path: path, id: entry.id, mode: entry.mode)) }
             }
-            let present = paths.filter { path in
-                var info = stat()
-                return lstat(workdir! + path, &info) == 0
-            }
+            let present = presentInWorkdir(paths)
             var packed: [String: WrittenBlob] = [:]
             if present.count >= Self.packLimit {
                 for (path, blob) in zip(present, try writeBlobsAsPack(present)) { if let blob { packed[path] = blob } }

@@ -30,11 +30,8 @@ extension Repository {
         // Many files are read on all cores and written as one pack; a file it leaves out goes to libgit2 with the rest.
         var packed: [String: WrittenBlob] = [:]
         if paths.count >= Self.packLimit {
-            let present = paths.filter { path in
-                var info = stat()
-                return lstat(workdir! + path, &info) == 0
-            }
-            for (path, blob) in zip(present, try writeBlobsAsPack(present)) {
+            let present = presentInWorkdir(paths)
+            for (path, blob) in zip(present, try writeBlobsAsPack(present, mayFilter: false)) {
                 guard let blob else { return nil }
                 packed[path] = blob
             }

@@ -36,8 +36,8 @@ extension Repository {
     /// folder of 100,000 files every later command has to look through. A
     /// pack without deltas is simple to write (git's pack and index version 2
     /// formats) and is what `git gc` would make of them anyway, minus deltas.
-    func writeBlobsAsPack(_ paths: [String]) throws -> [WrittenBlob?] {
-        let filtered = try mayFilter(paths)
+    func writeBlobsAsPack(_ paths: [String], mayFilter known: Bool? = nil) throws -> [WrittenBlob?] {
+        let filtered = try known ?? mayFilter(paths)
         let root = workdir!
         let rootFD = try systemCall("open", path: root) { Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { close(rootFD) }
@@ -66,6 +66,14 @@ extension Repository {
         defer { git_odb_free(odb) }
         try check(git_odb_refresh(odb), "git_odb_refresh")
         return written
+    }
+
+    /// Those of `paths` that are in the working tree (as anything: a file, a link, a folder).
+    func presentInWorkdir(_ paths: [String]) -> [String] {
+        paths.filter { path in
+            var info = stat()
+            return lstat(workdir! + path, &info) == 0
+        }
     }
 
     /// Whether any of git's filters could apply to these paths: libgit2 has
