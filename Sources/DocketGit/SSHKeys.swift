@@ -1,3 +1,4 @@
+import DocketSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -8,7 +9,7 @@ enum SSHKeys {
     /// Whether a private key file is protected by a passphrase (PEM with
     /// `ENCRYPTED`, or OpenSSH's format with a cipher other than "none").
     static func isEncrypted(_ path: String) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else { return false }
+        guard let data = readKey(path), let text = String(data: data, encoding: .utf8) else { return false }
         if text.contains("ENCRYPTED") { return true }
         guard text.contains("BEGIN OPENSSH PRIVATE KEY") else { return false }
         let body = text.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
@@ -20,6 +21,17 @@ enum SSHKeys {
         guard blob.count >= magic.count + 4 + length else { return false }
         let cipher = String(decoding: blob[(magic.count + 4)..<(magic.count + 4 + length)], as: UTF8.self)
         return cipher != "none"
+    }
+
+    /// A private key file's bytes, through links as OpenSSH reads it; nil when it is not a regular file of at most 1 MiB
+    /// (the largest keys OpenSSH makes are under 16 KiB).
+    private static func readKey(_ path: String) -> Data? {
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return try? readAll(fd, limit: 1 << 20, expected: Int(info.st_size), path: path)
     }
 
     /// Whether an ssh-agent answers on the socket `SSH_AUTH_SOCK` names (a
