@@ -53,12 +53,19 @@ extension Repository {
     /// The commits reachable from `start` but not from any of `excluding`, newest first (topological), at most `limit`;
     /// a walk that cannot go on (a missing or broken commit) throws rather than stopping short.
     public func commits(from start: ObjectID, excluding: [ObjectID], limit: Int = .max) throws -> [ObjectID] {
+        try commits(from: [start], excluding: excluding, limit: limit)
+    }
+
+    /// The commits reachable from any of `starts` and from none of `excluding`, newest first.
+    public func commits(from starts: [ObjectID], excluding: [ObjectID], limit: Int = .max) throws -> [ObjectID] {
         var walker: OpaquePointer?
         try check(git_revwalk_new(&walker, pointer), "git_revwalk_new")
         defer { git_revwalk_free(walker) }
         git_revwalk_sorting(walker, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_TIME.rawValue)
-        var oid = start.oid
-        try check(git_revwalk_push(walker, &oid), "git_revwalk_push")
+        for start in starts {
+            var oid = start.oid
+            try check(git_revwalk_push(walker, &oid), "git_revwalk_push")
+        }
         for commit in excluding {
             var hidden = commit.oid
             try check(git_revwalk_hide(walker, &hidden), "git_revwalk_hide")
