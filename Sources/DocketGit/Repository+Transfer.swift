@@ -6,6 +6,7 @@ extension Repository {
     public func fetch(remote name: String, options: TransferOptions) throws {
         try withRemote(name) { remote in
             let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
+            if try fetchedFromFolder(remote, context: context) { return }
             var fetchOptions = git_fetch_options()
             try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
             context.install(into: &fetchOptions.callbacks)

@@ -408,6 +408,103 @@ final class SyncSpec: QuickSpec {
             }
         }
 
+        describe("a fetch from a repository on this machine") {
+            // Docket copies the objects the store lacks and moves the remote-tracking branches itself.
+            func importTodos(_ machine: Machine, _ count: Int, named name: String) {
+                let file = root.appendingPathComponent("\(name).txt")
+                try? (1...count).map { "\(name) \($0)" }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+                expect(machine.run("import", "todotxt", file.path).status) == 0
+            }
+            func packs(_ machine: Machine) -> [String] {
+                let folder = machine.folder.path + "/.git/objects/pack"
+                return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".pack") }.sorted()
+            }
+            func loose(_ machine: Machine) -> Int { Int(machine.git("count-objects").split(separator: " ")[0])! }
+            func line(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+            beforeEach {
+                laptop.run("add", "First")
+                expect(laptop.run("sync").status) == 0
+                cloneDesk()
+            }
+
+            it("takes exactly what the store lacks, as git keeps it: one pack from 100 objects, loose below, and the store stays whole") {
+                importTodos(laptop, 150, named: "imported")
+                expect(laptop.run("sync").status) == 0
+                gitCLI(["branch", "side", "main~1"], in: remote)
+                let before = desk.head, packsBefore = packs(desk)
+                expect(desk.run("pull").status) == 0
+                expect(desk.head) == laptop.head
+                let lacked = Set(desk.git("rev-list", "--objects", "\(before)..HEAD").split(separator: "\n").map { String($0.prefix(40)) })
+                let added = Set(packs(desk)).subtracting(packsBefore)
+                expect(added.count) == 1
+                let index = ".git/objects/pack/" + added.first!.replacingOccurrences(of: ".pack", with: ".idx")
+                let listed = runCommand("sh", ["-c", "git show-index < '\(index)'"], in: desk.folder)
+                expect(Set(listed.stdout.split(separator: "\n").map { String($0.split(separator: " ")[1]) })) == lacked
+                // Every branch of the remote is tracked, and FETCH_HEAD names them as libgit2's fetch does.
+                let side = line(gitCLI(["rev-parse", "side"], in: remote).stdout)
+                expect(line(desk.git("rev-parse", "refs/remotes/origin/side"))) == side
+                expect(try? String(contentsOfFile: desk.folder.path + "/.git/FETCH_HEAD", encoding: .utf8))
+                    == "\(laptop.head)\t\tbranch 'main' of \(remote.path)\n\(side)\tnot-for-merge\tbranch 'side' of \(remote.path)\n"
+                expect(desk.git("reflog", "-1", "--format=%gs", "refs/remotes/origin/side")) == "docket: fetch\n"
+
+                laptop.run("add", "Small")
+                expect(laptop.run("sync").status) == 0
+                let tip = desk.head, looseBefore = loose(desk)
+                expect(desk.run("pull").status) == 0
+                expect(loose(desk) - looseBefore) == desk.git("rev-list", "--objects", "\(tip)..HEAD").split(separator: "\n").count
+                expect(packs(desk).count) == packsBefore.count + 1
+                let fsck = gitCLI(["fsck", "--strict", "--no-dangling"], in: desk.folder)
+                expect(fsck.status) == 0
+                expect(fsck.stdout + fsck.stderr) == ""
+                expect(desk.state.todos.count) == 152
+            }
+
+            it("fetches from another store's folder, whose references include symbolic ones") {
+                desk.git("remote", "add", "laptop", laptop.folder.path)
+                gitCLI(["symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main"], in: laptop.folder)
+                laptop.run("add", "Straight from the laptop")
+                laptop.run("commit")
+                let packsBefore = packs(desk)
+                expect(desk.run("pull", "laptop").status) == 0
+                expect(desk.head) == laptop.head
+                expect(packs(desk)) == packsBefore
+                expect(Set(desk.state.todos.map(\.text))) == ["First", "Straight from the laptop"]
+            }
+
+            it("leaves tags the store lacks to libgit2, which follows them as git does") {
+                laptop.run("add", "Tagged")
+                expect(laptop.run("sync").status) == 0
+                gitCLI(["tag", "-a", "-m", "Release", "v1", "main"], in: remote)
+                expect(desk.run("pull").status) == 0
+                expect(line(desk.git("rev-parse", "refs/tags/v1"))) == line(gitCLI(["rev-parse", "refs/tags/v1"], in: remote).stdout)
+                expect(desk.head) == laptop.head
+            }
+
+            it("prunes when git is told to (fetch.prune), as libgit2 does") {
+                gitCLI(["branch", "side", "main"], in: remote)
+                expect(desk.run("pull").status) == 0
+                expect(desk.git("for-each-ref", "refs/remotes/origin/side")).toNot(beEmpty())
+                gitCLI(["branch", "-D", "side"], in: remote)
+                desk.git("config", "fetch.prune", "true")
+                expect(desk.run("pull").status) == 0
+                expect(desk.git("for-each-ref", "refs/remotes/origin/side")) == ""
+            }
+
+            it("moves no branch when killed after the objects, and the next pull finishes") {
+                importTodos(laptop, 120, named: "killed")
+                expect(laptop.run("sync").status) == 0
+                let tracking = desk.git("rev-parse", "refs/remotes/origin/main"), head = desk.head
+                let killed = desk.run("pull", environment: ["DOCKET_FAULT": "after-fetch-objects"])
+                expect(killed.status) != 0
+                expect(desk.git("rev-parse", "refs/remotes/origin/main")) == tracking
+                expect(desk.head) == head
+                expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: desk.folder).status) == 0
+                expect(desk.run("pull").status) == 0
+                expect(desk.head) == laptop.head
+                expect(desk.state.todos.count) == 121
+            }
+        }
+
         describe("two first pushes at once") {
             it("treats losing the race to create the branch as someone pushing first: the sync pulls, merges and pushes") {
                 // Both pushes wait in the remote's pre-receive, so both try to create main; one finds it made.
