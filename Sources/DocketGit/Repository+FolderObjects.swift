@@ -99,8 +99,8 @@ extension Repository {
     /// written since they were last listed may go unseen: for a question where
     /// a wrong "no" costs only a copy written twice.
     ///
-    /// NB: libgit2 lists the pack folder again for each object it does not
-    /// find, which made this 100 µs per missing object.
+    /// NB: unless told not to, libgit2 lists the pack folder again for each
+    /// object it does not find.
     func exists(_ id: ObjectID, refreshing: Bool = true) -> Bool {
         var odb: OpaquePointer?
         guard git_repository_odb(&odb, pointer) == 0 else { return false }
