@@ -35,10 +35,6 @@ extension Repository {
             } catch let error as GitError {
                 try context.conclude(context.classify(error))
             }
-            var odb: OpaquePointer?
-            try check(git_repository_odb(&odb, pointer), "git_repository_odb")
-            defer { git_odb_free(odb) }
-            try check(git_odb_refresh(odb), "git_odb_refresh")
         }
         Fault.point("after-fetch-objects")
         for update in plan.updates {
@@ -124,7 +120,7 @@ private struct FolderFetchPlan {
             objects = []
         } else {
             // What this repository has, as far as the remote knows it: the commits its references name.
-            let known = Set(ours.direct.values).filter { source.isCommit($0) }
+            let known = Set(ours.direct.values).filter { (try? source.objectHeader($0))?.type == GIT_OBJECT_COMMIT }
             // NB: each is not also looked up here: a lookup of a missing object took 60–300 µs (a path walk
             // to a loose file), and one this repository has already is only written twice.
             objects = try source.objectsMissing(upTo: Array(wanted), known: Array(known))
@@ -151,16 +147,5 @@ private extension Repository {
             let name = String(cString: git_reference_name(ref))
             if let id = ObjectID(git_reference_target(ref)) { direct[name] = id } else { symbolic.append(name) }
         }
-    }
-
-    /// Whether the object is a commit in this repository.
-    func isCommit(_ id: ObjectID) -> Bool {
-        var odb: OpaquePointer?
-        guard git_repository_odb(&odb, pointer) == 0 else { return false }
-        defer { git_odb_free(odb) }
-        var oid = id.oid
-        var size = 0
-        var type = GIT_OBJECT_INVALID
-        return git_odb_read_header(&size, &type, odb, &oid) == 0 && type == GIT_OBJECT_COMMIT
     }
 }

@@ -49,7 +49,7 @@ extension Repository {
         return objects
     }
 
-    /// Writes these objects of `source` as one pack with its index.
+    /// Writes these objects of `source` as one pack with its index, then lists the packs again.
     func writePack(_ objects: [Outgoing], from source: Repository, report: (Int, Int) -> Void) throws {
         var pack = try PackFileWriter(folder: commonDir + "objects/pack/")
         var sent = 0
@@ -69,6 +69,7 @@ extension Repository {
             pack.abandon()
             throw error
         }
+        try refreshObjects()
     }
 
     /// Writes these objects of `source` one file each, as git keeps a push or
@@ -121,7 +122,6 @@ extension Repository {
         return try body(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: git_odb_object_size(object)))
     }
 }
-
 
 /// An object sent to another repository: its id, its type, and its bytes when read already.
 struct Outgoing {

@@ -64,10 +64,6 @@ extension Repository {
             }
         }
         Fault.point("after-push-objects")
-        var odb: OpaquePointer?
-        try check(git_repository_odb(&odb, remote.pointer), "git_repository_odb")
-        defer { git_odb_free(odb) }
-        try check(git_odb_refresh(odb), "git_odb_refresh")
         var moved: OpaquePointer?
         defer { git_reference_free(moved) }
         try check(git_reference_create_matching(&moved, remote.pointer, remoteReference, &localOID, 1, &tipOID, "push"),

@@ -13,6 +13,11 @@ extension Repository {
 
     /// The size of a blob in bytes, from the object's header alone (its contents are not inflated).
     public func blobSize(_ id: ObjectID) throws -> Int {
+        try objectHeader(id).size
+    }
+
+    /// An object's size and type, from its header alone.
+    func objectHeader(_ id: ObjectID) throws -> (size: Int, type: git_object_t) {
         var odb: OpaquePointer?
         try check(git_repository_odb(&odb, pointer), "git_repository_odb")
         defer { git_odb_free(odb) }
@@ -20,7 +25,15 @@ extension Repository {
         var size = 0
         var type = GIT_OBJECT_ANY
         try check(git_odb_read_header(&size, &type, odb, &oid), "git_odb_read_header")
-        return size
+        return (size, type)
+    }
+
+    /// Lists the object folder's packs again, so that one written by Docket is read without a miss first.
+    func refreshObjects() throws {
+        var odb: OpaquePointer?
+        try check(git_repository_odb(&odb, pointer), "git_repository_odb")
+        defer { git_odb_free(odb) }
+        try check(git_odb_refresh(odb), "git_odb_refresh")
     }
 
     /// The contents of a blob.

@@ -61,10 +61,7 @@ extension Repository {
             pack.abandon()
             throw error
         }
-        var odb: OpaquePointer?
-        try check(git_repository_odb(&odb, pointer), "git_repository_odb")
-        defer { git_odb_free(odb) }
-        try check(git_odb_refresh(odb), "git_odb_refresh")
+        try refreshObjects()
         return written
     }
 
