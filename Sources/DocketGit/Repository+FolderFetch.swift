@@ -115,7 +115,10 @@ private struct FolderFetchPlan {
         guard !updates.isEmpty else { return nil }
         self.updates = updates
 
-        let wanted = Set(updates.map(\.id)).filter { !local.exists($0, refreshing: false) }
+        // NB: a commit being here is not taken as having what it holds (as libgit2's fetch takes it): a
+        // process killed while it wrote objects one by one (`git unpack-objects`, an older docket) may have
+        // left it without its tree. What a reference here names is whole.
+        let wanted = Set(updates.map(\.id)).subtracting(ours.direct.values)
         if wanted.isEmpty {
             objects = []
         } else {

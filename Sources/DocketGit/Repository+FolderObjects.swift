@@ -1,4 +1,5 @@
 import CGit2
+import DocketSystem
 import Foundation
 
 // Objects copied between two repositories on this machine, as a push to a
@@ -74,19 +75,28 @@ extension Repository {
 
     /// Writes these objects of `source` one file each, as git keeps a push or
     /// fetch of fewer than 100 objects (`transfer.unpackLimit`), so that small
-    /// transfers do not leave a pack each.
+    /// transfers do not leave a pack each: the trees and blobs first, then the
+    /// commits, each after its parents.
+    ///
+    /// NB: a process killed part way leaves the files written so far. A fetch
+    /// (libgit2's too) takes a branch's commit being here as having all it
+    /// holds, and moves the branch without copying anything: so no commit is
+    /// written before what it names.
     func writeLoose(_ objects: [Outgoing], from source: Repository, report: (Int, Int) -> Void) throws {
         var odb: OpaquePointer?
         try check(git_repository_odb(&odb, pointer), "git_repository_odb")
         defer { git_odb_free(odb) }
+        // `objectsMissing` lists the commits first, each before its parents.
+        let ordered = objects.filter { $0.type != GIT_OBJECT_COMMIT } + objects.filter { $0.type == GIT_OBJECT_COMMIT }.reversed()
         var total = 0
-        for (done, object) in objects.enumerated() {
+        for (done, object) in ordered.enumerated() {
             var written = git_oid()
             try source.withBytes(of: object) { bytes in
                 try check(git_odb_write(&written, odb, bytes.baseAddress, bytes.count, object.type), "git_odb_write")
                 total += bytes.count
             }
             report(done + 1, total)
+            if done == 0 { Fault.point("amid-loose-objects") }
         }
     }
 
@@ -96,18 +106,13 @@ extension Repository {
         try withRawObject(object.id, body)
     }
 
-    /// Whether the object is in this repository. Without `refreshing`, packs
-    /// written since they were last listed may go unseen: for a question where
-    /// a wrong "no" costs only a copy written twice.
-    ///
-    /// NB: unless told not to, libgit2 lists the pack folder again for each
-    /// object it does not find.
-    func exists(_ id: ObjectID, refreshing: Bool = true) -> Bool {
+    /// Whether the object is in this repository.
+    func exists(_ id: ObjectID) -> Bool {
         var odb: OpaquePointer?
         guard git_repository_odb(&odb, pointer) == 0 else { return false }
         defer { git_odb_free(odb) }
         var oid = id.oid
-        return git_odb_exists_ext(odb, &oid, refreshing ? 0 : GIT_ODB_LOOKUP_NO_REFRESH.rawValue) == 1
+        return git_odb_exists(odb, &oid) == 1
     }
 
     /// Runs `body` with an object's bytes as stored (no header).

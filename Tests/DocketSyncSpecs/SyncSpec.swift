@@ -394,6 +394,18 @@ final class SyncSpec: QuickSpec {
                 expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: remote).status) == 0
             }
 
+            it("writes no commit before what it holds when killed amid the objects, and the next push finishes") {
+                laptop.run("add", "Second")
+                laptop.run("commit")
+                let killed = laptop.run("push", environment: ["DOCKET_FAULT": "amid-loose-objects"])
+                expect(killed.status) != 0
+                // What a fetch from the remote, libgit2's too, would take as fetched already.
+                expect(remoteGit("cat-file", "-t", laptop.head)).to(beEmpty())
+                expect(laptop.run("push").status) == 0
+                expect(remoteGit("rev-parse", "main")) == laptop.head
+                expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: remote).status) == 0
+            }
+
             it("tidies the remote with git gc --auto afterwards, as git receive-pack does") {
                 gitCLI(["config", "gc.autoPackLimit", "1"], in: remote)
                 gitCLI(["config", "gc.autoDetach", "false"], in: remote)
@@ -502,6 +514,36 @@ final class SyncSpec: QuickSpec {
                 expect(desk.run("pull").status) == 0
                 expect(desk.head) == laptop.head
                 expect(desk.state.todos.count) == 121
+            }
+
+            it("writes no commit before what it holds when killed amid the objects, and the next pull finishes") {
+                laptop.run("add", "Second")
+                laptop.run("add", "Third")
+                expect(laptop.run("sync").status) == 0
+                let killed = desk.run("pull", environment: ["DOCKET_FAULT": "amid-loose-objects"])
+                expect(killed.status) != 0
+                // What a fetch, libgit2's too, takes as fetched already: the branch's commit being here.
+                expect(desk.git("cat-file", "-t", laptop.head)).to(beEmpty())
+                expect(desk.run("pull").status) == 0
+                expect(desk.head) == laptop.head
+                expect(desk.state.todos.map(\.text).sorted()) == ["First", "Second", "Third"]
+                expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: desk.folder).status) == 0
+            }
+
+            it("copies what a commit found here holds when no reference here names it") {
+                laptop.run("add", "Second")
+                expect(laptop.run("sync").status) == 0
+                // The commit alone, as a killed `git fetch` writing objects one by one may leave it.
+                let head = laptop.head
+                let path = "objects/\(head.prefix(2))/\(head.dropFirst(2))"
+                try FileManager.default.createDirectory(atPath: desk.folder.path + "/.git/objects/\(head.prefix(2))",
+                                                        withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: remote.path + "/" + path, toPath: desk.folder.path + "/.git/" + path)
+                let pulled = desk.run("pull")
+                expect(pulled.status).to(equal(0), description: pulled.stderr)
+                expect(desk.head) == head
+                expect(desk.state.todos.map(\.text).sorted()) == ["First", "Second"]
+                expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: desk.folder).status) == 0
             }
         }
 
