@@ -116,7 +116,7 @@ private struct FolderFetchPlan {
         self.updates = updates
 
         // NB: a commit being here is not taken as having what it holds (as libgit2's fetch takes it): a
-        // process killed while it wrote objects one by one (`git unpack-objects`, an older docket) may have
+        // `git fetch` killed while `git unpack-objects` wrote objects one by one, commits first, may have
         // left it without its tree. What a reference here names is whole.
         let wanted = Set(updates.map(\.id)).subtracting(ours.direct.values)
         if wanted.isEmpty {
