@@ -69,9 +69,22 @@ public final class NotedIndex: @unchecked Sendable {
 extension Repository {
     /// The index, read by Docket, when it is the one Docket noted as holding HEAD's tree; nil otherwise.
     public func notedIndexHoldingHead() throws -> NotedIndex? {
-        guard let noted = indexTreeNoted(), let file = IndexFile.read(gitdir + "index", checksum: noted.checksum),
+        guard let noted = indexTreeNoted(), let file = readNotedIndex(noted.checksum),
               try headTreeIfNoted(noted.tree) != nil else { return nil }
         return NotedIndex(file)
+    }
+
+    /// The index file when its checksum is `checksum` (`IndexFile.read`); the
+    /// one read last in this process while the file on disk is the same file,
+    /// unchanged since (its inode, size, change and modification times, and checksum).
+    func readNotedIndex(_ checksum: ObjectID) -> IndexFile? {
+        let path = gitdir + "index"
+        if let last = lastIndexRead, last.checksum == checksum.bytes {
+            var info = stat()
+            if lstat(path, &info) == 0, last.isFile(info), Self.checksum(ofIndexAt: path) == last.checksum { return last }
+        }
+        lastIndexRead = IndexFile.read(path, checksum: checksum)
+        return lastIndexRead
     }
 
     /// Sets each path's entry in `index` to its file as it is now and the
@@ -106,7 +119,7 @@ extension Repository {
         var placed = false
         defer { if !placed { unlink(lock) } }
         do {
-            try bytes.withUnsafeBytes { try writeAll(fd, $0, path: lock) }
+            try writeAll(fd, bytes.bytes, path: lock)
             close(fd)
         } catch {
             close(fd)
@@ -115,8 +128,9 @@ extension Repository {
         guard Self.checksum(ofIndexAt: path) == index.file.checksum else { return false }
         try systemCall("rename", path: path) { rename(lock, path) }
         placed = true
-        writtenIndex = Array(bytes.suffix(20))
-        if let tree { note(checksum: ObjectID(bytes: Array(bytes.suffix(20))), tree: tree) }
+        lastIndexRead = nil
+        writtenIndex = Array(bytes.bytes.suffix(20))
+        if let tree { note(checksum: ObjectID(bytes: Array(bytes.bytes.suffix(20))), tree: tree) }
         return true
     }
 

@@ -83,7 +83,7 @@ extension Repository {
     /// folders, the index is read by Docket (`IndexFile`), not libgit2.
     func workdirChangesWhenIndexMatchesHead(under folders: [String], alwaysTracked: (String) -> Bool) throws -> [StatusEntry]? {
         if !folders.isEmpty {
-            guard let noted = indexTreeNoted(), let index = IndexFile.read(gitdir + "index", checksum: noted.checksum),
+            guard let noted = indexTreeNoted(), let index = readNotedIndex(noted.checksum),
                   try headTreeIfNoted(noted.tree) != nil else { return nil }
             return try scanWorkdir(index, under: folders, alwaysTracked: alwaysTracked)
         }

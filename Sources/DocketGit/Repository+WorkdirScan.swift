@@ -33,6 +33,7 @@ extension Repository {
         // The index entries under the folders, by the folder each is in (entries of one folder mostly follow each other).
         let prefixes = folders.map { Array($0.utf8) + [UInt8(ascii: "/")] }
         var tracked: [IndexFile.Entry] = []
+        tracked.reserveCapacity(index.entries.count)
         var groups: [[Int]] = []
         var groupOf: [String: Int] = [:]
         var current = -1, currentFolder: UnsafeRawBufferPointer?
@@ -142,17 +143,21 @@ extension Repository {
     /// Where the last `/` of an index path is, when the path is one git writes in
     /// a working tree (no empty, `.`, `..` or `.git` part); nil for any other.
     static func lastSlashOfPlainPath(_ path: UnsafeRawBufferPointer) -> Int? {
+        guard let base = path.baseAddress else { return nil }
         var start = 0, last: Int?
-        for end in 0...path.count where end == path.count || path[end] == UInt8(ascii: "/") {
-            let length = end - start
+        // One part at a time, from slash to slash (memchr: this runs for every index entry).
+        while true {
+            let end = memchr(base + start, Int32(UInt8(ascii: "/")), path.count - start).map { UnsafeRawPointer($0) - base } ?? path.count
+            let length = end - start, part = base + start
             let dot = UInt8(ascii: ".")
-            if length == 0 || (length == 1 && path[start] == dot) || (length == 2 && path[start] == dot && path[start + 1] == dot) { return nil }
-            if length == 4, path[start] == dot, path[start + 1] | 0x20 == UInt8(ascii: "g"), path[start + 2] | 0x20 == UInt8(ascii: "i"),
-               path[start + 3] | 0x20 == UInt8(ascii: "t") { return nil }
-            if end < path.count { last = end }
+            func byte(_ i: Int) -> UInt8 { part.load(fromByteOffset: i, as: UInt8.self) }
+            if length == 0 || (length == 1 && byte(0) == dot) || (length == 2 && byte(0) == dot && byte(1) == dot) { return nil }
+            if length == 4, byte(0) == dot, byte(1) | 0x20 == UInt8(ascii: "g"), byte(2) | 0x20 == UInt8(ascii: "i"),
+               byte(3) | 0x20 == UInt8(ascii: "t") { return nil }
+            if end == path.count { return last }
+            last = end
             start = end + 1
         }
-        return last
     }
 }
 

