@@ -40,6 +40,7 @@ import XCTest
             DiskAppPersisterFailureSpec.self,
             StoreSpec.self,
             StoreSpeedSpec.self,
+            MonitorSpec.self,
             CommandLineSpec.self,
             EverydayUseSpec.self,
             ExchangeSpec.self,

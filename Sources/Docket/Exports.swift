@@ -17,3 +17,4 @@
 @_exported import class DocketSystem.FolderWatch
 @_exported import class DocketSystem.FileLock
 @_exported import enum DocketSystem.StopSignals
+@_exported import class DocketSystem.ChangeMonitorRun

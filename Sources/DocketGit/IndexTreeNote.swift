@@ -130,6 +130,7 @@ extension Repository {
         placed = true
         lastIndexRead = nil
         writtenIndex = Array(bytes.bytes.suffix(20))
+        if monitorsChanges { carryMonitorNote(from: index.file.checksum, to: writtenIndex!, changing: entries.map(\.path)) }
         if let tree { note(checksum: ObjectID(bytes: Array(bytes.bytes.suffix(20))), tree: tree) }
         return true
     }

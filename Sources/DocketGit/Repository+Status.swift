@@ -85,7 +85,8 @@ extension Repository {
         if !folders.isEmpty {
             guard let noted = indexTreeNoted(), let index = readNotedIndex(noted.checksum),
                   try headTreeIfNoted(noted.tree) != nil else { return nil }
-            return try scanWorkdir(index, under: folders, alwaysTracked: alwaysTracked)
+            if monitorsChanges { return try monitoredScan(index, under: folders, alwaysTracked: alwaysTracked) }
+            return try scanWorkdir(index, under: folders, alwaysTracked: alwaysTracked)?.changes
         }
         return try withIndex { index -> [StatusEntry]? in
             guard try headTreeIfIndexHoldsIt(index) != nil else { return nil }

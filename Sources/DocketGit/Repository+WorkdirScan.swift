@@ -25,7 +25,11 @@ extension Repository {
     /// NB: libgit2's ignore check of one path looks for ignore files in each
     /// of its folders: about 11 system calls a file, most of the scan of a
     /// first commit of 100,000 items.
-    func scanWorkdir(_ index: IndexFile, under folders: [String], alwaysTracked: (String) -> Bool) throws -> [StatusEntry]? {
+    ///
+    /// With a `scope` (from a change monitor), only the folders it names are
+    /// listed, and every other file is taken as its index entry says.
+    func scanWorkdir(_ index: IndexFile, under folders: [String], alwaysTracked: (String) -> Bool,
+                     scope: ScanScope? = nil) throws -> WorkdirScan? {
         let root = workdir!
         let rootFD = try systemCall("open", path: root) { Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { close(rootFD) }
@@ -63,7 +67,9 @@ extension Repository {
                             seen: UncheckedSendable(seen), indexTime: index.modified)
         var visited = Set<String>()
         var untracked: [String] = []
-        var level = folders
+        func isUnder(_ folder: String) -> Bool { folders.contains { folder == $0 || folder.hasPrefix($0 + "/") } }
+        var queued = Set(scope.map { Array($0.folders) + $0.subtrees }?.filter(isUnder) ?? folders)
+        var level = queued.sorted()
         while !level.isEmpty {
             let current = level
             let results = Parallel.map(current.count) { work.visit(current[$0]) }
@@ -71,18 +77,28 @@ extension Repository {
             for (folder, result) in zip(current, results) {
                 guard let result else { continue }
                 visited.insert(folder)
-                level += result.subfolders.map { folder + "/" + $0 }
+                // Within a scope, a folder's subfolders are listed only when it is new or moved.
+                if scope?.coversWhole(folder) ?? true {
+                    for name in result.subfolders where queued.insert(folder + "/" + name).inserted { level.append(folder + "/" + name) }
+                }
                 untracked += result.untracked.map { folder + "/" + $0 }
             }
         }
         // A folder of tracked files that was not listed is gone, unless something else (a link) stands in its place.
         for folder in byFolder.keys where !visited.contains(folder) {
+            guard scope?.covers(folder) ?? true else {
+                for i in byFolder[folder]! { seen[i] = .same }
+                continue
+            }
             var info = stat()
             if fstatat(rootFD, folder, &info, AT_SYMLINK_NOFOLLOW) == 0 { return nil }
         }
 
         var changes: [StatusEntry] = []
         let suspects = (0..<tracked.count).filter { seen[$0] != .same }
+        // The folders a monitored status must list again next time: those holding a file that is not as its index entry says.
+        var dirty = Set(untracked.map(Self.folder(of:)))
+        for i in suspects { dirty.insert(Self.folder(of: String(cString: index.path(tracked[i])))) }
         // NB: hashing through libgit2's filters looks up attributes, which reads libgit2's whole index
         // (about 70 ms at 100,000 items); when no filter can apply, the bytes are hashed as they are.
         let raw = try !suspects.isEmpty && !mayFilter(suspects.map { String(cString: index.path(tracked[$0])) })
@@ -109,7 +125,12 @@ extension Repository {
             if !alwaysTracked(path), git_ignore_path_is_ignored(&ignored, pointer, path) == 0, ignored == 1 { continue }
             changes.append(StatusEntry(path: path, kind: .new))
         }
-        return changes.sorted { $0.path < $1.path }
+        return WorkdirScan(changes: changes.sorted { $0.path < $1.path }, dirtyFolders: dirty)
+    }
+
+    /// The folder part of a path ("" for one at the top).
+    static func folder(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
     }
 
     /// What reading a working-tree file whole found.
@@ -159,6 +180,27 @@ extension Repository {
             start = end + 1
         }
     }
+}
+
+/// What a scan of the working tree found.
+struct WorkdirScan {
+    /// The changes against the index.
+    var changes: [StatusEntry]
+    /// The folders holding a file not as its index entry says (changed, gone, racily clean, untracked or ignored).
+    var dirtyFolders: Set<String>
+}
+
+/// Where a scan looks, when a change monitor has said where changes can be.
+struct ScanScope {
+    /// Folders whose own entries are listed.
+    var folders: Set<String>
+    /// Folders listed with everything under them (made, moved or removed since).
+    var subtrees: [String]
+
+    /// Whether `folder` is listed whole, with its subfolders.
+    func coversWhole(_ folder: String) -> Bool { subtrees.contains { folder == $0 || folder.hasPrefix($0 + "/") } }
+    /// Whether `folder`'s entries are listed.
+    func covers(_ folder: String) -> Bool { folders.contains(folder) || coversWhole(folder) }
 }
 
 /// What a file's stat data says against its index entry.

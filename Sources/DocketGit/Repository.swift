@@ -20,6 +20,11 @@ public final class Repository {
     /// status read (at 100,000 items, reading and hashing it again took 13 ms).
     var lastIndexRead: IndexFile?
 
+    /// Whether a status asks the store's change monitor where changes can be (`docket monitor on`).
+    public var monitorsChanges = false
+    /// What a monitored status calls when no monitor answers (it then looks everywhere).
+    public var startChangeMonitor: (() -> Void)?
+
     init(owning pointer: OpaquePointer) {
         self.pointer = pointer
     }

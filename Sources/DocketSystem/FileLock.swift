@@ -61,6 +61,18 @@ public final class FileLock {
         }
     }
 
+    /// Whether a live process holds the lock at `path` (without taking it).
+    public static func isHeld(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return false
+        }
+        return errno == EWOULDBLOCK
+    }
+
     /// Lets the lock go and removes the file.
     public func release() {
         guard fd >= 0 else { return }

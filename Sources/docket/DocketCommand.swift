@@ -41,7 +41,7 @@ struct DocketCommand: ParsableCommand {
             Today.self, Init.self, Add.self, List.self, Show.self, Done.self, Reopen.self, Edit.self, Due.self, Tag.self, SetPriority.self,
             NoteCommand.self, Repeat.self, Remove.self, Fork.self, Undo.self,
             ProjectCommand.self, TaskCommand.self, Report.self, Status.self, Commit.self, Log.self, Pack.self,
-            Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Autosync.self, Merges.self, MergeDriver.self,
+            Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Autosync.self, Monitor.self, Merges.self, MergeDriver.self,
             ImportCommand.self, ExportCommand.self, ICalCommand.self,
         ])
 }

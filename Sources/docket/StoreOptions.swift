@@ -34,6 +34,7 @@ struct StoreOptions: ParsableArguments {
         let store = try find()
         store.action = StoreOptions.action(Array(CommandLine.arguments.dropFirst()))
         store.hookReport = showHookRun
+        store.changeMonitorProgram = "/proc/self/exe"
         return store
     }
 

@@ -18,4 +18,25 @@ void docket_catch_stop_signals(void);
 /* Whether a stop signal arrived. */
 int docket_stop_requested(void);
 
+/* A Unix stream socket bound to `path` and listening, or -1 with errno (ENAMETOOLONG for a path too long for an address). */
+int docket_unix_listen(const char *path);
+
+/* A Unix stream socket connected to `path`, its reads and writes bounded by `milliseconds`; -1 with errno. */
+int docket_unix_connect(const char *path, int milliseconds);
+
+/* Bounds a socket's reads and writes by `milliseconds` (SO_RCVTIMEO, SO_SNDTIMEO). */
+int docket_socket_timeout(int fd, int milliseconds);
+
+/* The user id of the process at the other end of a Unix socket (SO_PEERCRED), or -1. */
+long docket_peer_uid(int fd);
+
+/* A connection accepted on a listening socket, closed on exec; -1 with errno. */
+int docket_unix_accept(int fd);
+
+/* A descriptor naming a folder without opening it for reading (O_PATH), for paths through /proc/self/fd; -1 with errno. */
+int docket_open_folder_path(const char *path);
+
+/* The kind of file system holding `path` (statfs(2)'s f_type), or -1. */
+long docket_filesystem_type(const char *path);
+
 #endif

@@ -32,6 +32,8 @@ public final class Store {
     /// Changes whose hooks have not run yet and which could not be written down.
     var unsavedHookBatches: [HookBatch] = []
     var warnedAboutHooks = false
+    /// The docket program that starts the store's change monitor when it is on and none runs (the command line sets it).
+    public var changeMonitorProgram: String?
 
     private init(root: URL, gitdir: String, repository: Repository?, format: Int? = nil) {
         self.foundFormat = format
@@ -39,6 +41,7 @@ public final class Store {
         self.rootPath = root.path
         self.gitdir = gitdir
         self.openedGit = repository.map(StoreGit.init)
+        if let repository { useChangeMonitor(repository) }
     }
 
     /// The store's repository, opened through libgit2 on first use.
@@ -49,6 +52,7 @@ public final class Store {
         get throws {
             if let openedGit { return openedGit }
             let repository = try StoreError.gate(writing: false) { try Repository.open(at: rootPath) }
+            useChangeMonitor(repository)
             openedGit = StoreGit(repository: repository)
             return openedGit!
         }
