@@ -201,6 +201,9 @@ public final class ChangeMonitorRun {
     /// Answers until stopped.
     public func run() {
         StopSignals.catchThem()
+        // A command that goes away before reading its answer must not end the monitor; nor may it hold the folder it started in.
+        signal(SIGPIPE, SIG_IGN)
+        _ = chdir("/")
         while !ended && !StopSignals.stopRequested {
             var polled = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&polled, 2, 30_000)
