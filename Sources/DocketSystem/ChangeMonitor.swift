@@ -325,22 +325,7 @@ public final class ChangeMonitorRun {
 
     /// Reads every event that has arrived, without waiting.
     private func drain() {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) }
-            guard count > 0 else { return }
-            var offset = 0
-            while offset + MemoryLayout<inotify_event>.size <= count {
-                let (wd, mask, length) = buffer.withUnsafeBytes { bytes in
-                    let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    return (event.wd, event.mask, Int(event.len))
-                }
-                let nameStart = offset + MemoryLayout<inotify_event>.size
-                let name = String(decoding: buffer[nameStart..<min(nameStart + length, count)].prefix { $0 != 0 }, as: UTF8.self)
-                offset = nameStart + length
-                handle(wd: wd, mask: mask, name: name)
-            }
-        }
+        readInotifyEvents(inotify) { handle(wd: $0, mask: $1, name: $2) }
     }
 
     private func handle(wd: Int32, mask: UInt32, name: String) {

@@ -55,30 +55,38 @@ public final class FolderWatch {
     @discardableResult
     public func drain() -> Bool {
         var changed = false
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            guard count > 0 else { return changed }
-            var offset = 0
-            while offset + MemoryLayout<inotify_event>.size <= count {
-                let (wd, mask, length) = buffer.withUnsafeBytes { bytes in
-                    let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    return (event.wd, event.mask, Int(event.len))
-                }
-                let nameStart = offset + MemoryLayout<inotify_event>.size
-                let nameBytes = buffer[nameStart..<min(nameStart + length, count)].prefix { $0 != 0 }
-                let name = String(decoding: nameBytes, as: UTF8.self)
-                offset = nameStart + length
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true; continue }
-                if mask & UInt32(IN_IGNORED) != 0 { watched[wd] = nil; continue }
-                guard let folder = watched[wd] else { continue }
-                if mask & UInt32(IN_DELETE_SELF) != 0 { changed = true; continue }
-                if name.hasPrefix(".") && name != ".docket" { continue }
-                if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { add(folder + "/" + name) }
-                // NB: a file made but not yet written counts when it is closed.
-                if mask & UInt32(IN_ISDIR) == 0 && mask & UInt32(IN_CREATE) != 0 { continue }
-                changed = true
+        readInotifyEvents(fd) { wd, mask, name in
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true; return }
+            if mask & UInt32(IN_IGNORED) != 0 { watched[wd] = nil; return }
+            guard let folder = watched[wd] else { return }
+            if mask & UInt32(IN_DELETE_SELF) != 0 { changed = true; return }
+            if name.hasPrefix(".") && name != ".docket" { return }
+            if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { add(folder + "/" + name) }
+            // NB: a file made but not yet written counts when it is closed.
+            if mask & UInt32(IN_ISDIR) == 0 && mask & UInt32(IN_CREATE) != 0 { return }
+            changed = true
+        }
+        return changed
+    }
+}
+
+/// Reads every event waiting on the inotify descriptor `fd` without
+/// blocking, and calls `body` with each one's watch, mask and name ("" for the watched folder itself).
+func readInotifyEvents(_ fd: Int32, _ body: (_ wd: Int32, _ mask: UInt32, _ name: String) -> Void) {
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return }
+        var offset = 0
+        while offset + MemoryLayout<inotify_event>.size <= count {
+            let (wd, mask, length) = buffer.withUnsafeBytes { bytes in
+                let event = bytes.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                return (event.wd, event.mask, Int(event.len))
             }
+            let nameStart = offset + MemoryLayout<inotify_event>.size
+            let name = String(decoding: buffer[nameStart..<min(nameStart + length, count)].prefix { $0 != 0 }, as: UTF8.self)
+            offset = nameStart + length
+            body(wd, mask, name)
         }
     }
 }
