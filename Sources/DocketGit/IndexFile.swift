@@ -110,13 +110,21 @@ final class IndexFile: @unchecked Sendable {
     /// Whether the file `info` describes has the stat data the entry holds (as `git status` compares them).
     func matches(_ entry: Entry, _ info: stat) -> Bool {
         let o = entry.offset
-        let executable = number(o + 24) == 0o100755
-        return info.st_mode & S_IFMT == S_IFREG && (info.st_mode & 0o100 != 0) == executable
+        let mode = number(o + 24)
+        let sameKind = mode == Self.linkMode ? info.st_mode & S_IFMT == S_IFLNK
+            : info.st_mode & S_IFMT == S_IFREG && (info.st_mode & 0o100 != 0) == (mode == 0o100755)
+        return sameKind
             && number(o) == UInt32(truncatingIfNeeded: info.st_ctim.tv_sec) && number(o + 4) == UInt32(truncatingIfNeeded: info.st_ctim.tv_nsec)
             && number(o + 8) == UInt32(truncatingIfNeeded: info.st_mtim.tv_sec) && number(o + 12) == UInt32(truncatingIfNeeded: info.st_mtim.tv_nsec)
             && number(o + 20) == UInt32(truncatingIfNeeded: info.st_ino)
             && number(o + 36) == UInt32(truncatingIfNeeded: info.st_size)
     }
+
+    /// The entry's mode as git writes it: 0o100644 or 0o100755 for a file, `linkMode`, 0o160000 for a submodule.
+    func mode(_ entry: Entry) -> UInt32 { number(entry.offset + 24) }
+
+    /// The mode of a symbolic link's entry.
+    static let linkMode: UInt32 = 0o120000
 
     /// The bytes an entry takes: its fixed part, its path and one to eight NULs.
     private func size(_ entry: Entry) -> Int { ((entry.path - entry.offset) + entry.pathLength + 8) & ~7 }

@@ -44,7 +44,8 @@ extension Repository {
         for entry in index.entries {
             let path = index.pathBytes(entry)
             guard prefixes.contains(where: { path.count > $0.count && memcmp(path.baseAddress!, $0, $0.count) == 0 }) else { continue }
-            guard let slash = Self.lastSlashOfPlainPath(path) else { return nil }
+            // A submodule is for libgit2 to judge.
+            guard let slash = Self.lastSlashOfPlainPath(path), index.mode(entry) != 0o160000 else { return nil }
             let parent = UnsafeRawBufferPointer(rebasing: path[..<slash])
             if currentFolder.map({ $0.count != parent.count || memcmp($0.baseAddress!, parent.baseAddress!, parent.count) != 0 }) ?? true {
                 let name = String(decoding: parent, as: UTF8.self)
@@ -110,6 +111,13 @@ extension Repository {
                 continue
             }
             var id = git_oid(), expected = index.id(tracked[i]).oid
+            // A link git tracks (Docket never follows one) is unchanged while it is a link to the same target.
+            if index.mode(tracked[i]) == IndexFile.linkMode {
+                if info.st_mode & S_IFMT != S_IFLNK || !Self.hashLink(path, in: rootFD, into: &id) || git_oid_equal(&id, &expected) == 0 {
+                    changes.append(StatusEntry(path: path, kind: .modified))
+                }
+                continue
+            }
             // A file too large to read whole is left to libgit2, which reads it a piece at a time.
             let hashed = raw && info.st_size <= 1 << 26 ? Self.hashPlainFile(path, in: rootFD, into: &id)
                 : info.st_mode & S_IFMT == S_IFREG && git_repository_hashfile(&id, pointer, path, GIT_OBJECT_BLOB, nil) == 0
@@ -159,6 +167,14 @@ extension Repository {
     static func hashPlainFile(_ path: String, in rootFD: Int32, into id: inout git_oid) -> Bool {
         guard case let .read(data, _) = readPlainFile(path, in: rootFD) else { return false }
         return data.withUnsafeBytes { git_odb_hash(&id, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) } == 0
+    }
+
+    /// The blob id of the target of the link at `path` under `rootFD`, as git stores a link; false when it is no link.
+    static func hashLink(_ path: String, in rootFD: Int32, into id: inout git_oid) -> Bool {
+        var target = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlinkat(rootFD, path, &target, target.count)
+        guard length >= 0, length < target.count else { return false }
+        return git_odb_hash(&id, target, length, GIT_OBJECT_BLOB) == 0
     }
 
     /// Where the last `/` of an index path is, when the path is one git writes in
