@@ -37,8 +37,12 @@ extension Repository {
                            dirty: Set(parts[4..<(parts.count - 1)]))
     }
 
+    /// Writes the note, or removes it (nil), so the next monitored status looks everywhere.
     func noteMonitorScan(_ note: MonitorNote?) {
-        guard let note else { return unlink(monitorNotePath) == 0 ? () : () }
+        guard let note else {
+            unlink(monitorNotePath)
+            return
+        }
         let parts = ["docket-monitor-scan 1", note.token.description, Hex.encode(note.index), note.folders.joined(separator: "/")]
             + note.dirty.sorted()
         try? AtomicFile.write(Data(parts.map { $0 + "\0" }.joined().utf8), to: monitorNotePath, durable: false)

@@ -150,12 +150,14 @@ final class MonitorSpec: QuickSpec {
                     return note.split(separator: "\0").dropFirst(2).first.map(String.init) == checksum
                 }
                 var asked = 0, steps = 0
-                forAll(4) { g in
-                    for step in 0..<20 {
+                forAll(3) { g in
+                    // Every kind of change twice per seed, in a seeded order.
+                    let order = (0..<16).shuffled(using: &g) + (0..<16).shuffled(using: &g)
+                    for (step, kind) in order.enumerated() {
                         let files = items()
                         let pick = files.isEmpty ? nil : files[Int.random(in: 0..<files.count, using: &g)]
                         let what: String
-                        switch Int.random(in: 0..<15, using: &g) {
+                        switch kind {
                         case 0, 1:
                             what = "add"
                             _ = run("add", "item \(step)")
@@ -187,9 +189,11 @@ final class MonitorSpec: QuickSpec {
                             rename(path((pick! as NSString).deletingLastPathComponent), path("todos/M\(step)"))
                         case 9, 10:
                             what = "the strays removed, and a commit"
-                            for name in (try? FileManager.default.contentsOfDirectory(atPath: path("todos"))) ?? []
-                            where name.hasPrefix("S") || name.hasPrefix("M") {
-                                try? FileManager.default.removeItem(atPath: path("todos/" + name))
+                            for name in (try? FileManager.default.contentsOfDirectory(atPath: path("todos"))) ?? [] {
+                                var info = stat()
+                                if name.hasPrefix("S") || name.hasPrefix("M") || (lstat(path("todos/" + name), &info) == 0 && info.st_mode & S_IFMT == S_IFLNK) {
+                                    try? FileManager.default.removeItem(atPath: path("todos/" + name))
+                                }
                             }
                             _ = run("commit")
                         case 11:
@@ -201,6 +205,11 @@ final class MonitorSpec: QuickSpec {
                         case 13:
                             what = "git checkout"
                             gitCLI(["checkout", "--", "."], in: store)
+                        case 14 where pick != nil:
+                            what = "the folder of \(pick!) made a link to another"
+                            let folder = path((pick! as NSString).deletingLastPathComponent)
+                            rename(folder, path("todos/M\(step)"))
+                            symlink(path("todos/M\(step)"), folder)
                         default:
                             what = "status"
                         }
@@ -208,7 +217,10 @@ final class MonitorSpec: QuickSpec {
                         steps += 1
                         if ledByMonitor() { asked += 1 }
                         if shown.monitored != shown.everywhere {
-                            return "after step \(step) (\(what)) the monitored status said\n\(shown.monitored)\nand a full one\n\(shown.everywhere)"
+                            let note = (try? String(contentsOfFile: path(".git/docket/monitor-scan"), encoding: .utf8))?
+                                .replacingOccurrences(of: "\0", with: " | ") ?? "none"
+                            return "after step \(step) (\(what)) the monitored status said\n\(shown.monitored)\nand a full one\n\(shown.everywhere)\n"
+                                + "monitor-scan: \(note)\ngit status: \(gitCLI(["status", "--porcelain", "-uall"], in: store).stdout)"
                         }
                     }
                     return nil
