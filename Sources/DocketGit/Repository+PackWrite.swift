@@ -96,20 +96,26 @@ extension Repository {
             }
         }
         files += folders.map { workdir! + $0 + "/.gitattributes" }
-        let filtering = ["text", "eol", "crlf", "ident", "filter"]
         for file in files {
             guard access(file, F_OK) == 0 else { continue }
             // One that cannot be read might say anything.
-            guard let data = try? Folder.readFile(file, limit: 1 << 20) else { return true }
-            for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
-                let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-                guard let pattern = words.first, !pattern.hasPrefix("#") else { continue }
-                for word in words.dropFirst() {
-                    let name = word.drop { $0 == "-" || $0 == "!" }.prefix { $0 != "=" }
-                    if filtering.contains(String(name)) { return true }
-                }
-                if pattern.hasPrefix("[attr]") { return true }
+            guard let data = try? Folder.readFile(file, limit: 1 << 20), !Self.attributesMayFilter(data) else { return true }
+        }
+        return false
+    }
+
+    /// Whether an attributes file's text names an attribute that can put a filter between a file and its blob
+    /// (`text`, `eol`, `crlf`, `ident`, `filter`) or defines a macro (which might).
+    static func attributesMayFilter(_ data: Data) -> Bool {
+        let filtering = ["text", "eol", "crlf", "ident", "filter"]
+        for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            guard let pattern = words.first, !pattern.hasPrefix("#") else { continue }
+            for word in words.dropFirst() {
+                let name = word.drop { $0 == "-" || $0 == "!" }.prefix { $0 != "=" }
+                if filtering.contains(String(name)) { return true }
             }
+            if pattern.hasPrefix("[attr]") { return true }
         }
         return false
     }

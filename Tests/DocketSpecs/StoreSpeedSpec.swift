@@ -337,6 +337,25 @@ final class StoreSpeedSpec: QuickSpec {
                 expect(packedObjects()) == 0
                 expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: folder).status) == 0
             }
+            it("clones a store whose attributes ask for line endings with those line endings, and one without them byte for byte") {
+                write(AppState(todos: Array(todos.prefix(3)), projects: [], removed: []))
+                _ = try store.commit()
+                let path = StoreLayout.todo(todos[1].id)
+                let text = try String(contentsOfFile: folder.path + "/" + path, encoding: .utf8)
+                let clones = temporaryFolder()
+                defer { try? FileManager.default.removeItem(at: clones) }
+                expect(runCommand(docketBinary, ["clone", folder.path, clones.path + "/plain"]).status) == 0
+                expect(try String(contentsOfFile: clones.path + "/plain/" + path, encoding: .utf8)) == text
+
+                // A line in the store's .gitattributes, committed with git, as another tool might.
+                let attributes = try String(contentsOfFile: folder.path + "/.gitattributes", encoding: .utf8)
+                try (attributes + "todos/** text eol=crlf\n").write(toFile: folder.path + "/.gitattributes", atomically: false, encoding: .utf8)
+                gitCLI(["add", ".gitattributes"], in: folder)
+                expect(gitCLI(["commit", "-qm", "Line endings"], in: folder).status) == 0
+                expect(runCommand(docketBinary, ["clone", folder.path, clones.path + "/crlf"]).status) == 0
+                expect(try String(contentsOfFile: clones.path + "/crlf/" + path, encoding: .utf8)) == text.replacingOccurrences(of: "\n", with: "\r\n")
+                expect(gitCLI(["status", "--porcelain"], in: clones.appendingPathComponent("crlf")).stdout) == ""
+            }
             it("commits an item's file that git's ignore rules name, so it syncs") {
                 let excludes = folder.appendingPathComponent(".git/my-excludes")
                 try "*.json\n".write(to: excludes, atomically: true, encoding: .utf8)
