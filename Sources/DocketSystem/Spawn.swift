@@ -133,8 +133,8 @@ public enum Spawn {
 
     /// Starts `executable` in a session of its own with stdio on /dev/null,
     /// and does not wait: it goes on after this process ends, and a terminal
-    /// closing or Ctrl-C does not stop it.
-    public static func detached(executable: String, _ arguments: [String]) {
+    /// closing or Ctrl-C does not stop it. `name` is what `ps` shows it as (its `argv[0]`), the executable's path by default.
+    public static func detached(executable: String, name: String? = nil, _ arguments: [String]) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -143,7 +143,7 @@ public enum Spawn {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd in 0...2 { posix_spawn_file_actions_addopen(&actions, Int32(fd), "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let argv = ([name ?? executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         _ = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)

@@ -51,6 +51,10 @@ final class MonitorSpec: QuickSpec {
                 expect(on.stdout).to(contain("The change monitor is on"))
                 let pid = monitorPid()
                 expect(pid).toNot(beNil())
+                // It shows in ps as docket, not as the path it was started through.
+                let commandLine = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid ?? 0)/cmdline"))) ?? Data()
+                expect(commandLine.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
+                    == ["docket", "-C", store.path, "monitor", "run", "--background"]
                 expect(run("monitor").stdout).to(beginWith("The change monitor is on and runs: pid \(pid ?? 0), watching "))
                 // A second one started by hand leaves at once, naming why.
                 let second = runCommand("timeout", ["20", docketBinary, "-C", store.path, "monitor", "run"])

@@ -35,6 +35,6 @@ extension Store {
     /// NB: packing 100,000 objects takes about 15 s; like git's auto gc, nobody waits for it.
     public func packInBackgroundIfNeeded(docket executable: String = "/proc/self/exe") {
         guard needsPacking else { return }
-        Spawn.detached(executable: executable, ["-C", rootPath, "pack", "--quiet"])
+        Spawn.detached(executable: executable, name: "docket", ["-C", rootPath, "pack", "--quiet"])
     }
 }

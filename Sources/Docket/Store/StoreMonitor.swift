@@ -18,7 +18,7 @@ extension Store {
         repository.monitorsChanges = (try? repository.configBool("docket.monitor")) == true
         guard repository.monitorsChanges, let program = changeMonitorProgram else { return }
         let root = rootPath
-        repository.startChangeMonitor = { Spawn.detached(executable: program, ["-C", root, "monitor", "run", "--background"]) }
+        repository.startChangeMonitor = { Spawn.detached(executable: program, name: "docket", ["-C", root, "monitor", "run", "--background"]) }
     }
 
     /// Turns the monitor on or off in the store's configuration (it is started or stopped separately).
@@ -40,7 +40,7 @@ extension Store {
     /// waits up to 5 s until it answers; false when it did not.
     public func startMonitor(program: String) -> Bool {
         if runningMonitor != nil { return true }
-        Spawn.detached(executable: program, ["-C", rootPath, "monitor", "run", "--background"])
+        Spawn.detached(executable: program, name: "docket", ["-C", rootPath, "monitor", "run", "--background"])
         for _ in 0..<250 {
             if runningMonitor != nil { return true }
             usleep(20_000)
