@@ -21,11 +21,12 @@ public struct MonitorToken: Equatable, Sendable, CustomStringConvertible {
     /// How many changes it had counted by then.
     public let sequence: UInt64
 
-    public init(epoch: String, sequence: UInt64) {
+    init(epoch: String, sequence: UInt64) {
         self.epoch = epoch
         self.sequence = sequence
     }
 
+    /// The token as the monitor's protocol and the note write it: "<epoch> <sequence>".
     public var description: String { "\(epoch) \(sequence)" }
 
     /// A token as `description` writes it; nil for anything else.
@@ -46,6 +47,7 @@ public enum MonitorAnswer: Equatable, Sendable {
     case unknown(now: MonitorToken)
 }
 
+/// Asking a store's change monitor (a `ChangeMonitorRun` in another process) over its socket.
 public enum ChangeMonitor {
     /// The socket's name in the monitor's folder (`.git/docket`).
     static let socketName = "monitor.socket"
@@ -95,9 +97,6 @@ public enum ChangeMonitor {
         return true
     }
 
-    /// Whether a monitor runs for `folder`.
-    public static func isRunning(in folder: String) -> Bool { FileLock.isHeld(folder + "/" + lockName) }
-
     /// Sends `request` to the monitor's socket and reads its reply whole.
     private static func exchange(in folder: String, _ request: String) -> [UInt8]? {
         guard let fd = withSocketPath(in: folder, { docket_unix_connect($0, 1000) }), fd >= 0 else { return nil }
@@ -125,11 +124,16 @@ public enum ChangeMonitor {
 /// entries) and answers on a socket in `home` until asked to stop, stopped by
 /// a signal, or the store, its `.git` or its socket goes away.
 public final class ChangeMonitorRun {
+    /// Why a monitor cannot start.
     public enum Failure: Error, CustomStringConvertible {
+        /// Another monitor holds the store's monitor lock.
         case running
+        /// The store is on a file system of this kind, whose changes inotify may not see.
         case remoteFileSystem(String)
+        /// This many folders could not be watched.
         case tooManyFolders(Int)
 
+        /// The reason, as a message shows it.
         public var description: String {
             switch self {
             case .running: "a change monitor already runs for this store"

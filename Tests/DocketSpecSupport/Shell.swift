@@ -69,6 +69,16 @@ public func gitCLI(_ arguments: [String], in folder: URL, environment: [String: 
     ].merging(environment) { _, new in new })
 }
 
+/// Whether `condition` holds within `seconds`, asked every 50 ms (for what another process does by itself).
+public func eventually(within seconds: TimeInterval = 30, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(50_000)
+    }
+    return false
+}
+
 /// A new empty folder under the temporary folder, for one spec.
 public func temporaryFolder(_ name: String = "docket-spec") -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")

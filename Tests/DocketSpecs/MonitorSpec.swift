@@ -22,14 +22,6 @@ final class MonitorSpec: QuickSpec {
             guard let text = try? String(contentsOfFile: path(".git/docket/monitor.lock"), encoding: .utf8) else { return nil }
             return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        func eventually(_ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline {
-                if condition() { return true }
-                usleep(50_000)
-            }
-            return false
-        }
         /// `docket status --json` as the monitor's answer leads it, and as a status that looks at every file finds it.
         func statuses() -> (monitored: String, everywhere: String) {
             let monitored = run("status", "--json")
@@ -61,7 +53,7 @@ final class MonitorSpec: QuickSpec {
                 expect(second.status) == 1
                 expect(second.stderr).to(contain("a change monitor already runs for this store"))
                 expect(run("monitor", "off").stdout) == "The change monitor is off; it was stopped.\n"
-                expect(eventually { pid.map { kill($0, 0) != 0 } ?? false }).to(beTrue())
+                expect(eventually(within: 10) { pid.map { kill($0, 0) != 0 } ?? false }).to(beTrue())
                 expect(run("monitor").stdout) == "The change monitor is off; 'docket monitor on' starts it.\n"
             }
 
@@ -109,12 +101,12 @@ final class MonitorSpec: QuickSpec {
                 expect(run("status").status) == 0
                 let first = monitorPid()!
                 expect(kill(first, SIGKILL)) == 0
-                expect(eventually { kill(first, 0) != 0 }).to(beTrue())
+                expect(eventually(within: 10) { kill(first, 0) != 0 }).to(beTrue())
                 let milk = items()[0]
                 let text = try String(contentsOfFile: path(milk), encoding: .utf8)
                 try text.replacingOccurrences(of: "Buy milk", with: "Buy oats").write(toFile: path(milk), atomically: false, encoding: .utf8)
                 expect(run("status").stdout).to(contain("todo 'Buy milk' renamed to 'Buy oats'"))
-                expect(eventually { monitorPid().map { $0 != first && kill($0, 0) == 0 } ?? false }).to(beTrue())
+                expect(eventually(within: 10) { monitorPid().map { $0 != first && kill($0, 0) == 0 } ?? false }).to(beTrue())
                 expect(run("monitor").stdout).to(beginWith("The change monitor is on and runs: pid \(monitorPid() ?? 0)"))
                 expect(run("status").stdout).to(contain("todo 'Buy milk' renamed to 'Buy oats'"))
             }
@@ -171,7 +163,7 @@ final class MonitorSpec: QuickSpec {
                 expect(run("monitor", "on").status) == 0
                 let pid = monitorPid()!
                 try FileManager.default.removeItem(at: store)
-                expect(eventually { kill(pid, 0) != 0 }).to(beTrue())
+                expect(eventually(within: 10) { kill(pid, 0) != 0 }).to(beTrue())
             }
 
             it("gives the status a full look would give, whatever people and programs do to the files (seeded)") {

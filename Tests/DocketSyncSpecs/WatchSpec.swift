@@ -32,15 +32,6 @@ final class WatchSpec: QuickSpec {
             expect(watcher.waitFor("Watching \(machine.folder.path)")).to(beTrue(), description: watcher.output)
             return watcher
         }
-        /// Waits up to 30 seconds for `condition`.
-        func eventually(_ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline {
-                if condition() { return true }
-                usleep(100_000)
-            }
-            return false
-        }
         let stamped = #"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d "#
 
         describe("sync --watch") {
