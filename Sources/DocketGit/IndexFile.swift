@@ -140,14 +140,19 @@ final class IndexFile: @unchecked Sendable {
     /// git would write it: a changed entry takes its file's stat data and blob,
     /// the other entries are kept, those that may have changed unseen in the
     /// tick this index was written are marked to be read again (their size set
-    /// to 0, as git does), and the tree cache is left out (git builds it again).
+    /// to 0, as git does). When the new entries are known to make `tree`, the
+    /// tree cache is written for it (`CacheTree`), with what the old one knew
+    /// of folders no change is in; otherwise it is left out (git builds it again).
     /// Nil when the index holds an extension other than the tree cache.
-    func updated(_ changes: [Change]) -> IndexBytes? {
-        var offset = entriesEnd
+    func updated(_ changes: [Change], making tree: ObjectID? = nil) -> IndexBytes? {
+        var offset = entriesEnd, oldTree: UnsafeRawBufferPointer?
         while offset + 8 <= checksumStart {
             let signature = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])
             guard signature.elementsEqual("TREE".utf8) else { return nil }
-            offset += 8 + Int(number(offset + 4))
+            let length = Int(number(offset + 4))
+            guard offset + 8 + length <= checksumStart else { return nil }
+            oldTree = UnsafeRawBufferPointer(rebasing: bytes[(offset + 8)..<(offset + 8 + length)])
+            offset += 8 + length
         }
         guard offset == checksumStart else { return nil }
         // At most every entry kept and every change added (a path of at most 4,095 bytes takes at most 4,164), and the checksum.
@@ -158,10 +163,18 @@ final class IndexFile: @unchecked Sendable {
         var count: UInt32 = 0
         // Unchanged entries are copied a run at a time; those written in the index's own tick are marked in the copy.
         var run = entries.first?.offset ?? entriesEnd, smudged: [Int] = []
+        // Where each new entry lies in `out`, for the tree cache; whether one has flags git's trees may leave out.
+        var written: [Entry] = [], extended = false
+        if tree != nil { written.reserveCapacity(entries.count + changes.count) }
         func keep(_ entry: Entry) {
+            let at = out.count + (entry.offset - run)
             let seconds = Int64(number(entry.offset + 8)), nanoseconds = Int64(number(entry.offset + 12))
             if seconds > modified.seconds || (seconds == modified.seconds && nanoseconds >= modified.nanoseconds) {
-                smudged.append(out.count + (entry.offset - run) + 36)
+                smudged.append(at + 36)
+            }
+            if tree != nil {
+                written.append(Entry(offset: at, path: at + (entry.path - entry.offset), pathLength: entry.pathLength))
+                extended = extended || UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: entry.offset + 60, as: UInt16.self)) & 0x4000 != 0
             }
             count += 1
         }
@@ -179,6 +192,7 @@ final class IndexFile: @unchecked Sendable {
             out.append(UInt32(info.st_uid))
             out.append(UInt32(info.st_gid))
             out.append(UInt32(truncatingIfNeeded: info.st_size))
+            if tree != nil { written.append(Entry(offset: out.count - 40, path: out.count + 22, pathLength: change.path.count)) }
             out.append(id.bytes)
             withUnsafeBytes(of: UInt16(min(change.path.count, 0xFFF)).bigEndian) { out.append($0) }
             out.append(change.path)
@@ -204,8 +218,30 @@ final class IndexFile: @unchecked Sendable {
         flush(to: entriesEnd)
         out.store(count, at: 8)
         for offset in smudged { out.store(UInt32(0), at: offset) }
+        if let tree, !extended {
+            let old = oldTree.flatMap(CacheTree.read)
+            let entries = WrittenEntries(bytes: out.bytes, entries: written)
+            if let cache = CacheTree.build(entries, making: tree, old: old, changed: changes.map(\.path)) {
+                var body: [UInt8] = []
+                cache.write(into: &body)
+                out.reserve(8 + body.count + 20)
+                out.append("TREE".utf8)
+                out.append(UInt32(body.count))
+                body.withUnsafeBytes { out.append($0) }
+            }
+        }
         out.append(Repository.sha1(out.bytes))
         return out
+    }
+
+    /// The entries of an index being written, for its tree cache.
+    private struct WrittenEntries: CacheTreeEntries {
+        let bytes: UnsafeRawBufferPointer
+        let entries: [Entry]
+        var count: Int { entries.count }
+        func path(_ i: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[entries[i].path..<(entries[i].path + entries[i].pathLength)]) }
+        func mode(_ i: Int) -> UInt32 { UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: entries[i].offset + 24, as: UInt32.self)) }
+        func id(_ i: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[(entries[i].offset + 40)..<(entries[i].offset + 60)]) }
     }
 
     /// Paths in git's order: byte by byte, a path before any longer one it begins.
@@ -233,7 +269,7 @@ final class IndexFile: @unchecked Sendable {
 /// The bytes of an index being written, in one buffer of a size known up front
 /// (`allocateLargeBuffer`: at 100,000 items, 12 MB; a growing array of small pages took 8 ms to fill, this 3).
 final class IndexBytes {
-    private let buffer: UnsafeMutableRawBufferPointer
+    private var buffer: UnsafeMutableRawBufferPointer
     /// How many bytes are written.
     private(set) var count = 0
 
@@ -242,6 +278,15 @@ final class IndexBytes {
 
     /// The bytes written so far.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: buffer[..<count]) }
+
+    /// Makes room for `extra` more bytes (what could not be reckoned up front: the tree cache).
+    func reserve(_ extra: Int) {
+        guard count + extra > buffer.count else { return }
+        let larger = allocateLargeBuffer(byteCount: count + extra)
+        if count > 0 { larger.baseAddress!.copyMemory(from: buffer.baseAddress!, byteCount: count) }
+        buffer.deallocate()
+        buffer = larger
+    }
 
     func append(_ raw: UnsafeRawBufferPointer) {
         precondition(count + raw.count <= buffer.count, "an index's size was reckoned short")

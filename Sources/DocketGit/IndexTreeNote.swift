@@ -28,6 +28,16 @@ extension Repository {
         }
     }
 
+    /// `noteIndexHolds`, and then the index written again with git's tree cache
+    /// for `tree` (libgit2's checkout writes none), so that plain `git status`
+    /// need not read HEAD's trees. Only an index Docket reads (`IndexFile`) is
+    /// written again; any other keeps the note alone.
+    public func noteIndexHoldsWithTreeCache(_ tree: ObjectID) throws {
+        try noteIndexHolds(tree)
+        guard let index = try notedIndexHoldingHead() else { return }
+        _ = try writeIndex(index, changes: [], noting: tree)
+    }
+
     private func note(checksum: ObjectID, tree: ObjectID) {
         try? AtomicFile.write(Data("\(checksum) \(tree)\n".utf8), to: indexTreeNote, durable: false)
     }
@@ -107,12 +117,14 @@ extension Repository {
         return try writeIndex(index, changes: changes, noting: tree)
     }
 
-    /// `writeIndex(_:setting:noting:)` with each file's stat data given, as taken before the file was read.
-    func writeIndex(_ index: NotedIndex, changes entries: [(path: String, id: ObjectID?, info: stat?)], noting tree: ObjectID?) throws -> Bool {
+    /// `writeIndex(_:setting:noting:)` with each file's stat data given, as taken before the file was read;
+    /// `holding` names the tree the new index holds when it is known but not to be noted yet (it goes into git's tree cache).
+    func writeIndex(_ index: NotedIndex, changes entries: [(path: String, id: ObjectID?, info: stat?)], noting tree: ObjectID?,
+                    holding: ObjectID? = nil) throws -> Bool {
         var changes = entries.map { IndexFile.Change(path: Array($0.path.utf8), id: $0.id, info: $0.info) }
         changes.sort { a, b in a.path.withUnsafeBytes { x in b.path.withUnsafeBytes { IndexFile.compare(x, $0) < 0 } } }
         changes = changes.enumerated().filter { $0.offset == changes.count - 1 || changes[$0.offset + 1].path != $0.element.path }.map(\.element)
-        guard let bytes = index.file.updated(changes) else { return false }
+        guard let bytes = index.file.updated(changes, making: tree ?? holding) else { return false }
         let path = gitdir + "index", lock = gitdir + "index.lock"
         let fd = Glibc.open(lock, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }

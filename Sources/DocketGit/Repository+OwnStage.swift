@@ -75,7 +75,7 @@ extension Repository {
         }
         var tree = git_oid()
         try updateTree(baseline, with: updates, into: &tree)
-        guard try writeIndex(own, changes: changes, noting: nil) else { return nil }
+        guard try writeIndex(own, changes: changes, noting: nil, holding: ObjectID(tree)) else { return nil }
         return ObjectID(tree)
     }
 }

@@ -20,7 +20,8 @@ final class StoreSpeedSpec: QuickSpec {
         func write(_ state: AppState, over old: AppState = AppState()) {
             try! store.withLock { try store.write(from: old, to: state) }
         }
-        /// The index holds exactly HEAD's files (as `git ls-files -s` lists them) and ends with the SHA-1 of its bytes.
+        /// The index holds exactly HEAD's files (as `git ls-files -s` lists them), ends with the SHA-1 of its bytes,
+        /// and has the tree cache git writes for HEAD's tree (so plain git reads no tree of HEAD to compare it with the index).
         func expectIndexHoldsHEADAsGitWritesIt(file: FileString = #filePath, line: UInt = #line) {
             let staged = gitCLI(["ls-files", "-s"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " 0\t", with: "\t") }
             let tree = gitCLI(["ls-tree", "-r", "HEAD"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " blob ", with: " ") }
@@ -29,6 +30,36 @@ final class StoreSpeedSpec: QuickSpec {
             let lines = sums.stdout.split(separator: "\n")
             expect(file: file, line: line, lines.count) == 2
             expect(file: file, line: line, lines.first) == lines.last
+            let ours = treeCache(folder.appendingPathComponent(".git/index").path)
+            expect(file: file, line: line, ours).notTo(beNil(), description: "the index has no tree cache")
+            expect(file: file, line: line, ours) == gitsTreeCache(of: "HEAD")
+        }
+        /// The body of the index's tree cache (its TREE extension), if it has one.
+        func treeCache(_ path: String) -> [UInt8]? {
+            guard let data = FileManager.default.contents(atPath: path), data.count >= 32 else { return nil }
+            let bytes = [UInt8](data)
+            func number(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+            var offset = 12
+            for _ in 0..<number(8) {
+                let flags = number(offset + 60) >> 16
+                let path = offset + (flags & 0x4000 != 0 ? 64 : 62)
+                guard let nul = bytes[path...].firstIndex(of: 0) else { return nil }
+                offset += ((path - offset) + (nul - path) + 8) & ~7
+            }
+            while offset + 8 <= bytes.count - 20 {
+                let length = number(offset + 4)
+                if bytes[offset..<(offset + 4)].elementsEqual("TREE".utf8) { return Array(bytes[(offset + 8)..<(offset + 8 + length)]) }
+                offset += 8 + length
+            }
+            return nil
+        }
+        /// The tree cache git itself writes for a tree (`git read-tree` into an index of its own).
+        func gitsTreeCache(of tree: String, in repository: URL? = nil) -> [UInt8]? {
+            let repository = repository ?? folder!
+            let index = repository.appendingPathComponent(".git/spec-index").path
+            defer { try? FileManager.default.removeItem(atPath: index) }
+            expect(gitCLI(["read-tree", tree], in: repository, environment: ["GIT_INDEX_FILE": index]).status) == 0
+            return treeCache(index)
         }
         /// Past the file system's clock tick, so the cache may keep what it read.
         func settle() { Thread.sleep(forTimeInterval: 0.25) }
@@ -416,6 +447,55 @@ final class StoreSpeedSpec: QuickSpec {
                 try handEdit(more[9]) { $0.replacingOccurrences(of: "More 9", with: "More nine") }
                 expect(try store.status().map(\.description)) == ["todo 'More 9' renamed to 'More nine'"]
             }
+            it("keeps git's tree cache whole over commits in other folders, and a plain git commit on top of it holds every change") {
+                let more = (0..<40).map { TodoItem(text: "More \($0)") }
+                write(AppState(todos: todos + more, projects: [], removed: []), over: AppState(todos: todos, projects: [], removed: []))
+                guard case .committed = try store.commit() else { return fail("expected a commit") }
+                expectIndexHoldsHEADAsGitWritesIt()
+                for (i, todo) in more.prefix(5).enumerated() {
+                    try handEdit(todo) { $0.replacingOccurrences(of: "More \(i)\"", with: "More \(i) again\"") }
+                    guard case .committed = try store.commit() else { return fail("expected a commit") }
+                    expectIndexHoldsHEADAsGitWritesIt()
+                }
+                // git trusts the cache: a commit by git builds its tree from it.
+                try handEdit(more[30]) { $0.replacingOccurrences(of: "More 30", with: "More thirty") }
+                try FileManager.default.removeItem(atPath: file(of: todos[11]))
+                expect(gitCLI(["commit", "-qam", "By hand"], in: folder).status) == 0
+                let fresh = folder.appendingPathComponent(".git/spec-fresh-index").path
+                defer { try? FileManager.default.removeItem(atPath: fresh) }
+                expect(gitCLI(["add", "-A"], in: folder, environment: ["GIT_INDEX_FILE": fresh]).status) == 0
+                expect(gitCLI(["write-tree"], in: folder, environment: ["GIT_INDEX_FILE": fresh]).stdout)
+                    == gitCLI(["rev-parse", "HEAD^{tree}"], in: folder).stdout
+                expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
+                expect(try store.status()).to(beEmpty())
+                expect(try store.load().state.todos.map(\.text)).to(contain("More thirty"))
+            }
+            it("writes no folder's tree from an old tree cache that names a wrong one") {
+                // The index Docket noted, with the tree cache's entry for one folder naming another folder's tree.
+                let more = (0..<40).map { TodoItem(text: "More \($0)") }
+                write(AppState(todos: todos + more, projects: [], removed: []), over: AppState(todos: todos, projects: [], removed: []))
+                guard case .committed = try store.commit() else { return fail("expected a commit") }
+                // The last two folders in the cache (a folder of todos and .docket) swap trees; the checksum and Docket's note follow.
+                let swap = """
+                    import hashlib, re
+                    data = bytearray(open('.git/index', 'rb').read())
+                    start = data.index(b'TREE') + 8
+                    ids = [m.end() for m in re.finditer(rb'\\x00\\d+ \\d+\\n', bytes(data[start:-20]))]
+                    a, b = start + ids[-2], start + ids[-1]
+                    data[a:a + 20], data[b:b + 20] = data[b:b + 20], data[a:a + 20]
+                    data[-20:] = hashlib.sha1(bytes(data[:-20])).digest()
+                    open('.git/index', 'wb').write(data)
+                    tree = open('.git/docket/index-tree').read().split()[1]
+                    open('.git/docket/index-tree', 'w').write(data[-20:].hex() + ' ' + tree + '\\n')
+                    """
+                expect(runCommand("python3", ["-c", swap], in: folder).status) == 0
+                expect(treeCache(folder.appendingPathComponent(".git/index").path)) != gitsTreeCache(of: "HEAD")
+                expect(try store.status()).to(beEmpty())
+                // A commit in one folder of todos: .docket, which it does not touch, must not keep the tree it was given.
+                try handEdit(todos[0]) { $0.replacingOccurrences(of: "Todo 0", with: "Todo zero") }
+                guard case .committed = try store.commit() else { return fail("expected a commit") }
+                expectIndexHoldsHEADAsGitWritesIt()
+            }
             it("hashes and commits through git's filters when an attribute asks for one, as git does") {
                 // Line endings normalized on commit: a file written with CRLF goes in with LF, as git commits it.
                 try Data("*.json text\n".utf8).write(to: folder.appendingPathComponent(".git/info/attributes"))
@@ -468,6 +548,13 @@ final class StoreSpeedSpec: QuickSpec {
                 return sizes
             }
 
+            it("leaves a clone's index with git's tree cache for what it checked out") {
+                let cache = treeCache(otherFolder.appendingPathComponent(".git/index").path)
+                expect(cache).notTo(beNil(), description: "the clone's index has no tree cache")
+                expect(cache) == gitsTreeCache(of: "HEAD", in: otherFolder)
+                expect(gitCLI(["status", "--porcelain"], in: otherFolder).stdout) == ""
+                expect(try other.status()).to(beEmpty())
+            }
             it("leaves the index as git would write it: every entry HEAD's, its checksum whole, the merged files' stat data in it") {
                 edit(other, todos[0..<5], "there")
                 try! other.push()

@@ -59,6 +59,7 @@ struct StoreGit {
         try writing { try repository.writeIndex(index, setting: entries, noting: tree) }
     }
     func noteIndexHolds(_ tree: ObjectID) throws { try writing { try repository.noteIndexHolds(tree) } }
+    func noteIndexHoldsWithTreeCache(_ tree: ObjectID) throws { try writing { try repository.noteIndexHoldsWithTreeCache(tree) } }
     func stageAndWriteTree(_ paths: [String], refreshing stale: [String] = []) throws -> ObjectID {
         try writing { try repository.stageAndWriteTree(paths, refreshing: stale) }
     }

@@ -101,7 +101,7 @@ extension Store {
             let progress = ProgressThrottle(options.progress)
             try IntakeCheck(git: git, progress: progress).check(head, since: nil)
             try git.checkout(head, force: true, progress: progress)
-            try git.noteIndexHolds(try git.tree(ofCommit: head))
+            try git.noteIndexHoldsWithTreeCache(try git.tree(ofCommit: head))
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             throw error
