@@ -63,6 +63,15 @@ final class IndexFile: @unchecked Sendable {
         return file.parse(end: size - 20) ? file : nil
     }
 
+    /// An index with no entries, in version 2 (as libgit2 writes a new one), to add a first checkout's entries to.
+    static func empty() -> IndexFile {
+        let file = IndexFile(bytes: allocateLargeBuffer(byteCount: 32), info: stat())
+        let header: [UInt8] = Array("DIRC".utf8) + [0, 0, 0, 2, 0, 0, 0, 0]
+        file.bytes.copyBytes(from: header + header.withUnsafeBytes { Repository.sha1($0) })
+        _ = file.parse(end: 12)
+        return file
+    }
+
     private func number(_ offset: Int) -> UInt32 { UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
 
     /// Reads the header and every entry; false for anything not as libgit2 writes it.

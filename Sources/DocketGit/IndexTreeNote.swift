@@ -38,7 +38,7 @@ extension Repository {
         _ = try writeIndex(index, changes: [], noting: tree)
     }
 
-    private func note(checksum: ObjectID, tree: ObjectID) {
+    func note(checksum: ObjectID, tree: ObjectID) {
         try? AtomicFile.write(Data("\(checksum) \(tree)\n".utf8), to: indexTreeNote, durable: false)
     }
 
@@ -124,7 +124,16 @@ extension Repository {
         var changes = entries.map { IndexFile.Change(path: Array($0.path.utf8), id: $0.id, info: $0.info) }
         changes.sort { a, b in a.path.withUnsafeBytes { x in b.path.withUnsafeBytes { IndexFile.compare(x, $0) < 0 } } }
         changes = changes.enumerated().filter { $0.offset == changes.count - 1 || changes[$0.offset + 1].path != $0.element.path }.map(\.element)
-        guard let bytes = index.file.updated(changes, making: tree ?? holding) else { return false }
+        guard let bytes = index.file.updated(changes, making: tree ?? holding), try placeIndex(bytes, replacing: index.file.checksum) else { return false }
+        if monitorsChanges { carryMonitorNote(from: index.file.checksum, to: writtenIndex!, changing: entries.map(\.path)) }
+        if let tree { note(checksum: ObjectID(bytes: Array(bytes.bytes.suffix(20))), tree: tree) }
+        return true
+    }
+
+    /// Writes `bytes` as the index under git's lock, as git would, while the
+    /// index on disk is still the one whose checksum is `expected` (nil: while
+    /// there is none); false, with nothing written, when the lock is taken or the index changed.
+    func placeIndex(_ bytes: IndexBytes, replacing expected: [UInt8]?) throws -> Bool {
         let path = gitdir + "index", lock = gitdir + "index.lock"
         let fd = Glibc.open(lock, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }
@@ -137,13 +146,11 @@ extension Repository {
             close(fd)
             throw error
         }
-        guard Self.checksum(ofIndexAt: path) == index.file.checksum else { return false }
+        guard Self.checksum(ofIndexAt: path) == expected else { return false }
         try systemCall("rename", path: path) { rename(lock, path) }
         placed = true
         lastIndexRead = nil
         writtenIndex = Array(bytes.bytes.suffix(20))
-        if monitorsChanges { carryMonitorNote(from: index.file.checksum, to: writtenIndex!, changing: entries.map(\.path)) }
-        if let tree { note(checksum: ObjectID(bytes: Array(bytes.bytes.suffix(20))), tree: tree) }
         return true
     }
 

@@ -106,6 +106,8 @@ public final class ProgressThrottle: @unchecked Sendable {
     private var last = Date.distantPast
     private var lastStage: TransferProgress.Stage?
     private var finalShown = false
+    /// Threads checking parts of a clone report at once.
+    private let lock = NSLock()
 
     /// A throttle in front of `show`; nil listens to nothing.
     public init(_ show: ((TransferProgress) -> Void)?) {
@@ -115,9 +117,11 @@ public final class ProgressThrottle: @unchecked Sendable {
     /// Whether anyone listens: callers may skip counting when nobody does.
     public var isListening: Bool { show != nil }
 
-    /// Passes `progress` on when a tenth of a second has passed, a stage starts, or a stage's last figure comes first.
+    /// Passes `progress` on (from any thread, one at a time) when a tenth of a second has passed, a stage starts, or a stage's last figure comes first.
     public func report(_ progress: TransferProgress) {
         guard let show else { return }
+        lock.lock()
+        defer { lock.unlock() }
         let now = Date()
         let newStage = progress.stage != lastStage
         if newStage { finalShown = false }

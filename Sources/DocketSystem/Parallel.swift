@@ -37,3 +37,15 @@ public struct UncheckedSendable<Value>: @unchecked Sendable {
     /// Wraps `value`.
     public init(_ value: Value) { self.value = value }
 }
+
+/// A count that threads add to, for the progress of work spread over them.
+public final class SharedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0
+
+    /// A count at zero.
+    public init() {}
+
+    /// Adds `amount` and returns the new count.
+    public func add(_ amount: Int) -> Int { lock.withLock { done += amount; return done } }
+}

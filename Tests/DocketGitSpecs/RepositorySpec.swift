@@ -52,6 +52,27 @@ final class RepositorySpec: QuickSpec {
                 expect(gitCLI(["add", "todos/AB/one.json"], in: folder).status) == 0
                 expect(try repository.status(under: ["todos"])) == []
             }
+            it("writes a first checkout into an empty clone on all cores, reading every blob itself, as git's checkout leaves it") {
+                var paths: [String] = []
+                for i in 0..<300 {
+                    let path = String(format: "todos/%02X/%04d.json", i % 40, i)
+                    write(path, "{\"n\": \(i)}\n")
+                    paths.append(path)
+                }
+                write("README", "r\n")
+                _ = try commitAll(paths + ["README"], "Many")
+                let clone = folder.appendingPathComponent("clone").path
+                let cloned = try Repository.clone(url: folder.path, to: clone, options: .fromEnvironment(), checkout: false)
+                expect(try cloned.checkoutIntoEmpty(try cloned.head()!)) == true
+                let clonedURL = URL(fileURLWithPath: clone)
+                expect(try? String(contentsOfFile: clone + "/todos/07/0007.json", encoding: .utf8)) == "{\"n\": 7}\n"
+                expect(gitCLI(["diff-files", "--quiet"], in: clonedURL).status) == 0
+                expect(gitCLI(["diff", "--cached", "--quiet"], in: clonedURL).status) == 0
+                expect(gitCLI(["status", "--porcelain"], in: clonedURL).stdout) == ""
+                expect(gitCLI(["ls-files"], in: clonedURL).stdout.split(separator: "\n").count) == 301
+                // A second checkout finds the folder no longer empty and leaves it to libgit2.
+                expect(try cloned.checkoutIntoEmpty(try cloned.head()!)) == false
+            }
             it("reads the blobs of a tree under given folders only") {
                 write("todos/AB/one.json", "1\n")
                 write("projects/P/project.json", "p\n")

@@ -102,6 +102,33 @@ final class HostileRemoteSpec: QuickSpec {
             }
         }
 
+        describe("a remote of 1,000 todos, which a clone checks on all cores") {
+            var fresh: URL!
+            beforeEach {
+                let list = machines.root.appendingPathComponent("todo.txt")
+                try! (1...1_000).map { "Todo number \($0)\n" }.joined().write(to: list, atomically: true, encoding: .utf8)
+                machines.laptop.run("import", "todotxt", list.path)
+                machines.laptop.run("sync")
+                fresh = machines.root.appendingPathComponent("fresh")
+            }
+            it("is cloned whole") {
+                let result = runCommand(docketBinary, ["clone", machines.remote.path, fresh.path])
+                expect(result.status) == 0
+                let cloned = Machine(folder: fresh)
+                expect(cloned.state.todos.count) == 1_001
+                expect(cloned.git("status", "--porcelain")) == ""
+            }
+            it("with two bad files among them, is refused by a clone naming the first in path order, and leaves no folder behind") {
+                let early = UUID(uuidString: "10000000-0000-4000-8000-000000000001")!, late = UUID(uuidString: "F0000000-0000-4000-8000-000000000001")!
+                let commit = String(craftCommit(in: machines.remote, [.file(StoreLayout.todo(late), "{ broken"), .file(StoreLayout.todo(early), "{ broken")]).prefix(7))
+                let result = runCommand(docketBinary, ["clone", machines.remote.path, fresh.path])
+                expect(result.status) == 1
+                expect(result.stderr).to(contain(Output(StoreLayout.todo(early)) + " in commit \(commit)"))
+                expect(result.stderr).notTo(contain(Output(StoreLayout.todo(late))))
+                expect(FileManager.default.fileExists(atPath: fresh.path)) == false
+            }
+        }
+
         describe("a removal dated far ahead of the commit that carries it") {
             it("is named in the merge's summary and by docket merges") {
                 let tombstone = "{\"id\": \"\(milk.uuidString)\", \"kind\": \"todo\", \"removedDate\": \"9999-01-01T00:00:00.000Z\", \"path\": \"\(StoreLayout.todo(milk))\"}\n"

@@ -69,6 +69,41 @@ final class SyncSpec: QuickSpec {
                 expect(desk.state.todos.map(\.text)) == ["Buy milk"]
                 expect(desk.git("status", "--porcelain")) == ""
             }
+            it("leaves every file and index entry as git's own clone does: nothing to refresh, nothing staged") {
+                laptop.run("add", "Buy milk")
+                laptop.run("project", "add", "Garden")
+                laptop.run("sync")
+                cloneDesk()
+                // Each entry's stat data is its file's (diff-files compares them), its blob and mode HEAD's.
+                expect(runCommand("git", ["diff-files", "--quiet"], in: desk.folder).status) == 0
+                expect(runCommand("git", ["diff", "--cached", "--quiet"], in: desk.folder).status) == 0
+                let staged = desk.git("ls-files", "-s").split(separator: "\n").map { $0.replacingOccurrences(of: " 0\t", with: " ") }
+                let committed = desk.git("ls-tree", "-r", "HEAD").split(separator: "\n").map { $0.replacingOccurrences(of: " blob ", with: " ").replacingOccurrences(of: "\t", with: " ") }
+                expect(staged) == committed
+                expect(desk.git("status", "--porcelain")) == ""
+                expect(desk.run("status").stdout).to(contain("Nothing to commit"))
+            }
+            it("checks out an executable file, a link and a file git converts outside the store's folders as git does") {
+                laptop.run("add", "Buy milk")
+                laptop.run("sync")
+                let folder = laptop.folder
+                try! "#!/bin/sh\necho hi\n".write(to: folder.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+                chmod(folder.appendingPathComponent("run.sh").path, 0o755)
+                try! "one\ntwo\n".write(to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+                let attributes = folder.appendingPathComponent(".gitattributes")
+                try! ((try! String(contentsOf: attributes, encoding: .utf8)) + "*.txt text eol=crlf\n").write(to: attributes, atomically: true, encoding: .utf8)
+                symlink("notes.txt", folder.appendingPathComponent("latest").path)
+                laptop.git("add", "-A")
+                laptop.git("commit", "-qm", "Scripts and notes")
+                laptop.run("sync")
+                cloneDesk()
+                let cloned = desk.folder
+                expect(FileManager.default.isExecutableFile(atPath: cloned.appendingPathComponent("run.sh").path)) == true
+                expect(try? FileManager.default.destinationOfSymbolicLink(atPath: cloned.appendingPathComponent("latest").path)) == "notes.txt"
+                expect(try? String(contentsOf: cloned.appendingPathComponent("notes.txt"), encoding: .utf8)) == "one\r\ntwo\r\n"
+                expect(desk.git("status", "--porcelain")) == ""
+                expect(desk.state.todos.map(\.text)) == ["Buy milk"]
+            }
             it("refuses a folder that is not empty") {
                 let result = runCommand(docketBinary, ["clone", remote.path, laptop.folder.path])
                 expect(result.status) == 1

@@ -60,6 +60,9 @@ struct StoreGit {
     }
     func noteIndexHolds(_ tree: ObjectID) throws { try writing { try repository.noteIndexHolds(tree) } }
     func noteIndexHoldsWithTreeCache(_ tree: ObjectID) throws { try writing { try repository.noteIndexHoldsWithTreeCache(tree) } }
+    func checkoutIntoEmpty(_ commit: ObjectID, contents: [ObjectID: Data], progress: ProgressThrottle?) throws -> Bool {
+        try writing { try repository.checkoutIntoEmpty(commit, contents: contents, progress: progress) }
+    }
     func stageAndWriteTree(_ paths: [String], refreshing stale: [String] = []) throws -> ObjectID {
         try writing { try repository.stageAndWriteTree(paths, refreshing: stale) }
     }

@@ -99,9 +99,11 @@ extension Store {
                 throw StoreError.state(.remoteNotAStore(url: RemoteURL.redacted(url), branch: try git.headBranch().map { String($0.dropFirst("refs/heads/".count)) } ?? "HEAD"))
             }
             let progress = ProgressThrottle(options.progress)
-            try IntakeCheck(git: git, progress: progress).check(head, since: nil)
-            try git.checkout(head, force: true, progress: progress)
-            try git.noteIndexHoldsWithTreeCache(try git.tree(ofCommit: head))
+            let contents = try IntakeCheck(git: git, progress: progress, keepsContentsUpTo: 20_000).check(head, since: nil)
+            if try !git.checkoutIntoEmpty(head, contents: contents, progress: progress) {
+                try git.checkout(head, force: true, progress: progress)
+                try git.noteIndexHoldsWithTreeCache(try git.tree(ofCommit: head))
+            }
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             throw error
