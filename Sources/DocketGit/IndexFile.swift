@@ -114,7 +114,7 @@ final class IndexFile: @unchecked Sendable {
     }
 
     /// The entry's object id.
-    func id(_ entry: Entry) -> ObjectID { ObjectID(bytes: Array(bytes[(entry.offset + 40)..<(entry.offset + 60)])) }
+    func id(_ entry: Entry) -> ObjectID { ObjectID(raw: UnsafeRawBufferPointer(rebasing: bytes[(entry.offset + 40)..<(entry.offset + 60)])) }
 
     /// Whether the file `info` describes has the stat data the entry holds (as `git status` compares them).
     func matches(_ entry: Entry, _ info: stat) -> Bool {
@@ -202,7 +202,7 @@ final class IndexFile: @unchecked Sendable {
             out.append(UInt32(info.st_gid))
             out.append(UInt32(truncatingIfNeeded: info.st_size))
             if tree != nil { written.append(Entry(offset: out.count - 40, path: out.count + 22, pathLength: change.path.count)) }
-            out.append(id.bytes)
+            id.withBytes { out.append($0) }
             withUnsafeBytes(of: UInt16(min(change.path.count, 0xFFF)).bigEndian) { out.append($0) }
             out.append(change.path)
             out.append(repeatElement(0, count: 8 - (62 + change.path.count) % 8))

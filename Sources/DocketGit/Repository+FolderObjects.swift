@@ -19,7 +19,7 @@ extension Repository {
     func objectsMissing(upTo tips: [ObjectID], known: [ObjectID]) throws -> [Outgoing] {
         let commits = try self.commits(from: tips, excluding: known)
         var objects = commits.map { Outgoing(id: $0, type: GIT_OBJECT_COMMIT, bytes: nil) }
-        var listed = Set(commits.map { ShortID($0.bytes[...]) })
+        var listed = Set(commits)
         var read: [ObjectID: StoredTree] = [:]
         func tree(_ id: ObjectID) throws -> StoredTree {
             if let cached = read[id] { return cached }
@@ -29,7 +29,7 @@ extension Repository {
         }
         // A tree no parent has: it, and what in it no parent has.
         func add(_ id: ObjectID, parents: [ObjectID]) throws {
-            guard !parents.contains(id), listed.insert(ShortID(id.bytes[...])).inserted else { return }
+            guard !parents.contains(id), listed.insert(id).inserted else { return }
             let new = try tree(id)
             objects.append(Outgoing(id: id, type: GIT_OBJECT_TREE, bytes: new.bytes))
             let theirs = try parents.map(tree)
@@ -37,10 +37,10 @@ extension Repository {
             for entry in new.entries where !entry.isSubmodule && !held.contains(entry.id) {
                 if entry.isTree {
                     let name = new.name(of: entry)
-                    let same = theirs.compactMap { parent in parent.entries.first { $0.isTree && parent.name(of: $0) == name }.map { parent.objectID(of: $0) } }
-                    try add(new.objectID(of: entry), parents: same)
+                    let same = theirs.compactMap { parent in parent.entries.first { $0.isTree && parent.name(of: $0) == name }?.id }
+                    try add(entry.id, parents: same)
                 } else if listed.insert(entry.id).inserted {
-                    objects.append(Outgoing(id: new.objectID(of: entry), type: GIT_OBJECT_BLOB, bytes: nil))
+                    objects.append(Outgoing(id: entry.id, type: GIT_OBJECT_BLOB, bytes: nil))
                 }
             }
         }
@@ -135,24 +135,11 @@ struct Outgoing {
     let bytes: [UInt8]?
 }
 
-/// An object id as three integers, cheap to hash (an `ObjectID` holds an array).
-struct ShortID: Hashable {
-    let a: UInt64, b: UInt64, c: UInt32
-
-    init(_ bytes: ArraySlice<UInt8>) {
-        (a, b, c) = bytes.withUnsafeBytes { raw in
-            (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
-             raw.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
-        }
-    }
-}
-
 /// A tree object's bytes and where each entry ("<mode> <name>\0<20-byte id>") lies in them.
 struct StoredTree {
     struct Entry {
         let name: Range<Int>
-        let id: ShortID
-        let idStart: Int
+        let id: ObjectID
         let isTree: Bool
         let isSubmodule: Bool
     }
@@ -169,7 +156,7 @@ struct StoredTree {
                 throw GitError(code: -1, function: "tree", message: "tree \(id) does not parse")
             }
             let mode = bytes[at..<space]
-            entries.append(Entry(name: (space + 1)..<nul, id: ShortID(bytes[(nul + 1)..<(nul + 21)]), idStart: nul + 1,
+            entries.append(Entry(name: (space + 1)..<nul, id: bytes[(nul + 1)..<(nul + 21)].withUnsafeBytes { ObjectID(raw: $0) },
                                  isTree: mode.elementsEqual("40000".utf8), isSubmodule: mode.elementsEqual("160000".utf8)))
             at = nul + 21
         }
@@ -178,5 +165,4 @@ struct StoredTree {
     }
 
     func name(of entry: Entry) -> ArraySlice<UInt8> { bytes[entry.name] }
-    func objectID(of entry: Entry) -> ObjectID { ObjectID(bytes: Array(bytes[entry.idStart..<(entry.idStart + 20)])) }
 }
