@@ -65,6 +65,7 @@ extension Repository {
                         open = (folderName, folder)
                     }
                     let info = try Self.writeNewFile(name, in: open!.folder, try blob(files[i].id))
+                    if i == range.lowerBound { Fault.point("mid-checkout") }
                     changes.append(IndexFile.Change(path: files[i].path, id: files[i].id, info: info))
                     let seen = i - range.lowerBound + 1
                     if let progress, progress.isListening, seen % 256 == 0 || i == range.upperBound - 1 {

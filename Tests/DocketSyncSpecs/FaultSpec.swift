@@ -138,6 +138,25 @@ final class FaultSpec: QuickSpec {
             }
         }
 
+        describe("a clone killed while it writes the store's files") {
+            it("is finished by the next command, which neither commits nor pushes a removal") {
+                // Enough files that every part of the checkout has some to write.
+                for i in 1...40 { laptop.run("add", "Todo number \(i)") }
+                laptop.run("sync")
+                let fresh = Machine(folder: root.appendingPathComponent("fresh"))
+                let killed = runCommand(docketBinary, ["clone", remote.path, fresh.folder.path], environment: ["DOCKET_FAULT": "mid-checkout"])
+                expect(killed.status) == 137
+                expect(FileManager.default.fileExists(atPath: fresh.folder.appendingPathComponent(".git/docket-clone").path)) == true
+                let synced = fresh.run("sync")
+                expect(synced.status) == 0
+                expect(fresh.state) == laptop.state
+                expect(fresh.git("status", "--porcelain")) == ""
+                expect(fresh.head) == laptop.head
+                expect(remoteHead().trimmingCharacters(in: .newlines)) == laptop.head
+                expect(FileManager.default.fileExists(atPath: fresh.folder.appendingPathComponent(".git/docket-clone").path)) == false
+            }
+        }
+
         describe("a pull whose checkout is blocked by a file made here") {
             it("names the file, changes nothing, leaves no marker, and works once the file is moved") {
                 try Data("laptop\n".utf8).write(to: laptop.folder.appendingPathComponent("NOTES"))

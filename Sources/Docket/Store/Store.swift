@@ -70,6 +70,7 @@ public final class Store {
     /// Opens the store in `folder`, refusing a folder that is not one.
     public static func open(at folder: URL) throws -> Store {
         let path = folder.standardizedFileURL.path
+        if FileManager.default.fileExists(atPath: cloneMarker(path + "/.git/")) { try finishInterruptedClone(at: path) }
         // The common case, a folder with a .git folder, needs no libgit2.
         // (A repository another user owns goes the long way, for git's safe.directory check.)
         var isFolder: ObjCBool = false

@@ -129,6 +129,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case missingFolder(path: String)
     /// A cloned repository whose branch holds no Docket store.
     case remoteNotAStore(url: String, branch: String)
+    /// Another process is still cloning into the store's folder.
+    case cloneRunning(path: String)
     /// A file where the store's folder was expected.
     case storeIsAFile(path: String)
     /// A repository owned by another user, which git will not use.
@@ -189,6 +191,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "\(path) is not a Docket store; run 'docket init \(path)' to make one"
         case let .missingFolder(path):
             "there is no folder \(path); check the path, or run 'docket init \(path)' to make a store there"
+        case let .cloneRunning(path):
+            "a clone into \(path) is still running; wait for it to finish, then run the command again"
         case let .remoteNotAStore(url, branch):
             "\(url) is a git repository but not a Docket store (its branch \(branch) has no .docket/format.json); nothing was cloned. "
                 + "To keep a store in it: 'git clone \(url) <dir>', then 'docket init <dir>' and 'docket -C <dir> push'"

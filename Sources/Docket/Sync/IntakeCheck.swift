@@ -43,7 +43,7 @@ struct IntakeCheck {
     private typealias Found = (refusal: (path: String, reason: String)?, contents: [ObjectID: Data])
 
     /// Checks `paths` in order through `git`, stopping at the first refused.
-    private func check(_ paths: ArraySlice<String>, of target: ObjectID, with git: StoreGit, counted: SharedCount? = nil, of total: Int? = nil,
+    private func check(_ paths: ArraySlice<String>, of target: ObjectID, with git: StoreGit, counted: SharedCount? = nil, total: Int? = nil,
                        keeping: Bool) throws -> Found {
         let source = try CommitSource(git: git, commit: target)
         source.keepsContents = keeping
@@ -93,7 +93,7 @@ struct IntakeCheck {
             return UncheckedSendable(Result {
                 guard !range.isEmpty else { return (nil, [:]) }
                 let own = StoreGit(repository: try StoreError.gate(writing: false) { try Repository.open(at: folder) })
-                return try me.value.check(paths[range], of: target, with: own, counted: count, of: paths.count, keeping: keeping)
+                return try me.value.check(paths[range], of: target, with: own, counted: count, total: paths.count, keeping: keeping)
             })
         }
         var contents: [ObjectID: Data] = [:]

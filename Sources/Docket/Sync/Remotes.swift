@@ -1,4 +1,5 @@
 import DocketGit
+import DocketSystem
 import Foundation
 
 extension Store {
@@ -61,6 +62,29 @@ extension Store {
         return path
     }
 
+    /// The file that marks a clone whose checkout has begun and not ended: it holds the cloning process's id.
+    static func cloneMarker(_ gitdir: String) -> String { gitdir + "docket-clone" }
+
+    /// Finishes the checkout of a clone a killed process left half written,
+    /// before anything reads the store: without it, the files not yet written
+    /// (and an index not yet written at all) would read as removed, and the
+    /// next commit would remove them. What the clone took in was checked
+    /// before the marker was written, so the branch is checked out whole again.
+    static func finishInterruptedClone(at path: String) throws {
+        let marker = cloneMarker(path + "/.git/")
+        guard let data = try? Folder.readFile(marker, limit: 64) else { return }
+        if let pid = pid_t(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
+           pid != getpid(), Spawn.isAlive(pid) {
+            throw StoreError.state(.cloneRunning(path: path))
+        }
+        let git = StoreGit(repository: try StoreError.gate(writing: false) { try Repository.open(at: path) })
+        if let head = try git.head() {
+            try git.checkout(head, force: true)
+            try git.noteIndexHoldsWithTreeCache(try git.tree(ofCommit: head))
+        }
+        try? FileManager.default.removeItem(atPath: marker)
+    }
+
     /// Clones the store at `url` into `folder`; an empty remote becomes a new store there.
     public static func clone(url: String, into folder: URL, options: TransferOptions = .fromEnvironment()) throws -> Store {
         let path = folder.standardizedFileURL.path
@@ -100,10 +124,13 @@ extension Store {
             }
             let progress = ProgressThrottle(options.progress)
             let contents = try IntakeCheck(git: git, progress: progress, keepsContentsUpTo: 20_000).check(head, since: nil)
+            // What came is good: from here on, a clone killed before its index is written is finished by the next command.
+            try StoreError.gate(writing: true) { try AtomicFile.write(Data("\(getpid())\n".utf8), to: cloneMarker(git.gitdir)) }
             if try !git.checkoutIntoEmpty(head, contents: contents, progress: progress) {
                 try git.checkout(head, force: true, progress: progress)
                 try git.noteIndexHoldsWithTreeCache(try git.tree(ofCommit: head))
             }
+            try? FileManager.default.removeItem(atPath: cloneMarker(git.gitdir))
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             throw error
