@@ -129,6 +129,22 @@ final class IndexFile: @unchecked Sendable {
             && number(o + 36) == UInt32(truncatingIfNeeded: info.st_size)
     }
 
+    /// The entry of `path` (stage 0), found by its place in git's order; nil when the index has none.
+    func entry(at path: String) -> Entry? {
+        var path = path
+        return path.withUTF8 { wanted in
+            let wanted = UnsafeRawBufferPointer(wanted)
+            var low = 0, high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                let order = Self.compare(pathBytes(entries[middle]), wanted)
+                if order == 0 { return entries[middle] }
+                if order < 0 { low = middle + 1 } else { high = middle }
+            }
+            return nil
+        }
+    }
+
     /// The entry's mode as git writes it: 0o100644 or 0o100755 for a file, `linkMode`, 0o160000 for a submodule.
     func mode(_ entry: Entry) -> UInt32 { number(entry.offset + 24) }
 

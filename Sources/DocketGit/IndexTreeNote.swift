@@ -117,6 +117,31 @@ extension Repository {
         return try writeIndex(index, changes: changes, noting: tree)
     }
 
+    /// Takes the stat data of the files at `paths` into their index entries
+    /// when their bytes and mode are still the entries' (files copied,
+    /// restored or touched without a change), as `git status` refreshes its
+    /// index, so that the next status need not hash them again. Each file is
+    /// read once more, its stat data taken before it is read; one that changed
+    /// keeps its entry. False, with nothing written, when the index is not the
+    /// one Docket noted as holding HEAD's tree, a filter could apply, no file
+    /// is unchanged, or git's lock is taken.
+    public func refreshStatData(_ paths: [String]) throws -> Bool {
+        guard !paths.isEmpty, let own = try notedIndexHoldingHead(), let noted = indexTreeNoted(), !(try mayFilter(paths)) else { return false }
+        let rootFD = try systemCall("open", path: workdir!) { Glibc.open(workdir!, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { close(rootFD) }
+        var changes: [(path: String, id: ObjectID?, info: stat?)] = []
+        for path in paths {
+            guard let entry = own.file.entry(at: path), own.file.mode(entry) != IndexFile.linkMode,
+                  case let .read(data, info) = Self.readPlainFile(path, in: rootFD, limit: 1 << 26),
+                  (info.st_mode & 0o100 != 0) == (own.file.mode(entry) == 0o100755) else { continue }
+            var id = git_oid()
+            guard data.withUnsafeBytes({ git_odb_hash(&id, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) }) == 0,
+                  ObjectID(id) == own.file.id(entry) else { continue }
+            changes.append((path, ObjectID(id), info))
+        }
+        return try !changes.isEmpty && writeIndex(own, changes: changes, noting: noted.tree)
+    }
+
     /// `writeIndex(_:setting:noting:)` with each file's stat data given, as taken before the file was read;
     /// `holding` names the tree the new index holds when it is known but not to be noted yet (it goes into git's tree cache).
     func writeIndex(_ index: NotedIndex, changes entries: [(path: String, id: ObjectID?, info: stat?)], noting tree: ObjectID?,

@@ -265,6 +265,65 @@ final class StoreSpeedSpec: QuickSpec {
                 expect(try! store.status().map(\.path)) == [name]
             }
 
+            it("takes the stat data of files copied or touched without a change into the index at the next status, as git status refreshes it") {
+                let todos = [TodoItem(text: "Pay rent"), TodoItem(text: "Book train"), TodoItem(text: "Call Ana")]
+                write(AppState(todos: todos, projects: [], removed: []))
+                _ = try! store.commit()
+                let head = gitCLI(["rev-parse", "HEAD"], in: folder).stdout
+                // A copy of the whole store (a backup restored): every file has new stat data.
+                let copy = temporaryFolder()
+                defer { try? FileManager.default.removeItem(at: copy) }
+                expect(runCommand("cp", ["-R", folder.path + "/.", copy.path]).status) == 0
+                func stale() -> [String] { gitCLI(["diff-files", "--name-only", "--", "todos"], in: copy).stdout.split(separator: "\n").map(String.init) }
+                expect(stale().count) == 3
+                expect(try! Store.open(at: copy).status()) == []
+                expect(stale()) == []
+                expect(gitCLI(["rev-parse", "HEAD"], in: copy).stdout) == head
+                // One touched, one edited: the touched one is refreshed, the edit is still seen, and seen again.
+                let touched = copy.appendingPathComponent(StoreLayout.todo(todos[0].id)).path
+                let edited = copy.appendingPathComponent(StoreLayout.todo(todos[1].id)).path
+                try! FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: touched)
+                try! String(contentsOfFile: edited, encoding: .utf8).replacingOccurrences(of: "Book train", with: "Book plane")
+                    .write(toFile: edited, atomically: false, encoding: .utf8)
+                let change = ["todo 'Book train' renamed to 'Book plane'"]
+                expect(try! Store.open(at: copy).status().map(\.description)) == change
+                expect(stale()) == [StoreLayout.todo(todos[1].id)]
+                expect(try! Store.open(at: copy).status().map(\.description)) == change
+                if case .committed = try! Store.open(at: copy).commit() {} else { fail("the edit was not committed") }
+                expect(stale()) == []
+                expect(try! Store.open(at: copy).status()) == []
+                expect(gitCLI(["status", "--porcelain"], in: copy).stdout) == ""
+            }
+
+            it("leaves the index as it is while another process holds the store or git's index lock, and reports the same") {
+                let todo = TodoItem(text: "Pay rent")
+                write(AppState(todos: [todo], projects: [], removed: []))
+                _ = try! store.commit()
+                let path = file(of: todo), name = StoreLayout.todo(todo.id)
+                try! FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: path)
+                let index = try! Data(contentsOf: folder.appendingPathComponent(".git/index"))
+                // git's lock, taken by another program: the status neither waits nor removes it.
+                let gitLock = folder.appendingPathComponent(".git/index.lock").path
+                expect(FileManager.default.createFile(atPath: gitLock, contents: Data())) == true
+                expect(try! Store.open(at: folder).status()) == []
+                expect(FileManager.default.fileExists(atPath: gitLock)) == true
+                try! FileManager.default.removeItem(atPath: gitLock)
+                // The store's lock, held by another docket: the status does not wait for it.
+                let started = Date()
+                try! Store.open(at: folder).withLock(timeout: 0) {
+                    expect(try! Store.open(at: folder).status()) == []
+                }
+                expect(Date().timeIntervalSince(started)) < 2
+                // git's optional locks turned off, as tools that poll status do.
+                expect(docket(["status"], store: folder, environment: ["GIT_OPTIONAL_LOCKS": "0"]).stdout)
+                    == "Nothing to commit; the store matches its last commit.\n"
+                expect(try! Data(contentsOf: folder.appendingPathComponent(".git/index"))) == index
+                expect(gitCLI(["diff-files", "--name-only"], in: folder).stdout) == name + "\n"
+                // Then, free: taken in.
+                expect(docket(["status"], store: folder).stdout) == "Nothing to commit; the store matches its last commit.\n"
+                expect(gitCLI(["diff-files", "--name-only"], in: folder).stdout) == ""
+            }
+
             it("does not trust an index whose bytes no longer hash to its checksum") {
                 let todo = TodoItem(text: "Water the plants")
                 write(AppState(todos: [todo], projects: [], removed: []))

@@ -15,6 +15,7 @@ extension Store {
     /// The store's uncommitted changes (made by docket or by hand), in words.
     public func status() throws -> [ItemChange] {
         let entries = try git.status(under: StoreLayout.folders).filter(\.isStoreFile)
+        refreshStaleStatData()
         let head = try git.head()
         var before = try head.map { StoreReader(try CommitSource(git: git, commit: $0)) }
         var after = StoreReader(try workingTree)
@@ -29,6 +30,18 @@ extension Store {
             }
             return ChangeDescription.describe(path: entry.path, before: old, after: new)
         }
+    }
+
+    /// Files the status found copied, restored or touched without a change take
+    /// their stat data into the index, as `git status` refreshes it, or every
+    /// status would hash them again. Only while no other process holds the
+    /// store (a status never waits) and git's optional locks are not turned
+    /// off (`GIT_OPTIONAL_LOCKS=0`); where the store cannot be written, nothing is.
+    private func refreshStaleStatData() {
+        guard let stale = try? git.staleInIndex, !stale.isEmpty, ProcessInfo.processInfo.environment["GIT_OPTIONAL_LOCKS"] != "0",
+              let lock = try? FileLock.attempt(lockFile) else { return }
+        defer { lock.release() }
+        _ = try? git.refreshStatData(stale)
     }
 
     private func conflicted(_ path: String, before: inout StoreReader?) -> ItemChange {

@@ -68,6 +68,7 @@ struct StoreGit {
     }
     /// The files the last status found unchanged but with stat data the index no longer matches.
     var staleInIndex: [String] { repository.staleInIndex }
+    func refreshStatData(_ paths: [String]) throws -> Bool { try writing { try repository.refreshStatData(paths) } }
     func updateIndex(_ paths: [String]) throws { try writing { try repository.updateIndex(paths) } }
     func setIndexEntries(_ entries: [(path: String, id: ObjectID?)]) throws { try writing { try repository.setIndexEntries(entries) } }
     func blobID(of data: Data) throws -> ObjectID { try reading { try Repository.blobID(of: data) } }
