@@ -125,6 +125,33 @@ final class StoreSpec: QuickSpec {
                 expect(text(path)).to(contain("\"estimate\" : \"2h\""))
                 expect(text(path)).to(contain("\"completed\" : true"))
             }
+            it("keeps every JSON key it does not know however the file writes it, and makes up none") {
+                let path = StoreLayout.todo(milk.id)
+                let original = text(path)!
+                // Each is put first in the file: the keys to keep, and keys that only look like keys inside values.
+                let variants: [(entry: String, kept: [String], notKeys: [String])] = [
+                    (#""estimate" : "said \"}\", \"fake\" : {","#, ["estimate"], ["fake"]),
+                    (#""meta" : {"a" : [1, {"b" : "]}"}], "c" : null}, "size":3,"#, ["meta", "size"], ["a", "b", "c"]),
+                    (#""est\u0069mate" : 3,"#, ["estimate"], []),
+                    (#""tags2" : [],"list" : [[], {}],"#, ["tags2", "list"], []),
+                ]
+                var completed = false
+                for variant in variants {
+                    let edited = original.replacingOccurrences(of: "{\n", with: "{\n  " + variant.entry + "\n", options: .anchored)
+                    try Data(edited.utf8).write(to: URL(fileURLWithPath: file(path)))
+                    completed.toggle()
+                    appStore.change(.updating(.todo(milk.alter(.completed(completed)))))
+                    let written = try JSONSerialization.jsonObject(with: Data(text(path)!.utf8)) as! [String: Any]
+                    for key in variant.kept { expect(written[key]).toNot(beNil(), description: "\(key) was dropped from \(variant.entry)") }
+                    for key in variant.notKeys { expect(written[key]).to(beNil(), description: "\(key) was made up from \(variant.entry)") }
+                    expect(written["completed"] as? Bool) == completed
+                }
+                // Written compactly, on one line, by another program.
+                let compact = try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: Data(original.utf8)))
+                try (String(decoding: compact, as: UTF8.self).dropLast() + ",\"zone\":\"x\"}").write(toFile: file(path), atomically: true, encoding: .utf8)
+                appStore.change(.updating(.todo(milk.alter(.completed(!completed)))))
+                expect(text(path)).to(contain("\"zone\" : \"x\""))
+            }
             it("leaves the old file whole when a write stops before its rename") {
                 let path = file(StoreLayout.todo(milk.id))
                 let old = text(StoreLayout.todo(milk.id))
