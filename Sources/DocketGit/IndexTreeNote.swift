@@ -73,7 +73,12 @@ extension Repository {
 /// The index as Docket last wrote it, read by Docket (`IndexFile`), while it still holds HEAD's tree.
 public final class NotedIndex: @unchecked Sendable {
     let file: IndexFile
-    init(_ file: IndexFile) { self.file = file }
+    /// HEAD's tree, which the index holds.
+    let tree: ObjectID
+    init(_ file: IndexFile, tree: ObjectID) {
+        self.file = file
+        self.tree = tree
+    }
 }
 
 extension Repository {
@@ -81,7 +86,7 @@ extension Repository {
     public func notedIndexHoldingHead() throws -> NotedIndex? {
         guard let noted = indexTreeNoted(), let file = readNotedIndex(noted.checksum),
               try headTreeIfNoted(noted.tree) != nil else { return nil }
-        return NotedIndex(file)
+        return NotedIndex(file, tree: noted.tree)
     }
 
     /// The index file when its checksum is `checksum` (`IndexFile.read`); the
@@ -126,20 +131,18 @@ extension Repository {
     /// one Docket noted as holding HEAD's tree, a filter could apply, no file
     /// is unchanged, or git's lock is taken.
     public func refreshStatData(_ paths: [String]) throws -> Bool {
-        guard !paths.isEmpty, let own = try notedIndexHoldingHead(), let noted = indexTreeNoted(), !(try mayFilter(paths)) else { return false }
+        guard !paths.isEmpty, let own = try notedIndexHoldingHead(), !(try mayFilter(paths)) else { return false }
         let rootFD = try systemCall("open", path: workdir!) { Glibc.open(workdir!, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { close(rootFD) }
         var changes: [(path: String, id: ObjectID?, info: stat?)] = []
         for path in paths {
             guard let entry = own.file.entry(at: path), own.file.mode(entry) != IndexFile.linkMode,
                   case let .read(data, info) = Self.readPlainFile(path, in: rootFD, limit: 1 << 26),
-                  (info.st_mode & 0o100 != 0) == (own.file.mode(entry) == 0o100755) else { continue }
-            var id = git_oid()
-            guard data.withUnsafeBytes({ git_odb_hash(&id, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) }) == 0,
-                  ObjectID(id) == own.file.id(entry) else { continue }
-            changes.append((path, ObjectID(id), info))
+                  (info.st_mode & 0o100 != 0) == (own.file.mode(entry) == 0o100755),
+                  let id = try? Self.blobID(of: data), id == own.file.id(entry) else { continue }
+            changes.append((path, id, info))
         }
-        return try !changes.isEmpty && writeIndex(own, changes: changes, noting: noted.tree)
+        return try !changes.isEmpty && writeIndex(own, changes: changes, noting: own.tree)
     }
 
     /// `writeIndex(_:setting:noting:)` with each file's stat data given, as taken before the file was read;

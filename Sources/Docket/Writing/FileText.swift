@@ -70,7 +70,8 @@ func topLevelKeys(of text: Data) -> Set<String>? {
     text.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Set<String>? in
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
         var i = 0
-        func skipSpace() { while i < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[i]) { i += 1 } }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+        func skipSpace() { while i < bytes.count, isSpace(bytes[i]) { i += 1 } }
         /// Past a string that starts at `i`; false when it does not end.
         func skipString() -> Bool {
             i += 1
@@ -102,7 +103,7 @@ func topLevelKeys(of text: Data) -> Set<String>? {
                 return false
             default:
                 let start = i
-                while i < bytes.count, !([UInt8(ascii: ","), UInt8(ascii: "}"), 0x20, 0x09, 0x0A, 0x0D].contains(bytes[i])) { i += 1 }
+                while i < bytes.count, bytes[i] != UInt8(ascii: ","), bytes[i] != UInt8(ascii: "}"), !isSpace(bytes[i]) { i += 1 }
                 return i > start
             }
         }
