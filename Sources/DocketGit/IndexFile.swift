@@ -27,7 +27,7 @@ final class IndexFile: @unchecked Sendable {
     private let bytes: UnsafeMutableRawBufferPointer
     /// The file's stat data when it was read.
     private let info: stat
-    /// The file's last modification, seconds and nanoseconds: a file changed in the same tick may not show in its stat data.
+    /// The file's last modification, seconds and nanoseconds: a file changed in the same second may not show in its stat data to git.
     var modified: (seconds: Int64, nanoseconds: Int64) { (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)) }
     /// The entries, in the file's order (sorted by path).
     private(set) var entries: [Entry] = []
@@ -163,13 +163,13 @@ final class IndexFile: @unchecked Sendable {
 
     /// This index with `changes` (sorted by path, each path once) made, as
     /// git would write it: a changed entry takes its file's stat data and blob,
-    /// the other entries are kept, those that may have changed unseen in the
-    /// tick this index was written are marked to be read again (their size set
-    /// to 0, as git does). When the new entries are known to make `tree`, the
+    /// the other entries are kept, and those of files changed in the second
+    /// this index was written whose file no longer `holdsBlob` are marked to be
+    /// read again (their size set to 0), as git does. When the new entries are known to make `tree`, the
     /// tree cache is written for it (`CacheTree`), with what the old one knew
     /// of folders no change is in; otherwise it is left out (git builds it again).
     /// Nil when the index holds an extension other than the tree cache.
-    func updated(_ changes: [Change], making tree: ObjectID? = nil) -> IndexBytes? {
+    func updated(_ changes: [Change], making tree: ObjectID? = nil, holdsBlob: (Entry) -> Bool) -> IndexBytes? {
         var offset = entriesEnd, oldTree: UnsafeRawBufferPointer?
         while offset + 8 <= checksumStart {
             let signature = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])
@@ -186,15 +186,17 @@ final class IndexFile: @unchecked Sendable {
         out.append(version)
         out.append(UInt32(0))
         var count: UInt32 = 0
-        // Unchanged entries are copied a run at a time; those written in the index's own tick are marked in the copy.
+        // Unchanged entries are copied a run at a time; those changed since, in the index's own second, are marked in the copy.
+        // NB: whole seconds, not nanoseconds: git as Debian builds it compares stat data in whole seconds, so a file
+        // edited in place in its entry's second matches the entry for git once the index is newer than that second.
         var run = entries.first?.offset ?? entriesEnd, smudged: [Int] = []
         // Where each new entry lies in `out`, for the tree cache; whether one has flags git's trees may leave out.
         var written: [Entry] = [], extended = false
         if tree != nil { written.reserveCapacity(entries.count + changes.count) }
         func keep(_ entry: Entry) {
             let at = out.count + (entry.offset - run)
-            let seconds = Int64(number(entry.offset + 8)), nanoseconds = Int64(number(entry.offset + 12))
-            if seconds > modified.seconds || (seconds == modified.seconds && nanoseconds >= modified.nanoseconds) {
+            let seconds = Int64(number(entry.offset + 8))
+            if seconds >= modified.seconds && !holdsBlob(entry) {
                 smudged.append(at + 36)
             }
             if tree != nil {

@@ -152,10 +152,22 @@ extension Repository {
         var changes = entries.map { IndexFile.Change(path: Array($0.path.utf8), id: $0.id, info: $0.info) }
         changes.sort { a, b in a.path.withUnsafeBytes { x in b.path.withUnsafeBytes { IndexFile.compare(x, $0) < 0 } } }
         changes = changes.enumerated().filter { $0.offset == changes.count - 1 || changes[$0.offset + 1].path != $0.element.path }.map(\.element)
-        guard let bytes = index.file.updated(changes, making: tree ?? holding), try placeIndex(bytes, replacing: index.file.checksum) else { return false }
+        let rootFD = try systemCall("open", path: workdir!) { Glibc.open(workdir!, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { close(rootFD) }
+        let file = index.file
+        guard let bytes = file.updated(changes, making: tree ?? holding, holdsBlob: { Self.holdsBlob(file, $0, in: rootFD) }),
+              try placeIndex(bytes, replacing: file.checksum) else { return false }
         if monitorsChanges { carryMonitorNote(from: index.file.checksum, to: writtenIndex!, changing: entries.map(\.path)) }
         if let tree { note(checksum: ObjectID(bytes: Array(bytes.bytes.suffix(20))), tree: tree) }
         return true
+    }
+
+    /// Whether the working-tree file of `entry` (a link's target, for a link) hashes to its blob, its bytes as they are.
+    static func holdsBlob(_ file: IndexFile, _ entry: IndexFile.Entry, in rootFD: Int32) -> Bool {
+        let path = String(cString: file.path(entry))
+        var id = git_oid()
+        let hashed = file.mode(entry) == IndexFile.linkMode ? hashLink(path, in: rootFD, into: &id) : hashPlainFile(path, in: rootFD, into: &id)
+        return hashed && ObjectID(id) == file.id(entry)
     }
 
     /// Writes `bytes` as the index under git's lock, as git would, while the

@@ -81,7 +81,7 @@ extension Repository {
         for part in written { changes += try part.value.get() }
 
         // An empty index holds no extension `updated` would refuse.
-        let index = IndexFile.empty().updated(changes, making: tree)!
+        let index = IndexFile.empty().updated(changes, making: tree, holdsBlob: { _ in false })!
         // Nothing but this clone knows the repository yet: a lock or an index can only be a fault.
         guard try placeIndex(index, replacing: nil) else { throw SystemError("open", path: gitdir + "index.lock", code: EEXIST) }
         note(checksum: ObjectID(bytes: Array(index.bytes.suffix(20))), tree: tree)

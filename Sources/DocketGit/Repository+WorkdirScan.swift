@@ -15,7 +15,7 @@ extension Repository {
     /// NB: libgit2's diff stats every file twice on one thread and builds a
     /// string per path; at 100,000 items that was most of `docket status`.
     /// Like git, a file whose stat data matches its index entry is unchanged
-    /// unless it changed in the same clock tick as the index was written
+    /// unless it changed in the same second as the index was written
     /// ("racily clean"); such a file, and one whose stat data differs, is
     /// hashed and compared. Each folder is listed once: its tracked files are
     /// stat'ed through it, and it holds an untracked file only when it lists
@@ -65,7 +65,7 @@ extension Repository {
         seen.initialize(repeating: .gone)
         defer { seen.deallocate() }
         let work = ScanWork(rootFD: rootFD, index: index, files: tracked, byFolder: byFolder,
-                            seen: UncheckedSendable(seen), indexTime: index.modified)
+                            seen: UncheckedSendable(seen), indexSecond: index.modified.seconds)
         var visited = Set<String>()
         var untracked: [String] = []
         func isUnder(_ folder: String) -> Bool { folders.contains { folder == $0 || folder.hasPrefix($0 + "/") } }
@@ -230,7 +230,8 @@ struct ScanWork: @unchecked Sendable {
     /// The positions in `files` of each folder's tracked files.
     let byFolder: [String: [Int]]
     let seen: UncheckedSendable<UnsafeMutableBufferPointer<Seen>>
-    let indexTime: (seconds: Int64, nanoseconds: Int64)
+    /// The second the index was written in.
+    let indexSecond: Int64
 
     /// What listing one folder found.
     struct Visit { var subfolders: [String] = []; var untracked: [String] = [] }
@@ -258,8 +259,8 @@ struct ScanWork: @unchecked Sendable {
             var info = stat()
             guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             if info.st_mode & S_IFMT != S_IFDIR { present += 1 }
-            let mtime = (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec))
-            let racy = mtime.0 > indexTime.seconds || (mtime.0 == indexTime.seconds && mtime.1 >= indexTime.nanoseconds)
+            // In whole seconds, as git compares: an entry Docket trusts here, git must be able to trust too.
+            let racy = Int64(info.st_mtim.tv_sec) >= indexSecond
             seen.value[i] = index.matches(entry, info) && !racy ? .same : .differs
         }
         // Every file here is a tracked one: nothing untracked. Else compare names.
