@@ -162,12 +162,16 @@ extension Repository {
         return true
     }
 
-    /// Whether the working-tree file of `entry` (a link's target, for a link) hashes to its blob, its bytes as they are.
+    /// Whether the working-tree file of `entry` (a link's target, for a link) hashes to its blob, its bytes as they
+    /// are; false for a file over 64 MiB, which is not read (its entry is only marked to be read again).
     static func holdsBlob(_ file: IndexFile, _ entry: IndexFile.Entry, in rootFD: Int32) -> Bool {
         let path = String(cString: file.path(entry))
-        var id = git_oid()
-        let hashed = file.mode(entry) == IndexFile.linkMode ? hashLink(path, in: rootFD, into: &id) : hashPlainFile(path, in: rootFD, into: &id)
-        return hashed && ObjectID(id) == file.id(entry)
+        if file.mode(entry) == IndexFile.linkMode {
+            var id = git_oid()
+            return hashLink(path, in: rootFD, into: &id) && ObjectID(id) == file.id(entry)
+        }
+        guard case let .read(data, _) = readPlainFile(path, in: rootFD, limit: 1 << 26) else { return false }
+        return (try? blobID(of: data)) == file.id(entry)
     }
 
     /// Writes `bytes` as the index under git's lock, as git would, while the
