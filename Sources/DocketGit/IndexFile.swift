@@ -27,8 +27,10 @@ final class IndexFile: @unchecked Sendable {
     private let bytes: UnsafeMutableRawBufferPointer
     /// The file's stat data when it was read.
     private let info: stat
-    /// The file's last modification, seconds and nanoseconds: a file changed in the same second may not show in its stat data to git.
-    var modified: (seconds: Int64, nanoseconds: Int64) { (Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)) }
+    /// Whether a file or entry modified in `second` is racily clean against this index: git compares stat data in
+    /// whole seconds (Debian's git is built without nanoseconds), so a change made in the second this index was
+    /// written, or later, can leave them equal.
+    func isRacy(modifiedIn second: Int64) -> Bool { second >= Int64(info.st_mtim.tv_sec) }
     /// The entries, in the file's order (sorted by path).
     private(set) var entries: [Entry] = []
     /// The index format version (2 or 3).
@@ -163,9 +165,9 @@ final class IndexFile: @unchecked Sendable {
 
     /// This index with `changes` (sorted by path, each path once) made, as
     /// git would write it: a changed entry takes its file's stat data and blob,
-    /// the other entries are kept, and those of files changed in the second
-    /// this index was written whose file no longer `holdsBlob` are marked to be
-    /// read again (their size set to 0), as git does. When the new entries are known to make `tree`, the
+    /// the other entries are kept, and a racy one (`isRacy`) whose file no
+    /// longer `holdsBlob` is marked to be read again (its size set to 0), as
+    /// git does. When the new entries are known to make `tree`, the
     /// tree cache is written for it (`CacheTree`), with what the old one knew
     /// of folders no change is in; otherwise it is left out (git builds it again).
     /// Nil when the index holds an extension other than the tree cache.
@@ -186,17 +188,15 @@ final class IndexFile: @unchecked Sendable {
         out.append(version)
         out.append(UInt32(0))
         var count: UInt32 = 0
-        // Unchanged entries are copied a run at a time; those changed since, in the index's own second, are marked in the copy.
-        // NB: whole seconds, not nanoseconds: git as Debian builds it compares stat data in whole seconds, so a file
-        // edited in place in its entry's second matches the entry for git once the index is newer than that second.
+        // Unchanged entries are copied a run at a time; racy ones whose file changed are marked in the copy.
+        // NB: a file edited in place in its entry's second matches the entry for git once the index is newer than that second.
         var run = entries.first?.offset ?? entriesEnd, smudged: [Int] = []
         // Where each new entry lies in `out`, for the tree cache; whether one has flags git's trees may leave out.
         var written: [Entry] = [], extended = false
         if tree != nil { written.reserveCapacity(entries.count + changes.count) }
         func keep(_ entry: Entry) {
             let at = out.count + (entry.offset - run)
-            let seconds = Int64(number(entry.offset + 8))
-            if seconds >= modified.seconds && !holdsBlob(entry) {
+            if isRacy(modifiedIn: Int64(number(entry.offset + 8))) && !holdsBlob(entry) {
                 smudged.append(at + 36)
             }
             if tree != nil {

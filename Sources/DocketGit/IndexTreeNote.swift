@@ -152,11 +152,15 @@ extension Repository {
         var changes = entries.map { IndexFile.Change(path: Array($0.path.utf8), id: $0.id, info: $0.info) }
         changes.sort { a, b in a.path.withUnsafeBytes { x in b.path.withUnsafeBytes { IndexFile.compare(x, $0) < 0 } } }
         changes = changes.enumerated().filter { $0.offset == changes.count - 1 || changes[$0.offset + 1].path != $0.element.path }.map(\.element)
-        let rootFD = try systemCall("open", path: workdir!) { Glibc.open(workdir!, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        defer { close(rootFD) }
-        let file = index.file
-        guard let bytes = file.updated(changes, making: tree ?? holding, holdsBlob: { Self.holdsBlob(file, $0, in: rootFD) }),
-              try placeIndex(bytes, replacing: file.checksum) else { return false }
+        // The working tree is opened only for a racy entry's file; one that cannot be read is marked to be read again.
+        var rootFD: Int32 = -1
+        defer { if rootFD >= 0 { close(rootFD) } }
+        let file = index.file, root = workdir!
+        let bytes = file.updated(changes, making: tree ?? holding) { entry in
+            if rootFD < 0 { rootFD = Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            return rootFD >= 0 && Self.holdsBlob(file, entry, in: rootFD)
+        }
+        guard let bytes, try placeIndex(bytes, replacing: file.checksum) else { return false }
         if monitorsChanges { carryMonitorNote(from: index.file.checksum, to: writtenIndex!, changing: entries.map(\.path)) }
         if let tree { note(checksum: ObjectID(bytes: Array(bytes.bytes.suffix(20))), tree: tree) }
         return true

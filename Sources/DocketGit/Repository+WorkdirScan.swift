@@ -65,7 +65,7 @@ extension Repository {
         seen.initialize(repeating: .gone)
         defer { seen.deallocate() }
         let work = ScanWork(rootFD: rootFD, index: index, files: tracked, byFolder: byFolder,
-                            seen: UncheckedSendable(seen), indexSecond: index.modified.seconds)
+                            seen: UncheckedSendable(seen))
         var visited = Set<String>()
         var untracked: [String] = []
         func isUnder(_ folder: String) -> Bool { folders.contains { folder == $0 || folder.hasPrefix($0 + "/") } }
@@ -230,8 +230,6 @@ struct ScanWork: @unchecked Sendable {
     /// The positions in `files` of each folder's tracked files.
     let byFolder: [String: [Int]]
     let seen: UncheckedSendable<UnsafeMutableBufferPointer<Seen>>
-    /// The second the index was written in.
-    let indexSecond: Int64
 
     /// What listing one folder found.
     struct Visit { var subfolders: [String] = []; var untracked: [String] = [] }
@@ -259,9 +257,8 @@ struct ScanWork: @unchecked Sendable {
             var info = stat()
             guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
             if info.st_mode & S_IFMT != S_IFDIR { present += 1 }
-            // In whole seconds, as git compares: an entry Docket trusts here, git must be able to trust too.
-            let racy = Int64(info.st_mtim.tv_sec) >= indexSecond
-            seen.value[i] = index.matches(entry, info) && !racy ? .same : .differs
+            // Racy in whole seconds, as git judges: an entry Docket trusts here, git must be able to trust too.
+            seen.value[i] = index.matches(entry, info) && !index.isRacy(modifiedIn: Int64(info.st_mtim.tv_sec)) ? .same : .differs
         }
         // Every file here is a tracked one: nothing untracked. Else compare names.
         guard listedFiles > present else { return visit }
