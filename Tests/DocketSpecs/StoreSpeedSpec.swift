@@ -70,7 +70,8 @@ final class StoreSpeedSpec: QuickSpec {
                     try? FileManager.default.removeItem(at: folder)
                     folder = temporaryFolder()
                     store = try! Store.create(at: folder)
-                    let state = AppState(todos: (0..<Int.random(in: 0...40, using: &g)).map { _ in RandomValues.todo(&g) },
+                    // Up to 150 todos: past 64 files not cached, they are read on all cores.
+                    let state = AppState(todos: (0..<Int.random(in: 0...150, using: &g)).map { _ in RandomValues.todo(&g) },
                                          projects: [], removed: [])
                     write(state)
                     let expected = try! store.load().state.todos
@@ -128,6 +129,26 @@ final class StoreSpeedSpec: QuickSpec {
                     _ = try store.loadTodos()
                     expect(gitCLI(["status", "--porcelain", "--untracked-files=all"], in: folder).stdout) == ""
                 }
+            }
+
+            it("reads many files not cached on all cores as load reads them: a conflicted file as last committed, a damaged one reported") {
+                let todos = (0..<100).map { TodoItem(text: "todo \($0)") }
+                write(AppState(todos: todos, projects: [], removed: []))
+                _ = try store.commit()
+                let conflicted = file(of: todos[3]), damaged = file(of: todos[70])
+                let committed = try String(contentsOfFile: conflicted, encoding: .utf8)
+                try ("<<<<<<< ours\n" + committed.replacingOccurrences(of: "todo 3", with: "todo three") + "=======\n" + committed + ">>>>>>> theirs\n")
+                    .write(toFile: conflicted, atomically: false, encoding: .utf8)
+                try Data("{ damaged".utf8).write(to: URL(fileURLWithPath: damaged))
+                let cache = folder.appendingPathComponent(".git/docket/todos.cache").path
+                expect(FileManager.default.fileExists(atPath: cache)) == false
+                let loaded = try store.load()
+                let (listed, problems) = try store.loadTodos()
+                expect(listed) == loaded.state.todos
+                expect(listed.count) == 99
+                expect(listed.map(\.text)).to(contain("todo 3"))
+                expect(problems.map(\.path).sorted()) == [StoreLayout.todo(todos[3].id), StoreLayout.todo(todos[70].id)].sorted()
+                expect(problems.map(\.reason).sorted()) == loaded.problems.map(\.reason).sorted()
             }
 
             it("shows a hand edit in docket list") {

@@ -65,7 +65,12 @@ struct StoreReader {
 
     /// The todo of this id, if its file reads.
     mutating func todo(_ id: UUID) -> TodoItem? {
-        guard case let .todo(todo)? = item(at: StoreLayout.todo(id)) else { return nil }
+        todo(at: StoreLayout.todo(id))
+    }
+
+    /// The todo in the file at this store path, if it reads and holds one.
+    mutating func todo(at path: String) -> TodoItem? {
+        guard case let .todo(todo)? = item(at: path) else { return nil }
         return todo
     }
 

@@ -134,18 +134,36 @@ extension Store {
             let found = lstat(root.value + "/" + paths[i], &info) == 0 && info.st_mode & S_IFMT == S_IFREG
             return found ? TodoCache.Fingerprint(info) : nil
         }
-        for (path, fingerprint) in zip(paths, fingerprints) {
-            if let fingerprint, let entry = old.entries[path], entry.fingerprint == fingerprint {
-                todos.append(entry.todo)
-                new.entries[path] = entry
-                continue
+        // Files the cache does not hold are read and decoded on all cores, a batch at a time (the first list after
+        // an import reads them all). One that does not read plainly (holding git's conflict markers, say) is read
+        // again one by one, where the reader explains it or reads it from the last commit.
+        let folder = try tree
+        for batch in stride(from: 0, to: paths.count, by: 8192).map({ $0..<min(paths.count, $0 + 8192) }) {
+            let cached = batch.map { i -> TodoCache.Entry? in
+                guard let fingerprint = fingerprints[i], let entry = old.entries[paths[i]], entry.fingerprint == fingerprint else { return nil }
+                return entry
             }
-            // Changed, new, or not a regular file: the reader reads it, or says why not.
-            changed = true
-            if case let .todo(todo)? = reader.item(at: path) {
-                todos.append(todo)
-                if let fingerprint, !fingerprint.isFresh(now: now), source.shownAsCommitted.last != path {
-                    new.entries[path] = TodoCache.Entry(fingerprint: fingerprint, todo: todo)
+            let uncached = zip(batch, cached).filter { $0.1 == nil }.map { paths[$0.0] }
+            var decoded: [String: TodoItem] = [:]
+            if uncached.count >= 64 {
+                for (path, item) in zip(uncached, StoreReader.items(at: uncached, in: folder).items) {
+                    if case let .todo(todo)? = item { decoded[path] = todo }
+                }
+            }
+            for (i, entry) in zip(batch, cached) {
+                let (path, fingerprint) = (paths[i], fingerprints[i])
+                if let entry {
+                    todos.append(entry.todo)
+                    new.entries[path] = entry
+                    continue
+                }
+                // Changed, new, or not a regular file: the reader reads it, or says why not.
+                changed = true
+                if let todo = decoded[path] ?? reader.todo(at: path) {
+                    todos.append(todo)
+                    if let fingerprint, !fingerprint.isFresh(now: now), source.shownAsCommitted.last != path {
+                        new.entries[path] = TodoCache.Entry(fingerprint: fingerprint, todo: todo)
+                    }
                 }
             }
         }
