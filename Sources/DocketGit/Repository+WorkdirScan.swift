@@ -60,15 +60,19 @@ extension Repository {
             tracked.append(entry)
         }
         let byFolder = groupOf.mapValues { groups[$0] }
-        // Every folder under `folders`, a level at a time, each listed and its tracked files stat'ed on all cores.
+        // Every folder under `folders`, a level at a time, each listed (or known unchanged) and its tracked files
+        // stat'ed on all cores. A monitored scan lists only the folders the monitor names, and notes no listings.
         let seen = UnsafeMutableBufferPointer<Seen>.allocate(capacity: tracked.count)
         seen.initialize(repeating: .gone)
         defer { seen.deallocate() }
+        let noted = scope == nil ? FolderListings.read(from: folderListingsPath) : FolderListings()
         let work = ScanWork(rootFD: rootFD, index: index, files: tracked, byFolder: byFolder,
-                            seen: UncheckedSendable(seen))
+                            seen: UncheckedSendable(seen), listings: noted.folders, start: Date().timeIntervalSince1970)
         var visited = Set<String>()
         var untracked: [String] = []
         func isUnder(_ folder: String) -> Bool { folders.contains { folder == $0 || folder.hasPrefix($0 + "/") } }
+        var listings = noted
+        listings.folders = listings.folders.filter { !isUnder($0.key) }
         var queued = Set(scope.map { Array($0.folders) + $0.subtrees }?.filter(isUnder) ?? folders)
         var level = queued.sorted()
         while !level.isEmpty {
@@ -78,6 +82,7 @@ extension Repository {
             for (folder, result) in zip(current, results) {
                 guard let result else { continue }
                 visited.insert(folder)
+                listings.folders[folder] = result.listing
                 // Within a scope, a folder's subfolders are listed only when it is new or moved.
                 if scope?.coversWhole(folder) ?? true {
                     for name in result.subfolders where queued.insert(folder + "/" + name).inserted { level.append(folder + "/" + name) }
@@ -94,6 +99,8 @@ extension Repository {
             var info = stat()
             if fstatat(rootFD, folder, &info, AT_SYMLINK_NOFOLLOW) == 0 { return nil }
         }
+
+        if scope == nil && listings != noted { listings.write(to: folderListingsPath) }
 
         var changes: [StatusEntry] = []
         let suspects = (0..<tracked.count).filter { seen[$0] != .same }
@@ -135,6 +142,9 @@ extension Repository {
         }
         return WorkdirScan(changes: changes.sorted { $0.path < $1.path }, dirtyFolders: dirty)
     }
+
+    /// Where scans note the folders they found holding only tracked files (see `FolderListings`).
+    var folderListingsPath: String { gitdir + "docket/folder-listings" }
 
     /// The folder part of a path ("" for one at the top).
     static func folder(of path: String) -> String {
@@ -230,15 +240,37 @@ struct ScanWork: @unchecked Sendable {
     /// The positions in `files` of each folder's tracked files.
     let byFolder: [String: [Int]]
     let seen: UncheckedSendable<UnsafeMutableBufferPointer<Seen>>
+    /// The folders noted by an earlier scan as holding only their tracked files.
+    let listings: [String: FolderListings.Listing]
+    /// When this scan started, in seconds since 1970.
+    let start: Double
 
     /// What listing one folder found.
-    struct Visit { var subfolders: [String] = []; var untracked: [String] = [] }
+    struct Visit {
+        var subfolders: [String] = []
+        var untracked: [String] = []
+        /// What to note of the folder for the next scan: nil when it is not to be trusted unlisted.
+        var listing: FolderListings.Listing?
+    }
 
-    /// Lists `folder`, judges its tracked files by their stat data, and names
-    /// its untracked files; nil when it cannot be opened as a folder.
+    /// Lists `folder` (unless noted unchanged since an earlier listing),
+    /// judges its tracked files by their stat data, and names its untracked
+    /// files; nil when it cannot be opened as a folder.
     func visit(_ folder: String) -> Visit? {
         let fd = openat(rootFD, folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
+        // The folder's own stat data, taken before its names are read: a name added after the listing changes it.
+        var own = stat()
+        guard fstat(fd, &own) == 0 else {
+            close(fd)
+            return nil
+        }
+        let listed = byFolder[folder] ?? []
+        // Unchanged since it was listed holding only tracked files, and holding as many of them: the same names.
+        if let known = listings[folder], known.isSame(own), statTracked(listed, in: fd) == known.files {
+            close(fd)
+            return Visit(subfolders: known.subfolders, listing: known)
+        }
         guard let stream = fdopendir(fd) else {
             close(fd)
             return nil
@@ -249,19 +281,14 @@ struct ScanWork: @unchecked Sendable {
         forEachName(stream) { name, isFolder in
             if isFolder { visit.subfolders.append(String(cString: name)) } else { listedFiles += 1 }
         }
-        var present = 0
-        let listed = byFolder[folder] ?? []
-        for i in listed {
-            let entry = files[i]
-            let name = index.path(entry) + index.pathBytes(entry).lastIndex(of: UInt8(ascii: "/"))! + 1
-            var info = stat()
-            guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
-            if info.st_mode & S_IFMT != S_IFDIR { present += 1 }
-            // Racy in whole seconds, as git judges: an entry Docket trusts here, git must be able to trust too.
-            seen.value[i] = index.matches(entry, info) && !index.isRacy(modifiedIn: Int64(info.st_mtim.tv_sec)) ? .same : .differs
-        }
+        let present = statTracked(listed, in: fd)
         // Every file here is a tracked one: nothing untracked. Else compare names.
-        guard listedFiles > present else { return visit }
+        guard listedFiles > present else {
+            if FolderListings.Listing.isSettled(own, listedAfter: start) {
+                visit.listing = FolderListings.Listing(own, files: listedFiles, subfolders: visit.subfolders)
+            }
+            return visit
+        }
         let known = Set(listed.map { i in
             let path = String(cString: index.path(files[i]))
             return String(path[path.index(after: path.lastIndex(of: "/")!)...])
@@ -272,6 +299,25 @@ struct ScanWork: @unchecked Sendable {
             if !isFolder && !known.contains(name) { visit.untracked.append(name) }
         }
         return visit
+    }
+
+    /// Judges the tracked files at these positions, all in the folder open
+    /// as `fd`, by their stat data; how many of them are there and not folders.
+    private func statTracked(_ positions: [Int], in fd: Int32) -> Int {
+        var present = 0
+        for i in positions {
+            let entry = files[i]
+            let name = index.path(entry) + index.pathBytes(entry).lastIndex(of: UInt8(ascii: "/"))! + 1
+            var info = stat()
+            guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
+                seen.value[i] = .gone
+                continue
+            }
+            if info.st_mode & S_IFMT != S_IFDIR { present += 1 }
+            // Racy in whole seconds, as git judges: an entry Docket trusts here, git must be able to trust too.
+            seen.value[i] = index.matches(entry, info) && !index.isRacy(modifiedIn: Int64(info.st_mtim.tv_sec)) ? .same : .differs
+        }
+        return present
     }
 
     /// Calls `body` with each name in a folder's listing but `.` and `..`, and whether it is a folder (not a link to one).

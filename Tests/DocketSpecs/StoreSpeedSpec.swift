@@ -237,9 +237,22 @@ final class StoreSpeedSpec: QuickSpec {
                     let todos = (0..<40).map { _ in RandomValues.todo(&g) }
                     write(AppState(todos: todos, projects: [], removed: []))
                     _ = try! store.commit()
+                    // A status past the clock tick the folders changed in notes what they hold, and the next trusts that.
+                    settle()
+                    _ = try! store.status()
                     for todo in todos.shuffled(using: &g).prefix(12) {
                         let path = file(of: todo)
-                        switch Int.random(in: 0..<5, using: &g) {
+                        let parent = (path as NSString).deletingLastPathComponent
+                        switch Int.random(in: 0..<7, using: &g) {
+                        case 5:  // a file added beside it, the folder's modification time then set back (as tar and rsync -t do)
+                            var info = stat()
+                            stat(parent, &info)
+                            try! FileManager.default.copyItem(atPath: path, toPath: parent + "/" + UUID().uuidString + ".json")
+                            var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2 /* UTIME_OMIT: the access time as it is */), info.st_mtim]
+                            utimensat(AT_FDCWD, parent, &times, 0)
+                        case 6:  // a file in a new folder inside its folder
+                            try! FileManager.default.createDirectory(atPath: parent + "/more", withIntermediateDirectories: true)
+                            try! FileManager.default.copyItem(atPath: path, toPath: parent + "/more/" + UUID().uuidString + ".json")
                         case 0: try! FileManager.default.removeItem(atPath: path)
                         case 1: try! (String(contentsOfFile: path, encoding: .utf8) + " ").write(toFile: path, atomically: false, encoding: .utf8)
                         case 2:  // same size, same inode
@@ -259,10 +272,67 @@ final class StoreSpeedSpec: QuickSpec {
                             try! FileManager.default.copyItem(atPath: path, toPath: file(of: copy))
                         }
                     }
-                    let ours = Set(try! store.status().map(\.path))
                     let theirs = Set(gitCLI(["status", "--porcelain", "--untracked-files=all", "--", "todos"], in: folder).stdout
                         .split(separator: "\n").map { String($0.dropFirst(3)) })
-                    return ours == theirs ? nil : "docket saw \(ours.sorted()), git saw \(theirs.sorted())"
+                    // Twice: the second status past the tick, trusting what the first noted.
+                    for _ in 0..<2 {
+                        let ours = Set(try! store.status().map(\.path))
+                        guard ours == theirs else { return "docket saw \(ours.sorted()), git saw \(theirs.sorted())" }
+                        settle()
+                    }
+                    return nil
+                }
+            }
+
+            context("in a folder a status found holding only tracked files (noted, and not listed again while unchanged)") {
+                var todo: TodoItem!
+                beforeEach {
+                    todo = TodoItem(text: "Water plants")
+                    write(AppState(todos: [todo], projects: [], removed: []))
+                    _ = try! store.commit()
+                    settle()
+                    expect(try store.status()) == []
+                }
+
+                it("sees a file added there whose folder's modification time was then set back, as tar and rsync -t leave it") {
+                    let parent = (file(of: todo) as NSString).deletingLastPathComponent
+                    var before = stat()
+                    stat(parent, &before)
+                    let added = parent + "/" + UUID().uuidString + ".json"
+                    try FileManager.default.copyItem(atPath: file(of: todo), toPath: added)
+                    var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2 /* UTIME_OMIT: the access time as it is */), before.st_mtim]
+                    expect(utimensat(AT_FDCWD, parent, &times, 0)) == 0
+                    var after = stat()
+                    stat(parent, &after)
+                    expect(after.st_mtim.tv_nsec) == before.st_mtim.tv_nsec
+                    expect(try store.status().map(\.path)) == [String(added.dropFirst(folder.path.count + 1))]
+                }
+
+                it("notes no folder that changed within the clock tick before it was listed: a name added in that tick could keep its times") {
+                    let parent = (StoreLayout.todo(todo.id) as NSString).deletingLastPathComponent
+                    func noted() -> Bool {
+                        let data = FileManager.default.contents(atPath: folder.appendingPathComponent(".git/docket/folder-listings").path) ?? Data()
+                        return data.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == parent }
+                    }
+                    expect(noted()) == true
+                    try FileManager.default.copyItem(atPath: file(of: todo), toPath: folder.path + "/" + parent + "/added.json")
+                    expect(try store.status().map(\.path)) == [parent + "/added.json"]
+                    try FileManager.default.removeItem(atPath: folder.path + "/" + parent + "/added.json")
+                    expect(try store.status()) == []
+                    expect(noted()) == false
+                    settle()
+                    expect(try store.status()) == []
+                    expect(noted()) == true
+                }
+
+                it("sees its file as new once plain git stops tracking it (git rm --cached and git commit)") {
+                    let path = StoreLayout.todo(todo.id)
+                    expect(gitCLI(["rm", "-q", "--cached", path], in: folder).status) == 0
+                    expect(gitCLI(["commit", "-qm", "Untrack"], in: folder).status) == 0
+                    let theirs = gitCLI(["status", "--porcelain", "--untracked-files=all", "--", "todos"], in: folder).stdout
+                    expect(theirs) == "?? \(path)\n"
+                    expect(try store.status().map(\.path)) == [path]
+                    expect(try store.status().map(\.path)) == [path]
                 }
             }
 
