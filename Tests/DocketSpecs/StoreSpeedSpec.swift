@@ -163,6 +163,80 @@ final class StoreSpeedSpec: QuickSpec {
             }
         }
 
+        describe("Store.loadProjects (the project cache)") {
+            it("gives the projects, tasks and order load gives, over random stores, before and after the cache is built") {
+                forAll(20) { g in
+                    try? FileManager.default.removeItem(at: folder)
+                    folder = temporaryFolder()
+                    store = try! Store.create(at: folder)
+                    let state = AppState(todos: [], projects: (0..<Int.random(in: 0...4, using: &g)).map { _ in RandomValues.project(&g) },
+                                         removed: [])
+                    write(state)
+                    let expected = try! store.load().state.projects
+                    guard try! store.loadProjects().projects == expected else { return "differs without a cache" }
+                    settle()
+                    _ = try! store.loadProjects()
+                    guard try! store.loadProjects().projects == expected else { return "differs from the cache" }
+                    return nil
+                }
+            }
+
+            context("after the cache was built") {
+                var project: Project!
+                func taskFile(_ index: Int) -> String {
+                    folder.appendingPathComponent(StoreLayout.task(project.tasks[index].id, in: project.id)).path
+                }
+                beforeEach {
+                    project = Project(title: "Garden")
+                    for title in ["dig 0", "dig 1", "dig 2"] { project = project.alter(by: .adding(.task(ProjectTask(title: title)))) }
+                    write(AppState(todos: [], projects: [project], removed: []))
+                    _ = try! store.commit()
+                    settle()
+                    _ = try! store.loadProjects()
+                    _ = try! store.loadProjects()
+                    expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".git/docket/projects.cache").path)) == true
+                }
+
+                it("sees a task's file edited by hand in place, with the same size and the same inode") {
+                    let handle = FileHandle(forUpdatingAtPath: taskFile(1))!
+                    let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+                    let offset = text.utf8.distance(from: text.startIndex, to: text.range(of: "dig 1")!.upperBound) - 1
+                    try handle.seek(toOffset: UInt64(offset))
+                    handle.write(Data("X".utf8))
+                    try handle.close()
+                    expect(try store.loadProjects().projects.first?.tasks.map(\.title)) == ["dig 0", "dig X", "dig 2"]
+                }
+                it("reports a task's file that no longer decodes instead of showing its cached task") {
+                    try Data("{ damaged".utf8).write(to: URL(fileURLWithPath: taskFile(2)))
+                    let (projects, problems) = try store.loadProjects()
+                    expect(projects.first?.tasks.map(\.title)) == ["dig 0", "dig 1"]
+                    expect(problems.map(\.path)) == [StoreLayout.task(project.tasks[2].id, in: project.id)]
+                }
+                it("shows a task's file holding git's conflict markers as last committed, and says so") {
+                    let committed = try String(contentsOfFile: taskFile(0), encoding: .utf8)
+                    try ("<<<<<<< ours\n" + committed.replacingOccurrences(of: "dig 0", with: "dig zero") + "=======\n" + committed + ">>>>>>> theirs\n")
+                        .write(toFile: taskFile(0), atomically: false, encoding: .utf8)
+                    let (projects, problems) = try store.loadProjects()
+                    expect(projects.first?.tasks.map(\.title)) == ["dig 0", "dig 1", "dig 2"]
+                    expect(problems.map(\.path)) == [StoreLayout.task(project.tasks[0].id, in: project.id)]
+                    expect(problems.first?.reason).to(contain("conflict markers"))
+                }
+                it("ignores a damaged cache and builds it again") {
+                    let cache = folder.appendingPathComponent(".git/docket/projects.cache")
+                    let size = (try FileManager.default.attributesOfItem(atPath: cache.path)[.size] as? Int) ?? 0
+                    try Data(repeating: 0xFF, count: size / 2).write(to: cache)
+                    expect(try store.loadProjects().projects) == [project]
+                    expect(try store.loadProjects().projects) == [project]
+                }
+                it("sees a task added, and one removed, by another program") {
+                    var changed = project!
+                    changed = changed.alter(by: .removing(.task(project.tasks[0]))).alter(by: .adding(.task(ProjectTask(title: "water"))))
+                    write(AppState(todos: [], projects: [changed], removed: []), over: AppState(todos: [], projects: [project], removed: []))
+                    expect(try store.loadProjects().projects.first?.tasks.map(\.title)) == ["dig 1", "dig 2", "water"]
+                }
+            }
+        }
+
         describe("a write a killed docket left unfinished") {
             it("is cleaned up by the next commit, and the item keeps its last whole version") {
                 let todo = TodoItem(text: "kept")

@@ -25,12 +25,15 @@ extension Store {
     }
 
     /// Every project with its tasks, without reading any todo's file.
+    /// Files unchanged since an earlier read come decoded from `.git/docket/projects.cache`.
     public func loadProjects() throws -> (projects: [Project], problems: [StoreProblem]) {
         let source = try workingTreeOrLastCommit
-        var reader = StoreReader(source)
+        let cache = ProjectCache(source, root: rootPath, file: projectCacheFile)
+        var reader = StoreReader(cache)
         let projects = try StoreError.gate(writing: false) {
             try reader.projectHeaders().compactMap { try reader.project($0.key, header: $0.value) }
         }
+        cache.save()
         return (ordered(projects, by: reader.order), source.problems + reader.problems)
     }
 
