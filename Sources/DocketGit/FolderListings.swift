@@ -28,14 +28,15 @@ struct FolderListings: Equatable {
         var subfolders: [String]
 
         init(_ info: stat, files: Int, subfolders: [String]) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-            modified = Int64(info.st_mtim.tv_sec)
-            modifiedNanos = Int64(info.st_mtim.tv_nsec)
-            changed = Int64(info.st_ctim.tv_sec)
-            changedNanos = Int64(info.st_ctim.tv_nsec)
-            self.files = files
-            self.subfolders = subfolders
+            self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+                      modified: Int64(info.st_mtim.tv_sec), modifiedNanos: Int64(info.st_mtim.tv_nsec),
+                      changed: Int64(info.st_ctim.tv_sec), changedNanos: Int64(info.st_ctim.tv_nsec), files: files, subfolders: subfolders)
+        }
+
+        init(device: UInt64, inode: UInt64, modified: Int64, modifiedNanos: Int64, changed: Int64, changedNanos: Int64,
+             files: Int, subfolders: [String]) {
+            (self.device, self.inode, self.files, self.subfolders) = (device, inode, files, subfolders)
+            (self.modified, self.modifiedNanos, self.changed, self.changedNanos) = (modified, modifiedNanos, changed, changedNanos)
         }
 
         /// Whether a folder with this stat data is the one noted, unchanged.
@@ -74,13 +75,11 @@ struct FolderListings: Equatable {
                       let modified = fields.number(), let modifiedNanos = fields.number(), let changed = fields.number(),
                       let changedNanos = fields.number(), let files = fields.number(), let subfolders = fields.text(),
                       modifiedNanos < 1_000_000_000, changedNanos < 1_000_000_000, files <= Int.max else { return FolderListings() }
-                var info = stat()
-                info.st_dev = UInt(device)
-                info.st_ino = UInt(inode)
                 // Times are written as their bits, so one before 1970 reads back.
-                info.st_mtim = timespec(tv_sec: Int(Int64(bitPattern: modified)), tv_nsec: Int(modifiedNanos))
-                info.st_ctim = timespec(tv_sec: Int(Int64(bitPattern: changed)), tv_nsec: Int(changedNanos))
-                listings.folders[folder] = Listing(info, files: Int(files), subfolders: subfolders.split(separator: "/").map(String.init))
+                listings.folders[folder] = Listing(device: device, inode: inode,
+                                                   modified: Int64(bitPattern: modified), modifiedNanos: Int64(modifiedNanos),
+                                                   changed: Int64(bitPattern: changed), changedNanos: Int64(changedNanos),
+                                                   files: Int(files), subfolders: subfolders.split(separator: "/").map(String.init))
             }
             return listings
         }

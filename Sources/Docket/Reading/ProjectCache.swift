@@ -22,11 +22,10 @@ final class ProjectCache: ItemSource {
         let item: StoredItem
     }
 
-    static let magic: [UInt8] = Array("DKPC".utf8)
-    static let version: UInt32 = 1
-    /// The fields the records hold, in order: a cache written for other fields is not read.
-    static let schema = [Project.fields.map(\.key), ProjectTask.fields.map(\.key), TimeSlip.fields.map(\.key), Note.fields.map(\.key)]
-        .map { $0.joined(separator: ",") }.joined(separator: ";")
+    static let format = CacheFormat(
+        magic: Array("DKPC".utf8), version: 1,
+        schema: [Project.fields.map(\.key), ProjectTask.fields.map(\.key), TimeSlip.fields.map(\.key), Note.fields.map(\.key)]
+            .map { $0.joined(separator: ",") }.joined(separator: ";"))
 
     let source: LastCommittedWhenConflicted
     private let root: String
@@ -69,15 +68,7 @@ final class ProjectCache: ItemSource {
     /// Writes the cache again when anything read differed from it.
     func save() {
         guard changed || kept.count != old.count else { return }
-        var writer = CompactWriter()
-        writer.reserve(kept.count * 400)
-        writer.raw(ProjectCache.magic)
-        writer.integer(ProjectCache.version)
-        writer.string(ProjectCache.schema)
-        writer.integer(UInt32(kept.count))
-        for (path, entry) in kept {
-            writer.string(path)
-            entry.fingerprint.write(to: &writer)
+        ProjectCache.format.write(kept, to: file, bytesEach: 400, fingerprint: \.fingerprint) { entry, writer in
             switch entry.item {
             case let .project(project, position):
                 writer.integer(UInt8(0))
@@ -89,44 +80,25 @@ final class ProjectCache: ItemSource {
                 project.write(to: &writer)
                 position.write(to: &writer)
             default:
-                continue
+                // Only projects and tasks are kept (`decoded`).
+                preconditionFailure("a project cache holds projects and tasks only")
             }
         }
-        try? AtomicFile.write(Data(writer.bytes), to: file, durable: false)
     }
 
     /// The entries in `file`; none when there is none or it cannot be trusted.
     private static func read(from file: String) -> [String: Entry] {
-        // The cache is Docket's own file, but a link, a pipe or a giant there reads as no cache.
-        guard let data = try? Folder.readFile(file, limit: 1 << 30) else { return [:] }
-        return data.withUnsafeBytes { raw in
-            var reader = CompactReader(raw)
-            do {
-                guard Array(try reader.raw(4)) == magic, try reader.integer(UInt32.self) == version,
-                      try reader.string() == schema else { return [:] }
-                let count = Int(try reader.integer(UInt32.self))
-                var entries: [String: Entry] = [:]
-                entries.reserveCapacity(count)
-                for _ in 0..<count {
-                    let path = try reader.string()
-                    let fingerprint = try TodoCache.Fingerprint(reading: &reader)
-                    switch try reader.integer(UInt8.self) {
-                    case 0:
-                        entries[path] = Entry(fingerprint: fingerprint,
-                                              item: .project(try Project.read(from: &reader), position: try Int?.read(from: &reader)))
-                    case 1:
-                        entries[path] = Entry(fingerprint: fingerprint,
-                                              item: .task(try ProjectTask.read(from: &reader), project: try UUID.read(from: &reader),
-                                                          position: try Int?.read(from: &reader)))
-                    default:
-                        return [:]
-                    }
-                }
-                return reader.isAtEnd ? entries : [:]
-            } catch {
-                return [:]
+        format.read(from: file) { fingerprint, reader in
+            switch try reader.integer(UInt8.self) {
+            case 0:
+                Entry(fingerprint: fingerprint, item: .project(try Project.read(from: &reader), position: try Int?.read(from: &reader)))
+            case 1:
+                Entry(fingerprint: fingerprint, item: .task(try ProjectTask.read(from: &reader), project: try UUID.read(from: &reader),
+                                                            position: try Int?.read(from: &reader)))
+            default:
+                throw StoredItem.Unreadable(reason: "not a project or a task")
             }
-        }
+        } ?? [:]
     }
 }
 

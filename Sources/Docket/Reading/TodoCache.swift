@@ -55,51 +55,74 @@ struct TodoCache {
         let todo: TodoItem
     }
 
-    static let magic: [UInt8] = Array("DKTC".utf8)
-    static let version: UInt32 = 2
-    /// The todo fields the records hold, in order: a cache written for other fields is not read.
-    static let schema = TodoItem.fields.map(\.key).joined(separator: ",")
-
     /// Cached todos by file path (relative to the store).
     var entries: [String: Entry] = [:]
 
+    static let format = CacheFormat(magic: Array("DKTC".utf8), version: 2, schema: TodoItem.fields.map(\.key).joined(separator: ","))
+
     /// The cache in `file`; empty when there is none or it cannot be trusted.
     static func read(from file: String) -> TodoCache {
+        TodoCache(entries: format.read(from: file) { fingerprint, reader in
+            Entry(fingerprint: fingerprint, todo: try TodoItem.read(from: &reader))
+        } ?? [:])
+    }
+
+    /// Writes the cache to `file` in one step (see `CacheFormat.write`).
+    func write(to file: String) {
+        TodoCache.format.write(entries, to: file, bytesEach: 200, fingerprint: \.fingerprint) { entry, writer in
+            entry.todo.write(to: &writer)
+        }
+    }
+}
+
+/// The file a cache of decoded items is kept in: a magic, a version, the
+/// fields its records hold, then one record per store file (its path, its
+/// stat data, and what it decoded to).
+struct CacheFormat {
+    let magic: [UInt8]
+    let version: UInt32
+    /// The fields the records hold, in order: a cache written for other fields is not read.
+    let schema: String
+
+    /// The records in `file`, each read by `record` after its path and stat
+    /// data; nil when there is no file, or it is damaged (a record that
+    /// throws included) or written for another version or other fields.
+    func read<Value>(from file: String, record: (TodoCache.Fingerprint, inout CompactReader) throws -> Value) -> [String: Value]? {
         // The cache is Docket's own file, but a link, a pipe or a giant there reads as no cache.
-        guard let data = try? Folder.readFile(file, limit: 1 << 30) else { return TodoCache() }
+        guard let data = try? Folder.readFile(file, limit: 1 << 30) else { return nil }
         return data.withUnsafeBytes { raw in
             var reader = CompactReader(raw)
             do {
-                guard Array(try reader.raw(4)) == magic, try reader.integer(UInt32.self) == version,
-                      try reader.string() == schema else { return TodoCache() }
+                guard Array(try reader.raw(magic.count)) == magic, try reader.integer(UInt32.self) == version,
+                      try reader.string() == schema else { return nil }
                 let count = Int(try reader.integer(UInt32.self))
-                var cache = TodoCache()
-                cache.entries.reserveCapacity(count)
+                var records: [String: Value] = [:]
+                records.reserveCapacity(count)
                 for _ in 0..<count {
                     let path = try reader.string()
-                    let fingerprint = try Fingerprint(reading: &reader)
-                    cache.entries[path] = Entry(fingerprint: fingerprint, todo: try TodoItem.read(from: &reader))
+                    records[path] = try record(try TodoCache.Fingerprint(reading: &reader), &reader)
                 }
-                return reader.isAtEnd ? cache : TodoCache()
+                return reader.isAtEnd ? records : nil
             } catch {
-                return TodoCache()
+                return nil
             }
         }
     }
 
-    /// Writes the cache to `file` through a temporary file and a rename, so a
+    /// Writes `records` to `file` through a temporary file and a rename, so a
     /// reader sees a whole cache or none. Not flushed: a cache lost in a crash is rebuilt.
-    func write(to file: String) {
+    func write<Value>(_ records: [String: Value], to file: String, bytesEach: Int, fingerprint: (Value) -> TodoCache.Fingerprint,
+                      record: (Value, inout CompactWriter) -> Void) {
         var writer = CompactWriter()
-        writer.reserve(entries.count * 200)
-        writer.raw(TodoCache.magic)
-        writer.integer(TodoCache.version)
-        writer.string(TodoCache.schema)
-        writer.integer(UInt32(entries.count))
-        for (path, entry) in entries {
+        writer.reserve(records.count * bytesEach)
+        writer.raw(magic)
+        writer.integer(version)
+        writer.string(schema)
+        writer.integer(UInt32(records.count))
+        for (path, value) in records {
             writer.string(path)
-            entry.fingerprint.write(to: &writer)
-            entry.todo.write(to: &writer)
+            fingerprint(value).write(to: &writer)
+            record(value, &writer)
         }
         try? AtomicFile.write(Data(writer.bytes), to: file, durable: false)
     }
