@@ -61,6 +61,8 @@ import XCTest
             HTTPSSpec.self,
             FaultSpec.self,
             ConvergenceSpec.self,
+            FolderCopySpec.self,
+            FolderCopyPropertySpec.self,
             HostileRemoteSpec.self,
             FaultScriptSpec.self,
             GitPeerSpec.self,

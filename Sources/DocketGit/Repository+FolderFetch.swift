@@ -20,18 +20,16 @@ extension Repository {
     func fetchedFromFolder(_ remote: OpaquePointer, context: TransferContext) throws -> Bool {
         guard let folder = RemoteURL.localPath(context.url), folder.hasPrefix("/"), git_repository_is_shallow(pointer) == 0,
               let plan = try? FolderFetchPlan(remote, into: self, from: folder) else { return false }
-        if !plan.objects.isEmpty {
+        // What this store's own references name is taken as whole, as git takes it: checked once, and
+        // repaired from the remote where it is not.
+        try repair(from: plan.source, context: context)
+        if !plan.wanted.isEmpty {
             do {
-                try writingObjectsTogether {
-                    let report = { (done: Int, bytes: Int) in
-                        context.progress.report(TransferProgress(stage: .receiving, objectsDone: done, objectsTotal: plan.objects.count, bytes: bytes))
-                    }
-                    if plan.objects.count < plan.unpackLimit {
-                        try writeLoose(plan.objects, from: plan.source, report: report)
-                    } else {
-                        try writePack(plan.objects, from: plan.source, report: report)
-                    }
+                try plan.source.copyObjects(to: self, upTo: plan.wanted, known: plan.known, unpackLimit: plan.unpackLimit) { done, total, bytes in
+                    context.progress.report(TransferProgress(stage: .receiving, objectsDone: done, objectsTotal: total, bytes: bytes))
                 }
+            } catch let error as LackingObjects {
+                try context.conclude(.lackingObjects(url: context.url, side: .remote, absent: error.absent))
             } catch let error as GitError {
                 try context.conclude(context.classify(error))
             }
@@ -41,8 +39,36 @@ extension Repository {
             if try reference(update.tracking) != update.id { try setReference(update.tracking, to: update.id, message: "docket: fetch") }
         }
         try writeFetchHead(plan.updates, url: context.url)
+        noteWhole(plan.ours + plan.wanted, of: ".")
         try context.conclude(nil)
         return true
+    }
+
+    /// When the remote is a repository on this machine, checks that this one
+    /// holds all that its own references name (once, then what is new) and
+    /// copies from the remote what it lacks: first thing in a sync or pull,
+    /// before a status or commit reads a tree an earlier copier left out.
+    public func repairFromFolderRemote(_ name: String, options: TransferOptions) throws {
+        try withRemote(name) { remote in
+            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
+            guard let folder = RemoteURL.localPath(context.url), folder.hasPrefix("/"), git_repository_is_shallow(pointer) == 0 else { return }
+            var opened: OpaquePointer?
+            guard git_repository_open_ext(&opened, folder, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil) == 0, let opened else { return }
+            try repair(from: Repository(owning: opened), context: context)
+        }
+    }
+
+    /// Makes what this repository's references name whole from `source`, saying what it copied.
+    private func repair(from source: Repository, context: TransferContext) throws {
+        guard let ours = try directReferences() else { return }
+        let commits = Array(Set(ours.direct.values).filter { (try? objectHeader($0))?.type == GIT_OBJECT_COMMIT })
+        do {
+            try makeWhole(under: commits, from: source, notedIn: self, as: ".") { count in
+                context.warn("repaired this store: copied \(count) object\(count == 1 ? "" : "s") it lacked under its branches from \(context.url)")
+            }
+        } catch let error as LackingObjects {
+            try context.conclude(.lackingObjects(url: context.url, side: .local, absent: error.absent))
+        }
     }
 
     /// Writes `FETCH_HEAD` as libgit2 writes it: one line per branch fetched,
@@ -76,8 +102,12 @@ private struct FolderFetchPlan {
 
     let source: Repository
     let updates: [Update]
-    /// The objects the fetching repository lacks.
-    let objects: [Outgoing]
+    /// The commits the fetching repository's references name.
+    let ours: [ObjectID]
+    /// The commits the remote's branches name that those are not.
+    let wanted: [ObjectID]
+    /// Those of `ours` the remote has too.
+    let known: [ObjectID]
     /// Fewer objects than this are written loose (`fetch.unpackLimit`, `transfer.unpackLimit`, 100).
     let unpackLimit: Int
 
@@ -97,7 +127,7 @@ private struct FolderFetchPlan {
         let source = Repository(owning: opened)
         self.source = source
         guard git_repository_is_shallow(source.pointer) == 0,
-              let served = try source.directReferences(), let ours = try local.directReferences(),
+              let served = try source.directReferences(), let held = try local.directReferences(),
               !served.symbolic.contains(where: { $0.hasPrefix("refs/heads/") || $0.hasPrefix("refs/tags/") }) else { return nil }
 
         var updates: [Update] = []
@@ -111,23 +141,19 @@ private struct FolderFetchPlan {
         }
         // Tags libgit2 would fetch (or might, following them): its to fetch.
         if git_remote_autotag(remote) != GIT_REMOTE_DOWNLOAD_TAGS_NONE,
-           served.direct.contains(where: { $0.key.hasPrefix("refs/tags/") && ours.direct[$0.key] != $0.value }) { return nil }
+           served.direct.contains(where: { $0.key.hasPrefix("refs/tags/") && held.direct[$0.key] != $0.value }) { return nil }
         guard !updates.isEmpty else { return nil }
         self.updates = updates
 
         // NB: a commit being here is not taken as having what it holds (as libgit2's fetch takes it): a
         // `git fetch` killed while `git unpack-objects` wrote objects one by one, commits first, may have
         // left it without its tree. What a reference here names is whole.
-        let wanted = Set(updates.map(\.id)).subtracting(ours.direct.values)
-        if wanted.isEmpty {
-            objects = []
-        } else {
-            // What this repository has, as far as the remote knows it: the commits its references name.
-            let known = Set(ours.direct.values).filter { (try? source.objectHeader($0))?.type == GIT_OBJECT_COMMIT }
-            // NB: each is not also looked up here: a lookup of a missing object took 60–300 µs (a path walk
-            // to a loose file), and one this repository has already is only written twice.
-            objects = try source.objectsMissing(upTo: Array(wanted), known: Array(known))
-        }
+        ours = Array(Set(held.direct.values).filter { (try? local.objectHeader($0))?.type == GIT_OBJECT_COMMIT })
+        wanted = Array(Set(updates.map(\.id)).subtracting(ours))
+        // What this repository has, as far as the remote knows it: the commits its references name.
+        // NB: each is not also looked up here: a lookup of a missing object took 60–300 µs (a path walk
+        // to a loose file), and one this repository has already is only written twice.
+        known = wanted.isEmpty ? [] : self.ours.filter { (try? source.objectHeader($0))?.type == GIT_OBJECT_COMMIT }
         unpackLimit = try local.configInt("fetch.unpackLimit") ?? local.configInt("transfer.unpackLimit") ?? 100
     }
 }

@@ -7,47 +7,151 @@ import Foundation
 // read from the sending side once and written as they are.
 
 extension Repository {
-    /// The commits reachable from `tips` but not from `known` (commits the
-    /// receiving side has, with all they hold), and the trees and blobs each
-    /// has that none of its parents has at the same path: commits first, each
-    /// id once, with the bytes of the trees (read here already).
+    /// The objects reachable from `tips` and not from `known`, as git's
+    /// `rev-list --objects <tips> --not <known>` lists them for a repository
+    /// that holds all of `known` whole: commits first (newest first), then
+    /// each tree and blob once, with the bytes of the trees (read here already).
     ///
-    /// NB: a parent is either listed too, or reachable from `known`, so what
-    /// its tree holds is on the receiving side. An object whose id any
-    /// parent's tree holds is there whatever its name, so entries are matched
-    /// by id; names only pair a changed folder with the parents' folders of its name.
+    /// NB: an entry is left out only when a tree of a boundary commit (a
+    /// known parent of a listed commit) holds the same id at the same path,
+    /// so the receiving side has it and all it holds; and a tree is left out
+    /// when listed already, because a tree is listed with all it holds that
+    /// the boundary does not. (Skipping what a commit's *listed* parents hold,
+    /// as an earlier copier did, left out a subtree that came back in a
+    /// revert: each listing leaned on another that had leaned on it.)
     func objectsMissing(upTo tips: [ObjectID], known: [ObjectID]) throws -> [Outgoing] {
+        let walk = try walkObjects(from: tips, notFrom: known, checking: false)
+        guard walk.absent.isEmpty else { throw LackingObjects(absent: walk.absent) }
+        return walk.found
+    }
+
+    /// Copies to `receiver` the objects reachable from `tips` and not from
+    /// `known` (which it holds whole): one pack, or loose files for fewer
+    /// than `unpackLimit`. What this repository lacks and `receiver` has is
+    /// not sent (a repository an earlier copier left without it); what neither
+    /// has throws `LackingObjects`, before any reference could name it.
+    func copyObjects(to receiver: Repository, upTo tips: [ObjectID], known: [ObjectID], unpackLimit: Int,
+                     report: @escaping (_ done: Int, _ total: Int, _ bytes: Int) -> Void) throws {
+        func write(_ objects: [Outgoing]) throws {
+            guard !objects.isEmpty else { return }
+            let report = { done, bytes in report(done, objects.count, bytes) }
+            try receiver.writingObjectsTogether {
+                if objects.count < unpackLimit {
+                    try receiver.writeLoose(objects, from: self, report: report)
+                } else {
+                    try receiver.writePack(objects, from: self, report: report)
+                }
+            }
+        }
+        do {
+            return try write(objectsMissing(upTo: tips, known: known))
+        } catch let error as LackingObjects {
+            _ = error
+        } catch let error as GitError where error.isNotFound {
+            _ = error
+        }
+        // This side lacks some of them: each is looked up, here and there.
+        let walk = try walkObjects(from: tips, notFrom: known, checking: true)
+        let lacking = walk.absent.filter { !receiver.exists($0.id) }
+        guard lacking.isEmpty else { throw LackingObjects(absent: lacking) }
+        try write(walk.found)
+        // A tree the receiver had and this side lacks was not walked into here: what it holds is looked up there.
+        let rest = try receiver.copyLacking(under: tips, notUnder: known, from: self)
+        guard rest.absent.isEmpty else { throw LackingObjects(absent: rest.absent) }
+    }
+
+    /// The objects under `tips` and not under `known` that this repository
+    /// lacks, each with a commit and path that name it, checking each one it
+    /// meets (`known` is taken as whole here, as a note of commits found whole says).
+    public func objectsLacking(under tips: [ObjectID], notUnder known: [ObjectID]) throws -> [AbsentObject] {
+        try walkObjects(from: tips, notFrom: known.filter(exists), checking: true).absent
+    }
+
+    /// One walk for both: listing what to send (`checking` false: what a
+    /// tree names is taken as present) or finding what is absent (each blob
+    /// looked up; a tree or blob absent here is noted and not walked into).
+    private func walkObjects(from tips: [ObjectID], notFrom known: [ObjectID], checking: Bool) throws -> ObjectWalk {
         let commits = try self.commits(from: tips, excluding: known)
-        var objects = commits.map { Outgoing(id: $0, type: GIT_OBJECT_COMMIT, bytes: nil) }
-        var listed = Set(commits)
+        var walk = ObjectWalk()
+        walk.found = commits.map { Outgoing(id: $0, type: GIT_OBJECT_COMMIT, bytes: nil) }
+        let new = Set(commits)
+        var listed = new
         var read: [ObjectID: StoredTree] = [:]
-        func tree(_ id: ObjectID) throws -> StoredTree {
+        func tree(_ id: ObjectID) throws -> StoredTree? {
             if let cached = read[id] { return cached }
-            let tree = try withRawObject(id) { try StoredTree($0, id: id) }
+            let tree: StoredTree
+            do {
+                tree = try withRawObject(id) { try StoredTree($0, id: id) }
+            } catch let error as GitError where error.isNotFound {
+                return nil
+            }
             read[id] = tree
             return tree
         }
-        // A tree no parent has: it, and what in it no parent has.
-        func add(_ id: ObjectID, parents: [ObjectID]) throws {
-            guard !parents.contains(id), listed.insert(id).inserted else { return }
-            let new = try tree(id)
-            objects.append(Outgoing(id: id, type: GIT_OBJECT_TREE, bytes: new.bytes))
-            let theirs = try parents.map(tree)
-            let held = Set(theirs.flatMap { $0.entries.map(\.id) })
+        // The boundary: known parents of listed commits, whose trees the receiving side holds whole.
+        var boundary: [StoredTree] = []
+        var boundaryRoots = Set<ObjectID>()
+        var boundaryCommits = Set<ObjectID>()
+        for commit in commits {
+            for parent in try commitInfo(commit).parents where !new.contains(parent) && boundaryCommits.insert(parent).inserted {
+                // NB: a boundary tree this side cannot read only makes the walk list more.
+                if let root = try? self.tree(ofCommit: parent), boundaryRoots.insert(root).inserted, let stored = try tree(root) {
+                    boundary.append(stored)
+                }
+            }
+        }
+
+        func visit(_ id: ObjectID, path: String, commit: ObjectID, boundary: [StoredTree]) throws {
+            guard listed.insert(id).inserted else { return }
+            guard let new = try tree(id) else {
+                walk.absent.append(AbsentObject(id: id, kind: "tree", commit: commit, path: path.isEmpty ? "/" : path))
+                return
+            }
+            walk.found.append(Outgoing(id: id, type: GIT_OBJECT_TREE, bytes: new.bytes))
+            let held = boundary.isEmpty ? [] : Set(boundary.flatMap { $0.entries.map(\.id) })
             for entry in new.entries where !entry.isSubmodule && !held.contains(entry.id) {
+                let name = new.name(of: entry)
                 if entry.isTree {
-                    let name = new.name(of: entry)
-                    let same = theirs.compactMap { parent in parent.entries.first { $0.isTree && parent.name(of: $0) == name }?.id }
-                    try add(entry.id, parents: same)
+                    var same: [StoredTree] = []
+                    for theirs in boundary {
+                        if let match = theirs.entries.first(where: { $0.isTree && theirs.name(of: $0) == name }), let stored = try tree(match.id) {
+                            same.append(stored)
+                        }
+                    }
+                    try visit(entry.id, path: path + String(decoding: name, as: UTF8.self) + "/", commit: commit, boundary: same)
                 } else if listed.insert(entry.id).inserted {
-                    objects.append(Outgoing(id: entry.id, type: GIT_OBJECT_BLOB, bytes: nil))
+                    if checking && !exists(entry.id) {
+                        walk.absent.append(AbsentObject(id: entry.id, kind: "blob", commit: commit, path: path + String(decoding: name, as: UTF8.self)))
+                    } else {
+                        walk.found.append(Outgoing(id: entry.id, type: GIT_OBJECT_BLOB, bytes: nil))
+                    }
                 }
             }
         }
         for commit in commits {
-            try add(try self.tree(ofCommit: commit), parents: try commitInfo(commit).parents.map { try self.tree(ofCommit: $0) })
+            let root = try self.tree(ofCommit: commit)
+            guard !boundaryRoots.contains(root) else { continue }
+            try visit(root, path: "", commit: commit, boundary: boundary)
         }
-        return objects
+        return walk
+    }
+
+    /// Copies into this repository what it lacks under `tips` (beyond what
+    /// `known` holds whole) from `source`, until nothing more is absent or
+    /// `source` lacks it too: the objects copied, and those no side holds.
+    func copyLacking(under tips: [ObjectID], notUnder known: [ObjectID], from source: Repository) throws -> (copied: Int, absent: [AbsentObject]) {
+        var copied = 0
+        while true {
+            let absent = try objectsLacking(under: tips, notUnder: known)
+            let held = absent.filter { source.exists($0.id) }
+            if held.isEmpty { return (copied, absent) }
+            // NB: a tree copied may name objects absent here too: the next walk looks into it.
+            try writingObjectsTogether {
+                try writeLoose(held.map { Outgoing(id: $0.id, type: $0.kind == "tree" ? GIT_OBJECT_TREE : GIT_OBJECT_BLOB, bytes: nil) },
+                               from: source, report: { _, _ in })
+            }
+            copied += held.count
+        }
     }
 
     /// Writes these objects of `source` as one pack with its index, then lists the packs again.
@@ -107,7 +211,7 @@ extension Repository {
     }
 
     /// Whether the object is in this repository.
-    func exists(_ id: ObjectID) -> Bool {
+    public func exists(_ id: ObjectID) -> Bool {
         var odb: OpaquePointer?
         guard git_repository_odb(&odb, pointer) == 0 else { return false }
         defer { git_odb_free(odb) }
@@ -126,6 +230,33 @@ extension Repository {
         defer { git_odb_object_free(object) }
         return try body(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: git_odb_object_size(object)))
     }
+}
+
+/// Objects a copy needs that neither side holds.
+struct LackingObjects: Error {
+    let absent: [AbsentObject]
+}
+
+/// What a walk of the objects under some commits found.
+private struct ObjectWalk {
+    /// The objects this repository holds, commits first (newest first), each once.
+    var found: [Outgoing] = []
+    /// Those it lacks.
+    var absent: [AbsentObject] = []
+}
+
+/// An object a repository lacks, and where it was met: a path in a commit's tree.
+public struct AbsentObject: Equatable, Sendable, CustomStringConvertible {
+    /// The object's id.
+    public let id: ObjectID
+    /// "tree" or "blob".
+    public let kind: String
+    /// A commit whose tree names it.
+    public let commit: ObjectID
+    /// Its path in that tree ("/" for the tree itself, a folder ending in "/").
+    public let path: String
+
+    public var description: String { "\(kind) \(id.short) (\(path) in commit \(commit.short))" }
 }
 
 /// An object sent to another repository: its id, its type, and its bytes when read already.

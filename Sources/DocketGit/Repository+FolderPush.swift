@@ -25,16 +25,17 @@ extension Repository {
     /// searches all new objects for deltas (a third of a push at 100,000
     /// items, among folder trees that share nothing), deflates them, and its
     /// indexer then inflates and hashes each again into the remote. What the
-    /// remote lacks is known without a search: the objects of each new commit
-    /// that none of its parents has at the same path (a parent is either new
-    /// too, or reachable from the branch, so in the remote). They are read
-    /// once and written as they are: one pack without deltas, as a commit's
-    /// pack is, or loose files for fewer than 100, as `git receive-pack` does.
+    /// remote lacks is known without a search (`objectsMissing`: what the new
+    /// commits hold that the remote branch's tree does not, at the same
+    /// path). They are read once and written as they are: one pack without
+    /// deltas, as a commit's pack is, or loose files for fewer than 100, as
+    /// `git receive-pack` does. That trusts the remote to hold its branch
+    /// whole, as git does: checked once (`makeWhole`), then only what is new.
     ///
     /// Afterwards, as `git receive-pack` does (`receive.autogc`), `git gc
     /// --auto` tidies the remote when it holds many loose objects or packs.
-    func pushToFolder(_ folder: String, local: ObjectID, remoteReference: String, git: String?,
-                      progress: (TransferProgress) -> Void = { _ in }) throws -> FolderPush {
+    func pushToFolder(_ folder: String, local: ObjectID, remoteReference: String, git: String?, repairOnly: Bool = false,
+                      progress: @escaping (TransferProgress) -> Void = { _ in }, notice: (String) -> Void = { _ in }) throws -> FolderPush {
         guard folder.hasPrefix("/"), !FileManager.default.fileExists(atPath: folder + "/shallow") else { return .leftToGit }
         var remotePointer: OpaquePointer?
         guard git_repository_open_ext(&remotePointer, folder, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil) == 0,
@@ -48,26 +49,23 @@ extension Repository {
         guard git_reference_type(reference) == GIT_REFERENCE_DIRECT, let tip = ObjectID(git_reference_target(reference)) else {
             return .leftToGit
         }
-        if tip == local { return .upToDate }
+        guard exists(tip) else { return .leftToGit }
+        // The branch is taken as whole on the remote, as git takes it: checked once, and repaired from here where it is not.
+        try remote.makeWhole(under: [tip], from: self, notedIn: self, as: remote.commonDir) { count in
+            notice("repaired \(folder): copied \(count) object\(count == 1 ? "" : "s") it lacked under its branches from this store")
+        }
+        if tip == local || repairOnly { return .upToDate }
         var localOID = local.oid, tipOID = tip.oid
-        guard exists(tip), git_graph_descendant_of(pointer, &localOID, &tipOID) == 1,
-              let objects = try? objectsMissing(upTo: [local], known: [tip]) else { return .leftToGit }
-
-        try remote.writingObjectsTogether {
-            let report = { (done: Int, bytes: Int) in
-                progress(TransferProgress(stage: .sending, objectsDone: done, objectsTotal: objects.count, bytes: bytes))
-            }
-            if objects.count < receiving.unpackLimit {
-                try remote.writeLoose(objects, from: self, report: report)
-            } else {
-                try remote.writePack(objects, from: self, report: report)
-            }
+        guard git_graph_descendant_of(pointer, &localOID, &tipOID) == 1 else { return .leftToGit }
+        try copyObjects(to: remote, upTo: [local], known: [tip], unpackLimit: receiving.unpackLimit) { done, total, bytes in
+            progress(TransferProgress(stage: .sending, objectsDone: done, objectsTotal: total, bytes: bytes))
         }
         Fault.point("after-push-objects")
         var moved: OpaquePointer?
         defer { git_reference_free(moved) }
         try check(git_reference_create_matching(&moved, remote.pointer, remoteReference, &localOID, 1, &tipOID, "push"),
                   "git_reference_create_matching")
+        noteWhole([local], of: remote.commonDir)
         if let git, receiving.autoGC, remote.wantsGC() {
             _ = try? Spawn.run([git, "gc", "--auto", "--quiet"], environment: ["GIT_DIR": nil, "GIT_WORK_TREE": nil], folder: remote.commonDir)
         }

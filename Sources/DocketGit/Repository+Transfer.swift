@@ -54,17 +54,34 @@ extension Repository {
         }
     }
 
+    /// When the remote is a repository on this machine that Docket's own
+    /// copier writes to, checks that it holds all that `reference` there
+    /// names (once, then what is new) and copies from here what it lacks, as
+    /// a push would before sending anything: for a sync with nothing to push.
+    public func repairFolderRemote(_ name: String, local: String, to remoteBranch: String, options: TransferOptions) throws {
+        try withRemote(name) { remote in
+            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
+            _ = try pushedToFolder(remote, refspec: "\(local):\(remoteBranch)", reference: remoteBranch, context: context, repairOnly: true)
+        }
+    }
+
     /// Pushes to a bare repository on this machine itself when it can
     /// (`pushToFolder`), then moves the remote-tracking branch as libgit2's
     /// push does; false when `git receive-pack` or libgit2 is to push.
-    private func pushedToFolder(_ remote: OpaquePointer, refspec: String, reference: String, context: TransferContext) throws -> Bool {
+    /// `repairOnly`: the remote is checked, and repaired, but its branch is not moved.
+    private func pushedToFolder(_ remote: OpaquePointer, refspec: String, reference: String, context: TransferContext,
+                                repairOnly: Bool = false) throws -> Bool {
         let url = git_remote_pushurl(remote).map { String(cString: $0) } ?? String(cString: git_remote_url(remote))
         let sides = refspec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
         guard let folder = RemoteURL.localPath(url), sides.count == 2, !sides[0].hasPrefix("+"), sides[1].hasPrefix("refs/heads/"),
               let local = try self.reference(sides[0]) else { return false }
         let outcome: FolderPush
         do {
-            outcome = try pushToFolder(folder, local: local, remoteReference: sides[1], git: context.settings.git, progress: context.progress.report)
+            outcome = try pushToFolder(folder, local: local, remoteReference: sides[1], git: context.settings.git, repairOnly: repairOnly,
+                                       progress: context.progress.report, notice: context.warn)
+        } catch let error as LackingObjects {
+            try context.conclude(.lackingObjects(url: context.url, side: .remote, absent: error.absent))
+            return true
         } catch let error as GitError {
             let failure = error.code == GIT_EMODIFIED.rawValue
                 ? TransferError.rejected(url: context.url, reference: reference, reason: "the remote branch moved while pushing (\(error.message))")
@@ -73,6 +90,7 @@ extension Repository {
             return true
         }
         guard outcome != .leftToGit else { return false }
+        if repairOnly { return true }
         for index in 0..<git_remote_refspec_count(remote) {
             let spec = git_remote_get_refspec(remote, index)
             guard git_refspec_direction(spec) == GIT_DIRECTION_FETCH, git_refspec_src_matches(spec, sides[1]) != 0 else { continue }

@@ -1,5 +1,10 @@
 import Foundation
 
+/// Which side of a transfer: this store, or the remote.
+public enum TransferSide: Sendable, Equatable {
+    case local, remote
+}
+
 /// Why talking to a remote failed, in the terms a person can act on.
 public enum TransferError: Error, CustomStringConvertible, Equatable {
     case authentication(url: String, detail: String)
@@ -18,6 +23,7 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
     case interrupted(url: String, detail: String)
     case rejected(url: String, reference: String, reason: String)
     case untrustedCertificate(url: String, detail: String, checkedAgainst: String?)
+    case lackingObjects(url: String, side: TransferSide, absent: [AbsentObject])
     case other(url: String, error: GitError)
 
     /// "host", or "[host]:port" for a port other than 22, as known_hosts names it.
@@ -72,6 +78,12 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
                 + (checkedAgainst.map { "; checked against \($0)" } ?? "")
                 + "; if the server uses a private certificate authority, name its certificate with "
                 + "'git config --global http.sslCAInfo /path/to/ca.pem' (or GIT_SSL_CAINFO), then try again"
+        case let .lackingObjects(url, side, absent):
+            (side == .remote ? "\(url) lacks" : "this store lacks") + " \(absent.count) object\(absent.count == 1 ? "" : "s") its branches name, "
+                + (side == .remote ? "and this store has no copy" : "and \(url) has no copy") + ": "
+                + absent.prefix(3).map(\.description).joined(separator: ", ") + (absent.count > 3 ? ", …" : "")
+                + "; nothing was changed; run 'docket sync' with \(url) on a machine that has commit \(absent[0].commit.short) "
+                + "(the one that made it, or one that synced it since): it copies them \(side == .remote ? "back" : "there"); then sync here again"
         case let .other(url, error):
             "talking to \(url) failed: \(error.message)"
         }

@@ -152,6 +152,7 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     /// A file in a commit being taken in (pulled, cloned) or sent (pushed) is refused: it does not
     /// decode, is a link, names no item, or has a path git should not write.
     case refusedInCommit(path: String, commit: String, reason: String)
+    case objectMissingInCommit(path: String, commit: String, object: String)
     /// A commit being pulled names a newer store format.
     case newerFormatInCommit(commit: String, found: Int)
     /// The store has changes that are not committed.
@@ -219,6 +220,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "\(path) cannot be read: \(reason); \(advice)"
         case let .refusedInCommit(path, commit, reason):
             "\(path) in commit \(commit) \(reason); nothing was changed here; fix or remove the file on the machine that committed it ('git show --stat \(commit)'), then try again"
+        case let .objectMissingInCommit(path, commit, object):
+            "\(path) in commit \(commit) is object \(object), which this store's repository lacks; nothing was changed here; "
+                + "run 'docket sync' on a machine that has commit \(commit), so that the remote holds it whole, then try again"
         case let .newerFormatInCommit(commit, found):
             "commit \(commit) uses store format \(found), newer than this docket understands (format \(Store.format)); upgrade docket, then pull again; nothing was changed here"
         case .uncommittedChanges:

@@ -116,6 +116,12 @@ struct StoreGit {
     func push(remote: String, local: String, to remoteBranch: String, options: TransferOptions) throws {
         try writing { try repository.push(remote: remote, local: local, to: remoteBranch, options: options) }
     }
+    func repairFolderRemote(remote: String, local: String, to remoteBranch: String, options: TransferOptions) throws {
+        try writing { try repository.repairFolderRemote(remote, local: local, to: remoteBranch, options: options) }
+    }
+    func repairFromFolderRemote(remote: String, options: TransferOptions) throws {
+        try writing { try repository.repairFromFolderRemote(remote, options: options) }
+    }
     func fetch(remote: String, options: TransferOptions) throws { try writing { try repository.fetch(remote: remote, options: options) } }
     func push(remote: String, reference: String, options: TransferOptions) throws {
         try writing { try repository.push(remote: remote, reference: reference, options: options) }

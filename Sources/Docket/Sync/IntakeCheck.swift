@@ -132,6 +132,10 @@ struct IntakeCheck {
 
     private func refused(_ path: String, _ reason: String, in target: ObjectID, since current: ObjectID?) throws -> StoreError {
         let commit = try introducer(of: path, in: target, since: current)
+        // A file that cannot be read because its object is not here is no fault of the file's or its author's.
+        if let entry = try? git.entry(inTree: git.tree(ofCommit: target), at: path), !git.repository.exists(entry.id) {
+            return StoreError.state(.objectMissingInCommit(path: path, commit: commit.short, object: entry.id.short))
+        }
         return StoreError.state(.refusedInCommit(path: path, commit: commit.short, reason: reason))
     }
 

@@ -8,7 +8,10 @@ extension Store {
     @discardableResult
     public func pull(remote: String? = nil, options: TransferOptions = .fromEnvironment()) throws -> Pulled {
         let name = try remoteName(remote)
-        return Pulled(remote: name, outcome: try withLock { try pullHoldingLock(remote: name, options: options) })
+        return Pulled(remote: name, outcome: try withLock {
+            try git.repairFromFolderRemote(remote: name, options: options)
+            return try pullHoldingLock(remote: name, options: options)
+        })
     }
 
     /// Sends the branch to its upstream on the remote (the branch of its name
@@ -44,6 +47,8 @@ extension Store {
         let name = try remoteName(remote)
         return try withLock {
             clearAbandonedGitLocks()
+            // A store an earlier copier left without some objects is mended first: a status reads HEAD's trees.
+            try git.repairFromFolderRemote(remote: name, options: options)
             try finishInterruptedUpdate()
             var pulls: [PullOutcome] = try finishGitOperation().map { [$0] } ?? []
             let committed = try commitHoldingLock(message: nil)
@@ -53,7 +58,9 @@ extension Store {
                 do {
                     let upstream = try configuredUpstream(remote: name)
                     let remoteHead = try upstream.flatMap { try git.reference("refs/remotes/\(name)/\($0)") }
-                    if remoteHead != nil, remoteHead == (try git.head()) {
+                    if let upstream, remoteHead != nil, remoteHead == (try git.head()) {
+                        // Nothing to push: a remote on this machine is still checked whole, and repaired from here.
+                        try git.repairFolderRemote(remote: name, local: try localBranch().ref, to: "refs/heads/\(upstream)", options: options)
                         return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: nil)
                     }
                     return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: try pushHoldingLock(remote: name, options: options))
