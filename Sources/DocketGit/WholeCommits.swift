@@ -9,8 +9,9 @@ import Foundation
 // NB: an earlier copier left objects out of the repositories it wrote to, so a
 // store or a folder remote it wrote to may be missing objects under its own
 // branches. A store upgraded from it has no note: its first transfer checks
-// all of history (about 0.1 s for 1,000 items with 100 commits) and repairs
-// what it can. The note is a cache: lost or damaged, it is checked again.
+// all of history, its own and the remote's, and repairs what it can (with 100
+// commits: 0.04 s at 1,000 items, 0.08 s at 10,000, 0.5 s at 100,000). The
+// note is a cache: lost or damaged, it is checked again.
 
 extension Repository {
     private var wholeNote: String { commonDir + "docket/whole-commits" }

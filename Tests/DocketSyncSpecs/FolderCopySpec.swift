@@ -8,6 +8,14 @@ import Quick
 /// that a folder's tree can come back: the same bytes in an older and a newer commit.
 let sameFolderTodos = (1...6).map { UUID(uuidString: String(format: "1A000000-0000-4000-8000-%012d", $0))! }
 
+/// Problems several threads note.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var noted: [String] = []
+    func add(_ text: String) { lock.withLock { noted.append(text) } }
+    var all: [String] { lock.withLock { noted } }
+}
+
 /// What `git fsck --strict` says of a repository: nil when it is clean.
 func fsckProblem(_ folder: URL) -> String? {
     let result = gitCLI(["fsck", "--strict", "--no-progress"], in: folder)
@@ -99,6 +107,38 @@ final class FolderCopySpec: QuickSpec {
                     expect(desk.state) == laptop.state
                 }
             }
+        }
+
+        it("keeps several machines syncing one folder remote at once whole, converged, and with every edit") {
+            // A short, seeded version of scripts/folder-load: each machine adds todos, completes some, and syncs, all at once.
+            let count = 4, rounds = 5
+            let others = (2...count).map { Machine(folder: machines.root.appendingPathComponent("machine\($0)")) }
+            for machine in others { expect(runCommand(docketBinary, ["clone", remote.path, machine.folder.path]).status) == 0 }
+            let all = [laptop, desk] + others.dropFirst()
+            let failures = Failures()
+            DispatchQueue.concurrentPerform(iterations: all.count) { index in
+                var random = SeededGenerator(seed: 20_261_125 &+ UInt64(index))
+                for round in 1...rounds {
+                    for edit in 0..<Int.random(in: 1...3, using: &random) {
+                        all[index].run("add", "m\(index)-\(round)-\(edit)")
+                    }
+                    if Bool.random(using: &random), let todo = all[index].state.todos.randomElement(using: &random) {
+                        all[index].run("done", todo.id.uuidString.lowercased())
+                    }
+                    let synced = all[index].run("sync")
+                    if synced.status != 0 { failures.add("machine \(index) round \(round): \(synced.stderr)") }
+                }
+            }
+            // Syncs that failed under load (another machine pushing first, five times over) are retried now, and all meet.
+            for machine in all + all { expect(machine.run("sync").status) == 0 }
+            let states = all.map(\.state)
+            for state in states { expect(state) == states[0] }
+            let texts = Set(states[0].todos.map(\.text))
+            for index in all.indices {
+                for round in 1...rounds { expect(texts.contains("m\(index)-\(round)-0")).to(beTrue(), description: "m\(index)-\(round)-0 is missing") }
+            }
+            for folder in [remote] + all.map(\.folder) { expect(fsckProblem(folder)).to(beNil()) }
+            expect(failures.all.filter { !$0.contains("someone pushed first") }) == []
         }
 
         describe("a repository an earlier copier left without some objects") {

@@ -285,6 +285,21 @@ final class SyncSpec: QuickSpec {
                 expect(desk.run("sync").status) == 0
                 expect(Set(desk.state.todos.map(\.text))) == Set(["a", "b"])
             }
+
+            it("says to pull or sync when the remote's branch is here but this store went back from it (git reset)") {
+                laptop.run("add", "a")
+                laptop.run("sync")
+                laptop.run("add", "b")
+                laptop.run("sync")
+                gitCLI(["reset", "-q", "--hard", "HEAD~1"], in: laptop.folder)
+                laptop.run("add", "c")
+                laptop.run("commit")
+                let result = laptop.run("push")
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("someone pushed first: run 'docket pull' or 'docket sync', then push again"))
+                expect(laptop.run("sync").status) == 0
+                expect(Set(laptop.state.todos.map(\.text))) == Set(["a", "b", "c"])
+            }
         }
 
         describe("stores with no common ancestor") {
