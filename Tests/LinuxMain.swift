@@ -64,6 +64,7 @@ import XCTest
             FolderCopySpec.self,
             FolderCopyPropertySpec.self,
             HostileRemoteSpec.self,
+            HostileAddressSpec.self,
             FaultScriptSpec.self,
             GitPeerSpec.self,
             HooksSpec.self,

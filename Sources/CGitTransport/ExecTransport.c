@@ -225,7 +225,7 @@ static int start(exec_subtransport *t, const char *url, git_smart_service_t acti
     int receive = action == GIT_SERVICE_RECEIVEPACK_LS || action == GIT_SERVICE_RECEIVEPACK;
     size_t prefix = 0;
     while (t->command[prefix]) prefix++;
-    char **argv = calloc(prefix + 8, sizeof *argv);
+    char **argv = calloc(prefix + 9, sizeof *argv);
     char *user = NULL, *host = NULL, *path = NULL, *quoted = NULL, *remote = NULL, *login = NULL, portText[16];
     int port = 0, code = -1;
     if (!argv) goto done;
@@ -241,15 +241,26 @@ static int start(exec_subtransport *t, const char *url, git_smart_service_t acti
             git_error_set(GIT_ERROR_NET, "'%s' is not an ssh address docket understands", url);
             goto done;
         }
-        if (host[0] == '-') {
-            git_error_set(GIT_ERROR_NET, "the ssh host name '%s' starts with '-', which ssh would take as an option", host);
+        /* As git refuses them ("strange hostname … blocked"): ssh would read either as an option. */
+        if (host[0] == '-' || user[0] == '-') {
+            git_error_set(GIT_ERROR_NET, "the ssh %s '%s' starts with '-', which ssh would take as an option; docket does not pass it on",
+                          host[0] == '-' ? "host name" : "user name", host[0] == '-' ? host : user);
             goto done;
+        }
+        for (const char *c = url; *c; c++) {
+            if ((unsigned char)*c < 0x20 || *c == 0x7F) {
+                git_error_set(GIT_ERROR_NET, "the ssh address holds a control character, which docket does not pass on");
+                goto done;
+            }
         }
         if (port) {
             snprintf(portText, sizeof portText, "%d", port);
             argv[n++] = "-p";
             argv[n++] = portText;
         }
+        /* OpenSSH takes no option after "--", whatever the login looks like; other programs (plink) may not know it. */
+        const char *program = strrchr(t->command[0], '/') ? strrchr(t->command[0], '/') + 1 : t->command[0];
+        if (strcmp(program, "ssh") == 0) argv[n++] = "--";
         if (*user) {
             size_t length = strlen(user) + strlen(host) + 2;
             login = malloc(length);

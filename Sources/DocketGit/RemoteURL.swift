@@ -10,10 +10,29 @@ public enum RemoteURL {
         return userInfo.isEmpty ? url : scheme + "***@" + rest
     }
 
-    /// Whether the URL carries a password (`https://user:secret@host/…`), which must not be stored.
-    public static func hasPassword(_ url: String) -> Bool {
+    /// Whether the URL carries user-info (`https://user:secret@host/…`, or a
+    /// token as the user name, `https://TOKEN@host/…`), which must not be stored.
+    public static func hasUserInfo(_ url: String) -> Bool {
         guard let (_, userInfo, _) = parts(url) else { return false }
-        return userInfo.contains(":")
+        return !userInfo.isEmpty
+    }
+
+    /// Why the URL must not be kept or handed to another program, or nil:
+    /// a control character (a cron line, a unit file or ssh's arguments could
+    /// be split at it), or an ssh user or host that ssh would read as an option.
+    public static func refusal(_ url: String) -> String? {
+        if url.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.value == 0x2028 || $0.value == 0x2029 }) {
+            return "holds a control character"
+        }
+        guard isSSH(url) else { return nil }
+        var user: UnsafeMutablePointer<CChar>?, host: UnsafeMutablePointer<CChar>?, path: UnsafeMutablePointer<CChar>?
+        var port: Int32 = 0
+        guard docket_exec_parse_ssh_url(url, &user, &host, &port, &path) == 0 else { return nil }
+        defer { free(user); free(host); free(path) }
+        // NB: as git refuses them ("strange hostname … blocked", "strange username …").
+        if let host, host.pointee == CChar(UInt8(ascii: "-")) { return "has an ssh host name that starts with '-', which ssh would take as an option" }
+        if let user, user.pointee == CChar(UInt8(ascii: "-")) { return "has an ssh user name that starts with '-', which ssh would take as an option" }
+        return nil
     }
 
     /// The folder a remote on this machine lives in (a path or a file:// URL); nil for a network remote.

@@ -26,11 +26,14 @@ enum Output {
 
     /// Text from a file, a remote or a person, made safe for a terminal:
     /// control characters (escape sequences, newlines, tabs, C1 controls) and
-    /// the marks that reorder text on screen are shown escaped (`\e`, `\n`,
-    /// `\u{202E}`), so an item's text can neither move the cursor, retitle the
-    /// window, nor break a one-line-per-item listing.
+    /// the marks that reorder or hide text on screen (bidi marks, U+061C,
+    /// zero-width spaces and joiners, the line and paragraph separators) are
+    /// shown escaped (`\e`, `\n`, `\u{202E}`), so an item's text can neither
+    /// move the cursor, retitle the window, nor break or disguise a
+    /// one-line-per-item listing.
     static func safe(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) else { return text }
+        // NB: the lead bytes of U+0080–009F (C2), U+061C (D8) and U+2000–2FFF (E2); other text is returned as it is.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
@@ -39,7 +42,7 @@ enum Output {
             case 0x09: out += "\\t"
             case 0x0D: out += "\\r"
             case 0x1B: out += "\\e"
-            case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x061C, 0x200B...0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default: out.unicodeScalars.append(scalar)
             }

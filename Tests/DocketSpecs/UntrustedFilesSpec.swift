@@ -188,6 +188,13 @@ final class UntrustedFilesSpec: QuickSpec {
                 expect(listed.split(separator: "\n").count) == 1
                 expect(docket("show", String(id.uuidString.prefix(8)), store: folder).stdout).toNot(contain("\u{1B}"))
             }
+
+            it("shows the marks that hide or reorder text escaped: U+061C, zero-width spaces and joiners, line and paragraph separators") {
+                _ = add("Pay\u{200B}pal\u{200C}\u{200D} \u{061C}bill\u{2028}second\u{2029}third")
+                let listed = docket("list", store: folder).stdout
+                for hidden in ["\u{200B}", "\u{200C}", "\u{200D}", "\u{061C}", "\u{2028}", "\u{2029}"] { expect(listed).toNot(contain(hidden)) }
+                expect(listed).to(contain("Pay\\u{200B}pal\\u{200C}\\u{200D} \\u{61C}bill\\u{2028}second\\u{2029}third"))
+            }
         }
 
         describe("dates") {

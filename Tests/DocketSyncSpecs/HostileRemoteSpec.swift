@@ -147,11 +147,23 @@ final class HostileRemoteSpec: QuickSpec {
             it("is refused by clone and remote add, and the secret is never shown") {
                 let cloned = runCommand(docketBinary, ["clone", url, machines.root.appendingPathComponent("x").path])
                 expect(cloned.status) == 1
-                expect(cloned.stderr).to(contain("https://***@127.0.0.1:1/lists.git carries a password or token"))
+                expect(cloned.stderr).to(contain("https://***@127.0.0.1:1/lists.git carries a user name, password or token before the host"))
                 let added = machines.desk.run("remote", "add", "web", url)
                 expect(added.status) == 1
                 expect(cloned.stdout + cloned.stderr + added.stdout + added.stderr).toNot(contain("s3cret"))
                 expect(machines.desk.git("config", "--get-regexp", "remote")).toNot(contain("s3cret"))
+            }
+            it("is refused with a token as the user name, which some forges document, and nothing keeps it") {
+                let token = "https://ghp_T0kenT0kenT0ken@127.0.0.1:1/lists.git"
+                let cloned = runCommand(docketBinary, ["clone", token, machines.root.appendingPathComponent("x").path])
+                expect(cloned.status) == 1
+                expect(cloned.stderr).to(contain("DOCKET_GIT_USERNAME and DOCKET_GIT_TOKEN"))
+                expect(FileManager.default.fileExists(atPath: machines.root.appendingPathComponent("x").path)) == false
+                let added = machines.desk.run("remote", "add", "web", token)
+                expect(added.status) == 1
+                expect(cloned.stderr + added.stderr).toNot(contain("T0ken"))
+                let kept = runCommand("grep", ["-r", "T0ken", machines.desk.folder.appendingPathComponent(".git").path])
+                expect(kept.stdout).to(beEmpty())
             }
             it("added with git is shown without its user-info, and failures never show the secret") {
                 machines.desk.git("remote", "add", "web", url)
@@ -160,6 +172,53 @@ final class HostileRemoteSpec: QuickSpec {
                 let pulled = machines.desk.run("pull", "web")
                 expect(pulled.status) == 1
                 expect(listed.stdout + pulled.stdout + pulled.stderr).toNot(contain("s3cret"))
+            }
+        }
+    }
+}
+
+/// ssh addresses whose user or host ssh would read as an option, and addresses
+/// holding control characters: refused before anything runs, as git refuses them.
+final class HostileAddressSpec: QuickSpec {
+    override class func spec() {
+        var machines: TwoMachines!
+        beforeEach { machines = TwoMachines("docket-address") }
+        afterEach { try? FileManager.default.removeItem(at: machines.root) }
+
+        let proof = { (root: URL) in root.appendingPathComponent("ran") }
+        for form in ["ssh://-oProxyCommand=touch%20RAN@host/repo.git", "-oProxyCommand=touch RAN@host:repo.git",
+                     "ssh://-Fconfig@host/repo.git", "ssh://me@-oProxyCommand=touch%20RAN/repo.git", "-E log@host:repo.git"] {
+            it("refuses \(form) at clone and remote add, and never runs ssh with it") {
+                // NB: the scp-like form is ssh only without a '/' before its ':', so its proof is a name, not a path.
+                let url = form.replacingOccurrences(of: "RAN", with: form.hasPrefix("ssh://") ? proof(machines.root).path : "ran")
+                let target = machines.root.appendingPathComponent("x")
+                // "--", as a script passing an address on would: an address starting with '-' is then taken as the address.
+                let cloned = runCommand(docketBinary, ["clone", "--", url, target.path], environment: ["GIT_SSH_COMMAND": "touch \(proof(machines.root).path); false"])
+                expect(cloned.status) == 1
+                expect(cloned.stderr).to(contain("starts with '-', which ssh would take as an option"))
+                let added = machines.laptop.run("remote", "add", "--", "evil", url)
+                expect(added.status) == 1
+                expect(added.stderr).to(contain("starts with '-', which ssh would take as an option"))
+                expect(machines.laptop.git("remote")).toNot(contain("evil"))
+                expect(FileManager.default.fileExists(atPath: proof(machines.root).path)) == false
+            }
+        }
+
+        it("refuses such an address added with git when it syncs, before ssh runs") {
+            let url = "ssh://-oProxyCommand=touch%20\(proof(machines.root).path)@host/repo.git"
+            gitCLI(["remote", "add", "evil", url], in: machines.laptop.folder)
+            let pulled = machines.laptop.run("pull", "evil")
+            expect(pulled.status) == 1
+            expect(pulled.stderr).to(contain("starts with '-', which ssh would take as an option"))
+            expect(FileManager.default.fileExists(atPath: proof(machines.root).path)) == false
+        }
+
+        it("refuses an address holding a newline or another control character") {
+            for url in ["/tmp/lists\n.git", "ssh://host/lists\u{1B}[2J.git", "/tmp/a\u{2028}b.git"] {
+                let added = machines.laptop.run("remote", "add", "odd", url)
+                expect(added.status) == 1
+                expect(added.stderr).to(contain("holds a control character"))
+                expect(added.stderr).toNot(contain("\u{1B}"))
             }
         }
     }

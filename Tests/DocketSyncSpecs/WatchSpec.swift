@@ -121,6 +121,57 @@ final class WatchSpec: QuickSpec {
             }
         }
 
+        describe("autosync, for a store whose path holds a newline") {
+            // A stand-in crontab in the spec's own folder: the user's real one is never touched.
+            var bin: URL!, table: URL!, store: URL!
+            var environment: [String: String] { ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                                                 "FAKE_CRONTAB": table.path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path] }
+            let injected = "lists\n* * * * * touch /tmp/docket-injected"
+            beforeEach {
+                bin = root.appendingPathComponent("bin")
+                table = root.appendingPathComponent("crontab")
+                try! FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+                let fake = bin.appendingPathComponent("crontab")
+                try! """
+                    #!/bin/sh
+                    case "$1" in
+                      -l) [ -f "$FAKE_CRONTAB" ] && exec cat "$FAKE_CRONTAB"; echo "no crontab for spec" >&2; exit 1 ;;
+                      -) exec cat > "$FAKE_CRONTAB" ;;
+                    esac
+                    exit 2
+
+                    """.write(to: fake, atomically: true, encoding: .utf8)
+                chmod(fake.path, 0o755)
+                store = root.appendingPathComponent(injected)
+                expect(runCommand(docketBinary, ["init", store.path]).status) == 0
+            }
+
+            it("refuses to install, for cron or systemd, and changes nothing") {
+                for way in [["--cron"], ["--systemd", "--print"]] {
+                    let result = docket(["autosync", "install"] + way, store: store, environment: environment)
+                    expect(result.status) == 1
+                    expect(result.stderr).to(contain("holds a control character (such as a newline), which a crontab line or a systemd unit cannot carry"))
+                    expect(result.stdout).toNot(contain("touch"))
+                }
+                expect(FileManager.default.fileExists(atPath: table.path)) == false
+                expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("config").path)) == false
+            }
+
+            it("finds and removes the lines an earlier docket wrote for it, keeping the user's own") {
+                let path = store.standardizedFileURL.path
+                let written = "*/5 * * * * '\(docketBinary)' '-C' '\(path)' 'sync' '--watch' '--interval' '5m' '--unless-watching' "
+                    + "'--log' '\(path)/.git/docket/autosync.log' >/dev/null 2>&1 # docket autosync \(path)"
+                try! "0 3 * * * backup\n\(written)\n30 4 * * * other\n".write(to: table, atomically: true, encoding: .utf8)
+                let status = docket(["autosync", "status"], store: store, environment: environment)
+                expect(status.stdout).to(contain("a crontab line that starts the watcher"))
+                expect(status.stdout).to(contain("lists\\n* * * * * touch"))
+                let removed = docket(["autosync", "remove"], store: store, environment: environment)
+                expect(removed.status) == 0
+                expect(removed.stdout).to(contain("Removed the crontab line for "))
+                expect(try! String(contentsOf: table, encoding: .utf8)) == "0 3 * * * backup\n30 4 * * * other\n"
+            }
+        }
+
         describe("autosync") {
             var savedCrontab: String?
             beforeEach {

@@ -61,6 +61,7 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     case invalidRemoteName(String)
     /// A remote's URL carries a password or token, which Docket never stores.
     case passwordInURL(shown: String)
+    case unsafeURL(shown: String, reason: String)
     /// No merge commit in the history has this id.
     case unknownMerge(String)
     /// More than one merge commit has an id starting with the one given.
@@ -99,7 +100,10 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
         case let .folderNotEmpty(path):
             "\(path) exists and is not empty; clone into a new folder"
         case let .passwordInURL(shown):
-            "the address \(shown) carries a password or token, which would be kept in the repository's files; give the address without it and the token in DOCKET_GIT_TOKEN (with DOCKET_GIT_USERNAME)"
+            "the address \(shown) carries a user name, password or token before the host, which would be kept in the repository's files and logs; "
+                + "give the address without it (https://host/…) and the user name and token in DOCKET_GIT_USERNAME and DOCKET_GIT_TOKEN, or to git's credential helper"
+        case let .unsafeURL(shown, reason):
+            "the address \(shown) \(reason); nothing was changed; check the address"
         case let .unknownMerge(commit):
             "no merge in the history has the id \(commit); 'docket merges' lists the merges with their ids"
         case let .ambiguousMerge(prefix, candidates):

@@ -12,7 +12,7 @@ extension Store {
     /// the remote is kept, for the first sync to try again.
     @discardableResult
     public func addRemote(_ name: String, url: String, options: TransferOptions = .fromEnvironment()) throws -> AddedRemote {
-        if RemoteURL.hasPassword(url) { throw StoreError.input(.passwordInURL(shown: RemoteURL.redacted(url))) }
+        try Store.refuseUnsafe(url)
         if !Repository.isValidRemoteName(name) || name.hasPrefix("-") { throw StoreError.input(.invalidRemoteName(name)) }
         if try remotes().contains(where: { $0.name == name }) { throw StoreError.input(.remoteExists(name)) }
         let stored = RemoteURL.absolute(url, from: FileManager.default.currentDirectoryPath)
@@ -85,10 +85,16 @@ extension Store {
         try? FileManager.default.removeItem(atPath: marker)
     }
 
+    /// Refuses an address that would keep a secret in the repository's files, or that another program could misread.
+    static func refuseUnsafe(_ url: String) throws {
+        if RemoteURL.hasUserInfo(url) { throw StoreError.input(.passwordInURL(shown: RemoteURL.redacted(url))) }
+        if let reason = RemoteURL.refusal(url) { throw StoreError.input(.unsafeURL(shown: RemoteURL.redacted(url), reason: reason)) }
+    }
+
     /// Clones the store at `url` into `folder`; an empty remote becomes a new store there.
     public static func clone(url: String, into folder: URL, options: TransferOptions = .fromEnvironment()) throws -> Store {
         let path = folder.standardizedFileURL.path
-        if RemoteURL.hasPassword(url) { throw StoreError.input(.passwordInURL(shown: RemoteURL.redacted(url))) }
+        try refuseUnsafe(url)
         if let contents = try? FileManager.default.contentsOfDirectory(atPath: path), !contents.isEmpty {
             throw StoreError.input(.folderNotEmpty(path))
         }

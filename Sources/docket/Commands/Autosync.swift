@@ -33,6 +33,7 @@ struct Autosync: ParsableCommand {
             _ = try WatchInterval.parse(interval, option: "--interval")
             let store = try self.store.open()
             let plan = AutosyncPlan(root: store.root.path, remote: remote, interval: interval)
+            try plan.refuseUncarriable()
             switch try way.chosen() {
             case .systemd: try plan.installService(printing: way.print)
             case .cron: try plan.installCronLine(printing: way.print)
@@ -60,7 +61,7 @@ struct Autosync: ParsableCommand {
                     print("Stopped the watcher cron started (pid \(pid)).")
                 }
             }
-            if !removed { print("Autosync is not set up for \(store.root.path); nothing to remove.") }
+            if !removed { print("Autosync is not set up for \(Output.safe(store.root.path)); nothing to remove.") }
         }
     }
 
@@ -79,11 +80,11 @@ struct Autosync: ParsableCommand {
                 setUp.append("the systemd user service \(plan.unitName) (\(state.isEmpty ? "state unknown" : state)); "
                              + "its log: journalctl --user -u \(plan.unitName)")
             }
-            if (try? AutosyncPlan.crontab())?.split(separator: "\n").contains(where: { $0.hasSuffix(plan.marker) }) == true {
+            if let crontab = try? AutosyncPlan.crontab(), !plan.ownLines(of: crontab.split(separator: "\n").map(String.init)).isEmpty {
                 setUp.append("a crontab line that starts the watcher every 5 minutes unless it runs ('crontab -l' shows it); its log: \(plan.logPath)")
             }
-            print(setUp.isEmpty ? "Autosync is not set up for \(store.root.path); 'docket autosync install' sets it up."
-                  : "Autosync for \(store.root.path): " + setUp.joined(separator: "; and "))
+            print(setUp.isEmpty ? "Autosync is not set up for \(Output.safe(store.root.path)); 'docket autosync install' sets it up."
+                  : "Autosync for \(Output.safe(store.root.path)): " + setUp.joined(separator: "; and "))
             if let pid = store.watcher {
                 print(pid > 0 ? "A watcher runs: pid \(pid)." : "A watcher runs.")
             } else {
@@ -140,6 +141,34 @@ struct AutosyncPlan {
     var logPath: String { root + "/.git/docket/autosync.log" }
     /// Ends the store's crontab line.
     var marker: String { "# docket autosync " + root }
+
+    /// Refuses a command line a crontab line or a unit file could not carry:
+    /// one with a control character (a newline would start a line of its own,
+    /// which cron runs as a command of its own).
+    func refuseUncarriable() throws {
+        for (what, word) in [("the store's path", root), ("the remote's name", remote ?? ""), ("docket's own path", docketExecutable)] {
+            if word.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.value == 0x2028 || $0.value == 0x2029 }) {
+                throw ShownError(message: "\(what), \(Output.safe(word)), holds a control character (such as a newline), which a crontab line "
+                    + "or a systemd unit cannot carry; nothing was set up; move the store to a folder whose path has none "
+                    + "(or run 'docket sync --watch' there yourself)")
+            }
+        }
+    }
+
+    /// The lines of the crontab that are this store's: the line that ends with the marker, or, for a
+    /// store path holding a newline (written by a docket that did not refuse one), the lines it was cut into.
+    func ownLines(of lines: [String]) -> Set<Int> {
+        var own = Set(lines.indices.filter { lines[$0].hasSuffix(marker) })
+        let breaks = root.filter { $0 == "\n" }.count
+        guard breaks > 0 else { return own }
+        // Its command names the path twice (-C and --log) and the marker once: three times the path's line breaks.
+        let span = 3 * breaks
+        for end in lines.indices where end >= span {
+            let block = lines[(end - span)...end].joined(separator: "\n")
+            if block.hasPrefix("*/5 * * * * "), block.hasSuffix(marker) { own.formUnion((end - span)...end) }
+        }
+        return own
+    }
 
     /// The watcher's command line.
     func command(forCron: Bool) -> [String] {
@@ -216,7 +245,9 @@ struct AutosyncPlan {
             print(cronLine)
             return
         }
-        let lines = try AutosyncPlan.crontab().split(separator: "\n").map(String.init).filter { !$0.hasSuffix(marker) }
+        let current = try AutosyncPlan.crontab().split(separator: "\n").map(String.init)
+        let own = ownLines(of: current)
+        let lines = current.indices.filter { !own.contains($0) }.map { current[$0] }
         try AutosyncPlan.setCrontab((lines + [cronLine]).joined(separator: "\n") + "\n")
         print("Added a crontab line that starts 'docket sync --watch' for \(root) within 5 minutes, and again whenever it is not running. "
               + "Its log: \(logPath)")
@@ -226,10 +257,11 @@ struct AutosyncPlan {
     func removeCronLine() throws -> Bool {
         guard let current = try? AutosyncPlan.crontab() else { return false }
         let lines = current.split(separator: "\n").map(String.init)
-        let kept = lines.filter { !$0.hasSuffix(marker) }
+        let own = ownLines(of: lines)
+        let kept = lines.indices.filter { !own.contains($0) }.map { lines[$0] }
         if kept.count == lines.count { return false }
         try AutosyncPlan.setCrontab(kept.isEmpty ? "" : kept.joined(separator: "\n") + "\n")
-        print("Removed the crontab line for \(root).")
+        print("Removed the crontab line for \(Output.safe(root)).")
         return true
     }
 
