@@ -53,8 +53,10 @@ public final class ItemField<Item>: Sendable {
     /// A field of type `Value`, read by `get` and set by `set` (which must not
     /// touch any other field). A field with a `default` may be missing from a
     /// file; one without must be there. `omitWhenAbsent` leaves a nil value out of the JSON.
+    /// `check` says why a value read from a file cannot be taken (what a
+    /// person typing it would be told), so a file holds only what a command could have written.
     public init<Value: FieldValue>(_ key: String, label: String? = nil, rule: MergeRule, default fallback: Value? = nil,
-                                   omitWhenAbsent: Bool = false,
+                                   omitWhenAbsent: Bool = false, check: (@Sendable (Value) -> String?)? = nil,
                                    get: @escaping @Sendable (Item) -> Value, set: @escaping @Sendable (Item, Value) -> Item) {
         let codingKey = FieldKey(key)
         self.key = key
@@ -63,6 +65,9 @@ public final class ItemField<Item>: Sendable {
         self.codingKey = codingKey
         decodeJSON = { container, item in
             guard let value = try Value.decodeField(from: container, key: codingKey) ?? fallback else { return nil }
+            if let problem = check?(value) {
+                throw DecodingError.dataCorruptedError(forKey: codingKey, in: container, debugDescription: problem)
+            }
             return set(item, value)
         }
         encodeJSON = { item, container in

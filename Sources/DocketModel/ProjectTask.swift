@@ -143,7 +143,7 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         ItemField("state", rule: .laterEdit, default: TaskState.unfinished, get: { $0.state }, set: { $0.with(state: $1) }),
         ItemField("timeSlips", label: "time slips", rule: .timeSlips, default: [TimeSlip](), get: { $0.timeSlips }, set: { $0.with(timeSlips: $1) }),
         ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.with(alterDate: $1) }),
-        ItemField("tags", rule: .set, default: [String](), omitWhenAbsent: true, get: { $0.tags }, set: { $0.with(tags: Tags.normalized($1)) }),
+        ItemField("tags", rule: .set, default: [String](), omitWhenAbsent: true, check: Tags.problem(in:), get: { $0.tags }, set: { $0.with(tags: Tags.normalized($1)) }),
         ItemField("priority", rule: .laterEdit, omitWhenAbsent: true, get: { $0.priority }, set: { $0.with(priority: .some($1)) }),
         ItemField("notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes }, set: { $0.with(notes: Note.inOrder($1)) }),
         ItemField("completedDate", label: "completion date", rule: .follows("state"), omitWhenAbsent: true,

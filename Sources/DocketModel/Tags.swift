@@ -10,6 +10,12 @@ public enum Tags {
         normalized(Set(tags).union(add).subtracting(remove))
     }
 
+    /// Why one of `tags` cannot be a tag, naming it; nil when all can.
+    @Sendable public static func problem(in tags: [String]) -> String? {
+        for tag in tags { if let problem = problem(with: tag) { return "the tag \"\(tag)\": \(problem)" } }
+        return nil
+    }
+
     /// Why `tag` cannot be a tag, or nil when it can: a tag is one word, not empty, with no control characters.
     public static func problem(with tag: String) -> String? {
         if tag.isEmpty { return "a tag cannot be empty" }

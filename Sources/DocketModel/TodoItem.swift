@@ -137,7 +137,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         ItemField("completed", rule: .laterEdit, default: false, get: { $0.completed }, set: { $0.with(completed: $1) }),
         ItemField("dueDate", label: "due date", rule: .laterEdit, get: { $0.dueDate }, set: { $0.with(dueDate: $1) }),
         ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.with(alterDate: $1) }),
-        ItemField("tags", rule: .set, default: [String](), omitWhenAbsent: true, get: { $0.tags }, set: { $0.with(tags: Tags.normalized($1)) }),
+        ItemField("tags", rule: .set, default: [String](), omitWhenAbsent: true, check: Tags.problem(in:), get: { $0.tags }, set: { $0.with(tags: Tags.normalized($1)) }),
         ItemField("priority", rule: .laterEdit, omitWhenAbsent: true, get: { $0.priority }, set: { $0.with(priority: .some($1)) }),
         ItemField("notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes }, set: { $0.with(notes: Note.inOrder($1)) }),
         ItemField("completedDate", label: "completion date", rule: .follows("completed"), omitWhenAbsent: true,

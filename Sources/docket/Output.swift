@@ -71,7 +71,31 @@ enum Output {
     }
 
     static func json(_ value: some Encodable) throws {
-        FileHandle.standardOutput.write(try DocketJSON.encode(value))
+        FileHandle.standardOutput.write(jsonSafe(try DocketJSON.encode(value)))
+    }
+
+    /// JSON with the characters a terminal acts on, or that hide or reorder
+    /// text, written as `\uXXXX` escapes (JSON escapes C0 controls already;
+    /// C1 controls, bidi marks, U+061C, zero-width spaces and joiners and the
+    /// line and paragraph separators it would carry raw): the same values, read back.
+    static func jsonSafe(_ data: Data) -> Data {
+        // Their UTF-8 lead bytes: C2 (U+0080–009F), D8 (U+061C), E2 (U+2000–2FFF).
+        guard data.contains(where: { $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }) else { return data }
+        var out = ""
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            switch scalar.value {
+            case 0x80..<0xA0, 0x061C, 0x200B...0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return Data(out.utf8)
+    }
+
+    /// What an export prints: as it is into a file or a pipe, and shown safe
+    /// (`safeLines`) on a terminal, where the controls in an item's text would act.
+    static func export(_ text: String) {
+        write(isatty(STDOUT_FILENO) == 1 ? safeLines(text) : text)
     }
 
     /// The short form of an id, as `add` prints it and prefixes match it.

@@ -1,3 +1,4 @@
+import Docket
 import DocketSpecSupport
 import Foundation
 import Nimble
@@ -194,6 +195,77 @@ final class ExchangeSpec: QuickSpec {
                 expect(run("import", "todotxt", bytes.path).stderr).to(contain("latin1.txt: it is not UTF-8 text"))
                 expect(run("import", "todotxt", file, "--skip-bad").status) == 0
                 expect(run("list").stdout).to(contain("Good line"))
+            }
+        }
+
+        describe("what goes out to other tools' formats") {
+            // Line breaks of every kind a reader may split at, and the lines an attacker would inject after them.
+            let hostile = "Pay rent\rBEGIN:VALARM\rACTION:EMAIL\rATTENDEE:mailto:evil@example.invalid\rEND:VALARM"
+                + "\u{2028}UID:other\u{85}BEGIN:VTODO\u{0B}X:y\u{0C}Z:w\u{1C}END:VTODO\r\nDESCRIPTION:x\u{1B}]0;t\u{07}"
+
+            it("writes a todo's text into an .ics as one value that vdirsyncer's parser reads back as one todo, with no alarm") {
+                _ = docket(["add", hostile], store: store)
+                let exported = run("ical", "export")
+                expect(exported.status) == 0
+                let file = write(exported.stdout, "export.ics")
+                let parsed = runCommand("/usr/bin/python3", ["-c", """
+                    import sys, vdirsyncer.vobject as v
+                    c = v._Component.parse(open(sys.argv[1], encoding="utf-8").read())
+                    print(c.name, [s.name for s in c.subcomponents], [[t.name for t in s.subcomponents] for s in c.subcomponents],
+                          [s["UID"] for s in c.subcomponents])
+                    """, file])
+                expect(parsed.status).to(equal(0), description: parsed.stderr)
+                let id = try! Store.open(at: store).load().state.todos[0].id.uuidString
+                expect(parsed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).to(beginWith("VCALENDAR ['VTODO'] [[]] ['"))
+                expect(parsed.stdout.uppercased()).to(contain(id))
+                for raw in ["\u{2028}", "\u{85}", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1B}", "\u{07}"] { expect(exported.stdout).toNot(contain(raw)) }
+                expect(exported.stdout.replacingOccurrences(of: "\r\n", with: "")).toNot(contain("\r"))
+            }
+
+            it("writes a task title into report --csv as one quoted field, a leading formula sign neutralized, and rows as slips") {
+                let project = run("project", "add", "Work").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                for title in ["=HYPERLINK(\"http://evil.invalid\")", "Write\r\n=1+2", "\t=cmd", "-2+3", "@SUM(A1)"] {
+                    let task = run("task", "add", project, title).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                    expect(run("task", "start", task).status) == 0
+                    usleep(2000)
+                    expect(run("task", "stop", task).status) == 0
+                }
+                let csv = run("report", "--csv").stdout
+                let read = runCommand("/usr/bin/python3", ["-c", "import csv, json, sys; print(json.dumps([r[1] for r in csv.reader(open(sys.argv[1], newline=''))]))",
+                                                          write(csv, "report.csv")])
+                let titles = (try? JSONSerialization.jsonObject(with: Data(read.stdout.utf8))) as? [String]
+                expect(titles.map(Set.init)) == ["task", "'=HYPERLINK(\"http://evil.invalid\")", "Write\r\n=1+2", "'\t=cmd", "'-2+3", "'@SUM(A1)"]
+            }
+
+            it("writes no todo.txt line that a tag read from a file starts, and refuses such a tag as a typed one is refused") {
+                let id = UUID(uuidString: "AB000000-0000-4000-8000-000000000009")!
+                let file = store.appendingPathComponent(StoreLayout.todo(id))
+                try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try! """
+                    {"id":"\(id.uuidString)","text":"Water plants","creationDate":"2026-11-20T10:00:00.000Z","completed":false,"tags":["home\\nx 2026-01-01 Pay the attacker id:\(id.uuidString.lowercased())"]}
+                    """.write(to: file, atomically: true, encoding: .utf8)
+                let listed = run("list")
+                expect(listed.stderr).to(contain("the tag"))
+                expect(listed.stderr).to(contain("a tag is one word, without spaces or control characters"))
+                let exported = run("export", "todotxt").stdout
+                expect(exported.split(separator: "\n").count) <= 1
+                expect(exported).toNot(contain("Pay the attacker"))
+            }
+
+            it("shows controls escaped when an export prints to a terminal, and --json carries C1 and bidi controls escaped") {
+                _ = docket(["add", "Evil\u{1B}]0;title\u{07} \u{9B}2J \u{202E}txt.exe"], store: store)
+                for export in [["export", "todotxt"], ["ical", "export"], ["export", "taskwarrior"]] {
+                    let shown = runCommand("/usr/bin/script", ["-qec", ([docketBinary, "-C", store.path] + export).joined(separator: " "), "/dev/null"])
+                    expect(shown.stdout).toNot(contain("\u{1B}]0;"))
+                    expect(shown.stdout).toNot(contain("\u{9B}"))
+                    expect(shown.stdout).toNot(contain("\u{202E}"))
+                }
+                let json = run("list", "--json").stdout
+                expect(json).toNot(contain("\u{9B}"))
+                expect(json).toNot(contain("\u{202E}"))
+                expect(json).to(contain("\\u009b2J \\u202etxt.exe"))
+                let decoded = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[String: Any]]
+                expect(decoded?.first?["text"] as? String) == "Evil\u{1B}]0;title\u{07} \u{9B}2J \u{202E}txt.exe"
             }
         }
 

@@ -107,7 +107,9 @@ struct ICalComponent: Equatable {
 
     private func write(into lines: inout [String]) {
         lines.append("BEGIN:" + name)
-        for property in properties { lines.append(property.line) }
+        // NB: a value kept as it came from a file may hold what another reader takes as a line break
+        // (Python's splitlines: CR, VT, FF, FS, GS, RS, NEL, U+2028/2029): none reaches the file.
+        for property in properties { lines.append(ICalComponent.withoutControls(property.line)) }
         for component in components { component.write(into: &lines) }
         lines.append("END:" + name)
     }
@@ -127,18 +129,38 @@ struct ICalComponent: Equatable {
         return out + "\r\n"
     }
 
+    /// Text as a TEXT value: backslash, semicolon and comma escaped, every
+    /// line break (whatever a reader may split at: LF, CR, CRLF, VT, FF, FS,
+    /// GS, RS, NEL, U+2028/2029) as `\n`, and any other control character,
+    /// which RFC 5545 does not allow in a value, as U+FFFD.
     static func escape(_ text: String) -> String {
         var out = ""
-        for character in text {
-            switch character {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\n", "\r\n": out += "\\n"
-            default: out.append(character)
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            defer { afterCR = scalar == "\r" }
+            switch scalar.value {
+            case 0x5C: out += "\\\\"
+            case 0x3B: out += "\\;"
+            case 0x2C: out += "\\,"
+            case 0x0A where afterCR: continue
+            case 0x0A, 0x0B, 0x0C, 0x0D, 0x1C...0x1E, 0x85, 0x2028, 0x2029: out += "\\n"
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0: out += "\u{FFFD}"
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out
+    }
+
+    /// A content line with every control character (and U+2028/2029) as U+FFFD: what `escape` leaves is none.
+    static func withoutControls(_ line: String) -> String {
+        guard line.unicodeScalars.contains(where: isControl) else { return line }
+        var out = ""
+        for scalar in line.unicodeScalars { out.unicodeScalars.append(isControl(scalar) ? "\u{FFFD}" : scalar) }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 && scalar != "\t" || (0x7F..<0xA0).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     static func unescape(_ text: String) -> String {

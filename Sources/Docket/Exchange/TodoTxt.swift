@@ -155,7 +155,9 @@ public enum TodoTxt {
         }
         words.append(day(todo.creationDate))
         words.append(self.words(todo.text))
-        words += todo.tags.map { $0.hasPrefix("@") ? $0 : "+" + $0 }
+        // NB: a tag read from a file is checked as one typed is; one made otherwise still cannot start a line of its own.
+        words += todo.tags.map { self.words($0).replacingOccurrences(of: " ", with: "_") }.filter { !$0.isEmpty }
+            .map { $0.hasPrefix("@") ? $0 : "+" + $0 }
         if let due = todo.dueDate { words.append("due:" + day(due)) }
         if todo.completed, let letter { words.append("pri:" + letter) }
         return words.joined(separator: " ")

@@ -81,7 +81,7 @@ struct ExportTaskwarrior: ParsableCommand {
 
     func run() throws {
         let state = loadWarning(try store.open().load())
-        Output.write(String(decoding: try Taskwarrior.export(state), as: UTF8.self) + "\n")
+        Output.export(String(decoding: Output.jsonSafe(try Taskwarrior.export(state)), as: UTF8.self) + "\n")
     }
 }
 
@@ -139,7 +139,7 @@ struct ExportTodoTxt: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        Output.write(TodoTxt.export(loadWarning(try store.open().load()).todos))
+        Output.export(TodoTxt.export(loadWarning(try store.open().load()).todos))
     }
 }
 
@@ -195,6 +195,6 @@ struct ICalExport: ParsableCommand {
     func run() throws {
         let (text, problems) = try store.open().calendarExport()
         for problem in problems { Output.warning(Output.safe(problem.description)) }
-        Output.write(text)
+        Output.export(text)
     }
 }

@@ -47,7 +47,7 @@ struct Report: ParsableCommand {
         let projects = try project.map { [try store.project(try store.projectID($0))] } ?? loadWarning(try store.load()).projects
         let (from, to) = try range() ?? (nil, nil)
         let now = Date()
-        if csv { return Output.write(Report.csv(projects, now: now, since: from, until: to)) }
+        if csv { return Output.export(Report.csv(projects, now: now, since: from, until: to)) }
         let report = TimeReport(projects, now: now, since: from, until: to)
         if json { return try Output.json(report) }
         if report.projects.isEmpty { return print("No projects.") }
@@ -64,10 +64,13 @@ struct Report: ParsableCommand {
     /// A row per slip (clipped to the range): project,task,start,stop,seconds, quoted where a field needs it.
     static func csv(_ projects: [Project], now: Date, since: Date?, until: Date?) -> String {
         func field(_ text: String) -> String {
-            // NB: a leading =, +, - or @ would be a formula in a spreadsheet.
+            // NB: a leading =, +, -, @, tab or CR would start a formula in a spreadsheet (OWASP's list).
             var text = text
-            if let first = text.first, "=+-@".contains(first) { text = "'" + text }
-            return text.contains(where: { ",\"\n\r".contains($0) }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+            if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { text = "'" + text }
+            // NB: by scalar: "\r\n" is one Character, equal to neither "\r" nor "\n".
+            let quoted = text.unicodeScalars.contains { ",\"\n\r".unicodeScalars.contains($0) || $0.properties.generalCategory == .control
+                || $0.value == 0x2028 || $0.value == 0x2029 }
+            return quoted ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
         }
         var rows = ["project,task,start,stop,seconds"]
         for project in projects {
