@@ -27,11 +27,16 @@ public enum DocketClock {
 
     /// The alterDate for an edit of a value last altered at `previous`:
     /// `max(now, previous + 1 ms)`, so alterDates never go backwards, even when
-    /// the clock does or two edits fall in the same millisecond.
+    /// the clock does or two edits fall in the same millisecond; never past
+    /// the last millisecond a file can hold (9999-12-31T23:59:59.999Z).
+    ///
+    /// NB: an item a remote or an import dated at that last millisecond could
+    /// otherwise never be edited, completed, removed or restored again: its
+    /// next alterDate did not fit the file. Its next edit takes that same date.
     public static func alterDate(after previous: Date?, now: Date? = nil) -> Date {
         let current = now ?? self.now
         guard let previous else { return current }
-        let next = previous.docketMilliseconds + 1
+        let next = min(previous.docketMilliseconds, ISODate.range.upperBound - 1) + 1
         return current.docketMilliseconds >= next ? current : Date(docketMilliseconds: next)
     }
 }

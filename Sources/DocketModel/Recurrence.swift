@@ -84,11 +84,14 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
         self.every = every
         self.from = from
         self.series = series
-        self.occurrence = max(1, occurrence)
+        self.occurrence = min(max(1, occurrence), Recurrence.lastOccurrence)
     }
 
     /// The id of the next instance: the same on every machine.
     public var nextID: UUID { NameBasedID.make(namespace: series, name: "occurrence \(occurrence + 1)") }
+
+    /// The highest occurrence number a file may hold: a billion instances (daily, for 2.7 million years).
+    public static let lastOccurrence = 1_000_000_000
 
     /// When the next instance is due, for an instance due at `due` and done at `done`.
     public func nextDue(due: Date?, done: Date, calendar: Calendar = .current) -> Date {
@@ -107,6 +110,11 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
             throw DecodingError.dataCorruptedError(forKey: .every, in: c, debugDescription: "\"\(text)\" is not an interval such as \"week\" or \"2 days\"")
         }
         let occurrence = try c.decodeIfPresent(Int.self, forKey: .occurrence) ?? 1
+        // NB: bounded where arithmetic uses it: the next instance is numbered occurrence + 1.
+        guard occurrence <= Recurrence.lastOccurrence else {
+            throw DecodingError.dataCorruptedError(forKey: .occurrence, in: c,
+                                                   debugDescription: "occurrence \(occurrence) is more than \(Recurrence.lastOccurrence)")
+        }
         guard occurrence >= 1 else {
             throw DecodingError.dataCorruptedError(forKey: .occurrence, in: c, debugDescription: "occurrence \(occurrence) is not 1 or more")
         }
@@ -126,7 +134,8 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
 
     public static func read(from reader: inout CompactReader) throws -> Recurrence {
         guard let every = Interval(text: try reader.string()), let from = Anchor(rawValue: try reader.string()) else { throw CompactReader.Damaged() }
-        return Recurrence(every: every, from: from, series: try UUID.read(from: &reader), occurrence: Int(try reader.integer(Int64.self)))
+        return Recurrence(every: every, from: from, series: try UUID.read(from: &reader),
+                          occurrence: Int(clamping: min(try reader.integer(Int64.self), Int64(lastOccurrence))))
     }
 
     public func write(to writer: inout CompactWriter) {

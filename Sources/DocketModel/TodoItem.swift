@@ -108,9 +108,12 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     /// for this instance done at `done`; nil when the item does not repeat.
     /// Every machine makes the same id for it; its notes stay with this one.
     public func nextOccurrence(done: Date, calendar: Calendar = .current) -> TodoItem? {
-        guard let recurrence else { return nil }
+        guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence else { return nil }
+        let due = recurrence.nextDue(due: dueDate, done: done, calendar: calendar)
+        // NB: a series whose next due date no file can hold (past the year 9999) ends here.
+        guard ISODate.holds(due) else { return nil }
         return TodoItem(id: recurrence.nextID, text: text, creationDate: done, completed: false,
-                        dueDate: recurrence.nextDue(due: dueDate, done: done, calendar: calendar), alterDate: nil,
+                        dueDate: due, alterDate: nil,
                         tags: tags, priority: priority,
                         recurrence: Recurrence(every: recurrence.every, from: recurrence.from, series: recurrence.series,
                                                occurrence: recurrence.occurrence + 1))

@@ -210,6 +210,54 @@ final class UntrustedFilesSpec: QuickSpec {
                     expect(try Store.open(at: folder).load().state.todos).to(beEmpty())
                 }
             }
+            it("lets a todo dated at the last millisecond a file holds be edited, completed, removed and committed, also after a hand edit") {
+                let pinned = UUID(uuidString: "AB000000-0000-4000-8000-000000000003")!
+                func write(_ text: String) throws {
+                    try FileManager.default.createDirectory(at: file(StoreLayout.todo(pinned)).deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(todoJSON(pinned, text).replacingOccurrences(of: "\"completed\": false}", with:
+                        "\"completed\": false, \"alterDate\": \"9999-12-31T23:59:59.999Z\"}").utf8).write(to: file(StoreLayout.todo(pinned)))
+                }
+                try write("From the future")
+                gitCLI(["add", "-A"], in: folder)
+                gitCLI(["commit", "-qm", "From a remote"], in: folder)
+                let id = pinned.uuidString.lowercased()
+                for command in [["edit", id, "Edited"], ["priority", id, "high"], ["done", id], ["reopen", id], ["commit"]] {
+                    let result = docket(command, store: folder)
+                    expect(result.status).to(equal(0), description: "\(command): \(result.stderr)")
+                    expect(result.stderr).toNot(contain("EncodingError"))
+                }
+                expect(try Store.open(at: folder).load().state.todo(id: pinned)?.text) == "Edited"
+                try write("Edited by hand")
+                expect(docket("commit", store: folder).status) == 0
+                expect(docket("rm", id, store: folder).status) == 0
+                expect(docket("commit", store: folder).status) == 0
+                expect(try Store.open(at: folder).load().state.todo(id: pinned)).to(beNil())
+            }
+
+            it("refuses a repeating todo's occurrence no arithmetic can take, and ends a series at the last one or past the year 9999") {
+                let series = "6a000000-0000-4000-8000-000000000001"
+                func repeating(_ id: UUID, occurrence: String, due: String) throws {
+                    try FileManager.default.createDirectory(at: file(StoreLayout.todo(id)).deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(todoJSON(id, "Water plants").replacingOccurrences(of: "\"completed\": false}", with:
+                        "\"completed\": false, \"dueDate\": \"\(due)\", \"recurrence\": {\"every\": \"year\", \"series\": \"\(series)\", \"occurrence\": \(occurrence)}}").utf8)
+                        .write(to: file(StoreLayout.todo(id)))
+                }
+                let (huge, last, late) = (UUID(uuidString: "AB000000-0000-4000-8000-000000000004")!, UUID(uuidString: "AB000000-0000-4000-8000-000000000005")!,
+                                          UUID(uuidString: "AB000000-0000-4000-8000-000000000006")!)
+                try repeating(huge, occurrence: "9223372036854775807", due: "2026-12-01T00:00:00.000Z")
+                try repeating(last, occurrence: "1000000000", due: "2026-12-01T00:00:00.000Z")
+                try repeating(late, occurrence: "3", due: "9999-06-01T00:00:00.000Z")
+                let listed = docket("list", store: folder)
+                expect(listed.stderr).to(contain("occurrence 9223372036854775807 is more than 1000000000"))
+                expect(docket("done", huge.uuidString.lowercased(), store: folder).status) != 0
+                for id in [last, late] {
+                    let done = docket("done", id.uuidString.lowercased(), store: folder)
+                    expect(done.status).to(equal(0), description: done.stderr)
+                }
+                let todos = try Store.open(at: folder).load().state.todos
+                expect(todos.filter { !$0.completed && $0.text == "Water plants" }).to(beEmpty())
+            }
+
             it("skips a file whose date no file can hold, saying why, and still lists the rest") {
                 _ = add("Fine")
                 let old = UUID(uuidString: "AB000000-0000-4000-8000-000000000002")!
