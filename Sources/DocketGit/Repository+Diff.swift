@@ -13,7 +13,7 @@ extension Repository {
         if var oid = old?.oid { try check(git_tree_lookup(&oldTree, pointer, &oid), "git_tree_lookup") }
         if var oid = new?.oid { try check(git_tree_lookup(&newTree, pointer, &oid), "git_tree_lookup") }
         var changes: [ChangedPath] = []
-        try compare(oldTree, newTree, prefix: "", into: &changes)
+        try compare(oldTree, newTree, prefix: "", depth: 0, into: &changes)
         comparedTrees = comparedTrees.suffix(3) + [(old, new, changes)]
         return Self.under(folders, changes)
     }
@@ -31,7 +31,10 @@ extension Repository {
     /// A tree out of git's order (made by hand) cannot hide a change: each of
     /// the new tree's entries is either the same as the old tree's entry of its
     /// name or listed (at worst a path is listed as gone and come).
-    private func compare(_ old: OpaquePointer?, _ new: OpaquePointer?, prefix: String, into changes: inout [ChangedPath]) throws {
+    ///
+    /// NB: recursive, so bounded: a remote decides how deep its trees go (5,000 folders deep overflowed the stack).
+    private func compare(_ old: OpaquePointer?, _ new: OpaquePointer?, prefix: String, depth: Int, into changes: inout [ChangedPath]) throws {
+        guard depth <= TreeTooDeep.limit else { throw TreeTooDeep(path: prefix) }
         let oldCount = old.map { git_tree_entrycount($0) } ?? 0, newCount = new.map { git_tree_entrycount($0) } ?? 0
         var i = 0, j = 0
         while i < oldCount || j < newCount {
@@ -39,10 +42,10 @@ extension Repository {
             let b = j < newCount ? git_tree_entry_byindex(new, j) : nil
             let order = a == nil ? 1 : b == nil ? -1 : Self.order(a!, b!)
             if order < 0 {
-                try one(a!, gone: true, prefix, into: &changes)
+                try one(a!, gone: true, prefix, depth: depth, into: &changes)
                 i += 1
             } else if order > 0 {
-                try one(b!, gone: false, prefix, into: &changes)
+                try one(b!, gone: false, prefix, depth: depth, into: &changes)
                 j += 1
             } else {
                 i += 1
@@ -52,27 +55,27 @@ extension Repository {
                 if oldMode == GIT_FILEMODE_TREE {
                     let (x, y) = (try subtree(a!), try subtree(b!))
                     defer { git_tree_free(x); git_tree_free(y) }
-                    try compare(x, y, prefix: prefix + String(cString: git_tree_entry_name(a!)) + "/", into: &changes)
+                    try compare(x, y, prefix: prefix + String(cString: git_tree_entry_name(a!)) + "/", depth: depth + 1, into: &changes)
                 } else if Self.kind(oldMode) == Self.kind(newMode) {
                     let path = prefix + String(cString: git_tree_entry_name(b!))
                     changes.append(ChangedPath(path: path, kind: .modified, oldID: ObjectID(git_tree_entry_id(a!)), newID: ObjectID(git_tree_entry_id(b!)),
                                                isPlainFile: newMode == GIT_FILEMODE_BLOB))
                 } else {
                     // A file become a link (or the other way): gone and come, as git lists it without type changes.
-                    try one(a!, gone: true, prefix, into: &changes)
-                    try one(b!, gone: false, prefix, into: &changes)
+                    try one(a!, gone: true, prefix, depth: depth, into: &changes)
+                    try one(b!, gone: false, prefix, depth: depth, into: &changes)
                 }
             }
         }
     }
 
     /// An entry only the old tree has (`gone`) or only the new one: its file, or every file under it.
-    private func one(_ entry: OpaquePointer, gone: Bool, _ prefix: String, into changes: inout [ChangedPath]) throws {
+    private func one(_ entry: OpaquePointer, gone: Bool, _ prefix: String, depth: Int, into changes: inout [ChangedPath]) throws {
         let path = prefix + String(cString: git_tree_entry_name(entry)), mode = git_tree_entry_filemode(entry)
         if mode == GIT_FILEMODE_TREE {
             let tree = try subtree(entry)
             defer { git_tree_free(tree) }
-            return try compare(gone ? tree : nil, gone ? nil : tree, prefix: path + "/", into: &changes)
+            return try compare(gone ? tree : nil, gone ? nil : tree, prefix: path + "/", depth: depth + 1, into: &changes)
         }
         let id = ObjectID(git_tree_entry_id(entry))
         changes.append(ChangedPath(path: path, kind: gone ? .deleted : .added, oldID: gone ? id : nil, newID: gone ? nil : id,
@@ -106,6 +109,20 @@ extension Repository {
             if c < 0 { return 0 }
             k += 1
         }
+    }
+}
+
+/// A tree nested deeper than any store or project a person keeps (Docket's
+/// own folders are four deep), which Docket takes in from nowhere.
+public struct TreeTooDeep: Error, CustomStringConvertible, Sendable {
+    /// How many folders deep a tree may go.
+    public static let limit = 256
+    /// Where the walk stopped.
+    public let path: String
+
+    public var description: String {
+        "a commit holds folders nested more than \(TreeTooDeep.limit) deep (\(path.prefix(80))…), which docket takes in from no one; "
+            + "nothing was changed; remove that folder with git on the machine that made it"
     }
 }
 

@@ -142,6 +142,30 @@ final class HostileRemoteSpec: QuickSpec {
             }
         }
 
+        describe("a tree 5,000 folders deep") {
+            let deep = "deep/" + String(repeating: "d/", count: 5_000) + "file"
+            it("is refused by pull and sync with a message, not a crash, again and again, and changes nothing") {
+                craftCommit(in: machines.remote, [.file(deep, "x")])
+                let before = machines.desk.head
+                for command in ["pull", "sync", "sync"] {
+                    let result = machines.desk.run(command)
+                    expect(result.status).to(equal(1), description: "\(command): \(result.stderr)")
+                    expect(result.stderr).to(contain("nested more than 256 deep"))
+                }
+                expect(machines.desk.head) == before
+                expect(machines.desk.run("status").status) == 0
+            }
+            it("is refused by clone, which leaves no folder behind") {
+                craftCommit(in: machines.remote, [.file(deep, "x")])
+                let target = machines.root.appendingPathComponent("deep-clone")
+                let cloned = runCommand(docketBinary, ["clone", machines.remote.path, target.path])
+                expect(cloned.status).to(equal(1), description: cloned.stderr)
+                // NB: a clone checks every path of the commit first; this one is longer than any file system takes.
+                expect(cloned.stderr).to(contain("has a path longer than 4,096 bytes"))
+                expect(FileManager.default.fileExists(atPath: target.path)) == false
+            }
+        }
+
         describe("a remote address with a password") {
             let url = "https://me:s3cret-token@127.0.0.1:1/lists.git"
             it("is refused by clone and remote add, and the secret is never shown") {

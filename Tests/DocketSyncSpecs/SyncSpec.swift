@@ -286,6 +286,23 @@ final class SyncSpec: QuickSpec {
                 expect(Set(desk.state.todos.map(\.text))) == Set(["a", "b"])
             }
 
+            it("takes another push holding a folder remote's branch lock as a race to retry, and syncs once it lets go") {
+                laptop.run("add", "a")
+                laptop.run("sync")
+                laptop.run("add", "b")
+                let lock = remote.appendingPathComponent("refs/heads/main.lock").path
+                let holder = LockHolder(lock)
+                // NB: sync waits at least 0.37 s in all between its tries.
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
+                    holder.stop()
+                    try? FileManager.default.removeItem(atPath: lock)
+                }
+                let synced = laptop.run("sync")
+                expect(synced.status).to(equal(0), description: synced.stderr)
+                expect(synced.stdout).to(contain("Pushed"))
+                expect(gitCLI(["rev-parse", "main"], in: remote).stdout) == laptop.git("rev-parse", "HEAD")
+            }
+
             it("says to pull or sync when the remote's branch is here but this store went back from it (git reset)") {
                 laptop.run("add", "a")
                 laptop.run("sync")

@@ -14,6 +14,9 @@ escapes are not used): any name, ".." or ".git" included.
 """
 import hashlib, json, os, subprocess, sys, time, zlib
 
+# A hostile tree may be nested thousands of folders deep.
+sys.setrecursionlimit(100_000)
+
 def write_object(repo, kind, body):
     data = kind.encode() + b" " + str(len(body)).encode() + b"\0" + body
     sha = hashlib.sha1(data).hexdigest()
