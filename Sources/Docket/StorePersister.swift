@@ -32,7 +32,7 @@ public final class StorePersister: AppPersisting {
 
     public func persist(appState: AppState) {
         do {
-            last = try store.withLock { try store.write(from: last, to: appState) }
+            last = try store.withLockFinishingUpdate { try store.write(from: last, to: appState) }
             lastError = nil
         } catch {
             lastError = error as? StoreError ?? .io(.write(path: store.root.path, reason: "\(error)"))

@@ -125,6 +125,28 @@ final class FaultSpec: QuickSpec {
                 laptop.run("sync")
                 expect(laptop.state) == desk.state
             }
+            it("is said by status, and finished first by an edit, done, tag or note, which then syncs with nothing lost") {
+                expect(desk.run("status").stdout).to(contain("A pull was interrupted while it wrote the store's files"))
+                let pulled = desk.state.todos.first { $0.text.hasPrefix("Laptop") }!
+                let id = pulled.id.uuidString.lowercased()
+                for command in [["edit", id, "Edited on the desk"], ["done", id], ["tag", id, "+home"], ["note", id, "Call first"]] {
+                    let result = docket(command, store: desk.folder)
+                    expect(result.status).to(equal(0), description: "\(command): \(result.stderr)")
+                }
+                expect(FileManager.default.fileExists(atPath: desk.folder.appendingPathComponent(".git/docket-update").path)) == false
+                expect(desk.run("status").stdout).toNot(contain("interrupted"))
+                let synced = desk.run("sync")
+                expect(synced.status).to(equal(0), description: synced.stderr)
+                expect(desk.state.todos.count) == 13
+                let edited = desk.state.todo(id: pulled.id)
+                expect(edited?.text) == "Edited on the desk"
+                expect(edited?.completed) == true
+                expect(edited?.tags) == ["home"]
+                expect(edited?.notes.map(\.text)) == ["Call first"]
+                laptop.run("sync")
+                expect(laptop.state) == desk.state
+            }
+
             it("names a file changed by hand since, and finishes once it is moved out, as the message says") {
                 let touched = itemFiles().first { (try? DocketJSON.decode(TodoItem.self, from: Data(contentsOf: $0)))?.text.hasPrefix("Laptop") == true }!
                 try Data("{\"mine\": true}\n".utf8).write(to: touched)
@@ -139,6 +161,30 @@ final class FaultSpec: QuickSpec {
         }
 
         describe("a clone killed while it writes the store's files") {
+            for step in ["clone-started", "after-clone-fetch"] {
+                it("killed at \(step.replacingOccurrences(of: "-", with: " ")) leaves a folder the next clone into it starts again") {
+                    let fresh = Machine(folder: root.appendingPathComponent("fresh"))
+                    let killed = runCommand(docketBinary, ["clone", remote.path, fresh.folder.path], environment: ["DOCKET_FAULT": step])
+                    expect(killed.status) == 137
+                    let again = runCommand(docketBinary, ["clone", remote.path, fresh.folder.path])
+                    expect(again.status).to(equal(0), description: again.stderr)
+                    expect(fresh.state.todos.map(\.text)) == ["Buy milk"]
+                    expect(fresh.git("status", "--porcelain")) == ""
+                    expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(".fresh.docket-clone").path)) == false
+                }
+            }
+
+            it("never takes a folder holding a git repository of someone's for a killed clone") {
+                let mine = root.appendingPathComponent("mine")
+                gitCLI(["init", "-q", mine.path], in: root)
+                try! "999999\n".write(to: root.appendingPathComponent(".mine.docket-clone"), atomically: true, encoding: .utf8)
+                try! "notes\n".write(to: mine.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+                let refused = runCommand(docketBinary, ["clone", remote.path, mine.path])
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("exists and is not empty"))
+                expect(FileManager.default.fileExists(atPath: mine.appendingPathComponent("notes.txt").path)) == true
+            }
+
             it("is finished by the next command, which neither commits nor pushes a removal") {
                 // Enough files that every part of the checkout has some to write.
                 for i in 1...40 { laptop.run("add", "Todo number \(i)") }

@@ -37,7 +37,7 @@ extension Store {
     /// read stops the sync, changing nothing, unless `skippingBad`: then it
     /// and its item are left as they are.
     public func syncCalendar(folder path: String, skippingBad: Bool = false, now: Date = DocketClock.now) throws -> CalendarSyncOutcome {
-        try withLock {
+        try withLockFinishingUpdate {
             let folder: Folder
             do {
                 folder = try Folder.open(path)

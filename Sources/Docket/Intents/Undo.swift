@@ -126,7 +126,7 @@ extension Store {
     /// committed or synced is reversed by a new edit (see `AppState.reversing`).
     @discardableResult
     public func undo(_ count: Int = 1) throws -> [UndoOutcome] {
-        try withLock {
+        try withLockFinishingUpdate {
             let journal = try UndoJournal(self)
             try journal.takeInOlderForm(strict: true)
             var pages = try journal.pages()

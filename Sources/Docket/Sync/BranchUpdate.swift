@@ -16,6 +16,20 @@ extension Store {
     /// The file that marks a branch update in progress.
     var updateMarker: String { gitdir + "docket-update" }
 
+    /// Whether a pull or clone killed while it wrote the store's files left
+    /// its update unfinished (the next command that changes the store finishes it).
+    public var hasInterruptedUpdate: Bool { FileManager.default.fileExists(atPath: updateMarker) }
+
+    /// `body` holding the lock, after an update a killed pull left is
+    /// finished: a command that writes the store's files never writes them
+    /// among a pull's half-written ones (which then could never be finished).
+    func withLockFinishingUpdate<T>(_ body: () throws -> T) throws -> T {
+        try withLock {
+            try finishInterruptedUpdate()
+            return try body()
+        }
+    }
+
     /// What the marker records.
     struct UpdateRecord: Codable {
         let target: String

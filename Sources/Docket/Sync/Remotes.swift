@@ -65,6 +65,20 @@ extension Store {
     /// The file that marks a clone whose checkout has begun and not ended: it holds the cloning process's id.
     static func cloneMarker(_ gitdir: String) -> String { gitdir + "docket-clone" }
 
+    /// The file beside a clone's folder that says a clone is filling it, with
+    /// the cloning process's id, until what it took in is checked.
+    static func unfinishedCloneMarker(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).docket-clone").path
+    }
+
+    /// Whether the clone a marker names was killed: its process is gone.
+    static func cloneWasAbandoned(_ marker: String) -> Bool {
+        guard let data = try? Folder.readFile(marker, limit: 64), let pid = Int32(String(decoding: data, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
+        return pid == getpid() || !Spawn.isAlive(pid)
+    }
+
     /// Finishes the checkout of a clone a killed process left half written,
     /// before anything reads the store: without it, the files not yet written
     /// (and an index not yet written at all) would read as removed, and the
@@ -95,9 +109,17 @@ extension Store {
     public static func clone(url: String, into folder: URL, options: TransferOptions = .fromEnvironment()) throws -> Store {
         let path = folder.standardizedFileURL.path
         try refuseUnsafe(url)
+        let started = unfinishedCloneMarker(path)
         if let contents = try? FileManager.default.contentsOfDirectory(atPath: path), !contents.isEmpty {
-            throw StoreError.input(.folderNotEmpty(path))
+            // A clone killed before what it took in was checked left this folder, and nothing in it is anyone's:
+            // this clone starts it again. (One killed later is finished by the next command in the folder.)
+            guard contents == [".git"], cloneWasAbandoned(started) else { throw StoreError.input(.folderNotEmpty(path)) }
+            try StoreError.gate(writing: true) { try FileManager.default.removeItem(atPath: path) }
+            options.warning?("\(path) held a clone that was killed before it finished; starting it again")
         }
+        try StoreError.gate(writing: true) { try AtomicFile.write(Data("\(getpid())\n".utf8), to: started, durable: false) }
+        defer { try? FileManager.default.removeItem(atPath: started) }
+        Fault.point("clone-started")
         let repository: Repository
         do {
             repository = try StoreError.gate(writing: true) { try Repository.clone(url: url, to: path, options: options, checkout: false) }
@@ -105,6 +127,7 @@ extension Store {
             try? FileManager.default.removeItem(atPath: path)
             throw error
         }
+        Fault.point("after-clone-fetch")
         let git = StoreGit(repository: repository)
         do {
             if try git.head() == nil {
@@ -132,6 +155,7 @@ extension Store {
             let contents = try IntakeCheck(git: git, progress: progress, keepsContentsUpTo: 20_000).check(head, since: nil)
             // What came is good: from here on, a clone killed before its index is written is finished by the next command.
             try StoreError.gate(writing: true) { try AtomicFile.write(Data("\(getpid())\n".utf8), to: cloneMarker(git.gitdir)) }
+            try? FileManager.default.removeItem(atPath: started)
             if try !git.checkoutIntoEmpty(head, contents: contents, progress: progress) {
                 try git.checkout(head, force: true, progress: progress)
                 try git.noteIndexHoldsWithTreeCache(try git.tree(ofCommit: head))

@@ -76,7 +76,7 @@ extension Store {
     @discardableResult
     public func edit(todos: [UUID] = [], projects: [UUID] = [], tombstones: [UUID] = [],
                      _ change: (AppState) throws -> AppState) throws -> AppState {
-        try withLock {
+        try withLockFinishingUpdate {
             let before = try snapshot(todos: todos, projects: projects, tombstones: tombstones)
             let after = try change(before.state)
             // NB: kept for undo before the files are written: undoing a change a

@@ -49,6 +49,10 @@ struct Status: ParsableCommand {
             }
             return try Output.json(Shown(unfinishedGitOperation: operation, changes: changes))
         }
+        if store.hasInterruptedUpdate {
+            print("A pull was interrupted while it wrote the store's files; the next command that changes the store "
+                + "(a commit, sync, edit, add, done…) finishes it first.")
+        }
         if let operation = store.unfinishedGitOperation {
             print(Output.safe(StoreError.state(.unfinishedGitOperation(operation)).description.prefix(1).uppercased()
                 + StoreError.state(.unfinishedGitOperation(operation)).description.dropFirst()) + ".")
