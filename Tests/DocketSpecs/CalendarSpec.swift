@@ -116,6 +116,18 @@ final class CalendarSpec: QuickSpec {
                 expect(read(file(milk))).to(contain("DUE;VALUE=DATE:20261205"))
             }
 
+            it("refuses a file nested 60,000 components deep, with --skip-bad too, and takes nothing from it") {
+                let deep = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:deep\r\nSUMMARY:Deep\r\n" + String(repeating: "BEGIN:X\r\n", count: 60_000)
+                    + String(repeating: "END:X\r\n", count: 60_000) + "END:VTODO\r\nEND:VCALENDAR\r\n"
+                try! deep.write(to: vdir.appendingPathComponent("deep.ics"), atomically: true, encoding: .utf8)
+                let refused = sync()
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("deep.ics: it is not iCalendar: its components are nested more than 16 deep"))
+                let skipped = sync("--skip-bad")
+                expect(skipped.status) == 0
+                expect(run("list").stdout).notTo(contain("Deep"))
+            }
+
             it("names a file it cannot read and syncs nothing, unless asked to sync the rest") {
                 let milk = run("add", "Buy milk").stdout.trimmed
                 expect(sync().status) == 0

@@ -37,6 +37,9 @@ struct ICalComponent: Equatable {
         self.components = components
     }
 
+    /// How deep components may nest in a file Docket reads.
+    static let deepest = 16
+
     /// The first property of this name.
     func property(_ name: String) -> Property? { properties.first { $0.name == name } }
 
@@ -61,6 +64,11 @@ struct ICalComponent: Equatable {
             guard let property = split(line) else { throw Problem.unreadable("line \(number + 1) is not a NAME:value line") }
             switch property.name {
             case "BEGIN":
+                // NB: components nest as values, whose comparing, writing and freeing recurse: a file 60,000 deep
+                // overflowed the stack. Calendars nest three deep (VCALENDAR, VTODO, VALARM).
+                guard stack.count < ICalComponent.deepest else {
+                    throw Problem.unreadable("its components are nested more than \(ICalComponent.deepest) deep")
+                }
                 stack.append(ICalComponent(name: property.value.uppercased()))
             case "END":
                 guard let done = stack.popLast(), done.name == property.value.uppercased() else {
