@@ -211,7 +211,8 @@ static char **child_environment(void) {
     char **out = calloc(count + 1, sizeof *out);
     if (!out) return NULL;
     const char *drop[] = {"GIT_DIR=", "GIT_WORK_TREE=", "GIT_INDEX_FILE=", "GIT_OBJECT_DIRECTORY=",
-                          "GIT_ALTERNATE_OBJECT_DIRECTORIES=", "GIT_NAMESPACE=", "GIT_PREFIX=", "GIT_COMMON_DIR=", NULL};
+                          "GIT_ALTERNATE_OBJECT_DIRECTORIES=", "GIT_NAMESPACE=", "GIT_PREFIX=", "GIT_COMMON_DIR=",
+                          /* an https token is for its server, never for ssh or git-upload-pack */ "DOCKET_GIT_TOKEN=", NULL};
     size_t n = 0;
     for (char **e = environ; *e; e++) {
         int keep = 1;

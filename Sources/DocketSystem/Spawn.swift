@@ -149,6 +149,9 @@ public enum Spawn {
         _ = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
     }
 
+    /// Variables holding credentials, which no program docket starts inherits (unless passed on purpose).
+    public static let secrets = ["DOCKET_GIT_TOKEN"]
+
     /// Whether a process with this pid is running (or at least exists).
     public static func isAlive(_ pid: pid_t) -> Bool {
         pid > 0 && (kill(pid, 0) == 0 || errno != ESRCH)
@@ -159,6 +162,8 @@ public enum Spawn {
     static func start(_ arguments: [String], actions: inout posix_spawn_file_actions_t, attributes: UnsafePointer<posix_spawnattr_t>?,
                       environment: [String: String?], folder: String?) throws -> pid_t {
         var env = ProcessInfo.processInfo.environment
+        // NB: the token is for the https server it was given for, never for a hook, an editor or a helper.
+        for secret in Spawn.secrets { env[secret] = nil }
         for (key, value) in environment { env[key] = value }
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         // The folder is entered by a shell, as posix_spawn's chdir action is not available here.

@@ -86,6 +86,20 @@ final class HooksSpec: QuickSpec {
                 expect(laptop.state.todos.map(\.text)) == ["Buy milk"]
             }
 
+            it("never hand a hook the https token docket was given, nor an editor") {
+                let seen = root.appendingPathComponent("seen")
+                hook("on-add", in: hooksFolder(laptop), "echo \"token=$DOCKET_GIT_TOKEN user=$DOCKET_GIT_USERNAME\" > '\(seen.path)'")
+                let result = laptop.run("add", "Buy milk", environment: ["DOCKET_GIT_TOKEN": "s3cret-t0ken", "DOCKET_GIT_USERNAME": "me"])
+                expect(result.status) == 0
+                expect(try? String(contentsOf: seen, encoding: .utf8)) == "token= user=me\n"
+                let id = laptop.state.todos[0].id.uuidString.lowercased()
+                let editor = root.appendingPathComponent("editor.sh")
+                try! "#!/bin/sh\necho \"token=$DOCKET_GIT_TOKEN\" > '\(seen.path)'\n".write(to: editor, atomically: true, encoding: .utf8)
+                chmod(editor.path, 0o755)
+                laptop.run("edit", id, environment: ["DOCKET_GIT_TOKEN": "s3cret-t0ken", "VISUAL": editor.path, "EDITOR": editor.path])
+                expect(try? String(contentsOf: seen, encoding: .utf8)) == "token=\n"
+            }
+
             it("stop a hook that does not finish in DOCKET_HOOK_TIMEOUT seconds") {
                 hook("on-add", in: hooksFolder(laptop), "sleep 60")
                 let started = Date()
