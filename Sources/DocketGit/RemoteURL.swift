@@ -10,6 +10,15 @@ public enum RemoteURL {
         return userInfo.isEmpty ? url : scheme + "***@" + rest
     }
 
+    /// "scheme://host:port" of a network URL, lower-cased, the port filled in
+    /// for http(s) and ssh; nil for a path. Credentials are bound to it.
+    public static func origin(_ url: String) -> String? {
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(), let host = parts.host?.lowercased(),
+              !host.isEmpty else { return nil }
+        let port = parts.port ?? ["https": 443, "http": 80, "ssh": 22, "git": 9418][scheme] ?? 0
+        return "\(scheme)://\(host):\(port)"
+    }
+
     /// Whether the URL carries user-info (`https://user:secret@host/…`, or a
     /// token as the user name, `https://TOKEN@host/…`), which must not be stored.
     public static func hasUserInfo(_ url: String) -> Bool {

@@ -74,8 +74,9 @@ final class TransferContext {
     /// repository on this machine through `git receive-pack`, so its hooks run as they do for git.
     func install(into callbacks: inout git_remote_callbacks, pushing: Bool = false) {
         callbacks.payload = pointer
-        callbacks.credentials = { out, _, usernameFromURL, allowed, payload in
-            TransferContext.from(payload).credential(out, user: usernameFromURL.map { String(cString: $0) }, allowed: allowed)
+        callbacks.credentials = { out, url, usernameFromURL, allowed, payload in
+            TransferContext.from(payload).credential(out, for: url.map { String(cString: $0) }, user: usernameFromURL.map { String(cString: $0) },
+                                                     allowed: allowed)
         }
         callbacks.certificate_check = { cert, valid, host, payload in
             TransferContext.from(payload).checkCertificate(cert, valid: valid, host: host.map { String(cString: $0) } ?? "")
@@ -178,7 +179,14 @@ final class TransferContext {
     // NB: libgit2 asks again after each refused credential; every method is
     // offered once, then the transfer fails as an authentication error
     // instead of looping.
-    func credential(_ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>?, user: String?, allowed: UInt32) -> Int32 {
+    func credential(_ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>?, for asking: String?, user: String?, allowed: UInt32) -> Int32 {
+        // NB: a server that redirected elsewhere gets no credential given for the address asked for: neither
+        // DOCKET_GIT_TOKEN nor a credential helper's answer (which was asked about that address) follows it.
+        if let asking, let expected = RemoteURL.origin(rawURL), let origin = RemoteURL.origin(asking), origin != expected {
+            hostProblem = .redirected(url: url, to: RemoteURL.redacted(origin))
+            git_error_set_str(Int32(GIT_ERROR_HTTP.rawValue), "redirected to \(origin)")
+            return GIT_EAUTH.rawValue
+        }
         if allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0 {
             let name = user ?? NSUserName()
             // NB: an agent variable left from a closed session points at no

@@ -24,6 +24,7 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
     case rejected(url: String, reference: String, reason: String)
     case untrustedCertificate(url: String, detail: String, checkedAgainst: String?)
     case lackingObjects(url: String, side: TransferSide, absent: [AbsentObject])
+    case redirected(url: String, to: String)
     case other(url: String, error: GitError)
 
     /// "host", or "[host]:port" for a port other than 22, as known_hosts names it.
@@ -84,6 +85,9 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
                 + absent.prefix(3).map(\.description).joined(separator: ", ") + (absent.count > 3 ? ", …" : "")
                 + "; nothing was changed; run 'docket sync' with \(url) on a machine that has commit \(absent[0].commit.short) "
                 + "(the one that made it, or one that synced it since): it copies them \(side == .remote ? "back" : "there"); then sync here again"
+        case let .redirected(url, to):
+            "\(url) sent docket to \(to), another server, which asked for credentials; docket gives the credentials for an address "
+                + "to no other server; nothing was sent; if you trust \(to), use its address for the remote instead"
         case let .other(url, error):
             "talking to \(url) failed: \(error.message)"
         }

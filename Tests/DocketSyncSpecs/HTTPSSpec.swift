@@ -141,6 +141,34 @@ final class HTTPSSpec: QuickSpec {
                 expect(cloned.stderr).to(contain("Warning: sending the password or token for \(plain.url("remote.git")) over plain http"))
                 expect(cloned.stderr).toNot(contain(plain.token))
             }
+            it("gives neither the token nor a credential helper's answer to a server another one redirects to") {
+                // http://localhost:<port> answers every request with a redirect to the https server at 127.0.0.1: another host.
+                let port = freePort()
+                let redirector = Background("/usr/bin/python3", ["-c", """
+                    import http.server, sys
+                    class Redirect(http.server.BaseHTTPRequestHandler):
+                        def do_GET(self):
+                            self.send_response(302)
+                            self.send_header("Location", "https://127.0.0.1:\(server.port)" + self.path)
+                            self.end_headers()
+                        def log_message(self, *args): print(self.path, flush=True)
+                    http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Redirect).serve_forever()
+                    """, String(port)], log: root.appendingPathComponent("redirect.log"))
+                defer { _ = redirector.stop() }
+                expect(waitForPort(port)).to(beTrue())
+                let home = root.appendingPathComponent("home")
+                try! FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+                git("config", "--global", "credential.helper", "!f() { echo username=\(server.user); echo password=\(server.token); }; f", home: home)
+                for env in [environment!, ["GIT_SSL_CAINFO": server.certificate, "HOME": home.path]] {
+                    let target = root.appendingPathComponent("redirected-\(env.count)")
+                    let cloned = runCommand(docketBinary, ["clone", "http://localhost:\(port)/remote.git", target.path], environment: env)
+                    expect(cloned.status) == 1
+                    expect(cloned.stderr).to(contain("sent docket to https://127.0.0.1:\(server.port), another server, which asked for credentials"))
+                    expect(cloned.stderr).toNot(contain(server.token))
+                    expect(FileManager.default.fileExists(atPath: target.path)) == false
+                }
+                expect(redirector.output).to(contain("/remote.git/info/refs"))
+            }
             it("keeps the token out of the repository") {
                 expect(clone("laptop", environment).status) == 0
                 let config = try String(contentsOf: root.appendingPathComponent("laptop/.git/config"), encoding: .utf8)
