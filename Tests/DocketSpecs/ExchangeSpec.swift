@@ -198,6 +198,35 @@ final class ExchangeSpec: QuickSpec {
             }
         }
 
+        describe("an import") {
+            let uuid = "7c1e0000-0000-4000-8000-000000000001"
+            func task(_ id: String, _ text: String) -> String {
+                "{\"uuid\": \"\(id)\", \"description\": \"\(text)\", \"status\": \"pending\", \"entry\": \"20261120T100000Z\", \"modified\": \"20261120T100000Z\"}"
+            }
+            it("refuses a Taskwarrior export that lists one uuid twice, naming the task, and changes nothing") {
+                let file = write("[\(task(uuid, "Buy milk")), \(task("7c1e0000-0000-4000-8000-000000000002", "Call Anna")), \(task(uuid, "Buy oat milk"))]", "twice.json")
+                let before = head()
+                let refused = run("import", "taskwarrior", file)
+                expect(refused.status) != 0
+                expect(refused.stderr).to(contain("task 3 (7c1e0000): its uuid is task 1's too"))
+                expect(head()) == before
+                expect(gitCLI(["status", "--porcelain"], in: store).stdout) == ""
+                let rest = run("import", "taskwarrior", file, "--skip-bad")
+                expect(rest.status).to(equal(0), description: rest.stderr)
+                expect(Set(try! Store.open(at: store).load().state.todos.map(\.text))) == ["Buy milk", "Call Anna"]
+            }
+            it("is taken back as one step by undo") {
+                _ = run("add", "Mine")
+                _ = run("commit")
+                let file = write("[\(task(uuid, "Buy milk")), \(task("7c1e0000-0000-4000-8000-000000000002", "Call Anna"))]", "two.json")
+                expect(run("import", "taskwarrior", file).status) == 0
+                let undone = run("undo")
+                expect(undone.status).to(equal(0), description: undone.stderr)
+                expect(undone.stdout).to(contain("import from"))
+                expect(try! Store.open(at: store).load().state.todos.map(\.text)) == ["Mine"]
+            }
+        }
+
         describe("what goes out to other tools' formats") {
             // Line breaks of every kind a reader may split at, and the lines an attacker would inject after them.
             let hostile = "Pay rent\rBEGIN:VALARM\rACTION:EMAIL\rATTENDEE:mailto:evil@example.invalid\rEND:VALARM"

@@ -61,6 +61,16 @@ public struct ImportRefused: Error, Sendable, CustomStringConvertible {
     }
 }
 
+extension Store {
+    /// Puts every store file back as the last commit has it, removing those it lacks: for a change of a clean store that failed part way.
+    func putBackStoreFiles() throws {
+        let changed = try git.status(under: StoreLayout.folders).filter(\.isStoreFile)
+        let tracked = changed.filter { $0.kind != .new }.map(\.path)
+        for entry in changed where entry.kind == .new { try? FileManager.default.removeItem(at: root.appendingPathComponent(entry.path)) }
+        if let head = try git.head(), !tracked.isEmpty { try git.checkout(head, force: true, only: tracked) }
+    }
+}
+
 /// What an import did.
 public struct ImportOutcome: Sendable {
     /// The commit made, if anything changed.
@@ -105,7 +115,16 @@ extension Store {
                 return ImportOutcome(commit: nil, summary: "Nothing to import from \(source): the store already has it all.",
                                      report: merged.report, skipped: batch.problems)
             }
-            try write(from: before, to: result)
+            // All or nothing: an import that cannot write every file puts back those it wrote (the store was clean),
+            // and one that is committed is undone as one step.
+            let recorded = recordForUndo(action: "import from \(source)", before: before.state, after: result)
+            do {
+                try write(from: before, to: result)
+            } catch {
+                if let recorded { dropUndoEntry(recorded) }
+                try? putBackStoreFiles()
+                throw error
+            }
             let decisions = merged.report.items.flatMap(\.lines)
             var summary = ""
             let compose = { (change: String) -> String in

@@ -88,6 +88,8 @@ public enum Taskwarrior {
         var tasksByProject: [String: [ProjectTask]] = [:]
         var projectOrder: [String] = []
         var removed: [Tombstone] = []
+        // The task each id was first read in: an id listed twice would be two items with one file.
+        var first: [UUID: Int] = [:]
         for (index, entry) in entries.enumerated() {
             let place = "task \(index + 1)"
             guard let task = entry.task else {
@@ -95,7 +97,14 @@ public enum Taskwarrior {
                 continue
             }
             do {
-                switch try item(task) {
+                let read = try item(task)
+                if let id = read.id {
+                    if let earlier = first[id] {
+                        throw Unreadable(reason: "its uuid is task \(earlier + 1)'s too; 'task export' lists each task once")
+                    }
+                    first[id] = index
+                }
+                switch read {
                 case .template: continue
                 case let .todo(todo): todos.append(todo)
                 case let .task(projectTask, title):
@@ -127,6 +136,16 @@ public enum Taskwarrior {
     private struct Unreadable: Error { let reason: String }
 
     private enum Read {
+        /// The id of the item read, if any.
+        var id: UUID? {
+            switch self {
+            case .template: nil
+            case let .todo(todo): todo.id
+            case let .task(task, _): task.id
+            case let .removed(id, _, _): id
+            }
+        }
+
         case template
         case todo(TodoItem)
         case task(ProjectTask, project: String)
