@@ -140,6 +140,17 @@ final class HostileRemoteSpec: QuickSpec {
                 expect(pulled.stdout).to(contain("1 date far ahead of its commit: todo 'Buy milk' removedDate 9999-01-01"))
                 expect(desk.run("merges").stdout).to(contain("removedDate 9999-01-01T00:00:00.000Z is far ahead of its commit"))
             }
+            it("is named by a pull that fast-forwards too, and the todo it brings can still be edited") {
+                let ahead = todoJSON(other, "From the future").replacingOccurrences(of: "\"dueDate\": null}", with: "\"dueDate\": null, \"alterDate\": \"9999-12-31T23:59:59.999Z\"}")
+                craftCommit(in: machines.remote, [.file(StoreLayout.todo(other), ahead)])
+                let desk = machines.desk
+                let pulled = desk.run("pull")
+                expect(pulled.stdout).to(contain("Fast-forwarded to "))
+                expect(pulled.stdout).to(contain("todo 'From the future' alterDate 9999-12-31T23:59:59.999Z is far ahead of its commit"))
+                expect(desk.run("edit", other.uuidString.lowercased(), "Now").status) == 0
+                expect(desk.run("sync").status) == 0
+                expect(desk.state.todo(id: other)?.text) == "Now"
+            }
         }
 
         describe("a tree 5,000 folders deep") {

@@ -142,6 +142,15 @@ struct MergeCommitBuilder {
         return Side(state: AppState(todos: todos, projects: projects, removed: side.state.removed), order: side.order, blobs: side.blobs, stamped: stamped)
     }
 
+    /// The far-ahead dates a fast-forward from `base` to `theirs` brings in: those of the items its changes touch.
+    func farAheadInFastForward() throws -> [FarAheadDate] {
+        let changes = try git.changedPaths(from: try base.map { try git.tree(ofCommit: $0) }, to: try git.tree(ofCommit: theirs))
+        let paths = Set(changes.map(\.path).filter { StoreLayout.isInStore($0) })
+        guard !paths.isEmpty else { return [] }
+        let side = try read(theirs, Touched(paths))
+        return try farAhead(in: side, carriedBy: theirs, other: side)
+    }
+
     /// The dates of a side's items that lie more than a day ahead of the
     /// commit that carries them (projects only when their files changed).
     func farAhead(in side: Side, carriedBy commit: ObjectID, other: Side) throws -> [FarAheadDate] {

@@ -102,8 +102,9 @@ extension Store {
         if base == theirs { return .upToDate }
         let contents = try intake.check(theirs, since: base)
         if base == ours {
+            let farAhead = try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).farAheadInFastForward()
             try moveBranch(to: theirs, from: ours, message: "docket: pull (fast-forward)", contents: contents)
-            return .fastForwarded(to: theirs.description)
+            return .fastForwarded(to: theirs.description, farAhead: farAhead)
         }
         let (commit, report) = try git.writingObjectsTogether {
             try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).build(remoteBranch: "\(remote)/\(short)")

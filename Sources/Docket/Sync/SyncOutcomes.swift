@@ -8,8 +8,9 @@ public enum PullOutcome: Equatable, Sendable {
     case upToDate
     /// The remote has no branch to pull yet.
     case remoteEmpty
-    /// The branch moved forward to the remote's commit.
-    case fastForwarded(to: String)
+    /// The branch moved forward to the remote's commit; `farAhead` names the
+    /// dates it brought that lie more than a day ahead of that commit, as a merge names them.
+    case fastForwarded(to: String, farAhead: [FarAheadDate] = [])
     /// Both had new commits: they were merged in a merge commit.
     case merged(commit: String, report: MergeReport)
 }

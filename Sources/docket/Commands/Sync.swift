@@ -61,7 +61,8 @@ func describe(_ outcome: PullOutcome, remote: String) -> String {
     switch outcome {
     case .upToDate: "Already up to date with \(remote)."
     case .remoteEmpty: "\(remote) has nothing to pull yet."
-    case let .fastForwarded(to): "Fast-forwarded to \(to.prefix(7)) from \(remote)."
+    case let .fastForwarded(to, farAhead):
+        "Fast-forwarded to \(to.prefix(7)) from \(remote)." + farAhead.map { "\n  " + Output.safe($0.line) }.joined()
     case let .merged(commit, report): "Merged \(remote) in \(commit.prefix(7)): \(Output.safe(report.summary))."
     }
 }
