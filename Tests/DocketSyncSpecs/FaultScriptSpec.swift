@@ -17,5 +17,14 @@ final class FaultScriptSpec: QuickSpec {
                 expect(result.stdout).to(contain(" 0 lost, 0 blocked (0 problems"))
             }
         }
+        describe("three stores sharing a folder remote, any command killed at random (scripts/kill-campaign)") {
+            it("opens everywhere, stays fsck-clean, loses nothing acknowledged, and converges") {
+                let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("scripts/kill-campaign").path
+                let result = runCommand("python3", [script, "--rounds", "30", "--seed", "3", "--binary", docketBinary])
+                expect(result.status).to(equal(0), description: result.stdout + result.stderr)
+                expect(result.stdout).to(contain("0 blocked, 0 fsck errors, 0 lost, converged yes"))
+            }
+        }
     }
 }

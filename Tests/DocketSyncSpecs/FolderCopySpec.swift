@@ -189,6 +189,27 @@ final class FolderCopySpec: QuickSpec {
                 expect(desk.state) == laptop.state
             }
 
+            it("is named as an object this store lacks, not as the file's fault, when the remote is not a folder") {
+                let daemon = GitDaemon(serving: machines.root)
+                defer { daemon.stop() }
+                expect(desk.run("remote", "add", "net", daemon.url("remote.git")).status) == 0
+                edit(laptop, x, "Call Anna about the lease")
+                expect(laptop.run("push").status) == 0
+                expect(desk.git("fetch", "-q", "net")).to(beEmpty())
+                remove(blob(x, in: laptop.folder), from: desk.folder.appendingPathComponent(".git"))
+                let pulled = desk.run("pull", "net")
+                expect(pulled.status) == 1
+                expect(pulled.stderr).to(contain("\(StoreLayout.todo(x)) in commit \(laptop.head.prefix(7)) is object"))
+                expect(pulled.stderr).to(contain("which this store's repository lacks"))
+                expect(pulled.stderr).toNot(contain("fix or remove the file"))
+                expect(pulled.stderr).to(contain("'git fetch --refetch <remote>'"))
+                // As it says.
+                expect(gitCLI(["fetch", "-q", "--refetch", "net"], in: desk.folder).status) == 0
+                let again = desk.run("pull", "net")
+                expect(again.status).to(equal(0), description: again.stderr)
+                expect(fsckProblem(desk.folder)).to(beNil())
+            }
+
             it("that no side has: names the commit and the way out, moves nothing, and the way out works") {
                 edit(laptop, x, "Call Anna about the lease")
                 expect(laptop.run("push").status) == 0

@@ -226,7 +226,7 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "\(path) in commit \(commit) \(reason); nothing was changed here; fix or remove the file on the machine that committed it ('git show --stat \(commit)'), then try again"
         case let .objectMissingInCommit(path, commit, object):
             "\(path) in commit \(commit) is object \(object), which this store's repository lacks; nothing was changed here; "
-                + "run 'docket sync' on a machine that has commit \(commit), so that the remote holds it whole, then try again"
+                + "fetch every object again from the remote ('git fetch --refetch <remote>'), then try again"
         case let .newerFormatInCommit(commit, found):
             "commit \(commit) uses store format \(found), newer than this docket understands (format \(Store.format)); upgrade docket, then pull again; nothing was changed here"
         case .uncommittedChanges:
