@@ -30,6 +30,8 @@ extension Repository {
                 }
             } catch let error as LackingObjects {
                 try context.conclude(.lackingObjects(url: context.url, side: .remote, absent: error.absent))
+            } catch let error as ObjectTooLarge {
+                try context.conclude(.tooLarge(url: context.url, object: error.id, size: error.size))
             } catch let error as GitError {
                 try context.conclude(context.classify(error))
             }

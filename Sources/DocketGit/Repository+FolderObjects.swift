@@ -223,8 +223,12 @@ extension Repository {
     }
 
     /// Runs `body` with an outgoing object's bytes: those read already, else read now.
+    ///
+    /// NB: an object is read whole into memory: its size is read from its header first, and one over
+    /// `ObjectTooLarge.limit` is refused (a 2 GiB blob of zeros packs into 9 MB).
     private func withBytes(of object: Outgoing, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         if let bytes = object.bytes { return try bytes.withUnsafeBytes(body) }
+        if let size = try? objectHeader(object.id).size, size > ObjectTooLarge.limit { throw ObjectTooLarge(id: object.id, size: size) }
         try withRawObject(object.id, body)
     }
 
@@ -248,6 +252,14 @@ extension Repository {
         defer { git_odb_object_free(object) }
         return try body(UnsafeRawBufferPointer(start: git_odb_object_data(object), count: git_odb_object_size(object)))
     }
+}
+
+/// An object larger than a copy between repositories takes.
+public struct ObjectTooLarge: Error, Sendable {
+    /// The largest object copied: GitHub's limit for a file too.
+    public static let limit = 100 << 20
+    public let id: ObjectID
+    public let size: Int
 }
 
 /// Objects a copy needs that neither side holds.

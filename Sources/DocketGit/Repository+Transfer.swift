@@ -84,6 +84,9 @@ extension Repository {
         } catch let error as LackingObjects {
             try context.conclude(.lackingObjects(url: context.url, side: .remote, absent: error.absent))
             return true
+        } catch let error as ObjectTooLarge {
+            try context.conclude(.tooLarge(url: context.url, object: error.id, size: error.size))
+            return true
         } catch let error as GitError {
             // NB: another push holding the branch's lock file is one about to move it (a lock a killed push
             // left behind is cleared by the store, which the message's path names); both are for a pull and a new push.

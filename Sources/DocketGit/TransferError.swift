@@ -25,6 +25,7 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
     case untrustedCertificate(url: String, detail: String, checkedAgainst: String?)
     case lackingObjects(url: String, side: TransferSide, absent: [AbsentObject])
     case redirected(url: String, to: String)
+    case tooLarge(url: String, object: ObjectID, size: Int)
     case other(url: String, error: GitError)
 
     /// "host", or "[host]:port" for a port other than 22, as known_hosts names it.
@@ -85,6 +86,9 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
                 + absent.prefix(3).map(\.description).joined(separator: ", ") + (absent.count > 3 ? ", …" : "")
                 + "; nothing was changed; run 'docket sync' with \(url) on a machine that has commit \(absent[0].commit.short) "
                 + "(the one that made it, or one that synced it since): it copies them \(side == .remote ? "back" : "there"); then sync here again"
+        case let .tooLarge(url, object, size):
+            "\(url) holds a file of \(size >> 20) MiB (object \(object.short)), over the \(ObjectTooLarge.limit >> 20) MiB docket copies; "
+                + "nothing was changed; take the file out of the remote's history with git, or keep it in another repository"
         case let .redirected(url, to):
             "\(url) sent docket to \(to), another server, which asked for credentials; docket gives the credentials for an address "
                 + "to no other server; nothing was sent; if you trust \(to), use its address for the remote instead"

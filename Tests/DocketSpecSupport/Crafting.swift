@@ -7,6 +7,8 @@ public struct CraftedFile: Encodable {
     public let content: String?
     public let hex: String?
     public let delete: Bool?
+    /// A blob of this many zero bytes (for a file far larger than any spec should hold in memory).
+    public var zeros: Int? = nil
 
     /// A plain file with this text.
     public static func file(_ path: String, _ content: String) -> CraftedFile {
@@ -15,6 +17,12 @@ public struct CraftedFile: Encodable {
     /// A plain file of these bytes.
     public static func bytes(_ path: String, _ data: Data) -> CraftedFile {
         CraftedFile(path: path, mode: "100644", content: nil, hex: data.map { String(format: "%02x", $0) }.joined(), delete: nil)
+    }
+    /// A plain file of `count` zero bytes, which compresses to almost nothing.
+    public static func zeros(_ path: String, count: Int) -> CraftedFile {
+        var file = CraftedFile(path: path, mode: "100644", content: nil, hex: nil, delete: nil)
+        file.zeros = count
+        return file
     }
     /// A symbolic link to `target`.
     public static func link(_ path: String, to target: String) -> CraftedFile {

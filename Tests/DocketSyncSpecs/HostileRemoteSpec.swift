@@ -153,6 +153,26 @@ final class HostileRemoteSpec: QuickSpec {
             }
         }
 
+        describe("a file of 150 MiB outside the store's folders (150 KB packed)") {
+            it("is refused by pull, sync and clone before anything reads it whole, and changes nothing") {
+                craftCommit(in: machines.remote, [.zeros("video.bin", count: 150 << 20)])
+                let before = machines.desk.head
+                for command in ["pull", "sync"] {
+                    let result = machines.desk.run(command)
+                    expect(result.status).to(equal(1), description: "\(command): \(result.stderr)")
+                    expect(result.stderr).to(contain("holds a file of 150 MiB"))
+                    expect(result.stderr).to(contain("over the 100 MiB docket copies"))
+                }
+                expect(machines.desk.head) == before
+                let target = machines.root.appendingPathComponent("big-clone")
+                let cloned = runCommand(docketBinary, ["clone", machines.remote.path, target.path])
+                expect(cloned.status).to(equal(1), description: cloned.stderr)
+                expect(cloned.stderr).to(contain("video.bin in commit"))
+                expect(cloned.stderr).to(contain("is a file of 150 MiB, over the 100 MiB docket takes in outside its folders"))
+                expect(FileManager.default.fileExists(atPath: target.path)) == false
+            }
+        }
+
         describe("a tree 5,000 folders deep") {
             let deep = "deep/" + String(repeating: "d/", count: 5_000) + "file"
             it("is refused by pull and sync with a message, not a crash, again and again, and changes nothing") {

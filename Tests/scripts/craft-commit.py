@@ -31,6 +31,31 @@ def write_object(repo, kind, body):
             f.write(zlib.compress(data))
     return sha
 
+def write_zeros(repo, count):
+    """A blob of `count` zero bytes, hashed and compressed a MiB at a time."""
+    header = b"blob " + str(count).encode() + b"\0"
+    sha = hashlib.sha1(header)
+    chunk = bytes(1 << 20)
+    left = count
+    while left:
+        sha.update(chunk[:min(left, len(chunk))])
+        left -= min(left, len(chunk))
+    hexsha = sha.hexdigest()
+    git_dir = subprocess.run(["git", "-C", repo, "rev-parse", "--git-dir"], capture_output=True, text=True, check=True).stdout.strip()
+    if not os.path.isabs(git_dir):
+        git_dir = os.path.join(repo, git_dir)
+    folder = os.path.join(git_dir, "objects", hexsha[:2])
+    os.makedirs(folder, exist_ok=True)
+    deflate = zlib.compressobj()
+    with open(os.path.join(folder, hexsha[2:]), "wb") as f:
+        f.write(deflate.compress(header))
+        left = count
+        while left:
+            f.write(deflate.compress(chunk[:min(left, len(chunk))]))
+            left -= min(left, len(chunk))
+        f.write(deflate.flush())
+    return hexsha
+
 def main():
     repo, branch, spec = sys.argv[1], sys.argv[2], sys.argv[3]
     entries = json.load(open(spec))
@@ -54,8 +79,11 @@ def main():
         if mode == "160000":
             sha = entry["content"]
         else:
-            body = bytes.fromhex(entry["hex"]) if "hex" in entry else entry["content"].encode()
-            sha = write_object(repo, "blob", body)
+            if entry.get("zeros") is not None:
+                sha = write_zeros(repo, entry["zeros"])
+            else:
+                body = bytes.fromhex(entry["hex"]) if entry.get("hex") is not None else entry["content"].encode()
+                sha = write_object(repo, "blob", body)
         files[path] = (mode, sha)
 
     def build(prefix):

@@ -22,12 +22,21 @@ struct IntakeCheck {
     @discardableResult
     func check(_ target: ObjectID, since current: ObjectID?) throws -> [ObjectID: Data] {
         let targetTree = try git.tree(ofCommit: target)
-        let paths: [String]
+        let files: [(path: String, id: ObjectID?)]
         if let current {
-            paths = try git.changedPaths(from: try git.tree(ofCommit: current), to: targetTree).filter { $0.kind != .deleted }.map(\.path)
+            files = try git.changedPaths(from: try git.tree(ofCommit: current), to: targetTree).filter { $0.kind != .deleted }.map { ($0.path, $0.newID) }
         } else {
-            paths = Array(try git.entries(inTree: targetTree, under: []).keys)
+            files = try git.entries(inTree: targetTree, under: []).map { ($0.key, $0.value.id) }
         }
+        // NB: a file outside the store's folders is git's to write, whole, from memory: its size is read from
+        // the object's header first (a 2 GiB blob of zeros packs into 9 MB, and took a clone to 4.2 GB).
+        for (path, id) in files where !StoreLayout.isInStore(path) {
+            if let id, let size = try? git.blobSize(id), size > Self.largestOtherFile {
+                throw try refused(path, "is a file of \(size >> 20) MiB, over the \(Self.largestOtherFile >> 20) MiB docket takes in outside its folders",
+                                  in: target, since: current)
+            }
+        }
+        let paths = files.map(\.path)
         let sorted = paths.sorted()
         let keeping = sorted.count <= keepsContentsUpTo
         let found = sorted.count >= Self.onAllCoresFrom ? try checkOnAllCores(sorted, of: target, keeping: keeping)
@@ -35,6 +44,9 @@ struct IntakeCheck {
         if let refusal = found.refusal { throw try refused(refusal.path, refusal.reason, in: target, since: current) }
         return found.contents
     }
+
+    /// The largest file outside the store's folders a pull or clone takes in (GitHub's limit too).
+    static let largestOtherFile = 100 << 20
 
     /// From this many files on, the check runs on all cores (a clone, a first pull).
     static let onAllCoresFrom = 512
