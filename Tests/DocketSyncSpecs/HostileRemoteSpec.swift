@@ -173,6 +173,49 @@ final class HostileRemoteSpec: QuickSpec {
             }
         }
 
+        describe("a commit of 1,001,000 files (one blob, named a million times)") {
+            it("is refused by pull and clone with a message, and changes nothing") {
+                // 1,001 folders of 1,000 names each, all the same small blob: 33 MB of trees.
+                let crafted = runCommand("python3", ["-c", """
+                    import hashlib, os, subprocess, sys, zlib
+                    repo = sys.argv[1]
+                    def put(kind, body):
+                        data = kind + b" " + str(len(body)).encode() + b"\\0" + body
+                        sha = hashlib.sha1(data).hexdigest()
+                        os.makedirs(os.path.join(repo, "objects", sha[:2]), exist_ok=True)
+                        with open(os.path.join(repo, "objects", sha[:2], sha[2:]), "wb") as f:
+                            f.write(zlib.compress(data, 1))
+                        return bytes.fromhex(sha)
+                    blob = put(b"blob", b"x\\n")
+                    folder = put(b"tree", b"".join(b"100644 %06d\\0" % i + blob for i in range(1000)))
+                    bulk = put(b"tree", b"".join(b"40000 %04d\\0" % i + folder for i in range(1001)))
+                    parent = subprocess.run(["git", "-C", repo, "rev-parse", "main"], capture_output=True, text=True).stdout.strip()
+                    entries = subprocess.run(["git", "-C", repo, "cat-file", "-p", parent + "^{tree}"], capture_output=True, text=True).stdout
+                    lines = [l for l in entries.splitlines() if l]
+                    body = b""
+                    items = [(l.split("\\t")[1].encode(), l.split()[0].encode(), bytes.fromhex(l.split()[2])) for l in lines]
+                    items.append((b"bulk", b"40000", bulk))
+                    for name, mode, sha in sorted(items, key=lambda e: e[0] + (b"/" if e[1] == b"40000" else b"")):
+                        body += mode + b" " + name + b"\\0" + sha
+                    root = put(b"tree", body)
+                    commit = put(b"commit", b"tree " + root.hex().encode() + b"\\nparent " + parent.encode()
+                                 + b"\\nauthor M <m@example.invalid> 1795339800 +0000\\ncommitter M <m@example.invalid> 1795339800 +0000\\n\\nMany\\n")
+                    subprocess.run(["git", "-C", repo, "update-ref", "refs/heads/main", commit.hex()], check=True)
+                    """, machines.remote.path])
+                expect(crafted.status).to(equal(0), description: crafted.stderr)
+                let before = machines.desk.head
+                let pulled = machines.desk.run("pull")
+                expect(pulled.status).to(equal(1), description: pulled.stderr)
+                expect(pulled.stderr).to(contain("brings 1001000 files, more than the 1000000 docket takes in"))
+                expect(machines.desk.head) == before
+                let target = machines.root.appendingPathComponent("many-clone")
+                let cloned = runCommand(docketBinary, ["clone", machines.remote.path, target.path])
+                expect(cloned.status).to(equal(1), description: cloned.stderr)
+                expect(cloned.stderr).to(contain("more than the 1000000 docket takes in"))
+                expect(FileManager.default.fileExists(atPath: target.path)) == false
+            }
+        }
+
         describe("a tree 5,000 folders deep") {
             let deep = "deep/" + String(repeating: "d/", count: 5_000) + "file"
             it("is refused by pull and sync with a message, not a crash, again and again, and changes nothing") {

@@ -157,6 +157,7 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     /// decode, is a link, names no item, or has a path git should not write.
     case refusedInCommit(path: String, commit: String, reason: String)
     case objectMissingInCommit(path: String, commit: String, object: String)
+    case tooManyFiles(commit: String, count: Int, limit: Int)
     /// A commit being pulled names a newer store format.
     case newerFormatInCommit(commit: String, found: Int)
     /// The store has changes that are not committed.
@@ -224,6 +225,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "\(path) cannot be read: \(reason); \(advice)"
         case let .refusedInCommit(path, commit, reason):
             "\(path) in commit \(commit) \(reason); nothing was changed here; fix or remove the file on the machine that committed it ('git show --stat \(commit)'), then try again"
+        case let .tooManyFiles(commit, count, limit):
+            "commit \(commit) brings \(count) files, more than the \(limit) docket takes in (ten times the largest store it is made for); "
+                + "nothing was changed here; take them out of the remote's history with git, or keep them in another repository"
         case let .objectMissingInCommit(path, commit, object):
             "\(path) in commit \(commit) is object \(object), which this store's repository lacks; nothing was changed here; "
                 + "fetch every object again from the remote ('git fetch --refetch <remote>'), then try again"
