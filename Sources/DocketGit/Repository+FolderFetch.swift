@@ -17,9 +17,9 @@ extension Repository {
     /// of a pull at 1,000 items and 340 ms at 100,000), and its indexer then
     /// inflates and hashes each object again. What this repository lacks is
     /// known without a search (`objectsMissing`), as for a push to a folder.
-    func fetchedFromFolder(_ remote: OpaquePointer, context: TransferContext) throws -> Bool {
+    func fetchedFromFolder(_ remote: OpaquePointer, only: String? = nil, context: TransferContext) throws -> Bool {
         guard let folder = RemoteURL.localPath(context.url), folder.hasPrefix("/"), git_repository_is_shallow(pointer) == 0,
-              let plan = try? FolderFetchPlan(remote, into: self, from: folder) else { return false }
+              let plan = try? FolderFetchPlan(remote, into: self, from: folder, only: only) else { return false }
         // What this store's own references name is taken as whole, as git takes it: checked once, and
         // repaired from the remote where it is not.
         try repair(from: plan.source, context: context)
@@ -113,7 +113,7 @@ private struct FolderFetchPlan {
     /// Fewer objects than this are written loose (`fetch.unpackLimit`, `transfer.unpackLimit`, 100).
     let unpackLimit: Int
 
-    init?(_ remote: OpaquePointer, into local: Repository, from folder: String) throws {
+    init?(_ remote: OpaquePointer, into local: Repository, from folder: String, only: String? = nil) throws {
         let name = String(cString: git_remote_name(remote))
         if try local.configBool("remote.\(name).prune") ?? local.configBool("fetch.prune") ?? false { return nil }
         var specs: [OpaquePointer] = []
@@ -133,7 +133,7 @@ private struct FolderFetchPlan {
               !served.symbolic.contains(where: { $0.hasPrefix("refs/heads/") || $0.hasPrefix("refs/tags/") }) else { return nil }
 
         var updates: [Update] = []
-        for (reference, id) in served.direct.sorted(by: { $0.key < $1.key }) where reference.hasPrefix("refs/heads/") {
+        for (reference, id) in served.direct.sorted(by: { $0.key < $1.key }) where reference.hasPrefix("refs/heads/") && (only ?? reference) == reference {
             for spec in specs where git_refspec_src_matches(spec, reference) != 0 {
                 var tracking = git_buf()
                 defer { git_buf_dispose(&tracking) }

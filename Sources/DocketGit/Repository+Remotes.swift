@@ -57,38 +57,42 @@ extension Repository {
     /// The branches a remote has and the one its HEAD names, asked of the remote itself.
     public func remoteBranches(remote name: String, options: TransferOptions) throws -> (branches: [String], head: String?) {
         try withRemote(name) { remote in
-            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
-            var callbacks = git_remote_callbacks()
-            try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "git_remote_init_callbacks")
-            context.install(into: &callbacks)
-            var proxy = context.proxyOptions()
-            let code = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, &proxy, nil)
-            if code < 0 {
-                git_remote_disconnect(remote)
-                let failure = context.classify(lastError(code, "git_remote_connect"))
-                context.finished(failure)
-                throw failure
-            }
-            defer {
-                git_remote_disconnect(remote)
-                context.finished(nil)
-            }
-            var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
-            var count = 0
-            try check(git_remote_ls(&heads, &count, remote), "git_remote_ls")
-            var branches: [String] = []
-            var head: String?
-            for i in 0..<count {
-                guard let entry = heads?[i]?.pointee else { continue }
-                let refName = String(cString: entry.name)
-                if refName == "HEAD", let target = entry.symref_target {
-                    head = String(String(cString: target).dropFirst("refs/heads/".count))
-                } else if refName.hasPrefix("refs/heads/") {
-                    branches.append(String(refName.dropFirst("refs/heads/".count)))
-                }
-            }
-            return (branches.sorted(), head)
+            try Self.branches(of: remote, context: TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir))
         }
+    }
+
+    /// The branches a remote has, and the one its HEAD names, asked over a connection of its own.
+    static func branches(of remote: OpaquePointer, context: TransferContext) throws -> (branches: [String], head: String?) {
+        var callbacks = git_remote_callbacks()
+        try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "git_remote_init_callbacks")
+        context.install(into: &callbacks)
+        var proxy = context.proxyOptions()
+        let code = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, &proxy, nil)
+        if code < 0 {
+            git_remote_disconnect(remote)
+            let failure = context.classify(lastError(code, "git_remote_connect"))
+            context.finished(failure)
+            throw failure
+        }
+        defer {
+            git_remote_disconnect(remote)
+            context.finished(nil)
+        }
+        var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+        var count = 0
+        try check(git_remote_ls(&heads, &count, remote), "git_remote_ls")
+        var branches: [String] = []
+        var head: String?
+        for i in 0..<count {
+            guard let entry = heads?[i]?.pointee else { continue }
+            let refName = String(cString: entry.name)
+            if refName == "HEAD", let target = entry.symref_target {
+                head = String(String(cString: target).dropFirst("refs/heads/".count))
+            } else if refName.hasPrefix("refs/heads/") {
+                branches.append(String(refName.dropFirst("refs/heads/".count)))
+            }
+        }
+        return (branches.sorted(), head)
     }
 
     /// Pushes `local` to the remote's `remoteBranch` (a full reference name each).

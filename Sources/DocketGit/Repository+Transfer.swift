@@ -2,16 +2,36 @@ import CGit2
 import Foundation
 
 extension Repository {
-    /// Fetches a remote's branches into `refs/remotes/<name>/…`.
-    public func fetch(remote name: String, options: TransferOptions) throws {
+    /// Fetches a remote's branches into `refs/remotes/<name>/…`: only
+    /// `branch` when given (the one the store follows) and git is not told to
+    /// prune, so that a remote with many branches costs what its one branch costs.
+    public func fetch(remote name: String, branch: String? = nil, options: TransferOptions) throws {
         try withRemote(name) { remote in
             let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
-            if try fetchedFromFolder(remote, context: context) { return }
+            let prunes = try configBool("remote.\(name).prune") ?? configBool("fetch.prune") ?? false
+            let only = prunes ? nil : branch.map { "refs/heads/" + $0 }
+            if try fetchedFromFolder(remote, only: only, context: context) { return }
             var fetchOptions = git_fetch_options()
             try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
             context.install(into: &fetchOptions.callbacks)
             fetchOptions.proxy_opts = context.proxyOptions()
-            let code = git_remote_fetch(remote, nil, &fetchOptions, "docket: fetch")
+            // NB: the branch's own refspec, made from the remote's configured one, so it lands where that one puts it.
+            var specs: [String] = []
+            if let only {
+                for index in 0..<git_remote_refspec_count(remote) {
+                    guard let spec = git_remote_get_refspec(remote, index), git_refspec_direction(spec) == GIT_DIRECTION_FETCH,
+                          git_refspec_src_matches(spec, only) != 0 else { continue }
+                    var tracking = git_buf()
+                    defer { git_buf_dispose(&tracking) }
+                    try check(git_refspec_transform(&tracking, spec, only), "git_refspec_transform")
+                    specs.append((git_refspec_force(spec) == 1 ? "+" : "") + only + ":" + String(cString: tracking.ptr))
+                }
+            }
+            let code = specs.isEmpty ? git_remote_fetch(remote, nil, &fetchOptions, "docket: fetch")
+                : withStrArray(specs) { refspecs in
+                    var refspecs = refspecs
+                    return git_remote_fetch(remote, &refspecs, &fetchOptions, "docket: fetch")
+                }
             // NB: the transport's program ends (and says its last words) when the remote lets go of it.
             git_remote_disconnect(remote)
             try context.conclude(code < 0 ? context.classify(lastError(code, "git_remote_fetch")) : nil)
@@ -114,11 +134,29 @@ extension Repository {
 
     /// Clones `url` into `path`, checking out its default branch unless `checkout` is false
     /// (then the working tree stays empty, for the caller to check what came before checking it out).
+    ///
+    /// Only the branch a store would follow is fetched (the one the remote's HEAD names, else `main`, else
+    /// its only branch), as `git clone --single-branch` does: a remote's other branches cost nothing.
     public static func clone(url: String, to path: String, options: TransferOptions, checkout: Bool = true) throws -> Repository {
         _ = LibGit2Runtime.started
         let context = TransferContext(options: options, url: url)
         var cloneOptions = git_clone_options()
         try check(git_clone_options_init(&cloneOptions, UInt32(GIT_CLONE_OPTIONS_VERSION)), "git_clone_options_init")
+        // NB: asked first over a connection of its own; when that fails, the clone says why.
+        var detached: OpaquePointer?
+        var fetchspec: UnsafeMutablePointer<CChar>?
+        defer { free(fetchspec) }
+        if git_remote_create_detached(&detached, url) == 0, let detached {
+            defer { git_remote_free(detached) }
+            if let (branches, head) = try? branches(of: detached, context: TransferContext(options: options, url: url)),
+               let branch = head.flatMap({ branches.contains($0) ? $0 : nil }) ?? (branches.contains("main") ? "main" : branches.count == 1 ? branches[0] : nil) {
+                fetchspec = strdup("+refs/heads/\(branch):refs/remotes/origin/\(branch)")
+                cloneOptions.remote_cb_payload = UnsafeMutableRawPointer(fetchspec)
+                cloneOptions.remote_cb = { out, repository, name, url, payload in
+                    git_remote_create_with_fetchspec(out, repository, name, url, payload?.assumingMemoryBound(to: CChar.self))
+                }
+            }
+        }
         context.install(into: &cloneOptions.fetch_opts.callbacks)
         cloneOptions.fetch_opts.proxy_opts = context.proxyOptions()
         if !checkout { cloneOptions.checkout_opts.checkout_strategy = GIT_CHECKOUT_NONE.rawValue }

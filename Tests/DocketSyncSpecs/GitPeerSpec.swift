@@ -181,6 +181,8 @@ final class GitPeerSpec: QuickSpec {
             }
             it("a remote with several branches, none named as the store's and no upstream, is refused, naming them, until one is chosen as the message says") {
                 gitCLI(["push", "-q", "origin", "main:other"], in: laptop.folder)
+                // As a store cloned by git tracks every branch (docket clone tracks one).
+                gitCLI(["config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"], in: desk.folder)
                 gitCLI(["branch", "-q", "-m", "main", "mine"], in: desk.folder)
                 gitCLI(["config", "--unset", "branch.mine.merge"], in: desk.folder)
                 gitCLI(["symbolic-ref", "HEAD", "refs/heads/missing"], in: machines.remote)

@@ -519,12 +519,11 @@ final class SyncSpec: QuickSpec {
                 let index = ".git/objects/pack/" + added.first!.replacingOccurrences(of: ".pack", with: ".idx")
                 let listed = runCommand("sh", ["-c", "git show-index < '\(index)'"], in: desk.folder)
                 expect(Set(listed.stdout.split(separator: "\n").map { String($0.split(separator: " ")[1]) })) == lacked
-                // Every branch of the remote is tracked, and FETCH_HEAD names them as libgit2's fetch does.
-                let side = line(gitCLI(["rev-parse", "side"], in: remote).stdout)
-                expect(line(desk.git("rev-parse", "refs/remotes/origin/side"))) == side
+                // Only the branch the store follows is fetched, and FETCH_HEAD names it as libgit2's fetch does.
+                expect(desk.git("for-each-ref", "refs/remotes/origin/side")) == ""
                 expect(try? String(contentsOfFile: desk.folder.path + "/.git/FETCH_HEAD", encoding: .utf8))
-                    == "\(laptop.head)\t\tbranch 'main' of \(remote.path)\n\(side)\tnot-for-merge\tbranch 'side' of \(remote.path)\n"
-                expect(desk.git("reflog", "-1", "--format=%gs", "refs/remotes/origin/side")) == "docket: fetch\n"
+                    == "\(laptop.head)\t\tbranch 'main' of \(remote.path)\n"
+                expect(desk.git("reflog", "-1", "--format=%gs", "refs/remotes/origin/main")) == "docket: fetch\n"
 
                 laptop.run("add", "Small")
                 expect(laptop.run("sync").status) == 0
@@ -559,12 +558,41 @@ final class SyncSpec: QuickSpec {
                 expect(desk.head) == laptop.head
             }
 
-            it("prunes when git is told to (fetch.prune), as libgit2 does") {
+            it("fetches only the branch it follows from a remote of 2,000 branches, over a folder and over git://, and so does a clone") {
+                let daemon = GitDaemon(serving: root)
+                defer { daemon.stop() }
+                let overNetwork = Machine(folder: root.appendingPathComponent("network"))
+                expect(runCommand(docketBinary, ["clone", daemon.url("remote.git"), overNetwork.folder.path]).status) == 0
+                let refs = (1...2_000).map { "create refs/heads/b\($0) \(line(gitCLI(["rev-parse", "main"], in: remote).stdout))" }.joined(separator: "\n")
+                expect(runCommand("git", ["update-ref", "--stdin"], in: remote, input: refs + "\n").status) == 0
+                laptop.run("add", "Over many branches")
+                expect(laptop.run("sync").status) == 0
+                for machine in [desk!, overNetwork] {
+                    let pulled = machine.run("pull")
+                    expect(pulled.status).to(equal(0), description: pulled.stderr)
+                    let tracked = machine.git("for-each-ref", "--format=%(refname)", "refs/remotes/origin/").split(separator: "\n")
+                    expect(tracked.count).to(beLessThanOrEqualTo(2), description: "\(machine.folder.lastPathComponent): \(tracked.count) branches tracked")
+                    expect(machine.state.todos.map(\.text)).to(contain("Over many branches"))
+                }
+                for (name, url) in [("folder", remote.path), ("network", daemon.url("remote.git"))] {
+                    let fresh = Machine(folder: root.appendingPathComponent("fresh-\(name)"))
+                    let cloned = runCommand(docketBinary, ["clone", url, fresh.folder.path])
+                    expect(cloned.status).to(equal(0), description: cloned.stderr)
+                    let tracked = fresh.git("for-each-ref", "--format=%(refname)", "refs/remotes/origin/").split(separator: "\n")
+                    expect(tracked.count).to(beLessThanOrEqualTo(2), description: "clone over the \(name): \(tracked.count) branches tracked")
+                    expect(fresh.state.todos.map(\.text)).to(contain("Over many branches"))
+                    expect(fresh.run("sync").status) == 0
+                }
+            }
+
+            it("fetches every branch its refspec names and prunes when git is told to prune (fetch.prune), as libgit2 does") {
                 gitCLI(["branch", "side", "main"], in: remote)
+                // A clone tracks one branch, as 'git clone --single-branch'; git's wide refspec tracks them all.
+                desk.git("config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
+                desk.git("config", "fetch.prune", "true")
                 expect(desk.run("pull").status) == 0
                 expect(desk.git("for-each-ref", "refs/remotes/origin/side")).toNot(beEmpty())
                 gitCLI(["branch", "-D", "side"], in: remote)
-                desk.git("config", "fetch.prune", "true")
                 expect(desk.run("pull").status) == 0
                 expect(desk.git("for-each-ref", "refs/remotes/origin/side")) == ""
             }

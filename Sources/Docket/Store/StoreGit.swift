@@ -122,7 +122,9 @@ struct StoreGit {
     func repairFromFolderRemote(remote: String, options: TransferOptions) throws {
         try writing { try repository.repairFromFolderRemote(remote, options: options) }
     }
-    func fetch(remote: String, options: TransferOptions) throws { try writing { try repository.fetch(remote: remote, options: options) } }
+    func fetch(remote: String, branch: String? = nil, options: TransferOptions) throws {
+        try writing { try repository.fetch(remote: remote, branch: branch, options: options) }
+    }
     func push(remote: String, reference: String, options: TransferOptions) throws {
         try writing { try repository.push(remote: remote, reference: reference, options: options) }
     }

@@ -86,7 +86,9 @@ extension Store {
         if !knownClean, !(try git.status(under: StoreLayout.folders).filter { StoreLayout.item(at: $0.path) != .other }.isEmpty) {
             throw StoreError.state(.uncommittedChanges)
         }
-        try retryingAbandonedLock { try git.fetch(remote: remote, options: options) }
+        // Only the branch the store follows, once it follows one: a remote's other branches cost nothing.
+        let followed = try configuredUpstream(remote: remote)
+        try retryingAbandonedLock { try git.fetch(remote: remote, branch: followed, options: options) }
         Fault.point("after-fetch")
         guard let short = try upstream(remote: remote, options: options),
               let theirs = try git.reference("refs/remotes/\(remote)/\(short)") else { return .remoteEmpty }

@@ -91,6 +91,8 @@ extension Store {
            pid != getpid(), Spawn.isAlive(pid) {
             throw StoreError.state(.cloneRunning(path: path))
         }
+        // NB: the killed clone may have left the index's lock file, which no process holds.
+        _ = AbandonedLocks.clear([path + "/.git/index.lock"])
         let git = StoreGit(repository: try StoreError.gate(writing: false) { try Repository.open(at: path) })
         if let head = try git.head() {
             try git.checkout(head, force: true)
@@ -113,7 +115,10 @@ extension Store {
         if let contents = try? FileManager.default.contentsOfDirectory(atPath: path), !contents.isEmpty {
             // A clone killed before what it took in was checked left this folder, and nothing in it is anyone's:
             // this clone starts it again. (One killed later is finished by the next command in the folder.)
-            guard contents == [".git"], cloneWasAbandoned(started) else { throw StoreError.input(.folderNotEmpty(path)) }
+            // NB: libgit2 may leave a temporary file of its own (_git2_…) beside the .git it was making.
+            guard contents.allSatisfy({ $0 == ".git" || $0.hasPrefix("_git2_") }), cloneWasAbandoned(started) else {
+                throw StoreError.input(.folderNotEmpty(path))
+            }
             try StoreError.gate(writing: true) { try FileManager.default.removeItem(atPath: path) }
             options.warning?("\(path) held a clone that was killed before it finished; starting it again")
         }
