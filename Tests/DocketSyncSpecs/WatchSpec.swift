@@ -122,26 +122,12 @@ final class WatchSpec: QuickSpec {
         }
 
         describe("autosync, for a store whose path holds a newline") {
-            // A stand-in crontab in the spec's own folder: the user's real one is never touched.
-            var bin: URL!, table: URL!, store: URL!
-            var environment: [String: String] { ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-                                                 "FAKE_CRONTAB": table.path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path] }
+            var crontab: StandInCrontab!, store: URL!
+            var environment: [String: String] { crontab.environment }
+            var table: URL { crontab.table }
             let injected = "lists\n* * * * * touch /tmp/docket-injected"
             beforeEach {
-                bin = root.appendingPathComponent("bin")
-                table = root.appendingPathComponent("crontab")
-                try! FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-                let fake = bin.appendingPathComponent("crontab")
-                try! """
-                    #!/bin/sh
-                    case "$1" in
-                      -l) [ -f "$FAKE_CRONTAB" ] && exec cat "$FAKE_CRONTAB"; echo "no crontab for spec" >&2; exit 1 ;;
-                      -) exec cat > "$FAKE_CRONTAB" ;;
-                    esac
-                    exit 2
-
-                    """.write(to: fake, atomically: true, encoding: .utf8)
-                chmod(fake.path, 0o755)
+                crontab = StandInCrontab(in: root)
                 store = root.appendingPathComponent(injected)
                 expect(runCommand(docketBinary, ["init", store.path]).status) == 0
             }
@@ -173,23 +159,19 @@ final class WatchSpec: QuickSpec {
         }
 
         describe("autosync") {
-            var savedCrontab: String?
+            // The user's own crontab line, in a stand-in crontab: the real one is never touched.
+            let own = "0 3 * * * backup\n"
+            var crontab: StandInCrontab!
             beforeEach {
-                let listed = runCommand("crontab", ["-l"])
-                savedCrontab = listed.status == 0 ? listed.stdout : nil
+                crontab = StandInCrontab(in: root)
+                try! own.write(to: crontab.table, atomically: true, encoding: .utf8)
             }
-            afterEach {
-                if let savedCrontab {
-                    runCommand("crontab", ["-"], input: savedCrontab)
-                } else {
-                    runCommand("crontab", ["-r"])
-                }
-            }
+            func listed() -> String { (try? String(contentsOf: crontab.table, encoding: .utf8)) ?? "" }
 
             it("prints the systemd user unit it would install, changing nothing") {
                 let home = root.appendingPathComponent("home")
                 let result = laptop.run("autosync", "install", "--systemd", "--print", "--interval", "10m",
-                                        environment: ["XDG_CONFIG_HOME": home.path])
+                                        environment: crontab.environment.merging(["XDG_CONFIG_HOME": home.path]) { _, new in new })
                 expect(result.status) == 0
                 expect(result.stdout).to(contain("ExecStart=\"\(URL(fileURLWithPath: docketBinary).resolvingSymlinksInPath().path)\" \"-C\" \"\(laptop.folder.path)\" \"sync\" \"--watch\" \"--interval\" \"10m\""))
                 expect(result.stdout).to(contain("WantedBy=default.target"))
@@ -198,16 +180,14 @@ final class WatchSpec: QuickSpec {
             }
 
             it("installs a crontab line whose command starts one watcher, says so in status, and removes both") {
-                let installed = laptop.run("autosync", "install", "--cron", "--interval", "1m")
+                let installed = laptop.run("autosync", "install", "--cron", "--interval", "1m", environment: crontab.environment)
                 expect(installed.status) == 0
                 expect(installed.stdout).to(contain("Added a crontab line"))
                 let marker = "# docket autosync \(laptop.folder.path)"
-                let line = runCommand("crontab", ["-l"]).stdout.split(separator: "\n").first { $0.hasSuffix(marker) }.map(String.init)
+                let line = listed().split(separator: "\n").first { $0.hasSuffix(marker) }.map(String.init)
                 expect(line).to(beginWith("*/5 * * * * "))
                 expect(line).to(contain("'sync' '--watch' '--interval' '1m' '--unless-watching' '--log'"))
-                if let savedCrontab {
-                    for kept in savedCrontab.split(separator: "\n") { expect(runCommand("crontab", ["-l"]).stdout).to(contain(String(kept))) }
-                }
+                expect(listed()).to(beginWith(own))
 
                 // What cron would run, run twice: the second leaves at once, as one watcher is running.
                 let command = String(line!.dropFirst("*/5 * * * * ".count))
@@ -216,26 +196,60 @@ final class WatchSpec: QuickSpec {
                 let log = laptop.folder.appendingPathComponent(".git/docket/autosync.log")
                 expect(eventually { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Watching") }).to(beTrue())
                 expect(runCommand("/bin/sh", ["-c", command]).status) == 0
-                let status = laptop.run("autosync", "status")
+                let status = laptop.run("autosync", "status", environment: crontab.environment)
                 expect(status.stdout).to(contain("a crontab line that starts the watcher every 5 minutes unless it runs"))
                 expect(status.stdout).to(contain("A watcher runs: pid "))
 
-                let removed = laptop.run("autosync", "remove")
+                let removed = laptop.run("autosync", "remove", environment: crontab.environment)
                 expect(removed.stdout).to(contain("Removed the crontab line for \(laptop.folder.path)."))
                 expect(removed.stdout).to(contain("Stopped the watcher cron started"))
                 expect(eventually { started.hasEnded }).to(beTrue())
-                expect(runCommand("crontab", ["-l"]).stdout).toNot(contain(marker))
-                expect(laptop.run("autosync").stdout).to(contain("Autosync is not set up for \(laptop.folder.path); 'docket autosync install' sets it up.\nNo watcher runs now."))
+                expect(listed()).toNot(contain(marker))
+                expect(listed()) == own
+                expect(laptop.run("autosync", environment: crontab.environment).stdout).to(contain("Autosync is not set up for \(laptop.folder.path); 'docket autosync install' sets it up.\nNo watcher runs now."))
                 expect((try? String(contentsOf: log, encoding: .utf8)) ?? "").to(contain("Stopped watching"))
             }
 
             it("says what to use where systemd's user manager cannot be reached") {
                 guard runCommand("systemctl", ["--user", "show-environment"]).status != 0 else { return }
-                let result = laptop.run("autosync", "install", "--systemd")
+                let result = laptop.run("autosync", "install", "--systemd", environment: crontab.environment)
                 expect(result.status) == 1
                 expect(result.stderr).to(contain("systemd's user manager cannot be reached here ('systemctl --user' fails); use --cron, or --print to see the unit"))
-                expect(laptop.run("autosync", "install", "--cron").status) == 0
+                expect(laptop.run("autosync", "install", "--cron", environment: crontab.environment).status) == 0
             }
         }
+    }
+}
+
+/// A stand-in for `crontab` on the PATH of the docket it is given to, keeping
+/// its table in a spec's own folder: a spec never touches the user's crontab.
+struct StandInCrontab {
+    let table: URL
+    let bin: URL
+    let root: URL
+
+    init(in root: URL) {
+        self.root = root
+        bin = root.appendingPathComponent("bin")
+        table = root.appendingPathComponent("crontab")
+        try! FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let fake = bin.appendingPathComponent("crontab")
+        try! """
+            #!/bin/sh
+            case "$1" in
+              -l) [ -f "$FAKE_CRONTAB" ] && exec cat "$FAKE_CRONTAB"; echo "no crontab for spec" >&2; exit 1 ;;
+              -) exec cat > "$FAKE_CRONTAB" ;;
+              -r) exec rm -f "$FAKE_CRONTAB" ;;
+            esac
+            exit 2
+
+            """.write(to: fake, atomically: true, encoding: .utf8)
+        chmod(fake.path, 0o755)
+    }
+
+    /// The environment that finds the stand-in first, and keeps systemd units in the spec's folder too.
+    var environment: [String: String] {
+        ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+         "FAKE_CRONTAB": table.path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path]
     }
 }
