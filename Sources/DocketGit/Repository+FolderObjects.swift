@@ -45,12 +45,9 @@ extension Repository {
         }
         do {
             return try write(objectsMissing(upTo: tips, known: known))
-        } catch let error as LackingObjects {
-            _ = error
-        } catch let error as GitError where error.isNotFound {
-            _ = error
+        } catch where error is LackingObjects || (error as? GitError)?.isNotFound == true {
+            // This side lacks some of them: each is looked up, here and there.
         }
-        // This side lacks some of them: each is looked up, here and there.
         let walk = try walkObjects(from: tips, notFrom: known, checking: true)
         let lacking = walk.absent.filter { !receiver.exists($0.id) }
         guard lacking.isEmpty else { throw LackingObjects(absent: lacking) }

@@ -19,23 +19,24 @@ extension Repository {
     /// The commits noted as whole in the repository at `key` (its common
     /// folder; this repository's own is "."): none when never checked.
     func wholeCommits(of key: String) -> [ObjectID] {
+        noted().filter { $0.key == key }.map(\.commit)
+    }
+
+    /// Every line of the note that reads ("<commit> <key>"); none when it is missing or damaged.
+    private func noted() -> [(commit: ObjectID, key: Substring)] {
         guard let data = try? Folder.readFile(wholeNote, limit: 1 << 20), let text = String(data: data, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", maxSplits: 1)
-            guard fields.count == 2, fields[1] == key else { return nil }
-            return ObjectID(hex: String(fields[0]))
+            guard fields.count == 2, let commit = ObjectID(hex: String(fields[0])) else { return nil }
+            return (commit, fields[1])
         }
     }
 
     /// Notes `commits` as whole in the repository at `key`, in place of what was noted for it.
     func noteWhole(_ commits: [ObjectID], of key: String) {
         guard !key.contains("\n") else { return }
-        let kept = (try? Folder.readFile(wholeNote, limit: 1 << 20)).flatMap { String(data: $0, encoding: .utf8) }?
-            .split(separator: "\n").filter { line in
-                let fields = line.split(separator: " ", maxSplits: 1)
-                return fields.count == 2 && fields[1] != key && ObjectID(hex: String(fields[0])) != nil
-            }.suffix(256) ?? []
-        let lines = kept.map(String.init) + Set(commits).map { "\($0) \(key)" }.sorted()
+        let kept = noted().filter { $0.key != key }.suffix(256).map { "\($0.commit) \($0.key)" }
+        let lines = kept + Set(commits).map { "\($0) \(key)" }.sorted()
         try? FileManager.default.createDirectory(atPath: commonDir + "docket", withIntermediateDirectories: true)
         try? AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: wholeNote, durable: false)
     }

@@ -25,6 +25,24 @@ final class HostileRemoteSpec: QuickSpec {
         func todoJSON(_ id: UUID, _ text: String, due: String = "null") -> String {
             "{\"id\": \"\(id.uuidString)\", \"text\": \"\(text)\", \"creationDate\": \"2026-11-20T10:00:00.000Z\", \"completed\": false, \"dueDate\": \(due)}\n"
         }
+        /// Each of `commands` on the desk fails saying all of `said`, and moves nothing.
+        func refusedByDesk(_ commands: [String], saying said: [String]) {
+            let before = machines.desk.head
+            for command in commands {
+                let result = machines.desk.run(command)
+                expect(result.status).to(equal(1), description: "\(command): \(result.stderr)")
+                for words in said { expect(result.stderr).to(contain(words)) }
+            }
+            expect(machines.desk.head) == before
+        }
+        /// A clone of the remote fails saying all of `said`, and leaves no folder behind.
+        func refusedByClone(saying said: [String]) {
+            let target = machines.root.appendingPathComponent("refused-clone")
+            let cloned = runCommand(docketBinary, ["clone", machines.remote.path, target.path])
+            expect(cloned.status).to(equal(1), description: cloned.stderr)
+            for words in said { expect(cloned.stderr).to(contain(words)) }
+            expect(FileManager.default.fileExists(atPath: target.path)) == false
+        }
         let cases: [(String, () -> (path: String, files: [CraftedFile]))] = [
             ("a link at an item's path", { (StoreLayout.todo(other), [.link(StoreLayout.todo(other), to: "/etc/passwd")]) }),
             ("a link in place of a shard folder", { ("todos/CD", [.link("todos/CD", to: "/tmp")]) }),
@@ -156,20 +174,8 @@ final class HostileRemoteSpec: QuickSpec {
         describe("a file of 150 MiB outside the store's folders (150 KB packed)") {
             it("is refused by pull, sync and clone before anything reads it whole, and changes nothing") {
                 craftCommit(in: machines.remote, [.zeros("video.bin", count: 150 << 20)])
-                let before = machines.desk.head
-                for command in ["pull", "sync"] {
-                    let result = machines.desk.run(command)
-                    expect(result.status).to(equal(1), description: "\(command): \(result.stderr)")
-                    expect(result.stderr).to(contain("holds a file of 150 MiB"))
-                    expect(result.stderr).to(contain("over the 100 MiB docket copies"))
-                }
-                expect(machines.desk.head) == before
-                let target = machines.root.appendingPathComponent("big-clone")
-                let cloned = runCommand(docketBinary, ["clone", machines.remote.path, target.path])
-                expect(cloned.status).to(equal(1), description: cloned.stderr)
-                expect(cloned.stderr).to(contain("video.bin in commit"))
-                expect(cloned.stderr).to(contain("is a file of 150 MiB, over the 100 MiB docket takes in outside its folders"))
-                expect(FileManager.default.fileExists(atPath: target.path)) == false
+                refusedByDesk(["pull", "sync"], saying: ["holds a file of 150 MiB", "over the 100 MiB docket copies"])
+                refusedByClone(saying: ["video.bin in commit", "is a file of 150 MiB, over the 100 MiB docket takes in outside its folders"])
             }
         }
 
@@ -203,16 +209,8 @@ final class HostileRemoteSpec: QuickSpec {
                     subprocess.run(["git", "-C", repo, "update-ref", "refs/heads/main", commit.hex()], check=True)
                     """, machines.remote.path])
                 expect(crafted.status).to(equal(0), description: crafted.stderr)
-                let before = machines.desk.head
-                let pulled = machines.desk.run("pull")
-                expect(pulled.status).to(equal(1), description: pulled.stderr)
-                expect(pulled.stderr).to(contain("brings 1001000 files, more than the 1000000 docket takes in"))
-                expect(machines.desk.head) == before
-                let target = machines.root.appendingPathComponent("many-clone")
-                let cloned = runCommand(docketBinary, ["clone", machines.remote.path, target.path])
-                expect(cloned.status).to(equal(1), description: cloned.stderr)
-                expect(cloned.stderr).to(contain("more than the 1000000 docket takes in"))
-                expect(FileManager.default.fileExists(atPath: target.path)) == false
+                refusedByDesk(["pull"], saying: ["brings 1001000 files, more than the 1000000 docket takes in"])
+                refusedByClone(saying: ["more than the 1000000 docket takes in"])
             }
         }
 
@@ -220,23 +218,13 @@ final class HostileRemoteSpec: QuickSpec {
             let deep = "deep/" + String(repeating: "d/", count: 5_000) + "file"
             it("is refused by pull and sync with a message, not a crash, again and again, and changes nothing") {
                 craftCommit(in: machines.remote, [.file(deep, "x")])
-                let before = machines.desk.head
-                for command in ["pull", "sync", "sync"] {
-                    let result = machines.desk.run(command)
-                    expect(result.status).to(equal(1), description: "\(command): \(result.stderr)")
-                    expect(result.stderr).to(contain("nested more than 256 deep"))
-                }
-                expect(machines.desk.head) == before
+                refusedByDesk(["pull", "sync", "sync"], saying: ["nested more than 256 deep"])
                 expect(machines.desk.run("status").status) == 0
             }
             it("is refused by clone, which leaves no folder behind") {
                 craftCommit(in: machines.remote, [.file(deep, "x")])
-                let target = machines.root.appendingPathComponent("deep-clone")
-                let cloned = runCommand(docketBinary, ["clone", machines.remote.path, target.path])
-                expect(cloned.status).to(equal(1), description: cloned.stderr)
                 // NB: a clone checks every path of the commit first; this one is longer than any file system takes.
-                expect(cloned.stderr).to(contain("has a path longer than 4,096 bytes"))
-                expect(FileManager.default.fileExists(atPath: target.path)) == false
+                refusedByClone(saying: ["has a path longer than 4,096 bytes"])
             }
         }
 

@@ -89,20 +89,16 @@ final class OpenSSHSpec: QuickSpec {
                     writeConfig(key: server.userKey, knownHosts: knownHosts)
                     expect(clone("lists:\(remote.path)", "openssh-\(index)").status) == 0
                 }
-                // libssh2, where there is no ssh program: libgit2 reads the known_hosts of the home it started with.
-                let realKnownHosts = NSHomeDirectory() + "/.ssh/known_hosts"
-                let saved = try? Data(contentsOf: URL(fileURLWithPath: realKnownHosts))
-                defer {
-                    if let saved { try? saved.write(to: URL(fileURLWithPath: realKnownHosts)) } else { try? FileManager.default.removeItem(atPath: realKnownHosts) }
-                }
-                try? FileManager.default.createDirectory(atPath: NSHomeDirectory() + "/.ssh", withIntermediateDirectories: true)
-                let libssh2 = ["DOCKET_SSH": "libssh2", "DOCKET_SSH_KEY": server.userKey, "HOME": NSHomeDirectory()]
-                let others = String(decoding: saved ?? Data(), as: UTF8.self)
-                try (others + rsaFirst.joined(separator: "\n") + "\n").write(toFile: realKnownHosts, atomically: true, encoding: .utf8)
+                // libssh2, where there is no ssh program: libgit2 and Docket read the known_hosts of $HOME, a scratch one here.
+                let scratchHome = root.appendingPathComponent("libssh2-home").path
+                let knownHosts = scratchHome + "/.ssh/known_hosts"
+                try FileManager.default.createDirectory(atPath: scratchHome + "/.ssh", withIntermediateDirectories: true)
+                let libssh2 = ["DOCKET_SSH": "libssh2", "DOCKET_SSH_KEY": server.userKey, "HOME": scratchHome]
+                try (rsaFirst.joined(separator: "\n") + "\n").write(toFile: knownHosts, atomically: true, encoding: .utf8)
                 let refused = clone(server.url(remote.path), "libssh2-rsa-first", libssh2)
                 expect(refused.stderr).to(contain("move the host's ssh-ed25519 or ecdsa line above its ssh-rsa line"))
                 // As the message says: the ed25519 line first.
-                try (others + rsaFirst.reversed().joined(separator: "\n") + "\n").write(toFile: realKnownHosts, atomically: true, encoding: .utf8)
+                try (rsaFirst.reversed().joined(separator: "\n") + "\n").write(toFile: knownHosts, atomically: true, encoding: .utf8)
                 let cloned = clone(server.url(remote.path), "libssh2-ed25519-first", libssh2)
                 expect(cloned.stderr) == ""
                 expect(cloned.status) == 0
