@@ -158,7 +158,7 @@ struct ICalSync: ParsableCommand {
             Each todo, and each project task with a due date, is <id>.ics. What a calendar app added, edited, \
             completed or removed in the folder comes back as an edit, merged by Docket's rules against what changed \
             here since the last sync; 'docket sync' commits it. Properties Docket does not know are kept in the files. \
-            vdirsyncer carries the folder to a CalDAV server (README: "Phones and calendars").
+            vdirsyncer carries the folder to a CalDAV server (docs/GUIDE.md: "Phones and calendars").
 
             Example: docket ical sync ~/.local/share/docket/calendar && vdirsyncer sync
             """)
