@@ -67,6 +67,7 @@ import XCTest
             HostileAddressSpec.self,
             FaultScriptSpec.self,
             GitPeerSpec.self,
+            GitIndexFlagsSpec.self,
             HooksSpec.self,
             WatchSpec.self,
         ]

@@ -91,7 +91,10 @@ final class IndexFile: @unchecked Sendable {
             // A conflict (a stage other than 0) is for libgit2 to report.
             guard flags & 0x3000 == 0 else { return false }
             let extended = flags & 0x4000 != 0
-            guard !extended || version == 3 else { return false }
+            // As git: extended flags only in version 3, and only those git knows.
+            guard !extended || version == 3 && offset + 64 <= end
+                && UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 62, as: UInt16.self)) & ~(Self.skipWorktree | Self.intentToAdd) == 0
+            else { return false }
             let path = offset + (extended ? 64 : 62)
             guard let nul = memchr(bytes.baseAddress! + path, 0, end - path) else { return false }
             let length = UnsafeRawPointer(nul) - UnsafeRawPointer(bytes.baseAddress! + path)
@@ -147,6 +150,30 @@ final class IndexFile: @unchecked Sendable {
         }
     }
 
+    /// The entry's flags: its assume-unchanged bit (`assumeUnchanged`), stage and path length.
+    private func flags(_ entry: Entry) -> UInt16 { UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: entry.offset + 60, as: UInt16.self)) }
+
+    /// The entry's extended flags (index version 3): `skipWorktree`, `intentToAdd`; 0 when it has none.
+    private func extendedFlags(_ entry: Entry) -> UInt16 {
+        flags(entry) & 0x4000 == 0 ? 0 : UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: entry.offset + 62, as: UInt16.self))
+    }
+
+    /// git's `update-index --assume-unchanged` bit (`CE_VALID`).
+    static let assumeUnchanged: UInt16 = 0x8000
+    /// git's skip-worktree bit, set by a sparse checkout and `update-index --skip-worktree`.
+    static let skipWorktree: UInt16 = 0x4000
+    /// git's intent-to-add bit (`git add -N`): the entry names a file to add, with the empty blob.
+    static let intentToAdd: UInt16 = 0x2000
+
+    /// Whether git is told not to look at the entry's file (assume-unchanged or skip-worktree): as git does, a scan
+    /// takes it as unchanged, whether it changed or is gone (a sparse checkout leaves such files out).
+    func isNotLookedAt(_ entry: Entry) -> Bool {
+        flags(entry) & Self.assumeUnchanged != 0 || extendedFlags(entry) & Self.skipWorktree != 0
+    }
+
+    /// Whether the entry only says its file is to be added (`git add -N`).
+    func isIntentToAdd(_ entry: Entry) -> Bool { extendedFlags(entry) & Self.intentToAdd != 0 }
+
     /// The entry's mode as git writes it: 0o100644 or 0o100755 for a file, `linkMode`, 0o160000 for a submodule.
     func mode(_ entry: Entry) -> UInt32 { number(entry.offset + 24) }
 
@@ -196,7 +223,7 @@ final class IndexFile: @unchecked Sendable {
         if tree != nil { written.reserveCapacity(entries.count + changes.count) }
         func keep(_ entry: Entry) {
             let at = out.count + (entry.offset - run)
-            if isRacy(modifiedIn: Int64(number(entry.offset + 8))) && !holdsBlob(entry) {
+            if !isNotLookedAt(entry) && isRacy(modifiedIn: Int64(number(entry.offset + 8))) && !holdsBlob(entry) {
                 smudged.append(at + 36)
             }
             if tree != nil {

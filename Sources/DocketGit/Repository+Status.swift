@@ -17,6 +17,17 @@ public struct StatusEntry: Equatable, Sendable {
     }
 }
 
+/// A flag in git's index that tells git not to look at a file.
+public enum IndexFlag: Equatable, Sendable {
+    /// `git update-index --assume-unchanged`.
+    case assumeUnchanged
+    /// `git update-index --skip-worktree`, and every file a sparse checkout leaves out.
+    case skipWorktree
+
+    /// The flag as `git update-index` names it.
+    public var name: String { self == .assumeUnchanged ? "assume-unchanged" : "skip-worktree" }
+}
+
 extension Repository {
     /// The files under the given folders that differ from HEAD, in the index
     /// or the working tree, untracked ones included. A path `alwaysTracked`
@@ -41,6 +52,8 @@ extension Repository {
         let staged = GIT_STATUS_INDEX_NEW.rawValue | GIT_STATUS_INDEX_MODIFIED.rawValue | GIT_STATUS_INDEX_DELETED.rawValue
             | GIT_STATUS_INDEX_RENAMED.rawValue | GIT_STATUS_INDEX_TYPECHANGE.rawValue | GIT_STATUS_CONFLICTED.rawValue
         var anythingStaged = false
+        // Paths that differ only in the working tree: git does not look at those it is told to assume unchanged.
+        var workdirOnly = Set<String>()
         func inFolders(_ path: String) -> Bool { folders.isEmpty || folders.contains { path == $0 || path.hasPrefix($0 + "/") } }
         let entries = try withStrArray([]) { pathspec in
             options.pathspec = pathspec
@@ -64,14 +77,44 @@ extension Repository {
                 if flags & GIT_STATUS_INDEX_NEW.rawValue != 0 && flags & GIT_STATUS_WT_DELETED.rawValue != 0 { return nil }
                 let kind: StatusEntry.Kind = flags & GIT_STATUS_CONFLICTED.rawValue != 0 ? .conflicted
                     : flags & deleted != 0 ? .deleted : (flags & new != 0 ? .new : .modified)
-                return inFolders(path) ? StatusEntry(path: path, kind: kind) : nil
+                guard inFolders(path) else { return nil }
+                if flags & staged == 0 { workdirOnly.insert(path) }
+                return StatusEntry(path: path, kind: kind)
             }
         }
+        let unlooked = workdirOnly.isEmpty ? [] : try withIndex { notLookedAt(workdirOnly, in: $0) }
         if !anythingStaged, let head, let checksum,
            try withIndex({ git_index_checksum($0).map { ObjectID($0.pointee) } }) == checksum {
             try? noteIndexHolds(try tree(ofCommit: head))
         }
-        return entries
+        return entries.filter { !unlooked.contains($0.path) }
+    }
+
+    /// The paths whose index entries tell git not to look at their files, with the flag that says so.
+    public func indexFlags() throws -> [String: IndexFlag] {
+        try withIndex { index in
+            var flags: [String: IndexFlag] = [:]
+            for i in 0..<git_index_entrycount(index) {
+                guard let entry = git_index_get_byindex(index, i)?.pointee else { continue }
+                if entry.flags_extended & UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue) != 0 {
+                    flags[String(cString: entry.path)] = .skipWorktree
+                } else if entry.flags & UInt16(GIT_INDEX_ENTRY_VALID.rawValue) != 0 {
+                    flags[String(cString: entry.path)] = .assumeUnchanged
+                }
+            }
+            return flags
+        }
+    }
+
+    /// Those of `paths` whose index entries tell git not to look at their files
+    /// (assume-unchanged, skip-worktree): git takes them as unchanged, and
+    /// never as removed (a sparse checkout leaves such files out).
+    func notLookedAt(_ paths: Set<String>, in index: OpaquePointer) -> Set<String> {
+        paths.filter { path in
+            guard let entry = git_index_get_bypath(index, path, 0)?.pointee else { return false }
+            return entry.flags & UInt16(GIT_INDEX_ENTRY_VALID.rawValue) != 0
+                || entry.flags_extended & UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue) != 0
+        }
     }
 
     /// The working tree's changes against the index, when the index holds
@@ -97,7 +140,7 @@ extension Repository {
             var diff: OpaquePointer?
             try check(git_diff_index_to_workdir(&diff, pointer, index, &options), "git_diff_index_to_workdir")
             defer { git_diff_free(diff) }
-            return (0..<git_diff_num_deltas(diff)).compactMap { i in
+            let changes = (0..<git_diff_num_deltas(diff)).compactMap { i -> StatusEntry? in
                 guard let delta = git_diff_get_delta(diff, i)?.pointee else { return nil }
                 let path = String(cString: (delta.new_file.path ?? delta.old_file.path)!)
                 switch delta.status {
@@ -108,6 +151,8 @@ extension Repository {
                 default: return nil
                 }
             }
+            let unlooked = changes.isEmpty ? [] : notLookedAt(Set(changes.map(\.path)), in: index)
+            return changes.filter { !unlooked.contains($0.path) }
         }
     }
 }

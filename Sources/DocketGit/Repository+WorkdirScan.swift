@@ -102,6 +102,9 @@ extension Repository {
 
         if scope == nil && listings != noted { listings.write(to: folderListingsPath) }
 
+        // A file git is told not to look at (assume-unchanged, skip-worktree: a sparse checkout leaves such files
+        // out) is unchanged to git, whatever is in its place; so it is here, and it is never a removal.
+        for i in 0..<tracked.count where seen[i] != .same && index.isNotLookedAt(tracked[i]) { seen[i] = .same }
         var changes: [StatusEntry] = []
         let suspects = (0..<tracked.count).filter { seen[$0] != .same }
         // The folders a monitored status must list again next time: those holding a file that is not as its index entry says.
@@ -113,7 +116,13 @@ extension Repository {
         for i in suspects {
             let path = String(cString: index.path(tracked[i]))
             var info = stat()
-            if seen[i] == .gone || fstatat(rootFD, path, &info, AT_SYMLINK_NOFOLLOW) != 0 {
+            let present = seen[i] != .gone && fstatat(rootFD, path, &info, AT_SYMLINK_NOFOLLOW) == 0
+            // An entry `git add -N` made is a new file while it is there, and nothing to commit once it is gone.
+            if index.isIntentToAdd(tracked[i]) {
+                if present { changes.append(StatusEntry(path: path, kind: .new)) }
+                continue
+            }
+            if !present {
                 changes.append(StatusEntry(path: path, kind: .deleted))
                 continue
             }

@@ -162,6 +162,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case newerFormatInCommit(commit: String, found: Int)
     /// The store has changes that are not committed.
     case uncommittedChanges
+    /// A file changed by hand that git is told not to look at (assume-unchanged, skip-worktree) is where a pull would write.
+    case changeGitIgnores(path: String, flag: IndexFlag)
     /// git cannot merge files outside Docket's folders.
     case conflict(paths: [String])
     /// Files outside Docket's folders, changed or made here and not committed, are where a pull would write.
@@ -254,6 +256,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             case .other:
                 "git is in the middle of an operation (am or bisect); finish or abort it with git, then run docket again"
             }
+        case let .changeGitIgnores(path, flag):
+            "\(path) was changed here, but git is told not to look at it (\(flag.name)), so it cannot be committed and a pull would overwrite it; "
+                + "to keep the change, run 'git update-index --no-\(flag.name) \(path)' and 'docket sync'; to drop it, run 'git show HEAD:\(path) > \(path)'"
         case .shallow:
             "this clone is shallow, and the history the merge needs is not in it; fetch the rest ('git fetch --unshallow'), then try again; nothing was changed"
         case let .signing(program, detail):

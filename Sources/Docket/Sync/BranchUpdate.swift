@@ -140,10 +140,18 @@ extension Store {
     /// killed update, its new version or nothing).
     private func checkWorkingTree(_ changes: [ChangedPath], finishing: Bool, overwriting: Set<String> = []) throws {
         let source = try workingTree
+        var flags: [String: IndexFlag]?
         for change in changes where StoreLayout.isInStore(change.path) && !overwriting.contains(change.path) {
             let current = try? source.read(change.path)
             let currentID = try current.map { try git.blobID(of: $0) }
             if currentID == change.oldID || finishing && (currentID == change.newID || current == nil) { continue }
+            // A file git is told not to look at: one a sparse checkout left out is written (`git sparse-checkout
+            // reapply` leaves it out again); one changed here is named, for git would neither commit nor keep it.
+            if flags == nil { flags = try git.indexFlags() }
+            if let flag = flags?[change.path] {
+                if flag == .skipWorktree && current == nil { continue }
+                throw StoreError.state(.changeGitIgnores(path: change.path, flag: flag))
+            }
             throw finishing ? StoreError.state(.interruptedUpdate(path: change.path, marker: updateMarker))
                 : StoreError.state(.uncommittedChanges)
         }
