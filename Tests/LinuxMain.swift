@@ -68,6 +68,7 @@ import XCTest
             FaultScriptSpec.self,
             GitPeerSpec.self,
             GitIndexFlagsSpec.self,
+            GitSettingsSpec.self,
             HooksSpec.self,
             WatchSpec.self,
         ]

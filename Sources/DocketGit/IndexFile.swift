@@ -121,12 +121,13 @@ final class IndexFile: @unchecked Sendable {
     /// The entry's object id.
     func id(_ entry: Entry) -> ObjectID { ObjectID(raw: UnsafeRawBufferPointer(rebasing: bytes[(entry.offset + 40)..<(entry.offset + 60)])) }
 
-    /// Whether the file `info` describes has the stat data the entry holds (as `git status` compares them).
-    func matches(_ entry: Entry, _ info: stat) -> Bool {
+    /// Whether the file `info` describes has the stat data the entry holds (as `git status` compares them; the
+    /// executable bit only when `trustingMode`, as `core.filemode` says).
+    func matches(_ entry: Entry, _ info: stat, trustingMode: Bool = true) -> Bool {
         let o = entry.offset
         let mode = number(o + 24)
         let sameKind = mode == Self.linkMode ? info.st_mode & S_IFMT == S_IFLNK
-            : info.st_mode & S_IFMT == S_IFREG && (info.st_mode & 0o100 != 0) == (mode == 0o100755)
+            : info.st_mode & S_IFMT == S_IFREG && (!trustingMode || (info.st_mode & 0o100 != 0) == (mode == 0o100755))
         return sameKind
             && number(o) == UInt32(truncatingIfNeeded: info.st_ctim.tv_sec) && number(o + 4) == UInt32(truncatingIfNeeded: info.st_ctim.tv_nsec)
             && number(o + 8) == UInt32(truncatingIfNeeded: info.st_mtim.tv_sec) && number(o + 12) == UInt32(truncatingIfNeeded: info.st_mtim.tv_nsec)
@@ -183,11 +184,12 @@ final class IndexFile: @unchecked Sendable {
     /// The bytes an entry takes: its fixed part, its path and one to eight NULs.
     private func size(_ entry: Entry) -> Int { ((entry.path - entry.offset) + entry.pathLength + 8) & ~7 }
 
-    /// One path to set in the index: the stat data of its file as written and its blob, or nothing to remove it.
+    /// One path to set in the index: the stat data of its file as written, its blob and the mode to record, or nothing to remove it.
     struct Change {
         let path: [UInt8]
         let id: ObjectID?
         let info: stat?
+        var mode: UInt32 = 0o100644
     }
 
     /// This index with `changes` (sorted by path, each path once) made, as
@@ -242,7 +244,7 @@ final class IndexFile: @unchecked Sendable {
             }
             out.append(UInt32(truncatingIfNeeded: info.st_dev))
             out.append(UInt32(truncatingIfNeeded: info.st_ino))
-            out.append(UInt32(info.st_mode & 0o100 != 0 ? 0o100755 : 0o100644))
+            out.append(change.mode)
             out.append(UInt32(info.st_uid))
             out.append(UInt32(info.st_gid))
             out.append(UInt32(truncatingIfNeeded: info.st_size))
@@ -364,4 +366,64 @@ final class IndexBytes {
 
     /// A number, big-endian, over the four bytes at `offset`.
     func store(_ value: UInt32, at offset: Int) { buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt32.self) }
+}
+
+/// Why git's index is one Docket (and libgit2 1.5) cannot read.
+public enum UnreadableIndex: Equatable, Sendable {
+    /// A split index (`core.splitIndex`, `git update-index --split-index`): its `link` extension.
+    case split
+    /// A sparse index (`index.sparse`): its `sdir` extension.
+    case sparse
+    /// Another extension git marks as needed to read the index, or a version after 4.
+    case unknown(String)
+}
+
+extension Repository {
+    /// Why the index in `gitdir` cannot be read by libgit2 1.5, if it cannot (`IndexFile.unreadableReason`).
+    public static func unreadableIndexReason(gitdir: String) -> UnreadableIndex? { IndexFile.unreadableReason(atPath: gitdir + "index") }
+}
+
+extension IndexFile {
+    /// Why the index at `path` cannot be read by libgit2 1.5, if it cannot:
+    /// an extension it must understand (lowercase signature) and does not, or
+    /// a version other than 2, 3 or 4. Nil for a readable index, a missing
+    /// one, and one cut short (which libgit2 itself names as damaged).
+    ///
+    /// NB: libgit2 only says "unsupported mandatory extension"; the entries are
+    /// walked here (in version 4 each path is stored as the previous one's
+    /// prefix and a suffix) to find the extensions, whose signatures name the setting.
+    static func unreadableReason(atPath path: String) -> UnreadableIndex? {
+        guard let data = try? Folder.readFile(path, limit: limit), data.count >= 32 else { return nil }
+        return data.withUnsafeBytes { bytes -> UnreadableIndex? in
+            func number(_ at: Int) -> Int { Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+            guard bytes.starts(with: "DIRC".utf8) else { return nil }
+            let version = number(4), count = number(8), end = bytes.count - 20
+            guard (2...4).contains(version) else { return .unknown("version \(version)") }
+            var offset = 12
+            for _ in 0..<count {
+                guard offset + 62 <= end else { return nil }
+                let flags = Int(UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 60, as: UInt16.self)))
+                var at = offset + (flags & 0x4000 != 0 ? 64 : 62)
+                if version == 4 {
+                    // The number of bytes to drop from the previous path, as a variable-length number.
+                    while at < end && bytes[at] & 0x80 != 0 { at += 1 }
+                    at += 1
+                }
+                guard at < end, let nul = memchr(bytes.baseAddress! + at, 0, end - at) else { return nil }
+                let pathEnd = UnsafeRawPointer(nul) - bytes.baseAddress!
+                offset = version == 4 ? pathEnd + 1 : offset + ((pathEnd - offset + 8) & ~7)
+            }
+            while offset + 8 <= end {
+                let signature = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)]), as: UTF8.self)
+                switch signature {
+                case "link": return .split
+                case "sdir": return .sparse
+                // As git reads them: a signature not starting with a capital letter must be understood.
+                case _ where !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[offset]): return .unknown("extension '\(signature)'")
+                default: offset += 8 + number(offset + 4)
+                }
+            }
+            return nil
+        }
+    }
 }

@@ -50,6 +50,16 @@ extension Repository {
         return (checksum, tree)
     }
 
+    /// Whether the index in `gitdir` is the one Docket last noted (so Docket
+    /// read or wrote it, and can read it), judged by its checksum alone,
+    /// without libgit2.
+    public static func indexIsNoted(gitdir: String) -> Bool {
+        guard let data = try? Folder.readFile(gitdir + "docket/index-tree", limit: 1 << 10),
+              let noted = String(decoding: data, as: UTF8.self).split(separator: " ").first.flatMap({ ObjectID(hex: String($0)) }),
+              let checksum = checksum(ofIndexAt: gitdir + "index") else { return false }
+        return noted.bytes == checksum
+    }
+
     /// HEAD's tree when it is the tree Docket noted the index as holding.
     func headTreeIfNoted(_ tree: ObjectID) throws -> ObjectID? {
         guard let head = try head() else { return nil }
@@ -138,7 +148,7 @@ extension Repository {
         for path in paths {
             guard let entry = own.file.entry(at: path), own.file.mode(entry) != IndexFile.linkMode,
                   case let .read(data, info) = Self.readPlainFile(path, in: rootFD, limit: 1 << 26),
-                  (info.st_mode & 0o100 != 0) == (own.file.mode(entry) == 0o100755),
+                  recordedMode(info, old: own.file.mode(entry)) == own.file.mode(entry),
                   let id = try? Self.blobID(of: data), id == own.file.id(entry) else { continue }
             changes.append((path, id, info))
         }
@@ -149,13 +159,16 @@ extension Repository {
     /// `holding` names the tree the new index holds when it is known but not to be noted yet (it goes into git's tree cache).
     func writeIndex(_ index: NotedIndex, changes entries: [(path: String, id: ObjectID?, info: stat?)], noting tree: ObjectID?,
                     holding: ObjectID? = nil) throws -> Bool {
-        var changes = entries.map { IndexFile.Change(path: Array($0.path.utf8), id: $0.id, info: $0.info) }
+        let file = index.file, root = workdir!
+        var changes = entries.map { change in
+            IndexFile.Change(path: Array(change.path.utf8), id: change.id, info: change.info,
+                             mode: change.info.map { recordedMode($0, old: file.entry(at: change.path).map(file.mode)) } ?? 0)
+        }
         changes.sort { a, b in a.path.withUnsafeBytes { x in b.path.withUnsafeBytes { IndexFile.compare(x, $0) < 0 } } }
         changes = changes.enumerated().filter { $0.offset == changes.count - 1 || changes[$0.offset + 1].path != $0.element.path }.map(\.element)
         // The working tree is opened only for a racy entry's file; one that cannot be read is marked to be read again.
         var rootFD: Int32 = -1
         defer { if rootFD >= 0 { close(rootFD) } }
-        let file = index.file, root = workdir!
         let bytes = file.updated(changes, making: tree ?? holding) { entry in
             if rootFD < 0 { rootFD = Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
             return rootFD >= 0 && Self.holdsBlob(file, entry, in: rootFD)

@@ -220,7 +220,7 @@ extension Repository {
         entry.mtime = git_index_time(seconds: Int32(truncatingIfNeeded: info.st_mtim.tv_sec), nanoseconds: UInt32(info.st_mtim.tv_nsec))
         entry.dev = UInt32(truncatingIfNeeded: info.st_dev)
         entry.ino = UInt32(truncatingIfNeeded: info.st_ino)
-        entry.mode = UInt32((info.st_mode & 0o100 != 0 ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB).rawValue)
+        entry.mode = recordedMode(info, old: git_index_get_bypath(index, path, 0)?.pointee.mode)
         entry.uid = info.st_uid
         entry.gid = info.st_gid
         entry.file_size = UInt32(truncatingIfNeeded: info.st_size)

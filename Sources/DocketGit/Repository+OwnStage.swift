@@ -46,11 +46,10 @@ extension Repository {
         var changes: [(path: String, id: ObjectID?, info: stat?)] = []
         var updates: [TreeUpdate] = []
         for (path, isStale) in paths.map({ ($0, false) }) + refreshed.map({ ($0, true) }) {
+            let old = own.file.entry(at: path).map(own.file.mode)
             if let blob = packed[path] {
-                let executable = blob.info.st_mode & 0o100 != 0
                 changes.append((path, ObjectID(blob.id), blob.info))
-                updates.append(TreeUpdate(path: path, id: blob.id,
-                                          mode: UInt32((executable ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB).rawValue)))
+                updates.append(TreeUpdate(path: path, id: blob.id, mode: recordedMode(blob.info, old: old)))
                 continue
             }
             let data: Data, info: stat
@@ -66,12 +65,12 @@ extension Repository {
             try data.withUnsafeBytes { bytes in
                 try check(git_odb_write(&id, odb, bytes.baseAddress, bytes.count, GIT_OBJECT_BLOB), "git_odb_write")
             }
-            let executable = info.st_mode & 0o100 != 0
+            let mode = recordedMode(info, old: old)
             changes.append((path, ObjectID(id), info))
             // A file refreshed for its stat data goes into the tree only when it changed since the status.
             if isStale, let entry = try entry(inTree: baseline, at: path), entry.id == ObjectID(id),
-               entry.mode == (executable ? .executable : .file) { continue }
-            updates.append(TreeUpdate(path: path, id: id, mode: UInt32((executable ? GIT_FILEMODE_BLOB_EXECUTABLE : GIT_FILEMODE_BLOB).rawValue)))
+               entry.mode == (mode == 0o100755 ? .executable : .file) { continue }
+            updates.append(TreeUpdate(path: path, id: id, mode: mode))
         }
         var tree = git_oid()
         try updateTree(baseline, with: updates, into: &tree)

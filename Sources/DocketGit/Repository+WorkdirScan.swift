@@ -66,7 +66,8 @@ extension Repository {
         seen.initialize(repeating: .gone)
         defer { seen.deallocate() }
         let noted = scope == nil ? FolderListings.read(from: folderListingsPath) : FolderListings()
-        let work = ScanWork(rootFD: rootFD, index: index, files: tracked, byFolder: byFolder,
+        let trustsMode = trustsFileMode
+        let work = ScanWork(rootFD: rootFD, index: index, trustsMode: trustsMode, files: tracked, byFolder: byFolder,
                             seen: UncheckedSendable(seen), listings: noted.folders, start: Date().timeIntervalSince1970)
         var visited = Set<String>()
         var untracked: [String] = []
@@ -137,7 +138,8 @@ extension Repository {
             // A file too large to read whole is left to libgit2, which reads it a piece at a time.
             let hashed = raw && info.st_size <= 1 << 26 ? Self.hashPlainFile(path, in: rootFD, into: &id)
                 : info.st_mode & S_IFMT == S_IFREG && git_repository_hashfile(&id, pointer, path, GIT_OBJECT_BLOB, nil) == 0
-            if info.st_mode & S_IFMT != S_IFREG || !hashed || git_oid_equal(&id, &expected) == 0 {
+            let modeChanged = trustsMode && recordedMode(info, old: nil) != index.mode(tracked[i])
+            if info.st_mode & S_IFMT != S_IFREG || !hashed || git_oid_equal(&id, &expected) == 0 || modeChanged {
                 changes.append(StatusEntry(path: path, kind: .modified))
             } else {
                 staleInIndex.append(path)
@@ -245,6 +247,8 @@ enum Seen: Sendable { case same, differs, gone }
 struct ScanWork: @unchecked Sendable {
     let rootFD: Int32
     let index: IndexFile
+    /// `core.filemode`: whether a changed executable bit is a change.
+    let trustsMode: Bool
     let files: [IndexFile.Entry]
     /// The positions in `files` of each folder's tracked files.
     let byFolder: [String: [Int]]
@@ -324,7 +328,7 @@ struct ScanWork: @unchecked Sendable {
             }
             if info.st_mode & S_IFMT != S_IFDIR { present += 1 }
             // Racy in whole seconds, as git judges: an entry Docket trusts here, git must be able to trust too.
-            seen.value[i] = index.matches(entry, info) && !index.isRacy(modifiedIn: Int64(info.st_mtim.tv_sec)) ? .same : .differs
+            seen.value[i] = index.matches(entry, info, trustingMode: trustsMode) && !index.isRacy(modifiedIn: Int64(info.st_mtim.tv_sec)) ? .same : .differs
         }
         return present
     }

@@ -20,6 +20,28 @@ public final class Repository {
     /// status read (at 100,000 items, reading and hashing it again took 13 ms).
     var lastIndexRead: IndexFile?
 
+    /// `core.filemode`, once read.
+    private var fileModeSetting: Bool?
+
+    /// Whether git takes a file's executable bit from the file system (`core.filemode`, true unless set to false).
+    var trustsFileMode: Bool {
+        if let fileModeSetting { return fileModeSetting }
+        var config: OpaquePointer?, value: Int32 = 1
+        if git_repository_config_snapshot(&config, pointer) == 0 {
+            if git_config_get_bool(&value, config, "core.filemode") != 0 { value = 1 }
+            git_config_free(config)
+        }
+        fileModeSetting = value != 0
+        return value != 0
+    }
+
+    /// The mode git records for a regular file whose stat data is `info`, where its entry had `old`: the file's
+    /// executable bit, unless `core.filemode` is false, where the old entry's mode is kept (a new file is not executable).
+    func recordedMode(_ info: stat, old: UInt32?) -> UInt32 {
+        if trustsFileMode { return info.st_mode & 0o100 != 0 ? 0o100755 : 0o100644 }
+        return old == 0o100755 ? 0o100755 : 0o100644
+    }
+
     /// Whether a status asks the store's change monitor where changes can be (`docket monitor on`).
     public var monitorsChanges = false
     /// What a monitored status calls when no monitor answers (it then looks everywhere).

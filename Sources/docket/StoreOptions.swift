@@ -3,8 +3,9 @@ import Docket
 import Foundation
 
 /// The store a command works on: the folder given with -C, else $DOCKET_DIR,
-/// else the store the working folder is in (as git finds its repository),
-/// else ~/.docket, which alone is created on first use.
+/// else $GIT_WORK_TREE, else the store the working folder is in (as git finds
+/// its repository), else ~/.docket, which alone is created on first use. A
+/// `GIT_DIR` or `GIT_WORK_TREE` naming another repository is refused.
 struct StoreOptions: ParsableArguments {
     @Option(name: .customShort("C"), help: ArgumentHelp("The store's folder (default: $DOCKET_DIR, else the store the working folder is in, else ~/.docket).", valueName: "dir"))
     var directory: String?
@@ -52,11 +53,22 @@ struct StoreOptions: ParsableArguments {
     }
 
     private func find() throws -> Store {
-        if let named { return prepared(try Store.open(at: named)) }
+        if let named {
+            try Store.refuseGitEnvironment(for: named)
+            return prepared(try Store.open(at: named))
+        }
+        // As git: a working tree named in the environment is where to work.
+        if let tree = ProcessInfo.processInfo.environment["GIT_WORK_TREE"], !tree.isEmpty {
+            let folder = URL(fileURLWithPath: Home.expand(tree))
+            try Store.refuseGitEnvironment(for: folder)
+            return prepared(try Store.open(at: folder))
+        }
         if let enclosing = StoreOptions.enclosing {
+            try Store.refuseGitEnvironment(for: enclosing)
             return prepared(try Store.open(at: enclosing))
         }
         let folder = StoreOptions.defaultFolder
+        try Store.refuseGitEnvironment(for: folder)
         let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         if contents == nil || contents?.isEmpty == true {
             let store = try Store.create(at: folder)
@@ -75,8 +87,7 @@ let docketExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksI
 func prepared(_ store: Store, quietly: Bool = false) -> Store {
     guard store.mergeDriverNeedsSetup(command: docketExecutable) else { return store }
     do {
-        try store.setUpMergeDriver(command: docketExecutable)
-        if !quietly {
+        if try store.setUpMergeDriver(command: docketExecutable), !quietly {
             Output.notice("Set up git's merge driver in this clone: plain 'git pull' and 'git merge' now merge Docket's files item by item (merge.docket.driver).")
         }
     } catch {

@@ -14,6 +14,7 @@ public enum CommitOutcome: Equatable, Sendable {
 extension Store {
     /// The store's uncommitted changes (made by docket or by hand), in words.
     public func status() throws -> [ItemChange] {
+        try refuseUnusableRepository()
         let entries = try git.status(under: StoreLayout.folders).filter(\.isStoreFile)
         refreshStaleStatData()
         let head = try git.head()

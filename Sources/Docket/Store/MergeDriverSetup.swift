@@ -44,12 +44,28 @@ extension Store {
         return note != Store.driverLine(command) + "\n"
     }
 
-    /// Sets `merge.docket.driver` (and its name) in the repository's own configuration to run `command`.
-    public func setUpMergeDriver(command: String) throws {
+    /// Sets `merge.docket.driver` (and its name) in the repository's own
+    /// configuration to run `command`, unless it runs something else than a
+    /// docket's driver: a driver the user chose (a wrapper, say) is kept.
+    /// Returns whether it was set.
+    @discardableResult
+    public func setUpMergeDriver(command: String) throws -> Bool {
         let line = Store.driverLine(command)
-        try git.setConfig("merge.docket.name", to: "Docket's item-by-item merge")
-        try git.setConfig("merge.docket.driver", to: line)
+        let current = try git.configString("merge.docket.driver")
+        let set = current == nil || current.map(Store.isDocketDriverLine) == true
+        if set {
+            try git.setConfig("merge.docket.name", to: "Docket's item-by-item merge")
+            try git.setConfig("merge.docket.driver", to: line)
+        }
         try StoreError.gate(writing: true) { try AtomicFile.write(Data((line + "\n").utf8), to: mergeDriverNote, durable: false) }
+        return set
+    }
+
+    /// Whether a configured driver is one a docket set up: a program, then `merge-driver %O %A %B %P`.
+    static func isDocketDriverLine(_ line: String) -> Bool {
+        guard line.hasSuffix(" merge-driver %O %A %B %P") else { return false }
+        let program = line.dropLast(" merge-driver %O %A %B %P".count).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+        return program.split(separator: "/").last == "docket"
     }
 
     /// The driver's command line: the program's absolute path (quoted when it

@@ -52,6 +52,7 @@ public final class Store {
         get throws {
             if let openedGit { return openedGit }
             let repository = try StoreError.gate(writing: false) { try Repository.open(at: rootPath) }
+            if repository.isBare { throw StoreError.state(.bareSetting(root: rootPath)) }
             useChangeMonitor(repository)
             openedGit = StoreGit(repository: repository)
             return openedGit!
@@ -197,6 +198,7 @@ public final class Store {
     /// for another process to finish. The lock belongs to this process: if it
     /// ends in any way, the lock is free at once.
     public func withLock<T>(timeout: TimeInterval = Store.lockTimeout, _ body: () throws -> T) throws -> T {
+        try refuseUnusableRepository()
         let lock = try StoreError.gate(writing: true) { try FileLock.acquire(lockFile, timeout: timeout) }
         // NB: hooks run once the lock is free, so one that runs docket is not kept waiting.
         defer {
@@ -204,6 +206,59 @@ public final class Store {
             runPendingHooks()
         }
         return try body()
+    }
+
+    /// Refuses, before anything is changed, a repository git has put in a
+    /// form Docket cannot work with: `core.bare` set in the store's own
+    /// configuration, or an index libgit2 cannot read (split, sparse, newer).
+    /// An index Docket noted is one it read, and is not read again here.
+    func refuseUnusableRepository() throws {
+        if Store.saysBare(configAt: gitdir + "config") { throw StoreError.state(.bareSetting(root: rootPath)) }
+        guard !Repository.indexIsNoted(gitdir: gitdir) else { return }
+        if let reason = Repository.unreadableIndexReason(gitdir: gitdir) {
+            throw StoreError.state(.unreadableIndex(reason, root: rootPath))
+        }
+    }
+
+    /// Refuses a store at `root` when git's environment names another
+    /// repository (`GIT_DIR`) or working tree (`GIT_WORK_TREE`): git and the
+    /// git programs Docket runs would work on that one. Set as git sets them
+    /// for a hook run in the store, they name the store, and pass.
+    public static func refuseGitEnvironment(for root: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        func resolved(_ path: String) -> String {
+            URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+                .standardizedFileURL.resolvingSymlinksInPath().path
+        }
+        let top = resolved(root.path)
+        // A linked worktree's (or a --separate-git-dir clone's) .git is a file naming its git folder.
+        var gitdir = top + "/.git"
+        if let data = try? Folder.readFile(gitdir, limit: 1 << 12), case let text = String(decoding: data, as: UTF8.self), text.hasPrefix("gitdir: ") {
+            let named = text.dropFirst("gitdir: ".count).trimmingCharacters(in: .whitespacesAndNewlines)
+            gitdir = named.hasPrefix("/") ? resolved(named) : resolved(top + "/" + named)
+        }
+        for (variable, expected) in [("GIT_DIR", gitdir), ("GIT_WORK_TREE", top)] {
+            guard let value = environment[variable], !value.isEmpty, resolved(value) != expected else { continue }
+            throw StoreError.state(.gitEnvironment(variable: variable, value: value, root: root.standardizedFileURL.path))
+        }
+    }
+
+    /// Whether the git configuration file at `path` sets `core.bare` to true (read as git reads a plain file, without includes).
+    static func saysBare(configAt path: String) -> Bool {
+        guard let data = try? Folder.readFile(path, limit: 1 << 20) else { return false }
+        var section = "", bare = false
+        for raw in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces).lowercased()
+            if line.hasPrefix("[") {
+                section = String(line.dropFirst().prefix { $0 != "]" && $0 != " " && $0 != "\"" })
+                continue
+            }
+            guard section == "core" else { continue }
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.first == "bare" else { continue }
+            let value = parts.count > 1 ? String(parts[1].prefix { $0 != "#" && $0 != ";" }).trimmingCharacters(in: .whitespaces) : "true"
+            bare = ["true", "yes", "on", "1"].contains(value)
+        }
+        return bare
     }
 
     /// How long a command waits for another docket process: `DOCKET_LOCK_TIMEOUT` seconds, else 3.

@@ -180,6 +180,12 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case gitLocked(path: String)
     /// git's index (.git/index) does not read: cut short, or its bytes do not match its checksum.
     case damagedIndex(reason: String)
+    /// git's index is in a form Docket cannot read (split, sparse, newer).
+    case unreadableIndex(UnreadableIndex, root: String)
+    /// `GIT_DIR` or `GIT_WORK_TREE` names another repository than the store's.
+    case gitEnvironment(variable: String, value: String, root: String)
+    /// `core.bare` is true in a store's own configuration.
+    case bareSetting(root: String)
     /// git began a merge, rebase, cherry-pick or revert and has not finished it.
     case unfinishedGitOperation(GitOperation)
     /// The clone is shallow and lacks the history a merge needs.
@@ -270,6 +276,24 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
         case let .damagedIndex(reason):
             "git's index (.git/index) is damaged (\(reason)); your files are as they were. Rebuild it from the last commit "
                 + "with 'rm .git/index && git reset' in the store's folder (this keeps every file), then run docket again"
+        case let .unreadableIndex(reason, root):
+            switch reason {
+            case .split:
+                "git's index in \(root) is split (core.splitIndex), which Docket cannot read; nothing was changed. "
+                    + "Join it with 'git -C \(root) config core.splitIndex false && git -C \(root) update-index --no-split-index', then try again"
+            case .sparse:
+                "git's index in \(root) is a sparse index (index.sparse), which Docket cannot read; nothing was changed. "
+                    + "Make it a full index, keeping the sparse checkout, with 'git -C \(root) sparse-checkout reapply --no-sparse-index', then try again"
+            case let .unknown(what):
+                "git's index in \(root) has \(what), which this docket cannot read (a newer git wrote it); nothing was changed. "
+                    + "Write it again in a form every git reads with 'git -C \(root) update-index --index-version 2', then try again"
+            }
+        case let .gitEnvironment(variable, value, root):
+            "\(variable) is set to \(value), but the store is \(root), and Docket works only on the store's own repository; nothing was changed. "
+                + "Unset GIT_DIR and GIT_WORK_TREE ('unset GIT_DIR GIT_WORK_TREE') and name the store with -C, then try again"
+        case let .bareSetting(root):
+            "git's configuration in \(root) says the repository is bare (core.bare = true), so it has no working tree for Docket's files; nothing was changed. "
+                + "Run 'git -C \(root) config core.bare false', then try again"
         case let .gitLocked(path):
             "a running git program is changing the repository (it holds \(path.isEmpty ? "one of git's lock files" : path)); wait for it to finish, then try again"
         case let .notAFolder(path):

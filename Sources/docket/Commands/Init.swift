@@ -14,6 +14,7 @@ struct Init: ParsableCommand {
 
     func run() throws {
         let folder = directory.map { URL(fileURLWithPath: Home.expand($0)) } ?? store.folderToCreate
+        try Store.refuseGitEnvironment(for: folder)
         let existed = (try? Store.open(at: folder)) != nil
         let store = prepared(try Store.create(at: folder), quietly: true)
         if existed {

@@ -95,6 +95,7 @@ struct Clone: ParsableCommand {
 
     func run() throws {
         let folder = directory.map { URL(fileURLWithPath: Home.expand($0)) } ?? store.folderToCreate
+        try Store.refuseGitEnvironment(for: folder)
         let store = prepared(try Store.clone(url: url, into: folder, options: transferOptions()), quietly: true)
         let count = try store.todoIDs().count
         let branch = store.branch.map { $0 == "main" ? "" : ", on its branch \(Output.safe($0))" } ?? ""
