@@ -71,6 +71,17 @@ extension Repository {
         return paths.sorted()
     }
 
+    /// The blobs of a conflicted path's stages in the index: the common
+    /// ancestor's, ours and theirs; nil where git left a stage out (added on
+    /// both sides, or removed on one).
+    public func conflictStages(at path: String) throws -> (base: ObjectID?, ours: ObjectID?, theirs: ObjectID?) {
+        try withIndex { index in
+            var ancestor: UnsafePointer<git_index_entry>?, our: UnsafePointer<git_index_entry>?, their: UnsafePointer<git_index_entry>?
+            try check(git_index_conflict_get(&ancestor, &our, &their, index, path), "git_index_conflict_get")
+            return (ancestor.map { ObjectID($0.pointee.id) }, our.map { ObjectID($0.pointee.id) }, their.map { ObjectID($0.pointee.id) })
+        }
+    }
+
     /// Puts each blob at its path in an index (a regular file), or removes the path for nil.
     func apply(_ replacements: [String: ObjectID?], to index: OpaquePointer) throws {
         for (path, id) in replacements {

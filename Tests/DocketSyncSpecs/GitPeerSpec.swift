@@ -140,6 +140,95 @@ final class GitPeerSpec: QuickSpec {
             }
         }
 
+        describe("git replaying changes without a merge commit") {
+            // The laptop's edit of milk's text, then the desk's later edit of it: a replay of the laptop's edit on the desk
+            // would discard "Buy oat milk" with no merge commit to record it.
+            var laptopEdit = ""
+            beforeEach {
+                laptop.run("edit", milk, "Buy oat milk")
+                laptop.run("commit")
+                laptopEdit = laptop.head
+                laptop.run("sync")
+                desk.git("fetch", "-q")
+                usleep(2000)
+            }
+            func deskEdits(_ text: String) {
+                desk.run("edit", milk, text)
+                desk.run("commit")
+            }
+            /// After git stopped and `docket sync` finished: the later edit kept, the other value restorable.
+            func expectRecordedAndRestorable(kept: String, lost: String) {
+                expect(desk.git("grep", "-l", "<<<<<<<")) == ""
+                expect(try Store.open(at: desk.folder).unfinishedGitOperation).to(beNil())
+                expect(desk.git("status", "--porcelain")) == ""
+                let text = { desk.state.todos.first { $0.id.uuidString.lowercased().hasPrefix(milk) }?.text }
+                expect(text()) == kept
+                // The record whose one discarded value is `lost` (a sync's own pull may record another merge).
+                let record = try! Store.open(at: desk.folder).merges(limit: 5).first {
+                    $0.report.lostValues.count == 1 && String(decoding: try! JSONEncoder().encode($0.report), as: UTF8.self).contains(lost)
+                }
+                expect(record).notTo(beNil(), description: "the discarded value is in docket merges")
+                guard let record else { return }
+                expect(desk.run("merges").stdout).to(contain(lost))
+                expect(desk.run("merges", "restore", String(record.commit.prefix(7)), "1").status) == 0
+                expect(text()) == lost
+            }
+
+            it("cherry-pick: git stops on the file, and docket sync finishes it with a record") {
+                deskEdits("Buy soy milk")
+                let picked = gitCLI(["cherry-pick", laptopEdit], in: desk.folder)
+                expect(picked.status) != 0
+                expect(picked.stderr).to(contain("run 'docket sync' to finish with a record"))
+                expect(desk.run("status").stdout).to(contain("'docket sync' to finish it with Docket's merge"))
+                let synced = desk.run("sync")
+                expect(synced.status).to(equal(0), description: synced.stderr)
+                expect(synced.stdout).to(contain("Finished git's cherry-pick"))
+                expectRecordedAndRestorable(kept: "Buy soy milk", lost: "Buy oat milk")
+            }
+
+            it("revert: git stops on the file, and docket sync finishes it with a record") {
+                desk.git("merge", "-q", "origin/main")
+                deskEdits("Buy soy milk")
+                expect(gitCLI(["revert", "--no-edit", laptopEdit], in: desk.folder).status) != 0
+                expect(desk.run("sync").status) == 0
+                // The revert would bring back the text before the laptop's edit.
+                expectRecordedAndRestorable(kept: "Buy soy milk", lost: "Buy milk")
+            }
+
+            it("stash pop: git stops and keeps the stash, and docket sync merges it with a record") {
+                desk.run("edit", milk, "Buy rice milk")
+                desk.git("stash", "-q")
+                usleep(2000)
+                deskEdits("Buy almond milk")
+                expect(gitCLI(["stash", "pop"], in: desk.folder).status) != 0
+                expect(desk.git("stash", "list")).notTo(beEmpty())
+                let refused = desk.run("commit")
+                expect(refused.stderr).to(contain("run 'docket sync'"))
+                expect(desk.run("sync").status) == 0
+                expectRecordedAndRestorable(kept: "Buy almond milk", lost: "Buy rice milk")
+            }
+
+            it("merge --squash: git stops on the file, and docket sync commits it with a record") {
+                deskEdits("Buy soy milk")
+                expect(gitCLI(["merge", "--squash", "origin/main"], in: desk.folder).status) != 0
+                expect(desk.run("sync").status) == 0
+                expectRecordedAndRestorable(kept: "Buy soy milk", lost: "Buy oat milk")
+            }
+
+            it("rebase in a linked worktree: git stops on the file, and docket sync merges instead, with a record") {
+                let worktree = Machine(folder: machines.root.appendingPathComponent("desk-worktree"))
+                desk.git("worktree", "add", "-q", "-b", "side", worktree.folder.path, "HEAD")
+                worktree.git("branch", "-q", "--set-upstream-to=origin/main")
+                worktree.run("edit", milk, "Buy soy milk")
+                worktree.run("commit")
+                expect(gitCLI(["rebase", "origin/main"], in: worktree.folder).status) != 0
+                expect(worktree.run("sync").status) == 0
+                expect(worktree.git("grep", "-l", "<<<<<<<")) == ""
+                let record = try! Store.open(at: worktree.folder).merges(limit: 5).first { $0.report.losesValues }
+                expect(record).notTo(beNil(), description: "the discarded value is in docket merges")
+            }
+        }
+
         describe("a broken file committed with git") {
             it("is never pushed on: sync refuses it, naming the file and the commit") {
                 let bad = desk.folder.appendingPathComponent(StoreLayout.todo(twin))

@@ -71,6 +71,9 @@ extension Store {
         try finishInterruptedUpdate()
         try refuseUnfinishedGitOperation()
         let found = try git.status(under: StoreLayout.folders)
+        // Conflicts git left with nothing under way would be settled by taking the working tree's side, silently.
+        let conflicted = found.filter { $0.kind == .conflicted }.map(\.path)
+        if !conflicted.isEmpty { throw StoreError.state(.conflictsLeft(paths: conflicted)) }
         removeLeftoverTemporaryFiles(found)
         let entries = found.filter(\.isStoreFile) + extra.map { StatusEntry(path: $0, kind: .modified) }
         // Files copied, restored or touched without a change: their index entries take their stat data again, as

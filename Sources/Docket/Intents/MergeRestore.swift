@@ -18,7 +18,9 @@ extension Store {
     @discardableResult
     public func restoreLost(merge commit: String, number: Int, scanning: Int = 10_000) throws -> RestoredValue {
         let typed = commit.lowercased()
-        let candidates = try log(limit: scanning).filter { $0.parents.count > 1 && $0.id.description.hasPrefix(typed) }
+        let candidates = try log(limit: scanning).filter {
+            ($0.parents.count > 1 || MergeHistory.sides(in: $0.message) != nil) && $0.id.description.hasPrefix(typed)
+        }
         guard typed.count >= 4, candidates.count == 1, let mergeCommit = candidates.first else {
             throw StoreError.input(candidates.count > 1
                 ? .ambiguousMerge(prefix: commit, candidates: candidates.map { String($0.id.description.prefix(12)) })
@@ -34,7 +36,9 @@ extension Store {
         let lost = values[number - 1]
         // The losing value is in the losing side's commit: the first parent is the machine that merged.
         let side = lost.field.map { $0.from.other } ?? lost.item.removal!.removedOn.other
-        let parent = mergeCommit.parents[side == .ours ? 0 : 1]
+        // A replay Docket finished names its sides in its message.
+        let sides = MergeHistory.sides(in: mergeCommit.message).map { [$0.ours, $0.theirs] } ?? mergeCommit.parents
+        let parent = sides[side == .ours ? 0 : 1]
         var reader = StoreReader(try CommitSource(git: git, commit: parent))
         let item = lost.item
         switch item.kind {

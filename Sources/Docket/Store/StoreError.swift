@@ -196,6 +196,10 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case ambiguousUpstream(remote: String, branches: [String])
     /// git left conflicts in files outside Docket's folders while merging.
     case unresolvedOutside(paths: [String])
+    /// git could not go on with a cherry-pick or revert Docket finished the conflicts of.
+    case replayFailed(command: String, detail: String)
+    /// git left conflicts in the store with no operation under way (`git stash pop`, say), which a commit would settle silently.
+    case conflictsLeft(paths: [String])
 
     public var description: String {
         switch self {
@@ -256,9 +260,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             case .rebase:
                 "a git rebase is unfinished (git stopped on a conflict); run 'docket sync' to merge the two histories with Docket's merge instead, or 'git rebase --abort' to give it up"
             case .cherryPick:
-                "a git cherry-pick is unfinished; finish it with git ('git cherry-pick --continue') or give it up ('git cherry-pick --abort'), then run docket again"
+                "a git cherry-pick is unfinished (git stopped on a conflict); run 'docket sync' to finish it with Docket's merge, or 'git cherry-pick --abort' to give it up"
             case .revert:
-                "a git revert is unfinished; finish it with git ('git revert --continue') or give it up ('git revert --abort'), then run docket again"
+                "a git revert is unfinished (git stopped on a conflict); run 'docket sync' to finish it with Docket's merge, or 'git revert --abort' to give it up"
             case .other:
                 "git is in the middle of an operation (am or bisect); finish or abort it with git, then run docket again"
             }
@@ -273,6 +277,10 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "\(remote) has several branches (\(branches.joined(separator: ", "))) and none is this store's upstream; choose the one to sync with ('git branch --set-upstream-to=\(remote)/\(branches[0])'), then try again"
         case let .unresolvedOutside(paths):
             "git left conflicts in \(paths.joined(separator: ", ")), outside Docket's folders; resolve \(paths.count == 1 ? "it" : "them") with git (edit, then 'git add \(paths.joined(separator: " "))'), then run 'docket sync' again to finish the merge"
+        case let .replayFailed(command, detail):
+            "Docket merged the files git stopped on, but '\(command)' failed: \(detail.trimmingCharacters(in: .whitespacesAndNewlines)); finish it with git, or give it up ('\(command.replacingOccurrences(of: "--continue", with: "--abort"))'), then run docket again"
+        case let .conflictsLeft(paths):
+            "git left \(paths.joined(separator: ", ")) conflicted (a 'git stash pop' or 'git checkout -m', say); run 'docket sync', which merges \(paths.count == 1 ? "it" : "them") with Docket's rules and records what the merge discards"
         case let .damagedIndex(reason):
             "git's index (.git/index) is damaged (\(reason)); your files are as they were. Rebuild it from the last commit "
                 + "with 'rm .git/index && git reset' in the store's folder (this keeps every file), then run docket again"

@@ -95,6 +95,9 @@ struct StoreGit {
 
     var unfinishedOperation: GitOperation? { repository.unfinishedOperation }
     func clearOperationState() throws { try writing { try repository.clearOperationState() } }
+    func conflictStages(at path: String) throws -> (base: ObjectID?, ours: ObjectID?, theirs: ObjectID?) {
+        try reading { try repository.conflictStages(at: path) }
+    }
     func conflictedPaths() throws -> [String] { try reading { try repository.conflictedPaths() } }
     func resolveIndex(replacing replacements: [String: ObjectID?]) throws -> ObjectID {
         try writing { try repository.resolveIndex(replacing: replacements) }

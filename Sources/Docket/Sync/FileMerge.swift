@@ -76,14 +76,55 @@ public enum FileMerge {
         }
     }
 
-    /// Whether git runs the driver while replaying commits (a rebase, a
-    /// cherry-pick or a revert), where no merge commit will record its decisions.
-    public static func runsInsideReplay(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        let action = environment["GIT_REFLOG_ACTION"] ?? ""
-        if ["rebase", "cherry-pick", "revert", "pull --rebase"].contains(where: { action.contains($0) }) { return true }
-        return ["rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "REVERT_HEAD"].contains {
-            FileManager.default.fileExists(atPath: ".git/" + $0)
+    /// Whether git runs the driver in a merge that ends in a merge commit
+    /// (`git merge` without `--squash`, and the merge `git pull` runs), where
+    /// `docket merges` works the driver's decisions out again from the
+    /// commit's parents. Anything else replays changes without such a commit
+    /// (cherry-pick, revert, rebase, am, `stash apply`/`pop`, `merge --squash`,
+    /// `checkout -m`, `merge-tree`), and a value the driver discarded there
+    /// would be lost without a record.
+    ///
+    /// NB: git tells a driver nothing of what runs it; the nearest git process
+    /// above this one says (its command line, in /proc). Where that cannot be
+    /// read, or names anything else (an alias, say), the answer is no: git is
+    /// stopped on the file, and `docket sync` finishes with a record.
+    public static func runsInsideMergeCommit() -> Bool {
+        var pid = getppid()
+        for _ in 0..<4 {
+            guard pid > 1, let arguments = commandLine(of: pid) else { return false }
+            let program = arguments.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
+            if program == "git" {
+                let command = gitSubcommand(Array(arguments.dropFirst()))
+                return command.first == "merge" && !command.contains("--squash")
+            }
+            guard let parent = parentProcess(of: pid) else { return false }
+            pid = parent
         }
+        return false
+    }
+
+    /// A git command line's subcommand and its arguments, past git's own options (`-C dir`, `-c name=value`, `--no-pager`…).
+    static func gitSubcommand(_ arguments: [String]) -> [String] {
+        var i = 0
+        while i < arguments.count, arguments[i].hasPrefix("-") {
+            i += ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"].contains(arguments[i]) ? 2 : 1
+        }
+        return Array(arguments.dropFirst(min(i, arguments.count)))
+    }
+
+    /// The command line of process `pid`, from /proc.
+    private static func commandLine(of pid: pid_t) -> [String]? {
+        guard let data = try? Folder.readFile("/proc/\(pid)/cmdline", limit: 1 << 16), !data.isEmpty else { return nil }
+        return data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The parent of process `pid`, from /proc (the field after the command's name, which may hold spaces and parentheses).
+    private static func parentProcess(of pid: pid_t) -> pid_t? {
+        guard let data = try? Folder.readFile("/proc/\(pid)/stat", limit: 1 << 12) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        guard let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
     }
 
     /// git's line merge of three files into `ours` (`git merge-file`), with

@@ -18,6 +18,25 @@ enum MergeHistory {
         return lines.joined(separator: "\n")
     }
 
+    /// The trailer naming the two sides of a replay Docket finished (a cherry-pick, revert or stash): ours, then
+    /// the commit the other side's values come from.
+    static let sidesTrailer = "Docket-Merge-Sides: "
+
+    /// The trailers a commit that finished a replay carries: the report, and its sides.
+    static func replayTrailers(_ report: MergeReport, ours: ObjectID, theirs: ObjectID) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return reportTrailer + json + "\n" + sidesTrailer + "\(ours) \(theirs)\n"
+    }
+
+    /// The sides a replay's commit names (`replayTrailers`), if any.
+    static func sides(in message: String) -> (ours: ObjectID, theirs: ObjectID)? {
+        guard let line = message.split(separator: "\n").last(where: { $0.hasPrefix(sidesTrailer) }) else { return nil }
+        let ids = line.dropFirst(sidesTrailer.count).split(separator: " ").compactMap { ObjectID(hex: String($0)) }
+        return ids.count == 2 ? (ids[0], ids[1]) : nil
+    }
+
     /// The report a merge commit's message carries, if it is a Docket merge.
     static func report(in message: String) -> MergeReport? {
         guard let line = message.split(separator: "\n").last(where: { $0.hasPrefix(reportTrailer) }) else { return nil }
@@ -31,7 +50,7 @@ extension Store {
     /// no report; its decisions are worked out again from its parents, by the
     /// rules the driver follows.
     public func merges(limit: Int, scanning: Int = 10_000) throws -> [MergeRecord] {
-        try log(limit: scanning).filter { $0.parents.count > 1 }.prefix(limit).map { commit in
+        try log(limit: scanning).filter { $0.parents.count > 1 || MergeHistory.sides(in: $0.message) != nil }.prefix(limit).map { commit in
             if let report = MergeHistory.report(in: commit.message) {
                 return MergeRecord(commit: commit.id.description, date: commit.date, summary: commit.summary, report: report, madeByGit: false)
             }

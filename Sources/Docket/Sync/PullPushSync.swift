@@ -51,7 +51,13 @@ extension Store {
             try git.repairFromFolderRemote(remote: name, options: options)
             try finishInterruptedUpdate()
             var pulls: [PullOutcome] = try finishGitOperation().map { [$0] } ?? []
-            let committed = try commitHoldingLock(message: nil)
+            // Conflicts git left with nothing under way (`git stash pop`): merged with Docket's rules, and recorded in the commit.
+            let settled = try settleLeftConflicts()
+            var committed = try commitHoldingLock(message: nil) { summary in
+                settled.map { summary + "\n\n" + MergeHistory.replayTrailers($0.report, ours: $0.ours, theirs: $0.theirs) } ?? summary
+            }
+            // Docket's merge kept this side whole: the record is committed alone.
+            if let settled, committed == .nothingToCommit, !settled.report.isEmpty { committed = try commitRecord(settled) }
             onCommit(committed)
             for attempt in 1...attempts {
                 pulls.append(try pullHoldingLock(remote: name, options: options, knownClean: true))

@@ -25,8 +25,125 @@ extension Store {
         case nil: return nil
         case .merge: return try finishGitMerge()
         case .rebase: return try replaceGitRebase()
+        case .cherryPick: return try finishReplay(.cherryPick)
+        case .revert: return try finishReplay(.revert)
         case let operation?: throw StoreError.state(.unfinishedGitOperation(operation))
         }
+    }
+
+    /// Finishes a cherry-pick or revert git stopped on a store file (the
+    /// merge driver stops it where a value would be discarded without a
+    /// record): each conflicted file is merged with Docket's rules, the
+    /// report goes into the commit's message, and git goes on with the
+    /// rest of its sequence; again for each commit that stops.
+    private func finishReplay(_ operation: GitOperation) throws -> PullOutcome {
+        var reports: [MergeReport] = []
+        for _ in 0..<1000 {
+            guard let current = try git.unfinishedOperation else { break }
+            guard current == operation else { throw StoreError.state(.unfinishedGitOperation(current)) }
+            let head = "\(operation == .cherryPick ? "CHERRY_PICK_HEAD" : "REVERT_HEAD")"
+            guard let ours = try git.head(), let picked = try git.reference(head) else { break }
+            // The side a discarded value comes from: the picked commit, or the reverted one's parent.
+            let theirs = operation == .cherryPick ? picked : try git.parents(of: picked).first ?? picked
+            let report = try resolveConflictsWithDocketMerge()
+            if !report.isEmpty {
+                reports.append(report)
+                try keepReachable(theirs)
+                let message = (try? Folder.readFile(gitdir + "MERGE_MSG", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let trailers = MergeHistory.replayTrailers(report, ours: ours, theirs: theirs)
+                try StoreError.gate(writing: true) { try AtomicFile.write(Data((message.trimmingCharacters(in: .newlines) + "\n\n" + trailers).utf8), to: gitdir + "MERGE_MSG") }
+            }
+            let verb = operation == .cherryPick ? "cherry-pick" : "revert"
+            func run(_ arguments: [String]) throws -> Spawn.Outcome {
+                try StoreError.gate(writing: true) {
+                    try Spawn.run(["git"] + arguments, environment: ["GIT_EDITOR": "true", "GIT_DIR": nil, "GIT_WORK_TREE": nil],
+                                  captureErrors: true, folder: rootPath)
+                }
+            }
+            // The commit as git would make it (the picked commit's author, git's hooks), kept even when Docket's merge
+            // left nothing to change, for its record; then the rest of git's sequence, if any.
+            var outcome = try run(report.isEmpty ? [verb, "--continue"] : ["commit", "-q", "--allow-empty", "-F", gitdir + "MERGE_MSG"])
+            if outcome.status == 0, !report.isEmpty, try git.unfinishedOperation == operation { outcome = try run([verb, "--continue"]) }
+            if outcome.status != 0, try git.unfinishedOperation == nil || git.conflictedPaths().isEmpty {
+                throw StoreError.state(.replayFailed(command: "git \(verb) --continue", detail: outcome.errorText + outcome.text))
+            }
+        }
+        let report = MergeReport(items: reports.flatMap(\.items), farAhead: reports.flatMap(\.farAhead))
+        try git.noteIndexHolds(try git.tree(ofCommit: try git.head()!))
+        return .finishedReplay(operation, commit: try git.head()!.description, report: report)
+    }
+
+    /// Merges each store file git left conflicted with Docket's rules, from
+    /// the stages git left, into the working tree and the index (resolved);
+    /// the decisions taken. Refuses conflicts outside the store and files that are not items.
+    func resolveConflictsWithDocketMerge(stagingResult: Bool = true) throws -> MergeReport {
+        let conflicted = try git.conflictedPaths()
+        let outside = conflicted.filter { !StoreLayout.isInStore($0) }
+        if !outside.isEmpty { throw StoreError.state(.unresolvedOutside(paths: outside)) }
+        var items: [ItemDecision] = [], farAhead: [FarAheadDate] = []
+        var replacements: [String: ObjectID?] = [:], texts: [String: Data] = [:]
+        for path in conflicted {
+            let stages = try git.conflictStages(at: path)
+            let base = try stages.base.map { try git.blob($0) }
+            // A file removed on one side and changed on the other keeps the change: nothing is lost.
+            guard let oursID = stages.ours ?? stages.theirs, let theirsID = stages.theirs ?? stages.ours else { continue }
+            switch FileMerge.merge(path: path, base: base, ours: try git.blob(oursID), theirs: try git.blob(theirsID)) {
+            case let .merged(data, report):
+                items += report.items
+                farAhead += report.farAhead
+                texts[path] = data
+                replacements[path] = .some(try git.writeBlob(data))
+            case let .notItems(reason):
+                throw StoreError.state(.unresolvedOutside(paths: [path + " (\(reason))"]))
+            }
+        }
+        let root = try tree
+        try StoreError.gate(writing: true) {
+            let batch = WriteBatch(root: root)
+            for (path, data) in texts { try batch.add(data, at: path) }
+            try batch.commit()
+        }
+        if stagingResult {
+            _ = try git.resolveIndex(replacing: replacements)
+        } else {
+            // As `git stash apply` leaves what it applied: in the working tree, the index as HEAD has it.
+            let head = try git.head().map { try git.tree(ofCommit: $0) }
+            var original: [String: ObjectID?] = [:]
+            for path in replacements.keys { original[path] = .some(try head.flatMap { try git.blobID(inTree: $0, at: path) }) }
+            _ = try git.resolveIndex(replacing: original)
+        }
+        return MergeReport(items: items, farAhead: farAhead)
+    }
+
+    /// Merges the store files git left conflicted with no operation under way
+    /// (`git stash pop` and `apply`, `git checkout -m`) with Docket's rules,
+    /// into the working tree, as git leaves what it applied; the report and
+    /// its sides (HEAD, and the stash the other values come from), or nil when
+    /// nothing is conflicted. git keeps a stash it could not apply whole.
+    func settleLeftConflicts() throws -> (report: MergeReport, ours: ObjectID, theirs: ObjectID)? {
+        guard try git.unfinishedOperation == nil, !(try git.conflictedPaths().isEmpty), let head = try git.head() else { return nil }
+        let report = try resolveConflictsWithDocketMerge(stagingResult: false)
+        let theirs = try git.reference("refs/stash") ?? head
+        try keepReachable(theirs)
+        return (report, head, theirs)
+    }
+
+    /// A commit of HEAD's tree carrying the record of conflicts Docket settled
+    /// where its merge changed nothing on this side.
+    func commitRecord(_ settled: (report: MergeReport, ours: ObjectID, theirs: ObjectID)) throws -> CommitOutcome {
+        guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
+        let summary = "Record the values Docket's merge discarded: \(settled.report.summary)"
+        let message = summary + "\n\n" + MergeHistory.replayTrailers(settled.report, ours: settled.ours, theirs: settled.theirs)
+        let id = try git.writingObjectsTogether {
+            try git.commit(tree: try git.tree(ofCommit: settled.ours), parents: [settled.ours], message: message)
+        }
+        try git.setReference(branch, to: id, message: "commit: " + summary)
+        return .committed(id: id.description, message: summary)
+    }
+
+    /// Keeps the commit a replay's discarded values come from reachable (`refs/docket/sides/`), for `docket merges restore`.
+    func keepReachable(_ commit: ObjectID) throws {
+        try git.setReference("refs/docket/sides/\(commit)", to: commit, message: "docket: the side of a recorded replay")
     }
 
     /// Whether MERGE_HEAD is already in the branch (a finish that was killed after moving the branch).

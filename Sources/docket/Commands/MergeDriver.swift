@@ -7,7 +7,9 @@ import Foundation
 /// with Docket's rules into %A and exits 0. A file that is not a Docket item
 /// (or does not read) is left to git's own text merge, with conflict markers
 /// (exit 1). Writes nothing else: git also runs drivers for rebases,
-/// cherry-picks and `git log --remerge-diff`.
+/// cherry-picks and `git log --remerge-diff`. Where git replays changes
+/// without a merge commit, a merge that would discard a value stops git on
+/// the file (exit 1), for `docket sync` to finish with a record.
 struct MergeDriver: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge-driver",
@@ -22,9 +24,14 @@ struct MergeDriver: ParsableCommand {
     func run() throws {
         switch FileMerge.merge(path: path, baseFile: base, oursFile: ours, theirsFile: theirs) {
         case let .merged(data, report):
-            // NB: a rebase or cherry-pick makes no merge commit, so nothing would record a
-            // value the merge discards; git is stopped instead, and 'docket sync' merges with a record.
-            if report.losesValues && FileMerge.runsInsideReplay() { throw ExitCode(1) }
+            // NB: a rebase, cherry-pick, revert, stash or squash makes no merge commit, so nothing would record a
+            // value the merge discards; git is stopped on the file instead, and 'docket sync' finishes with a record.
+            if report.losesValues && !FileMerge.runsInsideMergeCommit() {
+                FileHandle.standardError.write(Data(("docket: \(Output.safe(path)): both sides changed the same value, and git is replaying "
+                    + "changes without a merge commit to record the one Docket's merge would discard; run 'docket sync' to finish with a record "
+                    + "('docket merges' lists it)\n").utf8))
+                throw ExitCode(1)
+            }
             try data.write(to: URL(fileURLWithPath: ours), options: .atomic)
         case .notItems:
             // git's own line merge, with markers, left for 'docket sync' (or a person) to finish.

@@ -64,6 +64,9 @@ func describe(_ outcome: PullOutcome, remote: String) -> String {
     case let .fastForwarded(to, farAhead):
         "Fast-forwarded to \(to.prefix(7)) from \(remote)." + farAhead.map { "\n  " + Output.safe($0.line) }.joined()
     case let .merged(commit, report): "Merged \(remote) in \(commit.prefix(7)): \(Output.safe(report.summary))."
+    case let .finishedReplay(operation, commit, report):
+        "Finished git's \(operation == .cherryPick ? "cherry-pick" : "revert") in \(commit.prefix(7))"
+            + (report.isEmpty ? "." : ": \(Output.safe(report.summary)).")
     }
 }
 
