@@ -30,6 +30,7 @@ import XCTest
             JSONFormatSpec.self,
             // DocketGit
             RepositorySpec.self,
+            IndexFileSpec.self,
             // DocketMerge
             MergeRulesSpec.self,
             RichItemsMergeSpec.self,

@@ -19,6 +19,9 @@ struct PackFileWriter {
     private var buffer: [UInt8] = Array("PACK".utf8) + [0, 0, 0, 2, 0, 0, 0, 0]
     private var position = 0
     private var ids: [git_oid] = [], crcs: [UInt32] = [], offsets: [Int] = []
+    /// The ids written, so that each object is in the pack once: git reads a pack whose header counts an entry
+    /// its index leaves out as damaged.
+    private var written = Set<ObjectID>()
 
     /// Starts a pack in `folder` (a repository's `objects/pack/`), first
     /// removing the unfinished pack files of a docket that was killed there.
@@ -34,8 +37,9 @@ struct PackFileWriter {
     /// How many objects the pack holds so far.
     var count: Int { ids.count }
 
-    /// Adds an object's entry (from `entry(type:_:)`) under its id.
+    /// Adds an object's entry (from `entry(type:_:)`) under its id, unless the pack holds that id already.
     mutating func append(id: git_oid, entry: [UInt8]) throws {
+        guard written.insert(ObjectID(id)).inserted else { return }
         ids.append(id)
         offsets.append(position + buffer.count)
         crcs.append(entry.withUnsafeBytes { docket_crc32(0, $0.baseAddress, $0.count) })
@@ -101,9 +105,7 @@ struct PackFileWriter {
     private func writeIndex(_ path: String, packSum: [UInt8]) throws {
         var order = Array(0..<ids.count)
         order.sort { a, b in withUnsafeBytes(of: ids[a]) { x in withUnsafeBytes(of: ids[b]) { y in memcmp(x.baseAddress!, y.baseAddress!, 20) < 0 } } }
-        var unique: [Int] = []
-        unique.reserveCapacity(order.count)
-        for i in order where unique.last.map({ !Self.same(ids[$0], ids[i]) }) ?? true { unique.append(i) }
+        let unique = order
         var index: [UInt8] = [0xff, 0x74, 0x4f, 0x63]
         index.reserveCapacity(8 + 256 * 4 + unique.count * 28 + 40)
         index.appendBigEndian(UInt32(2))
@@ -167,10 +169,6 @@ struct PackFileWriter {
         docket_sha1_finish(sum, &digest)
         if let failure { throw failure }
         return digest
-    }
-
-    private static func same(_ a: git_oid, _ b: git_oid) -> Bool {
-        withUnsafeBytes(of: a) { x in withUnsafeBytes(of: b) { y in memcmp(x.baseAddress!, y.baseAddress!, 20) == 0 } }
     }
 
     /// A new file open for writing (and reading back), read-only once closed (as git keeps packs).
