@@ -13,20 +13,66 @@ extension Repository {
         }
     }
 
-    /// The commits reachable from `start`, newest first, at most `limit`.
-    public func log(from start: ObjectID, limit: Int) throws -> [CommitInfo] {
-        var walker: OpaquePointer?
-        try check(git_revwalk_new(&walker, pointer), "git_revwalk_new")
-        defer { git_revwalk_free(walker) }
-        git_revwalk_sorting(walker, GIT_SORT_TIME.rawValue)
-        var oid = start.oid
-        try check(git_revwalk_push(walker, &oid), "git_revwalk_push")
-        var commits: [CommitInfo] = []
-        var next = git_oid()
-        while commits.count < limit, git_revwalk_next(&next, walker) == 0 {
-            commits.append(try commitInfo(ObjectID(next)))
+    /// The commits reachable from `start`, newest first (by commit date, as
+    /// `git log` orders them), at most `limit` of those `keep` accepts,
+    /// looking at no more than `scanning` commits.
+    ///
+    /// NB: the walk reads a commit only when it is the newest left to show, as
+    /// git's does: `log -n 1` reads one commit however long the history is
+    /// (libgit2's time-sorted walk read the whole history first: 120 ms at 20,000 commits).
+    public func log(from start: ObjectID, limit: Int, scanning: Int = .max, where keep: (CommitInfo) -> Bool = { _ in true }) throws -> [CommitInfo] {
+        var queue = CommitQueue()
+        var seen: Set<ObjectID> = [start]
+        var found: [CommitInfo] = [], scanned = 0
+        queue.push(try commitTime(start), start)
+        while found.count < limit, scanned < scanning, let next = queue.pop() {
+            scanned += 1
+            let info = try commitInfo(next)
+            if keep(info) { found.append(info) }
+            for parent in info.parents where seen.insert(parent).inserted { queue.push(try commitTime(parent), parent) }
         }
-        return commits
+        return found
+    }
+
+    /// When `id` was committed, in seconds since 1970.
+    func commitTime(_ id: ObjectID) throws -> Int64 { try withCommit(id) { Int64(git_commit_time($0)) } }
+}
+
+/// Commits by commit date, newest first (ties by id, so the order never depends on the order they came in).
+struct CommitQueue {
+    private var heap: [(time: Int64, id: ObjectID)] = []
+
+    private static func newer(_ a: (time: Int64, id: ObjectID), _ b: (time: Int64, id: ObjectID)) -> Bool {
+        a.time != b.time ? a.time > b.time : a.id.description > b.id.description
+    }
+
+    mutating func push(_ time: Int64, _ id: ObjectID) {
+        heap.append((time, id))
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard Self.newer(heap[child], heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func pop() -> ObjectID? {
+        guard !heap.isEmpty else { return nil }
+        let top = heap[0].id
+        heap[0] = heap[heap.count - 1]
+        heap.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1, right = left + 1
+            var newest = parent
+            if left < heap.count, Self.newer(heap[left], heap[newest]) { newest = left }
+            if right < heap.count, Self.newer(heap[right], heap[newest]) { newest = right }
+            if newest == parent { break }
+            heap.swapAt(parent, newest)
+            parent = newest
+        }
+        return top
     }
 }
 

@@ -251,6 +251,25 @@ final class RepositorySpec: QuickSpec {
             }
         }
 
+        describe("the history walk") {
+            it("reads only the commits it shows: log -n 2 works where older commits are gone, and keeps git log's order") {
+                var commits: [ObjectID] = []
+                for n in 1...5 {
+                    write("todos/AB/one.json", "{\"n\": \(n)}\n")
+                    commits.append(try commitAll(["todos/AB/one.json"], "Commit \(n)"))
+                }
+                let shown = try repository.log(from: commits[4], limit: 5).map(\.id)
+                expect(shown) == commits.reversed()
+                // As in a shallow clone: the oldest commits are not there.
+                for old in commits.prefix(2) {
+                    let hex = old.description
+                    try FileManager.default.removeItem(at: folder.appendingPathComponent(".git/objects/\(hex.prefix(2))/\(hex.dropFirst(2))"))
+                }
+                expect(try repository.log(from: commits[4], limit: 2).map(\.id)) == [commits[4], commits[3]]
+                expect(try repository.log(from: commits[4], limit: 1, where: { $0.message.hasPrefix("Commit 4") }).map(\.id)) == [commits[3]]
+            }
+        }
+
         describe("the commit signature") {
             it("falls back to DOCKET_AUTHOR_NAME, then to docket, when git has no user.name") {
                 let home = temporaryFolder()

@@ -18,17 +18,15 @@ extension Store {
     @discardableResult
     public func restoreLost(merge commit: String, number: Int, scanning: Int = 10_000) throws -> RestoredValue {
         let typed = commit.lowercased()
-        let candidates = try log(limit: scanning).filter {
-            ($0.parents.count > 1 || MergeHistory.sides(in: $0.message) != nil) && $0.id.description.hasPrefix(typed)
-        }
+        let candidates = try git.head().map { head in
+            try git.log(from: head, limit: .max, scanning: scanning) { MergeHistory.isRecord($0) && $0.id.description.hasPrefix(typed) }
+        } ?? []
         guard typed.count >= 4, candidates.count == 1, let mergeCommit = candidates.first else {
             throw StoreError.input(candidates.count > 1
                 ? .ambiguousMerge(prefix: commit, candidates: candidates.map { String($0.id.description.prefix(12)) })
                 : .unknownMerge(commit))
         }
-        guard let record = try merges(limit: scanning, scanning: scanning).first(where: { $0.commit == mergeCommit.id.description }) else {
-            throw StoreError.input(.unknownMerge(commit))
-        }
+        let record = try self.record(mergeCommit)
         let values = record.report.lostValues
         guard number >= 1, number <= values.count else {
             throw StoreError.input(.noLostValue(merge: String(record.commit.prefix(7)), number: number, count: values.count))

@@ -36,7 +36,9 @@ struct StoreGit {
     func changedPaths(from old: ObjectID?, to new: ObjectID?) throws -> [ChangedPath] {
         try reading { try repository.changedPaths(from: old, to: new) }
     }
-    func log(from start: ObjectID, limit: Int) throws -> [CommitInfo] { try reading { try repository.log(from: start, limit: limit) } }
+    func log(from start: ObjectID, limit: Int, scanning: Int = .max, where keep: (CommitInfo) -> Bool = { _ in true }) throws -> [CommitInfo] {
+        try reading { try repository.log(from: start, limit: limit, scanning: scanning, where: keep) }
+    }
     func mergeBase(_ a: ObjectID, _ b: ObjectID) throws -> ObjectID? { try reading { try repository.mergeBase(a, b) } }
     func commits(from start: ObjectID, excluding: [ObjectID], limit: Int = .max) throws -> [ObjectID] {
         try reading { try repository.commits(from: start, excluding: excluding, limit: limit) }

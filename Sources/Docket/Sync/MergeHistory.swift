@@ -37,6 +37,9 @@ enum MergeHistory {
         return ids.count == 2 ? (ids[0], ids[1]) : nil
     }
 
+    /// Whether a commit records a merge: a merge commit, or a replay Docket finished.
+    static func isRecord(_ commit: CommitInfo) -> Bool { commit.parents.count > 1 || sides(in: commit.message) != nil }
+
     /// The report a merge commit's message carries, if it is a Docket merge.
     static func report(in message: String) -> MergeReport? {
         guard let line = message.split(separator: "\n").last(where: { $0.hasPrefix(reportTrailer) }) else { return nil }
@@ -50,15 +53,20 @@ extension Store {
     /// no report; its decisions are worked out again from its parents, by the
     /// rules the driver follows.
     public func merges(limit: Int, scanning: Int = 10_000) throws -> [MergeRecord] {
-        try log(limit: scanning).filter { $0.parents.count > 1 || MergeHistory.sides(in: $0.message) != nil }.prefix(limit).map { commit in
-            if let report = MergeHistory.report(in: commit.message) {
-                return MergeRecord(commit: commit.id.description, date: commit.date, summary: commit.summary, report: report, madeByGit: false)
-            }
-            let (ours, theirs) = (commit.parents[0], commit.parents[1])
-            let base = try? git.mergeBase(ours, theirs)
-            let report = (try? MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).mergeStore(writingBlobs: false).report)
-                ?? MergeReport(items: [])
-            return MergeRecord(commit: commit.id.description, date: commit.date, summary: commit.summary, report: report, madeByGit: true)
+        guard let head = try git.head() else { return [] }
+        // The walk stops at the limit-th merge: its cost follows how far back the merges asked for lie.
+        return try git.log(from: head, limit: limit, scanning: scanning, where: MergeHistory.isRecord).map(record)
+    }
+
+    /// What the merge (or the replay Docket finished) `commit` decided.
+    func record(_ commit: CommitInfo) throws -> MergeRecord {
+        if let report = MergeHistory.report(in: commit.message) {
+            return MergeRecord(commit: commit.id.description, date: commit.date, summary: commit.summary, report: report, madeByGit: false)
         }
+        let (ours, theirs) = (commit.parents[0], commit.parents[1])
+        let base = try? git.mergeBase(ours, theirs)
+        let report = (try? MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).mergeStore(writingBlobs: false).report)
+            ?? MergeReport(items: [])
+        return MergeRecord(commit: commit.id.description, date: commit.date, summary: commit.summary, report: report, madeByGit: true)
     }
 }
