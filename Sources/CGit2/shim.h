@@ -8,6 +8,11 @@ static inline int docket_git_enable_fsync_gitdir(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, enabled);
 }
 
+/* Turns libgit2's check that a repository belongs to the current user on or off (git's safe.directory). */
+static inline int docket_git_set_owner_validation(int enabled) {
+    return git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, enabled);
+}
+
 /* Lets libgit2's object cache keep trees up to `bytes` long (4 KiB by default). */
 static inline int docket_git_set_tree_cache_limit(size_t bytes) {
     return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, bytes);

@@ -21,7 +21,7 @@ enum CommitSigning {
         switch config("gpg.format") ?? "openpgp" {
         case "openpgp":
             let program = config("gpg.openpgp.program") ?? config("gpg.program") ?? "gpg"
-            let committer = repository.identities().committer
+            let committer = (try? repository.identities().committer) ?? Signature.docket
             return { text in
                 let result = try Spawn.run([program, "--status-fd=2", "-bsau", key ?? "\(committer.name) <\(committer.email)>"],
                                            input: Data(text.utf8), captureErrors: true)

@@ -96,7 +96,7 @@ extension Repository {
     public func commit(tree: ObjectID, parents: [ObjectID], message: String, identities: Identities? = nil,
                        updating reference: String? = "HEAD") throws -> ObjectID {
         let sign = CommitSigning.signer(for: self)
-        let who = identities ?? self.identities()
+        let who = try identities ?? self.identities()
         let author = try gitSignature(who.author), committer = try gitSignature(who.committer)
         defer { git_signature_free(author); git_signature_free(committer) }
         return try withTree(tree) { treeObject in

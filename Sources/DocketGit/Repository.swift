@@ -117,10 +117,36 @@ public final class Repository {
         var repo: OpaquePointer?
         let code = git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil)
         git_repository_free(repo)
-        if code == GIT_EOWNER.rawValue { return true }
-        guard code < 0, let error = git_error_last(), let message = error.pointee.message else { return false }
-        let text = String(cString: message)
-        return text.contains("safe.directory") || text.contains("not owned by current user")
+        guard code < 0 else { return false }
+        var owned = code == GIT_EOWNER.rawValue
+        if !owned, let error = git_error_last(), let message = error.pointee.message {
+            let text = String(cString: message)
+            owned = text.contains("safe.directory") || text.contains("not owned by current user")
+        }
+        // NB: libgit2 1.5 does not know git's `safe.directory = *` (trust every repository); it is read here, as git
+        // reads it (the system's and the user's configuration only), and libgit2's check turned off for the process.
+        if owned, trustsEveryDirectory() {
+            _ = docket_git_set_owner_validation(0)
+            return false
+        }
+        return owned
+    }
+
+    /// Whether the user's or the system's git configuration says `safe.directory = *`, after its last empty value (which clears the list).
+    static func trustsEveryDirectory() -> Bool {
+        var config: OpaquePointer?
+        guard git_config_open_default(&config) == 0 else { return false }
+        defer { git_config_free(config) }
+        final class Values { var list: [String] = [] }
+        let values = Values()
+        _ = git_config_get_multivar_foreach(config, "safe.directory", nil, { entry, payload in
+            if let entry, let value = entry.pointee.value {
+                Unmanaged<Values>.fromOpaque(payload!).takeUnretainedValue().list.append(String(cString: value))
+            }
+            return 0
+        }, Unmanaged.passUnretained(values).toOpaque())
+        let current = values.list.split(separator: "", omittingEmptySubsequences: false).last ?? []
+        return current.contains("*")
     }
 
     /// The working tree's folder, ending in "/"; nil for a bare repository.

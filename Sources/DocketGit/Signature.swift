@@ -1,4 +1,5 @@
 import CGit2
+import DocketSystem
 import Foundation
 
 /// Who a commit is by, and when.
@@ -38,29 +39,71 @@ public struct Identities: Equatable, Sendable {
     }
 }
 
+/// git's configuration asks for an identity set in it (`user.useConfigOnly`), and none is.
+public struct IdentityUnknown: Error, Equatable, Sendable {
+    /// Which identity: "author" or "committer".
+    public let role: String
+}
+
 extension Repository {
     /// Who commits here, as git decides it: `GIT_AUTHOR_NAME`/`_EMAIL`/`_DATE`
     /// and `GIT_COMMITTER_NAME`/`_EMAIL`/`_DATE`, else `author.*`/`committer.*`,
     /// else `user.name`/`user.email` (repository, then user, then system), else
-    /// `DOCKET_AUTHOR_NAME`/`DOCKET_AUTHOR_EMAIL`, else "docket".
-    public func identities(environment: [String: String] = ProcessInfo.processInfo.environment) -> Identities {
+    /// `DOCKET_AUTHOR_NAME`/`DOCKET_AUTHOR_EMAIL`, else "docket" — unless
+    /// `user.useConfigOnly` is set, where git refuses a commit without a
+    /// configured identity (`IdentityUnknown`). Where the configuration holds
+    /// an include libgit2 does not evaluate (`includeIf "hasconfig:…"`), git
+    /// itself is asked (`git var GIT_AUTHOR_IDENT`).
+    public func identities(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Identities {
         func config(_ name: String) -> String? { (try? configString(name)).flatMap { $0?.isEmpty == false ? $0 : nil } }
         func env(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let userName = config("user.name") ?? env("DOCKET_AUTHOR_NAME") ?? Signature.docket.name
-        let userEmail = config("user.email") ?? env("DOCKET_AUTHOR_EMAIL") ?? Signature.docket.email
-        func identity(_ role: String) -> Signature {
+        if hasIncludesLibgit2Skips(), let asked = identitiesFromGit(environment: environment) { return asked }
+        let configOnly = (try? configBool("user.useConfigOnly")) == true
+        let userName = config("user.name") ?? (configOnly ? nil : env("DOCKET_AUTHOR_NAME") ?? Signature.docket.name)
+        let userEmail = config("user.email") ?? (configOnly ? nil : env("DOCKET_AUTHOR_EMAIL") ?? Signature.docket.email)
+        func identity(_ role: String) throws -> Signature {
             let upper = role.uppercased()
             let (date, offset) = env("GIT_\(upper)_DATE").flatMap(GitDate.parse) ?? (nil, nil)
-            return Signature(name: env("GIT_\(upper)_NAME") ?? config("\(role).name") ?? userName,
-                             email: env("GIT_\(upper)_EMAIL") ?? config("\(role).email") ?? userEmail,
-                             date: date, offsetMinutes: offset)
+            guard let name = env("GIT_\(upper)_NAME") ?? config("\(role).name") ?? userName,
+                  let email = env("GIT_\(upper)_EMAIL") ?? config("\(role).email") ?? userEmail else { throw IdentityUnknown(role: role) }
+            return Signature(name: name, email: email, date: date, offsetMinutes: offset)
         }
-        return Identities(author: identity("author"), committer: identity("committer"))
+        return Identities(author: try identity("author"), committer: try identity("committer"))
     }
 
     /// Who commits here: the author of `identities()`.
-    public func defaultSignature(environment: [String: String] = ProcessInfo.processInfo.environment) -> Signature {
-        identities(environment: environment).author
+    public func defaultSignature(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Signature {
+        try identities(environment: environment).author
+    }
+
+    /// Whether git's configuration holds an include whose condition libgit2 1.5
+    /// does not evaluate (`includeIf "hasconfig:remote.*.url:…"`), so that
+    /// git may read settings libgit2 does not.
+    func hasIncludesLibgit2Skips() -> Bool {
+        var config: OpaquePointer?, iterator: OpaquePointer?
+        guard git_repository_config_snapshot(&config, pointer) == 0 else { return false }
+        defer { git_config_free(config) }
+        guard git_config_iterator_glob_new(&iterator, config, "^includeif\\.hasconfig:") == 0 else { return false }
+        defer { git_config_iterator_free(iterator) }
+        var entry: UnsafeMutablePointer<git_config_entry>?
+        return git_config_next(&entry, iterator) == 0
+    }
+
+    /// The identities `git var` gives in this repository; nil when git is not installed or refuses.
+    private func identitiesFromGit(environment: [String: String]) -> Identities? {
+        func ident(_ variable: String) -> Signature? {
+            guard let outcome = try? Spawn.run(["git", "var", variable], environment: ["GIT_DIR": gitdir, "GIT_WORK_TREE": nil],
+                                               folder: workdir ?? gitdir), outcome.status == 0 else { return nil }
+            // "Name <email> 1795339800 +0100"
+            let line = outcome.text.trimmingCharacters(in: .newlines)
+            guard let open = line.lastIndex(of: "<"), let close = line.lastIndex(of: ">"), open < close else { return nil }
+            let name = line[..<open].trimmingCharacters(in: .whitespaces), email = String(line[line.index(after: open)..<close])
+            let upper = variable.hasPrefix("GIT_AUTHOR") ? "AUTHOR" : "COMMITTER"
+            let (date, offset) = environment["GIT_\(upper)_DATE"].flatMap(GitDate.parse) ?? (nil, nil)
+            return Signature(name: name, email: email, date: date, offsetMinutes: offset)
+        }
+        guard let author = ident("GIT_AUTHOR_IDENT"), let committer = ident("GIT_COMMITTER_IDENT") else { return nil }
+        return Identities(author: author, committer: committer)
     }
 }
 

@@ -21,13 +21,13 @@ final class GitSettingsSpec: QuickSpec {
         func files() -> String { store.git("ls-files") }
 
         /// Runs each git command a message quotes ('git …'), as a user would.
-        func follow(_ message: String) {
+        func follow(_ message: String, environment: [String: String] = [:]) {
             let quoted = try! NSRegularExpression(pattern: "'(git [^']+)'").matches(in: message, range: NSRange(message.startIndex..., in: message))
                 .map { String(message[Range($0.range(at: 1), in: message)!]) }
             expect(quoted).notTo(beEmpty())
             for command in quoted {
                 for part in command.components(separatedBy: " && ") {
-                    expect(runCommand("/bin/sh", ["-c", part]).status).to(equal(0), description: part)
+                    expect(runCommand("/bin/sh", ["-c", part], environment: environment).status).to(equal(0), description: part)
                 }
             }
         }
@@ -96,6 +96,51 @@ final class GitSettingsSpec: QuickSpec {
             expect(store.run("commit").status) == 0
             expect(store.git("ls-tree", "HEAD", path)).to(beginWith("100755"))
             expect(store.git("status", "--porcelain")) == ""
+        }
+
+        describe("with the user's own git configuration") {
+            var home: URL!
+            var environment: [String: String] { ["HOME": home.path, "XDG_CONFIG_HOME": home.path, "GIT_CONFIG_NOSYSTEM": "1"] }
+            beforeEach {
+                home = root.appendingPathComponent("home")
+                try! FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            }
+            func configure(_ text: String) { try! Data(text.utf8).write(to: home.appendingPathComponent(".gitconfig")) }
+
+            it("refuses to commit without an identity when user.useConfigOnly is set, as git does, and its advice works") {
+                configure("[user]\n\tuseConfigOnly = true\n")
+                store.run("add", "Second", environment: environment)
+                let refused = store.run("commit", environment: environment)
+                expect(refused.status) != 0
+                expect(refused.stderr).to(contain("user.useConfigOnly"))
+                // The advice, with this user's name and address in it.
+                let advice = refused.stderr.replacingOccurrences(of: "Your Name", with: "Ann").replacingOccurrences(of: "you@example.com", with: "ann@example.invalid")
+                follow(advice, environment: environment)
+                expect(store.run("commit", environment: environment).status) == 0
+                expect(store.git("log", "-1", "--format=%an <%ae>")) == "Ann <ann@example.invalid>\n"
+            }
+
+            it("commits under the identity an includeIf hasconfig:remote.*.url gives, as git var names it") {
+                let work = home.appendingPathComponent("work.gitconfig")
+                try! Data("[user]\n\temail = ann@work.example\n".utf8).write(to: work)
+                configure("[user]\n\tname = Ann\n\temail = ann@home.example\n[includeIf \"hasconfig:remote.*.url:https://work.example/**\"]\n\tpath = \(work.path)\n")
+                store.git("remote", "add", "origin", "https://work.example/lists.git")
+                store.run("add", "Second", environment: environment)
+                expect(store.run("commit", environment: environment).status) == 0
+                expect(store.git("log", "-1", "--format=%an <%ae> %cn <%ce>")) == "Ann <ann@work.example> Ann <ann@work.example>\n"
+            }
+
+            it("uses a store another user owns where safe.directory is *, as git does") {
+                guard geteuid() == 0 else { return }
+                expect(runCommand("chown", ["-R", "65534", store.folder.path]).status) == 0
+                configure("[user]\n\tname = Ann\n\temail = ann@example.invalid\n")
+                let refused = store.run("list", environment: environment)
+                expect(refused.stderr).to(contain("belongs to another user"))
+                configure("[user]\n\tname = Ann\n\temail = ann@example.invalid\n[safe]\n\tdirectory = *\n")
+                expect(store.run("add", "Second", environment: environment).status) == 0
+                expect(store.run("commit", environment: environment).status) == 0
+                expect(runCommand("chown", ["-R", "0", store.folder.path]).status) == 0
+            }
         }
 
         it("keeps a merge driver the user chose, also when a new linked worktree is used") {

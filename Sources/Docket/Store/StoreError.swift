@@ -190,6 +190,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case unfinishedGitOperation(GitOperation)
     /// The clone is shallow and lacks the history a merge needs.
     case shallow
+    /// git's configuration asks for an identity set in it (`user.useConfigOnly`), and none is.
+    case identityUnknown(role: String)
     /// git's configuration asks for signed commits (`commit.gpgsign`) and signing failed.
     case signing(program: String, detail: String)
     /// The remote has several branches and none is this store's upstream.
@@ -271,6 +273,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
                 + "to keep the change, run 'git update-index --no-\(flag.name) \(path)' and 'docket sync'; to drop it, run 'git show HEAD:\(path) > \(path)'"
         case .shallow:
             "this clone is shallow, and the history the merge needs is not in it; fetch the rest ('git fetch --unshallow'), then try again; nothing was changed"
+        case let .identityUnknown(role):
+            "git's configuration says commits take their identity from it alone (user.useConfigOnly), and it names no \(role); nothing was committed. "
+                + "Set one with 'git config --global user.name \"Your Name\"' and 'git config --global user.email you@example.com', then try again"
         case let .signing(program, detail):
             "commit.gpgsign is on, and signing the commit with \(program) failed (\(detail)); nothing was committed; fix git's signing setup (user.signingkey, gpg.format) or turn signing off for this store ('git config commit.gpgsign false')"
         case let .ambiguousUpstream(remote, branches):
@@ -336,6 +341,7 @@ extension StoreError {
         switch error {
         case let error as StoreError: error
         case let error as SigningError: StoreError.state(.signing(program: error.program, detail: error.detail))
+        case let error as IdentityUnknown: StoreError.state(.identityUnknown(role: error.role))
         case let error as GitError where error.code == -14:
             StoreError.state(.gitLocked(path: error.message.range(of: #"'[^']+\.lock'"#, options: .regularExpression)
                 .map { String(error.message[$0].dropFirst().dropLast()) } ?? (error.message.contains("index is locked") ? ".git/index.lock" : "")))
