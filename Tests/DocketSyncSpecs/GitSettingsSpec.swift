@@ -20,9 +20,9 @@ final class GitSettingsSpec: QuickSpec {
         afterEach { try? FileManager.default.removeItem(at: root) }
         func files() -> String { store.git("ls-files") }
 
-        /// Runs each git command a message quotes ('git …'), as a user would.
+        /// Runs each command a message quotes ('git …', 'mv …'), as a user would.
         func follow(_ message: String, environment: [String: String] = [:]) {
-            let quoted = try! NSRegularExpression(pattern: "'(git [^']+)'").matches(in: message, range: NSRange(message.startIndex..., in: message))
+            let quoted = try! NSRegularExpression(pattern: "'((?:git|mv) [^']+)'").matches(in: message, range: NSRange(message.startIndex..., in: message))
                 .map { String(message[Range($0.range(at: 1), in: message)!]) }
             expect(quoted).notTo(beEmpty())
             for command in quoted {
@@ -49,6 +49,25 @@ final class GitSettingsSpec: QuickSpec {
                 expect(files()) != before
                 expect(store.git("status", "--porcelain")) == ""
             }
+        }
+
+        it("refuses replacement objects and grafts, through which git sees other content and history, and each advice works") {
+            let head = store.head
+            let path = files().split(separator: "\n").first { $0.hasPrefix("todos/") }.map(String.init)!
+            let blob = store.git("rev-parse", "HEAD:" + path).trimmingCharacters(in: .newlines)
+            let other = store.git("rev-parse", "HEAD:.docket/format.json").trimmingCharacters(in: .newlines)
+            store.git("replace", "-f", blob, other)
+            var refused = store.run("add", "Second")
+            expect(refused.stderr).to(contain("replacement objects"))
+            expect(store.state.todos.count) == 1
+            follow(refused.stderr)
+            expect(store.run("add", "Second").status) == 0
+            try! Data("\(head)\n".utf8).write(to: store.folder.appendingPathComponent(".git/info/grafts"))
+            refused = store.run("commit")
+            expect(refused.stderr).to(contain("grafts"))
+            follow(refused.stderr)
+            expect(store.run("commit").status) == 0
+            expect(gitCLI(["fsck", "--strict"], in: store.folder).status) == 0
         }
 
         it("refuses core.bare set in a store before adding anything, and its advice works") {

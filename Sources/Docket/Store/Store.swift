@@ -214,6 +214,13 @@ public final class Store {
     /// An index Docket noted is one it read, and is not read again here.
     func refuseUnusableRepository() throws {
         if Store.saysBare(configAt: gitdir + "config") { throw StoreError.state(.bareSetting(root: rootPath)) }
+        // git shows other objects in place of those stored (`git replace`, grafts); Docket reads them as stored.
+        let common = Store.commonDir(gitdir)
+        if FileManager.default.fileExists(atPath: common + "info/grafts") { throw StoreError.state(.grafts(root: rootPath)) }
+        if Store.hasReplaceRefs(common), (try? git.repository.configBool("core.useReplaceRefs")) != false,
+           ProcessInfo.processInfo.environment["GIT_NO_REPLACE_OBJECTS"] == nil {
+            throw StoreError.state(.replaceRefs(root: rootPath))
+        }
         guard !Repository.indexIsNoted(gitdir: gitdir) else { return }
         if let reason = Repository.unreadableIndexReason(gitdir: gitdir) {
             throw StoreError.state(.unreadableIndex(reason, root: rootPath))
@@ -240,6 +247,26 @@ public final class Store {
             guard let value = environment[variable], !value.isEmpty, resolved(value) != expected else { continue }
             throw StoreError.state(.gitEnvironment(variable: variable, value: value, root: root.standardizedFileURL.path))
         }
+    }
+
+    /// The git folder shared by all worktrees, for the git folder `gitdir` (a linked worktree's names it in `commondir`).
+    static func commonDir(_ gitdir: String) -> String {
+        guard let data = try? Folder.readFile(gitdir + "commondir", limit: 1 << 12) else { return gitdir }
+        let named = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let path = named.hasPrefix("/") ? named : gitdir + named
+        return URL(fileURLWithPath: path).standardizedFileURL.path + "/"
+    }
+
+    /// Whether the repository whose common git folder is `common` has a replacement reference (`git replace`).
+    static func hasReplaceRefs(_ common: String) -> Bool {
+        if let enumerator = FileManager.default.enumerator(atPath: common + "refs/replace") {
+            for case let name as String in enumerator where !name.isEmpty {
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: common + "refs/replace/" + name, isDirectory: &isFolder), !isFolder.boolValue { return true }
+            }
+        }
+        guard let packed = try? Folder.readFile(common + "packed-refs", limit: 1 << 30) else { return false }
+        return String(decoding: packed, as: UTF8.self).contains(" refs/replace/")
     }
 
     /// Whether the git configuration file at `path` sets `core.bare` to true (read as git reads a plain file, without includes).

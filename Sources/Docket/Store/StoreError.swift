@@ -184,6 +184,10 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case unreadableIndex(UnreadableIndex, root: String)
     /// `GIT_DIR` or `GIT_WORK_TREE` names another repository than the store's.
     case gitEnvironment(variable: String, value: String, root: String)
+    /// The repository has grafts (`.git/info/grafts`), which git reads history through and Docket does not.
+    case grafts(root: String)
+    /// The repository has replacement objects (`git replace`), which git shows in place of those stored and Docket does not.
+    case replaceRefs(root: String)
     /// `core.bare` is true in a store's own configuration.
     case bareSetting(root: String)
     /// git began a merge, rebase, cherry-pick or revert and has not finished it.
@@ -304,6 +308,12 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
         case let .gitEnvironment(variable, value, root):
             "\(variable) is set to \(value), but the store is \(root), and Docket works only on the store's own repository; nothing was changed. "
                 + "Unset GIT_DIR and GIT_WORK_TREE ('unset GIT_DIR GIT_WORK_TREE') and name the store with -C, then try again"
+        case let .grafts(root):
+            "\(root) has grafts (.git/info/grafts), through which git reads a history other than the one stored, and Docket reads it as stored; nothing was changed. "
+                + "Set them aside with 'mv \(root)/.git/info/grafts \(root)/.git/info/grafts.off', then try again"
+        case let .replaceRefs(root):
+            "\(root) has replacement objects ('git replace'), which git shows in place of the ones stored, and Docket reads them as stored; nothing was changed. "
+                + "Have git read them as stored too with 'git -C \(root) config core.useReplaceRefs false' (or remove them with 'git -C \(root) replace -d $(git -C \(root) replace -l)'), then try again"
         case let .bareSetting(root):
             "git's configuration in \(root) says the repository is bare (core.bare = true), so it has no working tree for Docket's files; nothing was changed. "
                 + "Run 'git -C \(root) config core.bare false', then try again"
