@@ -140,6 +140,13 @@ extension Repository {
         return signature
     }
 
+    /// `tree` with these paths holding these blobs (as regular files), written.
+    public func tree(_ tree: ObjectID, replacing blobs: [String: ObjectID]) throws -> ObjectID {
+        var updated = git_oid()
+        try updateTree(tree, with: blobs.map { TreeUpdate.blob($0.key, $0.value) }, into: &updated)
+        return ObjectID(updated)
+    }
+
     /// `baseline` with the paths upserted (an id) or removed (nil), as `tree`.
     func updateTree(_ baseline: ObjectID, with updates: [TreeUpdate], into tree: inout git_oid) throws {
         let paths = updates.map { strdup($0.path) }

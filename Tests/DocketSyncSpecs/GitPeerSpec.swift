@@ -229,6 +229,34 @@ final class GitPeerSpec: QuickSpec {
             }
         }
 
+        describe("a peer without Docket's merge driver (jgit, a git without docket)") {
+            it("commits git's conflict markers: the next docket sync merges them again with a record, and no machine keeps them") {
+                let peer = Machine(folder: machines.root.appendingPathComponent("peer"))
+                gitCLI(["clone", "-q", machines.remote.path, peer.folder.path], in: machines.root)
+                laptop.run("edit", milk, "Buy oat milk")
+                laptop.run("sync")
+                let path = StoreLayout.todo(laptop.state.todos.first { $0.id.uuidString.lowercased().hasPrefix(milk) }!.id)
+                let file = peer.folder.appendingPathComponent(path)
+                try! String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "\"Buy milk\"", with: "\"Buy soy milk\"")
+                    .write(to: file, atomically: false, encoding: .utf8)
+                gitCLI(["commit", "-qam", "Edit on the peer"], in: peer.folder)
+                gitCLI(["pull", "-q", "--no-rebase"], in: peer.folder)
+                expect(try! String(contentsOf: file, encoding: .utf8)).to(contain("<<<<<<<"))
+                gitCLI(["commit", "-qam", "Merge, markers and all"], in: peer.folder)
+                expect(gitCLI(["push", "-q"], in: peer.folder).status) == 0
+
+                let synced = desk.run("sync")
+                expect(synced.status).to(equal(0), description: synced.stderr)
+                expect(laptop.run("sync").status) == 0
+                for machine in [desk, laptop] {
+                    expect(machine.git("grep", "-l", "<<<<<<<", "HEAD", "--", "todos")) == ""
+                    expect(machine.state.todos.first { $0.id.uuidString.lowercased().hasPrefix(milk) }?.text) == "Buy oat milk"
+                }
+                expect(desk.run("merges").stdout).to(contain("Buy soy milk"))
+                expect(fsckProblem(machines.remote)).to(beNil())
+            }
+        }
+
         describe("a broken file committed with git") {
             it("is never pushed on: sync refuses it, naming the file and the commit") {
                 let bad = desk.folder.appendingPathComponent(StoreLayout.todo(twin))

@@ -27,6 +27,9 @@ struct StoreGit {
     func tree(ofCommit id: ObjectID) throws -> ObjectID { try reading { try repository.tree(ofCommit: id) } }
     func blob(_ id: ObjectID) throws -> Data { try reading { try repository.blob(id) } }
     func blobSize(_ id: ObjectID) throws -> Int { try reading { try repository.blobSize(id) } }
+    func tree(_ tree: ObjectID, replacing blobs: [String: ObjectID]) throws -> ObjectID {
+        try writing { try repository.tree(tree, replacing: blobs) }
+    }
     func writeBlob(_ data: Data) throws -> ObjectID { try writing { try repository.writeBlob(data) } }
     func entries(inTree tree: ObjectID, under folders: [String]) throws -> [String: TreeEntry] {
         try reading { try repository.entries(inTree: tree, under: folders) }

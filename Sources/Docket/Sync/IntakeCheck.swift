@@ -156,7 +156,11 @@ struct IntakeCheck {
         if let entry = try? git.entry(inTree: git.tree(ofCommit: target), at: path), !git.repository.exists(entry.id) {
             return StoreError.state(.objectMissingInCommit(path: path, commit: commit.short, object: entry.id.short))
         }
-        return StoreError.state(.refusedInCommit(path: path, commit: commit.short, reason: reason))
+        // Markers a merge commit brought are merged again on the way in (`resolvingCommittedMarkers`); these came otherwise.
+        let said = reason == StoredItem.markersReason
+            ? "holds git's conflict markers, committed outside a merge commit Docket could merge again (a rebase or cherry-pick finished by hand, say)"
+            : reason
+        return StoreError.state(.refusedInCommit(path: path, commit: commit.short, reason: said))
     }
 
     /// The commit that brought the file at `path` as `target` has it: the

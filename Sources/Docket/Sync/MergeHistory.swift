@@ -70,3 +70,55 @@ extension Store {
         return MergeRecord(commit: commit.id.description, date: commit.date, summary: commit.summary, report: report, madeByGit: true)
     }
 }
+
+extension Store {
+    /// `theirs`, or a commit on top of it in which each store file a peer
+    /// without Docket's merge driver (jgit, a git without docket installed)
+    /// committed with git's conflict markers is merged again, with Docket's
+    /// rules, from the two sides of the merge commit that brought the
+    /// markers; the commit's message records the decisions, as a merge's
+    /// does. A file whose markers no merge commit explains is left as it is,
+    /// for the intake check to refuse.
+    func resolvingCommittedMarkers(_ theirs: ObjectID, since base: ObjectID?) throws -> ObjectID {
+        guard let base else { return theirs }
+        let changed = try git.changedPaths(from: try git.tree(ofCommit: base), to: try git.tree(ofCommit: theirs))
+            .filter { $0.kind != .deleted && StoreLayout.item(at: $0.path) != .other }
+        var marked: [(path: String, blob: ObjectID)] = []
+        for change in changed {
+            guard let id = change.newID, (try? git.blobSize(id)).map({ $0 <= Store.maximumFileSize }) == true,
+                  StoredItem.hasConflictMarkers(try git.blob(id)) else { continue }
+            marked.append((change.path, id))
+        }
+        guard !marked.isEmpty else { return theirs }
+        let commits = try git.commits(from: theirs, excluding: [base])
+        var resolved: [String: ObjectID] = [:], items: [ItemDecision] = [], farAhead: [FarAheadDate] = []
+        var sides: (ObjectID, ObjectID)?, brought: [String] = []
+        for (path, blob) in marked {
+            // The merge commit that brought these markers: it holds them, and neither of its sides does.
+            for commit in commits where try git.blobID(inTree: try git.tree(ofCommit: commit), at: path) == blob {
+                let parents = try git.parents(of: commit)
+                let versions = try parents.map { try git.blobID(inTree: try git.tree(ofCommit: $0), at: path) }
+                guard !versions.contains(blob) else { continue }
+                guard parents.count == 2, let ours = versions[0], let other = versions[1] else { break }
+                let common = try git.mergeBase(parents[0], parents[1])
+                let baseData = try common.flatMap { try git.blobID(inTree: try git.tree(ofCommit: $0), at: path) }.map { try git.blob($0) }
+                guard case let .merged(data, report) = FileMerge.merge(path: path, base: baseData, ours: try git.blob(ours), theirs: try git.blob(other))
+                else { break }
+                resolved[path] = try git.writeBlob(data)
+                items += report.items
+                farAhead += report.farAhead
+                sides = sides ?? (parents[0], parents[1])
+                brought.append(commit.short)
+                break
+            }
+        }
+        guard let sides, !resolved.isEmpty else { return theirs }
+        let branchTree = try git.tree(ofCommit: theirs)
+        let report = MergeReport(items: items, farAhead: farAhead)
+        let names = Array(Set(brought)).sorted().joined(separator: ", ")
+        let summary = "Resolve the conflict markers committed in \(names) with Docket's merge: \(report.summary)"
+        let message = summary + "\n\n" + report.items.flatMap(\.lines).map { "- " + $0 }.joined(separator: "\n")
+            + "\n\n" + MergeHistory.replayTrailers(report, ours: sides.0, theirs: sides.1)
+        return try git.commit(tree: try git.tree(branchTree, replacing: resolved), parents: [theirs], message: message)
+    }
+}

@@ -97,7 +97,8 @@ extension Store {
         try retryingAbandonedLock { try git.fetch(remote: remote, branch: followed, options: options) }
         Fault.point("after-fetch")
         guard let short = try upstream(remote: remote, options: options),
-              let theirs = try git.reference("refs/remotes/\(remote)/\(short)") else { return .remoteEmpty }
+              let fetched = try git.reference("refs/remotes/\(remote)/\(short)") else { return .remoteEmpty }
+        var theirs = fetched
         let intake = IntakeCheck(git: try git, progress: ProgressThrottle(options.progress))
         try refuseNewerFormat(in: theirs)
         guard let ours = try git.head() else {
@@ -108,6 +109,8 @@ extension Store {
         if ours == theirs { return .upToDate }
         let base = try withinHistory { try git.mergeBase(ours, theirs) }
         if base == theirs { return .upToDate }
+        // A peer without Docket's merge driver may have committed git's conflict markers: merged again here, on top.
+        theirs = try git.writingObjectsTogether { try resolvingCommittedMarkers(fetched, since: base) }
         let contents = try intake.check(theirs, since: base)
         if base == ours {
             let farAhead = try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).farAheadInFastForward()
