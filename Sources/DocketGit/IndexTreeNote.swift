@@ -216,7 +216,7 @@ extension Repository {
     }
 
     /// The last 20 bytes of the index file (its checksum), read without following a link.
-    private static func checksum(ofIndexAt path: String) -> [UInt8]? {
+    static func checksum(ofIndexAt path: String) -> [UInt8]? {
         let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -62,6 +62,18 @@ extension Repository {
         }
     }
 
+    /// The tree the index holds, written (`git write-tree`).
+    public func writeTreeFromIndex() throws -> ObjectID {
+        try withIndex { index in
+            var tree = git_oid()
+            try check(git_index_write_tree(&tree, index), "git_index_write_tree")
+            return ObjectID(tree)
+        }
+    }
+
+    /// The checksum the index file ends with, read without libgit2; nil when there is none.
+    public func indexFileChecksum() -> [UInt8]? { Self.checksum(ofIndexAt: gitdir + "index") }
+
     /// Makes the index match a tree (`git reset --mixed` without moving HEAD).
     public func resetIndex(to tree: ObjectID) throws {
         try withIndex { index in

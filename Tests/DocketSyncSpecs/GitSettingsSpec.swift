@@ -162,6 +162,61 @@ final class GitSettingsSpec: QuickSpec {
             }
         }
 
+        describe("git's client hooks") {
+            func hook(_ name: String, _ body: String, in folder: String = ".git/hooks") {
+                let url = store.folder.appendingPathComponent(folder).appendingPathComponent(name)
+                try! FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try! Data("#!/bin/sh\n\(body)\n".utf8).write(to: url)
+                chmod(url.path, 0o755)
+            }
+            var ran: URL { root.appendingPathComponent("ran") }
+            func log() -> String { (try? String(contentsOf: ran, encoding: .utf8)) ?? "" }
+
+            it("runs pre-commit, which can refuse the commit and keep every change, and --no-verify skips it, as git's do") {
+                hook("pre-commit", "echo 'no beer, please' >&2\ngit diff --cached | grep -q Beer && exit 1\nexit 0")
+                store.run("add", "Buy Beer")
+                let refused = store.run("commit")
+                expect(refused.status) != 0
+                expect(refused.stderr).to(contain("no beer, please"))
+                expect(refused.stderr).to(contain("pre-commit hook"))
+                expect(store.git("log", "--format=%s")).notTo(contain("Add 1 todo\nAdd"))
+                expect(store.run("status").stdout).to(contain("added todo 'Buy Beer'"))
+                expect(store.run("commit", "--no-verify").status) == 0
+                expect(store.run("status").stdout).to(contain("Nothing to commit"))
+            }
+
+            it("runs the hooks in core.hooksPath, and lets prepare-commit-msg and commit-msg change the message, and post-commit hear of it") {
+                store.git("config", "core.hooksPath", "my-hooks")
+                hook("prepare-commit-msg", "echo \"[$2] $(cat \"$1\")\" > \"$1\"", in: "my-hooks")
+                hook("commit-msg", "printf '\\nSigned-off-by: Ann <ann@example.invalid>\\n' >> \"$1\"", in: "my-hooks")
+                hook("post-commit", "git log -1 --format=%s > \(ran.path)", in: "my-hooks")
+                store.run("add", "Second")
+                expect(store.run("commit").status) == 0
+                expect(store.git("log", "-1", "--format=%B").trimmingCharacters(in: .newlines))
+                    == "[message] Add 1 todo\n\nSigned-off-by: Ann <ann@example.invalid>"
+                expect(log()) == "[message] Add 1 todo\n"
+            }
+
+            it("runs pre-push with the remote and what is sent, which can refuse the push, and post-merge after a pull") {
+                let remote = root.appendingPathComponent("remote.git")
+                gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
+                store.run("remote", "add", "origin", remote.path)
+                hook("pre-push", "cat > \(ran.path)\necho \"$1 $2\" >> \(ran.path)\nexit 1")
+                expect(store.run("push").status) != 0
+                expect(gitCLI(["rev-parse", "--verify", "-q", "main"], in: remote).stdout) == ""
+                expect(log()) == "refs/heads/main \(store.head) refs/heads/main \(String(repeating: "0", count: 40))\norigin \(remote.path)\n"
+                expect(store.run("push", "--no-verify").status) == 0
+                // Another machine's change, pulled: post-merge hears of it.
+                let other = Machine(folder: root.appendingPathComponent("other"))
+                runCommand(docketBinary, ["clone", remote.path, other.folder.path])
+                other.run("add", "From the other")
+                other.run("sync")
+                hook("post-merge", "echo \"post-merge $1\" > \(ran.path)")
+                expect(store.run("pull").status) == 0
+                expect(log()) == "post-merge 0\n"
+            }
+        }
+
         it("keeps a merge driver the user chose, also when a new linked worktree is used") {
             store.git("config", "merge.docket.driver", "my-wrapper %O %A %B %P")
             let worktree = root.appendingPathComponent("worktree")

@@ -91,19 +91,30 @@ extension Store {
         let headTree = try head.map { try git.tree(ofCommit: $0) }
         let text = try checkAndDescribe(entries, head: head, message: message, composing: composing)
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
+        let hooks = try gitClientHooks
+        var message = text + "\n"
         let (tree, id) = try git.writingObjectsTogether { () throws -> (ObjectID, ObjectID?) in
-            let tree = try git.stageAndWriteTree(entries.map(\.path), refreshing: stale)
+            var tree = try git.stageAndWriteTree(entries.map(\.path), refreshing: stale)
             Fault.point("after-stage")
+            // git's pre-commit hook sees what is staged; one that stages more (a formatter, say) is committed with it.
+            if verifiesWithGitHooks, hooks.program("pre-commit") != nil {
+                let staged = try git.indexFileChecksum()
+                try hooks.require("pre-commit", refusing: "the commit", show: hookReport)
+                if try git.indexFileChecksum() != staged { tree = try git.writeTreeFromIndex() }
+            }
             if tree == headTree { return (tree, nil) }
-            return (tree, try git.commit(tree: tree, parents: head.map { [$0] } ?? [], message: text + "\n"))
+            message = try messageThroughGitHooks(message, hooks: hooks)
+            return (tree, try git.commit(tree: tree, parents: head.map { [$0] } ?? [], message: message))
         }
         guard let id else {
             try git.noteIndexHolds(tree)
             return .nothingToCommit
         }
-        try git.setReference(branch, to: id, message: "commit: " + text)
+        let summary = message.split(separator: "\n").first.map(String.init) ?? text
+        try git.setReference(branch, to: id, message: "commit: " + summary)
         try git.noteIndexHolds(tree)
-        return .committed(id: id.description, message: text)
+        _ = try? hooks.run("post-commit", show: hookReport)
+        return .committed(id: id.description, message: message == text + "\n" ? text : summary)
     }
 
     /// Reads every changed item (refusing when any does not read), dates the

@@ -32,6 +32,8 @@ public final class Store {
     /// Changes whose hooks have not run yet and which could not be written down.
     var unsavedHookBatches: [HookBatch] = []
     var warnedAboutHooks = false
+    /// Whether commits and pushes run git's verifying hooks (`pre-commit`, `commit-msg`, `pre-push`); false is git's `--no-verify`.
+    public var verifiesWithGitHooks = true
     /// The docket program that starts the store's change monitor when it is on and none runs (the command line sets it).
     public var changeMonitorProgram: String?
 

@@ -194,6 +194,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case unfinishedGitOperation(GitOperation)
     /// The clone is shallow and lacks the history a merge needs.
     case shallow
+    /// One of git's client hooks (pre-commit, commit-msg, pre-push) refused.
+    case gitHookRefused(hook: String, path: String, status: Int32, what: String)
     /// git's configuration asks for an identity set in it (`user.useConfigOnly`), and none is.
     case identityUnknown(role: String)
     /// git's configuration asks for signed commits (`commit.gpgsign`) and signing failed.
@@ -277,6 +279,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
                 + "to keep the change, run 'git update-index --no-\(flag.name) \(path)' and 'docket sync'; to drop it, run 'git show HEAD:\(path) > \(path)'"
         case .shallow:
             "this clone is shallow, and the history the merge needs is not in it; fetch the rest ('git fetch --unshallow'), then try again; nothing was changed"
+        case let .gitHookRefused(hook, path, status, what):
+            "git's \(hook) hook (\(path)) refused \(what) (exit status \(status)); nothing was \(hook == "pre-push" ? "pushed" : "committed"), and every change is kept. "
+                + "Do what it says and try again, or skip git's hooks once with --no-verify, as with git"
         case let .identityUnknown(role):
             "git's configuration says commits take their identity from it alone (user.useConfigOnly), and it names no \(role); nothing was committed. "
                 + "Set one with 'git config --global user.name \"Your Name\"' and 'git config --global user.email you@example.com', then try again"

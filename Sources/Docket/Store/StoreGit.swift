@@ -57,6 +57,8 @@ struct StoreGit {
     func status(under folders: [String]) throws -> [StatusEntry] {
         try reading { try repository.status(under: folders, alwaysTracked: { StoreLayout.item(at: $0) != .other }) }
     }
+    func writeTreeFromIndex() throws -> ObjectID { try writing { try repository.writeTreeFromIndex() } }
+    func indexFileChecksum() -> [UInt8]? { repository.indexFileChecksum() }
     func indexFlags() throws -> [String: IndexFlag] { try reading { try repository.indexFlags() } }
     func hashFile(_ path: String) throws -> ObjectID { try reading { try repository.hashFile(path) } }
     func indexHoldsHeadTree() throws -> Bool { try reading { try repository.indexHoldsHeadTree() } }

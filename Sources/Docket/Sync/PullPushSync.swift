@@ -31,6 +31,7 @@ extension Store {
         let (ref, short) = try localBranch()
         let target = try configuredUpstream(remote: remote) ?? upstream(remote: remote, options: options) ?? short
         try checkOutgoing(remote: remote, upstream: target)
+        try runPrePush(remote: remote, local: ref, upstream: target)
         try retryingAbandonedLock { try git.push(remote: remote, local: ref, to: "refs/heads/\(target)", options: options) }
         if try configuredUpstream(remote: remote) == nil { try rememberUpstream(remote: remote, branch: target) }
         let dangling = try checkRemoteHead(remote: remote, branch: target, options: options)
@@ -115,6 +116,7 @@ extension Store {
         if base == ours {
             let farAhead = try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).farAheadInFastForward()
             try moveBranch(to: theirs, from: ours, message: "docket: pull (fast-forward)", contents: contents)
+            runPostMerge()
             return .fastForwarded(to: theirs.description, farAhead: farAhead)
         }
         let (commit, report) = try git.writingObjectsTogether {
@@ -123,7 +125,24 @@ extension Store {
         Fault.point("after-merge-commit")
         try moveBranch(to: commit, from: ours, message: "docket: pull (merge)", contents: contents)
         recordMergeForUndo("\(remote)/\(short)", ours: ours, merged: commit)
+        runPostMerge()
         return .merged(commit: commit.description, report: report)
+    }
+
+    /// git's pre-push hook, as git runs it: the remote's name and address, and on its input the reference to send.
+    func runPrePush(remote: String, local ref: String, upstream: String) throws {
+        guard verifiesWithGitHooks else { return }
+        let hooks = try gitClientHooks
+        guard hooks.program("pre-push") != nil, let head = try git.head() else { return }
+        let url = try git.remotes().first { $0.name == remote }?.url ?? remote
+        let remoteHead = try git.reference("refs/remotes/\(remote)/\(upstream)")?.description ?? String(repeating: "0", count: 40)
+        let line = "\(ref) \(head) refs/heads/\(upstream) \(remoteHead)\n"
+        try hooks.require("pre-push", [remote, url], input: Data(line.utf8), refusing: "the push to \(remote)", show: hookReport)
+    }
+
+    /// git's post-merge hook, after a pull moved the branch (it cannot undo it).
+    func runPostMerge() {
+        _ = try? gitClientHooks.run("post-merge", ["0"], show: hookReport)
     }
 
     /// Refuses to send commits whose store files Docket would not take in:

@@ -72,9 +72,11 @@ struct Commit: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Option(name: .shortAndLong, help: "The commit message.") var message: String?
+    @Flag(help: "Skip git's pre-commit and commit-msg hooks, as 'git commit --no-verify' does.") var noVerify = false
 
     func run() throws {
         let store = try self.store.open()
+        store.verifiesWithGitHooks = !noVerify
         switch try store.commit(message: message) {
         case .nothingToCommit: print("Nothing to commit.")
         case let .committed(id, message): print("Committed \(id.prefix(7)): \(Output.safe(message))")

@@ -187,9 +187,12 @@ struct Push: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The remote (default: origin, or the only one).") var remote: String?
+    @Flag(help: "Skip git's pre-push hook, as 'git push --no-verify' does.") var noVerify = false
 
     func run() throws {
-        say(try store.open().push(remote: remote, options: transferOptions()))
+        let store = try self.store.open()
+        store.verifiesWithGitHooks = !noVerify
+        say(try store.push(remote: remote, options: transferOptions()))
     }
 }
 
@@ -221,6 +224,7 @@ struct Sync: ParsableCommand {
     @Option(help: ArgumentHelp("With --watch: append the log to this file instead of printing it.", valueName: "file"))
     var log: String?
     @Flag(help: "With --watch: exit quietly if another watcher runs for this store (for cron).") var unlessWatching = false
+    @Flag(help: "Skip git's pre-commit, commit-msg and pre-push hooks, as git's --no-verify does.") var noVerify = false
 
     func validate() throws {
         if !watch, interval != nil || delay != nil || log != nil || unlessWatching {
@@ -231,6 +235,7 @@ struct Sync: ParsableCommand {
     func run() throws {
         if watch { return try runWatching() }
         let store = try self.store.open()
+        store.verifiesWithGitHooks = !noVerify
         let outcome = try store.sync(remote: remote, options: transferOptions()) { committed in
             if case let .committed(id, message) = committed {
                 print("Committed \(id.prefix(7)): \(Output.safe(message))")
