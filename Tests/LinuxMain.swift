@@ -64,6 +64,7 @@ import XCTest
             ConvergenceSpec.self,
             FolderCopySpec.self,
             FolderCopyPropertySpec.self,
+            GitFuzzSpec.self,
             HostileRemoteSpec.self,
             HostileAddressSpec.self,
             FaultScriptSpec.self,

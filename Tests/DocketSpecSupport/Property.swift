@@ -21,8 +21,10 @@ public struct SeededGenerator: RandomNumberGenerator {
 /// Runs `body` over `cases` seeds and fails with the first failing case's seed.
 ///
 /// `body` returns nil when the property holds, else what went wrong. Set
-/// `DOCKET_SEED` to run just one seed (the one a failure printed).
-public func forAll(_ cases: Int, file: FileString = #filePath, line: UInt = #line,
+/// `DOCKET_SEED` to run just one seed (the one a failure printed). With
+/// `continuing`, every seed runs and each failing one fails on its own (for
+/// long runs that count failures).
+public func forAll(_ cases: Int, continuing: Bool = false, file: FileString = #filePath, line: UInt = #line,
                    _ body: (inout SeededGenerator) -> String?) {
     let seeds: [UInt64]
     if let text = ProcessInfo.processInfo.environment["DOCKET_SEED"], let seed = UInt64(text) {
@@ -35,7 +37,7 @@ public func forAll(_ cases: Int, file: FileString = #filePath, line: UInt = #lin
         var generator = SeededGenerator(seed: seed)
         if let problem = body(&generator) {
             fail("property failed for seed \(seed) (replay with DOCKET_SEED=\(seed)): \(problem)", file: file, line: line)
-            return
+            if !continuing { return }
         }
     }
 }
