@@ -121,6 +121,8 @@ struct GitFuzz {
             var roll = Int.random(in: 0..<totalWeight, using: &random)
             let kind = kinds.first { roll -= $0.weight; return roll < 0 }!.name
             let before = present(host)
+            // What a step that removes may take away: also what it merges in (`-s ours` drops the remote's new todos).
+            let known = before.union(todos(host, at: "origin/main"))
             let headBefore = head(host)
             var replay: Replay?
             var removes = false
@@ -266,10 +268,9 @@ struct GitFuzz {
             if let problem = fsckProblem(host.folder) ?? fsckProblem(remote) { return failed(problem) }
             if let problem = statusDisagreement(host) { return failed(problem) }
             let after = present(host)
-            for id in before.subtracting(after) {
-                if removes { removed.insert(id) } else if !removed.contains(id) {
-                    return failed("todo \(id.uuidString) left the \(host.name), though no step removed it")
-                }
+            if removes { removed.formUnion(known.subtracting(after)) }
+            if !removes, let id = before.subtracting(after).subtracting(removed).min(by: { $0.uuidString < $1.uuidString }) {
+                return failed("todo \(id.uuidString) left the \(host.name), though no step removed it")
             }
             if let replay, let problem = droppedValues(replay, host: host, made: head(host)) { return failed(problem) }
             for merge in recent(host, ["--merges", "-n", "5", "HEAD"]) where !checkedMerges.contains(merge) && !oursMerges.contains(merge) {
@@ -297,10 +298,14 @@ struct GitFuzz {
         }
         for round in 1...2 {
             for host in hosts {
+                let before = present(host)
                 let result = docketIn(host, ["sync"])
                 log.append("end \(host.name): docket sync")
                 let failed = { (problem: String) in "the last syncs, round \(round), the \(host.name): \(problem)\nsteps:\n  " + log.suffix(15).joined(separator: "\n  ") }
                 if result.status != 0 { return failed("docket sync failed: \(result.stderr)") }
+                if let id = before.subtracting(present(host)).subtracting(removed).min(by: { $0.uuidString < $1.uuidString }) {
+                    return failed("todo \(id.uuidString) left the \(host.name), though no step removed it")
+                }
                 if let problem = fsckProblem(host.folder) ?? fsckProblem(remote) { return failed(problem) }
                 if let problem = statusDisagreement(host) { return failed(problem) }
             }
@@ -405,6 +410,12 @@ struct GitFuzz {
     func committedTodos(_ host: Host) -> [UUID] {
         gitCLI(["ls-tree", "-r", "--name-only", "HEAD", "--", "todos"], in: host.folder).stdout.split(separator: "\n")
             .compactMap { todoID(path: String($0)) }.filter { todosOnDisk(host).contains($0) }.sorted { $0.uuidString < $1.uuidString }
+    }
+
+    /// The todos of a commit's tree (none when there is no such commit).
+    func todos(_ host: Host, at revision: String) -> Set<UUID> {
+        Set(gitCLI(["ls-tree", "-r", "--name-only", revision, "--", "todos"], in: host.folder).stdout.split(separator: "\n")
+            .compactMap { todoID(path: String($0)) })
     }
 
     /// The todos a machine holds anywhere git or a person would look: its commit, its index, its working tree.
