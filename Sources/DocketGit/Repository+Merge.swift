@@ -1,14 +1,55 @@
 import CGit2
+import Foundation
 
 extension Repository {
     /// The best common ancestor of two commits; nil when they share none.
+    /// In a shallow clone, the history beyond the commits `.git/shallow` names
+    /// is not there: libgit2 1.5 does not know that file, and its walk fails
+    /// there. The walk is then Docket's own (`shallowMergeBase`).
     public func mergeBase(_ a: ObjectID, _ b: ObjectID) throws -> ObjectID? {
         var out = git_oid()
         var (oa, ob) = (a.oid, b.oid)
         let code = git_merge_base(&out, pointer, &oa, &ob)
         if code == GIT_ENOTFOUND.rawValue { return nil }
+        if code < 0, let shallow = shallowCommits() { return try shallowMergeBase(a, b, shallow: shallow) }
         try check(code, "git_merge_base")
         return ObjectID(out)
+    }
+
+    /// The commits a shallow clone's history stops at (`shallow` in the git folder); nil when the clone is whole.
+    public func shallowCommits() -> Set<ObjectID>? {
+        guard let data = FileManager.default.contents(atPath: commonDir + "shallow") else { return nil }
+        return Set(String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { ObjectID(hex: String($0)) })
+    }
+
+    /// The best common ancestor of two commits of a shallow clone, walking
+    /// no further than its shallow commits; nil when they share none there.
+    /// Throws `ShallowHistory` when the answer lies beyond them: no common
+    /// ancestor is there, or several that none descends from.
+    func shallowMergeBase(_ a: ObjectID, _ b: ObjectID, shallow: Set<ObjectID>) throws -> ObjectID? {
+        func ancestors(of start: ObjectID) throws -> Set<ObjectID> {
+            var seen: Set<ObjectID> = [start], stack = [start]
+            while let commit = stack.popLast() {
+                guard !shallow.contains(commit) else { continue }
+                for parent in try commitInfo(commit).parents where seen.insert(parent).inserted { stack.append(parent) }
+            }
+            return seen
+        }
+        let ofA = try ancestors(of: a)
+        if ofA.contains(b) { return b }
+        let ofB = try ancestors(of: b)
+        if ofB.contains(a) { return a }
+        let common = ofA.intersection(ofB)
+        // The best are those no other common commit descends from: all but the ancestors of common commits' parents.
+        var below = Set<ObjectID>(), stack: [ObjectID] = []
+        for commit in common where !shallow.contains(commit) { stack += try commitInfo(commit).parents }
+        while let commit = stack.popLast() {
+            guard below.insert(commit).inserted, !shallow.contains(commit) else { continue }
+            stack += try commitInfo(commit).parents
+        }
+        let best = common.subtracting(below)
+        guard best.count == 1, let base = best.first else { throw ShallowHistory() }
+        return base
     }
 
     /// Merges three trees as git would, then replaces the given paths (`nil`
@@ -84,4 +125,10 @@ extension Repository {
 public struct MergeConflict: Error, Equatable {
     /// The files, relative to the repository's top folder.
     public let paths: [String]
+}
+
+/// A shallow clone lacks the history a merge needs: its commits' common ancestor lies beyond the clone's shallow commits.
+public struct ShallowHistory: Error, Equatable, Sendable {
+    /// Whether a push found it: the remote would need the history the clone lacks.
+    public var pushing = false
 }

@@ -1,4 +1,5 @@
 import CGit2
+import DocketSystem
 import Foundation
 
 extension Repository {
@@ -6,6 +7,7 @@ extension Repository {
     /// `branch` when given (the one the store follows) and git is not told to
     /// prune, so that a remote with many branches costs what its one branch costs.
     public func fetch(remote name: String, branch: String? = nil, options: TransferOptions) throws {
+        if shallowCommits() != nil { return try fetchThroughGit(remote: name, branch: branch) }
         try withRemote(name) { remote in
             let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
             let prunes = try configBool("remote.\(name).prune") ?? configBool("fetch.prune") ?? false
@@ -38,12 +40,51 @@ extension Repository {
         }
     }
 
+    /// A fetch into a shallow clone, through `git fetch`.
+    ///
+    /// NB: libgit2 1.5 fetches into a shallow clone as into a whole one: it
+    /// takes new commits without the parents the server left out for the
+    /// clone's shallow commits, after which git itself cannot read the
+    /// history ("Failed to traverse parents"), not even to `--unshallow` it.
+    func fetchThroughGit(remote name: String, branch: String?) throws {
+        let url = (try? configString("remote.\(name).url")).flatMap { $0 } ?? name
+        let specs = branch.map { ["+refs/heads/\($0):refs/remotes/\(name)/\($0)"] } ?? []
+        let outcome = try Spawn.run(["git", "fetch", "-q", name] + specs,
+                                    environment: ["GIT_DIR": gitdir, "GIT_WORK_TREE": workdir, "GIT_TERMINAL_PROMPT": "0"],
+                                    captureErrors: true, folder: workdir ?? gitdir)
+        guard outcome.status != 0 else { return }
+        let said = (outcome.text + outcome.errorText).trimmingCharacters(in: .whitespacesAndNewlines)
+        throw TransferError.other(url: RemoteURL.redacted(url), error: GitError(code: -1, function: "git fetch", message: said))
+    }
+
+    /// A push from a shallow clone, through `git push`.
+    ///
+    /// NB: libgit2 1.5 does not know a shallow clone's `shallow` file: the
+    /// pack it builds walks past the clone's shallow commits to parents that
+    /// are not there, and fails. git knows where the history stops; it is run
+    /// for this shape alone, with its own credential helpers.
+    func pushThroughGit(remote name: String, refspec: String, reference: String) throws {
+        let url = (try? configString("remote.\(name).url")).flatMap { $0 } ?? name
+        let outcome = try Spawn.run(["git", "push", "--porcelain", name, refspec],
+                                    environment: ["GIT_DIR": gitdir, "GIT_WORK_TREE": workdir, "GIT_TERMINAL_PROMPT": "0"],
+                                    captureErrors: true, folder: workdir ?? gitdir)
+        guard outcome.status != 0 else { return }
+        let said = (outcome.text + outcome.errorText).trimmingCharacters(in: .whitespacesAndNewlines)
+        // NB: git's words (receive-pack's "shallow update not allowed"): the remote will not take history that stops short.
+        if said.contains("shallow update not allowed") { throw ShallowHistory(pushing: true) }
+        if said.contains("[rejected]") || said.contains("non-fast-forward") || said.contains("fetch first") {
+            throw TransferError.rejected(url: RemoteURL.redacted(url), reference: reference, reason: "the remote has commits this clone lacks")
+        }
+        throw TransferError.other(url: RemoteURL.redacted(url), error: GitError(code: -1, function: "git push", message: said))
+    }
+
     /// Pushes a local reference to the same name on the remote; a rejected update throws `TransferError.rejected`.
     public func push(remote name: String, reference: String, options: TransferOptions) throws {
         try push(remote: name, refspec: "\(reference):\(reference)", reference: reference, options: options)
     }
 
     func push(remote name: String, refspec: String, reference: String, options: TransferOptions) throws {
+        if shallowCommits() != nil { return try pushThroughGit(remote: name, refspec: refspec, reference: reference) }
         try withRemote(name) { remote in
             let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
             if try pushedToFolder(remote, refspec: refspec, reference: reference, context: context) { return }

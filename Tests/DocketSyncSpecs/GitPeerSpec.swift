@@ -312,20 +312,44 @@ final class GitPeerSpec: QuickSpec {
         }
 
         describe("other git setups") {
-            it("a shallow clone says to fetch the rest, and syncs once it has") {
-                laptop.run("add", "More")
+            it("a shallow clone pulls, pushes and syncs while no merge needs history it lacks") {
+                let shallow = Machine(folder: machines.root.appendingPathComponent("shallow"))
+                gitCLI(["clone", "-q", "--depth", "1", "file://" + machines.remote.path, shallow.folder.path], in: machines.root)
+                shallow.run("add", "From the shallow clone")
+                expect(shallow.run("sync").status) == 0
+                laptop.run("add", "Even more")
+                laptop.run("sync")
+                expect(shallow.run("pull").status) == 0
+                shallow.run("add", "Again from the shallow clone")
+                shallow.run("commit")
+                laptop.run("add", "At the same time")
+                laptop.run("sync")
+                let synced = shallow.run("sync")
+                expect(synced.status).to(equal(0), description: synced.stderr)
+                expect(laptop.run("sync").status) == 0
+                expect(Set(laptop.state.todos.map(\.text))) == Set(shallow.state.todos.map(\.text))
+                expect(laptop.state.todos.map(\.text)).to(contain("Again from the shallow clone"))
+                expect(fsckProblem(machines.remote)).to(beNil())
+            }
+            it("a shallow clone whose merge needs history it lacks says to fetch the rest, and syncs once it has") {
+                laptop.run("add", "Dropped by a force push")
                 laptop.run("sync")
                 let shallow = Machine(folder: machines.root.appendingPathComponent("shallow"))
                 gitCLI(["clone", "-q", "--depth", "1", "file://" + machines.remote.path, shallow.folder.path], in: machines.root)
-                laptop.run("add", "Even more")
-                laptop.run("sync")
+                // The remote's branch rewritten from before the commit the shallow clone starts at.
+                laptop.git("reset", "-q", "--hard", "HEAD~1")
+                laptop.run("add", "Instead")
+                laptop.run("commit")
+                expect(gitCLI(["push", "-q", "--force", "origin", "main"], in: laptop.folder).status) == 0
                 shallow.run("add", "From the shallow clone")
                 let refused = shallow.run("sync")
                 expect(refused.status) == 1
                 expect(refused.stderr).to(contain("git fetch --unshallow"))
-                gitCLI(["fetch", "-q", "--unshallow"], in: shallow.folder)
-                expect(shallow.run("sync").status) == 0
-                expect(shallow.state.todos.map(\.text)).to(contain("Even more"))
+                expect(gitCLI(["fetch", "-q", "--unshallow"], in: shallow.folder).status) == 0
+                let synced = shallow.run("sync")
+                expect(synced.status).to(equal(0), description: synced.stderr)
+                expect(Set(shallow.state.todos.map(\.text))).to(equal(["Buy milk", "Dropped by a force push", "Instead", "From the shallow clone"]))
+                expect(fsckProblem(shallow.folder)).to(beNil())
             }
             it("a linked worktree adds, commits and syncs") {
                 let tree = Machine(folder: machines.root.appendingPathComponent("worktree"))

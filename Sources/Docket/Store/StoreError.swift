@@ -194,6 +194,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case unfinishedGitOperation(GitOperation)
     /// The clone is shallow and lacks the history a merge needs.
     case shallow
+    /// The clone is shallow, and the remote refuses a push whose history stops short.
+    case shallowPush
     /// One of git's client hooks (pre-commit, commit-msg, pre-push) refused.
     case gitHookRefused(hook: String, path: String, status: Int32, what: String)
     /// git's configuration asks for an identity set in it (`user.useConfigOnly`), and none is.
@@ -277,6 +279,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
         case let .changeGitIgnores(path, flag):
             "\(path) was changed here, but git is told not to look at it (\(flag.name)), so it cannot be committed and a pull would overwrite it; "
                 + "to keep the change, run 'git update-index --no-\(flag.name) \(path)' and 'docket sync'; to drop it, run 'git show HEAD:\(path) > \(path)'"
+        case .shallowPush:
+            "this clone is shallow, and the remote will not take commits whose history stops short; nothing was pushed (your commits are kept here). "
+                + "Fetch the rest ('git fetch --unshallow'), then run 'docket sync' again"
         case .shallow:
             "this clone is shallow, and the history the merge needs is not in it; fetch the rest ('git fetch --unshallow'), then try again; nothing was changed"
         case let .gitHookRefused(hook, path, status, what):
@@ -357,6 +362,7 @@ extension StoreError {
         case let error as StoreError: error
         case let error as SigningError: StoreError.state(.signing(program: error.program, detail: error.detail))
         case let error as IdentityUnknown: StoreError.state(.identityUnknown(role: error.role))
+        case let error as ShallowHistory: StoreError.state(error.pushing ? .shallowPush : .shallow)
         case let error as GitError where error.code == -14:
             StoreError.state(.gitLocked(path: error.message.range(of: #"'[^']+\.lock'"#, options: .regularExpression)
                 .map { String(error.message[$0].dropFirst().dropLast()) } ?? (error.message.contains("index is locked") ? ".git/index.lock" : "")))
