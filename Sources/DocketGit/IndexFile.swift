@@ -172,6 +172,11 @@ final class IndexFile: @unchecked Sendable {
         flags(entry) & Self.assumeUnchanged != 0 || extendedFlags(entry) & Self.skipWorktree != 0
     }
 
+    /// Whether the entry is marked skip-worktree (and not assume-unchanged).
+    func onlySkipsWorktree(_ entry: Entry) -> Bool {
+        flags(entry) & Self.assumeUnchanged == 0 && extendedFlags(entry) & Self.skipWorktree != 0
+    }
+
     /// Whether the entry only says its file is to be added (`git add -N`).
     func isIntentToAdd(_ entry: Entry) -> Bool { extendedFlags(entry) & Self.intentToAdd != 0 }
 

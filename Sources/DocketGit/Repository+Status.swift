@@ -83,11 +83,32 @@ extension Repository {
             }
         }
         let unlooked = workdirOnly.isEmpty ? [] : try withIndex { notLookedAt(workdirOnly, in: $0) }
+        let skipped = try withIndex { presentSkippedChanges(in: $0, known: Set(entries.map(\.path))) }.filter { inFolders($0.path) }
         if !anythingStaged, let head, let checksum,
            try withIndex({ git_index_checksum($0).map { ObjectID($0.pointee) } }) == checksum {
             try? noteIndexHolds(try tree(ofCommit: head))
         }
-        return entries.filter { !unlooked.contains($0.path) }
+        return (entries.filter { !unlooked.contains($0.path) } + skipped).sorted { $0.path < $1.path }
+    }
+
+    /// The skip-worktree files that are there and differ from their entries, in
+    /// a sparse checkout where git looks at them (`looksAtPresentSkippedFiles`):
+    /// libgit2 1.5 never does. `known` are paths already found changed.
+    func presentSkippedChanges(in index: OpaquePointer, known: Set<String>) -> [StatusEntry] {
+        guard looksAtPresentSkippedFiles, let root = workdir else { return [] }
+        var changes: [StatusEntry] = []
+        for i in 0..<git_index_entrycount(index) {
+            guard let entry = git_index_get_byindex(index, i)?.pointee,
+                  entry.flags_extended & UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue) != 0,
+                  entry.flags & UInt16(GIT_INDEX_ENTRY_VALID.rawValue) == 0, (entry.flags >> 12) & 3 == 0 else { continue }
+            let path = String(cString: entry.path)
+            var info = stat(), id = git_oid(), expected = entry.id
+            guard !known.contains(path), lstat(root + path, &info) == 0 else { continue }
+            let same = info.st_mode & S_IFMT == S_IFREG && git_repository_hashfile(&id, pointer, path, GIT_OBJECT_BLOB, nil) == 0
+                && git_oid_equal(&id, &expected) != 0 && (!trustsFileMode || recordedMode(info, old: nil) == entry.mode)
+            if !same { changes.append(StatusEntry(path: path, kind: .modified)) }
+        }
+        return changes
     }
 
     /// The paths whose index entries tell git not to look at their files, with the flag that says so.
@@ -97,6 +118,9 @@ extension Repository {
             for i in 0..<git_index_entrycount(index) {
                 guard let entry = git_index_get_byindex(index, i)?.pointee else { continue }
                 if entry.flags_extended & UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue) != 0 {
+                    // In a sparse checkout git looks at a skip-worktree file that is there (git 2.37 and later).
+                    var info = stat()
+                    if looksAtPresentSkippedFiles && lstat(workdir! + String(cString: entry.path), &info) == 0 { continue }
                     flags[String(cString: entry.path)] = .skipWorktree
                 } else if entry.flags & UInt16(GIT_INDEX_ENTRY_VALID.rawValue) != 0 {
                     flags[String(cString: entry.path)] = .assumeUnchanged
@@ -110,10 +134,14 @@ extension Repository {
     /// (assume-unchanged, skip-worktree): git takes them as unchanged, and
     /// never as removed (a sparse checkout leaves such files out).
     func notLookedAt(_ paths: Set<String>, in index: OpaquePointer) -> Set<String> {
-        paths.filter { path in
+        let looksAtPresent = looksAtPresentSkippedFiles
+        return paths.filter { path in
             guard let entry = git_index_get_bypath(index, path, 0)?.pointee else { return false }
-            return entry.flags & UInt16(GIT_INDEX_ENTRY_VALID.rawValue) != 0
-                || entry.flags_extended & UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue) != 0
+            if entry.flags & UInt16(GIT_INDEX_ENTRY_VALID.rawValue) != 0 { return true }
+            guard entry.flags_extended & UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue) != 0 else { return false }
+            // In a sparse checkout git looks at a skip-worktree file that is there (git 2.37 and later).
+            var info = stat()
+            return !(looksAtPresent && lstat(workdir! + path, &info) == 0)
         }
     }
 
@@ -152,7 +180,8 @@ extension Repository {
                 }
             }
             let unlooked = changes.isEmpty ? [] : notLookedAt(Set(changes.map(\.path)), in: index)
-            return changes.filter { !unlooked.contains($0.path) }
+            return (changes.filter { !unlooked.contains($0.path) } + presentSkippedChanges(in: index, known: Set(changes.map(\.path))))
+                .sorted { $0.path < $1.path }
         }
     }
 }

@@ -105,7 +105,12 @@ extension Repository {
 
         // A file git is told not to look at (assume-unchanged, skip-worktree: a sparse checkout leaves such files
         // out) is unchanged to git, whatever is in its place; so it is here, and it is never a removal.
-        for i in 0..<tracked.count where seen[i] != .same && index.isNotLookedAt(tracked[i]) { seen[i] = .same }
+        // In a sparse checkout git looks at a skip-worktree file that is there (git 2.37 and later).
+        let looksAtPresent = looksAtPresentSkippedFiles
+        for i in 0..<tracked.count where seen[i] != .same && index.isNotLookedAt(tracked[i]) {
+            if looksAtPresent && seen[i] != .gone && index.onlySkipsWorktree(tracked[i]) { continue }
+            seen[i] = .same
+        }
         var changes: [StatusEntry] = []
         let suspects = (0..<tracked.count).filter { seen[$0] != .same }
         // The folders a monitored status must list again next time: those holding a file that is not as its index entry says.

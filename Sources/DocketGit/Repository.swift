@@ -20,6 +20,29 @@ public final class Repository {
     /// status read (at 100,000 items, reading and hashing it again took 13 ms).
     var lastIndexRead: IndexFile?
 
+    /// `core.sparseCheckout`, once read.
+    private var sparseSetting: Bool?
+
+    /// Whether a sparse checkout is on (`core.sparseCheckout`, which `git sparse-checkout` sets in the worktree's
+    /// configuration) and git takes a skip-worktree file that is there as any other (unless
+    /// `sparse.expectFilesOutsideOfPatterns`): git 2.37 and later look at such a file, for a sparse checkout
+    /// only leaves out what is not there.
+    var looksAtPresentSkippedFiles: Bool {
+        if let sparseSetting { return sparseSetting }
+        func setting(_ name: String) -> Bool? {
+            if let value = try? configBool(name) { return value }
+            // NB: libgit2 1.5 does not read a worktree's own configuration (extensions.worktreeConfig).
+            guard let data = FileManager.default.contents(atPath: gitdir + "config.worktree") else { return nil }
+            let key = name.split(separator: ".").last!.lowercased()
+            return String(decoding: data, as: UTF8.self).lowercased().split(whereSeparator: \.isNewline)
+                .map { $0.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\t", with: "") }
+                .contains { $0 == key + "=true" }
+        }
+        let on = setting("core.sparseCheckout") == true && setting("sparse.expectFilesOutsideOfPatterns") != true
+        sparseSetting = on
+        return on
+    }
+
     /// `core.filemode`, once read.
     private var fileModeSetting: Bool?
 

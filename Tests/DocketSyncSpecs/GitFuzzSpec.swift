@@ -100,7 +100,9 @@ struct GitFuzz {
     /// Runs `steps` steps and the final syncs; what went wrong, if anything.
     func run(steps: Int, random: inout SeededGenerator, figures: inout Figures) -> String? {
         let root = temporaryFolder("docket-gitfuzz")
-        defer { try? FileManager.default.removeItem(at: root) }
+        // DOCKET_FUZZ_KEEP_FOLDERS=1 keeps the machines' folders, to look at a failure.
+        let keep = ProcessInfo.processInfo.environment["DOCKET_FUZZ_KEEP_FOLDERS"] != nil
+        defer { if keep { print("git fuzzer: kept \(root.path)") } else { try? FileManager.default.removeItem(at: root) } }
         let remote = root.appendingPathComponent("remote.git")
         gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
         let hosts = [("laptop", remote.path), ("desk", remote.path), ("phone", "file://" + remote.path)].map {

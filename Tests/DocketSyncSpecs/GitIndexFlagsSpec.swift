@@ -96,6 +96,17 @@ final class GitIndexFlagsSpec: QuickSpec {
             }
         }
 
+        it("looks, as git does, at a skip-worktree file that is there while a sparse checkout is on") {
+            gitCLI(["sparse-checkout", "set", "--no-cone", "/*", "!/todos/0A/"], in: laptop.folder)
+            laptop.run("edit", kept[0].uuidString, "Edited in a sparse checkout")
+            laptop.git("update-index", "--skip-worktree", path(kept[0]))
+            expect(laptop.git("status", "--porcelain")) == " M \(path(kept[0]))\n"
+            for _ in 1...2 { expect(laptop.run("status").stdout).to(contain("renamed to 'Edited in a sparse checkout'")) }
+            expect(laptop.run("sync").status) == 0
+            expect(desk.run("sync").status) == 0
+            expect(desk.state.todo(id: kept[0])?.text) == "Edited in a sparse checkout"
+        }
+
         it("commits a file added with git add -N as a new todo") {
             let id = UUID(uuidString: "C0000000-0000-4000-8000-000000000001")!
             let file = laptop.folder.appendingPathComponent(path(id))
