@@ -49,13 +49,13 @@ extension Repository {
     }
 
     /// `scanWorkdir`, asking the change monitor first where changes can be.
-    func monitoredScan(_ index: IndexFile, under folders: [String], alwaysTracked: (String) -> Bool) throws -> [StatusEntry]? {
+    func monitoredScan(_ index: IndexFile, under folders: [String], alwaysTracked: (String) -> Bool) throws -> StatusReport? {
         let note = monitorNote()
         let since = note.flatMap { $0.index == index.checksum && $0.folders == folders ? $0 : nil }
         guard let answer = ChangeMonitor.ask(in: gitdir + "docket", since: since?.token) else {
             noteMonitorScan(nil)
             startChangeMonitor?()
-            return try scanWorkdir(index, under: folders, alwaysTracked: alwaysTracked)?.changes
+            return try scanWorkdir(index, under: folders, alwaysTracked: alwaysTracked).map { StatusReport(entries: $0.changes, stale: $0.stale) }
         }
         var scope: ScanScope?, now: MonitorToken
         switch answer {
@@ -71,7 +71,7 @@ extension Repository {
         }
         let next = MonitorNote(token: now, index: index.checksum, folders: folders, dirty: scan.dirtyFolders)
         if next != note { noteMonitorScan(next) }
-        return scan.changes
+        return StatusReport(entries: scan.changes, stale: scan.stale)
     }
 
     /// After Docket wrote a new index from `old` with `paths` changed: the

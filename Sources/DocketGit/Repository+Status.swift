@@ -17,6 +17,21 @@ public struct StatusEntry: Equatable, Sendable {
     }
 }
 
+/// What a status found: the changes, and the files it found unchanged although
+/// their stat data no longer matches the index (copied, restored, touched),
+/// which every status hashes until their entries are refreshed, as a commit does.
+public struct StatusReport: Equatable, Sendable {
+    /// The files that differ from HEAD.
+    public let entries: [StatusEntry]
+    /// Unchanged files whose index entries' stat data is out of date.
+    public let stale: [String]
+
+    public init(entries: [StatusEntry], stale: [String] = []) {
+        self.entries = entries
+        self.stale = stale
+    }
+}
+
 /// A flag in git's index that tells git not to look at a file.
 public enum IndexFlag: Equatable, Sendable {
     /// `git update-index --assume-unchanged`.
@@ -37,8 +52,12 @@ extension Repository {
     /// the change, not the size of the store. While the index holds HEAD's tree
     /// (noted by Docket, see `noteIndexHolds`), only the working tree is compared with it.
     public func status(under folders: [String], alwaysTracked: (String) -> Bool = { _ in false }) throws -> [StatusEntry] {
-        staleInIndex = []
-        if let changes = try workdirChangesWhenIndexMatchesHead(under: folders, alwaysTracked: alwaysTracked) { return changes }
+        try statusReport(under: folders, alwaysTracked: alwaysTracked).entries
+    }
+
+    /// `status(under:alwaysTracked:)`, with the files found unchanged whose stat data no longer matches the index.
+    public func statusReport(under folders: [String], alwaysTracked: (String) -> Bool = { _ in false }) throws -> StatusReport {
+        if let report = try workdirChangesWhenIndexMatchesHead(under: folders, alwaysTracked: alwaysTracked) { return report }
         // Every path is looked at (not only `folders`), so that a status that
         // finds the index holding HEAD's tree can note it for the next command.
         let checksum = try withIndex { git_index_checksum($0).map { ObjectID($0.pointee) } }
@@ -88,7 +107,7 @@ extension Repository {
            try withIndex({ git_index_checksum($0).map { ObjectID($0.pointee) } }) == checksum {
             try? noteIndexHolds(try tree(ofCommit: head))
         }
-        return (entries.filter { !unlooked.contains($0.path) } + skipped).sorted { $0.path < $1.path }
+        return StatusReport(entries: (entries.filter { !unlooked.contains($0.path) } + skipped).sorted { $0.path < $1.path })
     }
 
     /// The skip-worktree files that are there and differ from their entries, in
@@ -152,14 +171,14 @@ extension Repository {
     /// NB: a full status also compares HEAD's tree with the index, which reads
     /// every tree object: a third of its time at 10,000 items. Under given
     /// folders, the index is read by Docket (`IndexFile`), not libgit2.
-    func workdirChangesWhenIndexMatchesHead(under folders: [String], alwaysTracked: (String) -> Bool) throws -> [StatusEntry]? {
+    func workdirChangesWhenIndexMatchesHead(under folders: [String], alwaysTracked: (String) -> Bool) throws -> StatusReport? {
         if !folders.isEmpty {
             guard let noted = indexTreeNoted(), let index = readNotedIndex(noted.checksum),
                   try headTreeIfNoted(noted.tree) != nil else { return nil }
             if monitorsChanges { return try monitoredScan(index, under: folders, alwaysTracked: alwaysTracked) }
-            return try scanWorkdir(index, under: folders, alwaysTracked: alwaysTracked)?.changes
+            return try scanWorkdir(index, under: folders, alwaysTracked: alwaysTracked).map { StatusReport(entries: $0.changes, stale: $0.stale) }
         }
-        return try withIndex { index -> [StatusEntry]? in
+        return try withIndex { index -> StatusReport? in
             guard try headTreeIfIndexHoldsIt(index) != nil else { return nil }
             var options = git_diff_options()
             try check(git_diff_options_init(&options, UInt32(GIT_DIFF_OPTIONS_VERSION)), "git_diff_options_init")
@@ -180,8 +199,8 @@ extension Repository {
                 }
             }
             let unlooked = changes.isEmpty ? [] : notLookedAt(Set(changes.map(\.path)), in: index)
-            return (changes.filter { !unlooked.contains($0.path) } + presentSkippedChanges(in: index, known: Set(changes.map(\.path))))
-                .sorted { $0.path < $1.path }
+            return StatusReport(entries: (changes.filter { !unlooked.contains($0.path) }
+                + presentSkippedChanges(in: index, known: Set(changes.map(\.path)))).sorted { $0.path < $1.path })
         }
     }
 }

@@ -111,7 +111,7 @@ extension Repository {
             if looksAtPresent && seen[i] != .gone && index.onlySkipsWorktree(tracked[i]) { continue }
             seen[i] = .same
         }
-        var changes: [StatusEntry] = []
+        var changes: [StatusEntry] = [], stale: [String] = []
         let suspects = (0..<tracked.count).filter { seen[$0] != .same }
         // The folders a monitored status must list again next time: those holding a file that is not as its index entry says.
         var dirty = Set(untracked.map(Self.folder(of:)))
@@ -147,7 +147,7 @@ extension Repository {
             if info.st_mode & S_IFMT != S_IFREG || !hashed || git_oid_equal(&id, &expected) == 0 || modeChanged {
                 changes.append(StatusEntry(path: path, kind: .modified))
             } else {
-                staleInIndex.append(path)
+                stale.append(path)
             }
         }
         // Untracked files, unless ignored.
@@ -156,7 +156,7 @@ extension Repository {
             if !alwaysTracked(path), git_ignore_path_is_ignored(&ignored, pointer, path) == 0, ignored == 1 { continue }
             changes.append(StatusEntry(path: path, kind: .new))
         }
-        return WorkdirScan(changes: changes.sorted { $0.path < $1.path }, dirtyFolders: dirty)
+        return WorkdirScan(changes: changes.sorted { $0.path < $1.path }, stale: stale, dirtyFolders: dirty)
     }
 
     /// Where scans note the folders they found holding only tracked files (see `FolderListings`).
@@ -228,6 +228,8 @@ extension Repository {
 struct WorkdirScan {
     /// The changes against the index.
     var changes: [StatusEntry]
+    /// The files found unchanged although their stat data no longer matches their entries (`StatusReport.stale`).
+    var stale: [String] = []
     /// The folders holding a file not as its index entry says (changed, gone, racily clean, untracked or ignored).
     var dirtyFolders: Set<String>
 }

@@ -4,10 +4,6 @@ import Foundation
 /// A git repository, opened through libgit2. Knows nothing about todos.
 public final class Repository {
     let pointer: OpaquePointer
-    /// The files the last status found unchanged although their stat data no
-    /// longer matched the index (copied, restored, touched): each is hashed by
-    /// every status until its index entry is refreshed, as a commit does.
-    public internal(set) var staleInIndex: [String] = []
     /// The last few comparisons of two whole trees. A pull compares the same
     /// trees more than once (its check, its merge, its checkout, its undo
     /// record), and a tree never changes: at 100,000 items each comparison of

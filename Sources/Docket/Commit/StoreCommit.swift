@@ -15,8 +15,9 @@ extension Store {
     /// The store's uncommitted changes (made by docket or by hand), in words.
     public func status() throws -> [ItemChange] {
         try refuseUnusableRepository()
-        let entries = try git.status(under: StoreLayout.folders).filter(\.isStoreFile)
-        refreshStaleStatData()
+        let report = try git.statusReport(under: StoreLayout.folders)
+        let entries = report.entries.filter(\.isStoreFile)
+        refreshStaleStatData(report.stale)
         let head = try git.head()
         var before = try head.map { StoreReader(try CommitSource(git: git, commit: $0)) }
         var after = StoreReader(try workingTree)
@@ -38,8 +39,8 @@ extension Store {
     /// status would hash them again. Only while no other process holds the
     /// store (a status never waits) and git's optional locks are not turned
     /// off (`GIT_OPTIONAL_LOCKS=0`); where the store cannot be written, nothing is.
-    private func refreshStaleStatData() {
-        guard let stale = try? git.staleInIndex, !stale.isEmpty, ProcessInfo.processInfo.environment["GIT_OPTIONAL_LOCKS"] != "0",
+    private func refreshStaleStatData(_ stale: [String]) {
+        guard !stale.isEmpty, ProcessInfo.processInfo.environment["GIT_OPTIONAL_LOCKS"] != "0",
               let lock = try? FileLock.attempt(lockFile) else { return }
         defer { lock.release() }
         _ = try? git.refreshStatData(stale)
@@ -70,7 +71,8 @@ extension Store {
         clearAbandonedGitLocks()
         try finishInterruptedUpdate()
         try refuseUnfinishedGitOperation()
-        let found = try git.status(under: StoreLayout.folders)
+        let report = try git.statusReport(under: StoreLayout.folders)
+        let found = report.entries
         // Conflicts git left with nothing under way would be settled by taking the working tree's side, silently.
         let conflicted = found.filter { $0.kind == .conflicted }.map(\.path)
         if !conflicted.isEmpty { throw StoreError.state(.conflictsLeft(paths: conflicted)) }
@@ -78,7 +80,7 @@ extension Store {
         let entries = found.filter(\.isStoreFile) + extra.map { StatusEntry(path: $0, kind: .modified) }
         // Files copied, restored or touched without a change: their index entries take their stat data again, as
         // git refreshes its index, or every status would hash them again.
-        let stale = try git.staleInIndex
+        let stale = report.stale
         guard !entries.isEmpty else {
             if !stale.isEmpty, let head = try git.head() {
                 let tree = try git.writingObjectsTogether { try git.stageAndWriteTree([], refreshing: stale) }

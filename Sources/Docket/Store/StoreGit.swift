@@ -54,8 +54,10 @@ struct StoreGit {
     /// The store's changes under `folders`. An item's file counts even when
     /// git's ignore rules (a global `*.json`, say) would hide it: a todo that
     /// never reaches a commit would never sync.
-    func status(under folders: [String]) throws -> [StatusEntry] {
-        try reading { try repository.status(under: folders, alwaysTracked: { StoreLayout.item(at: $0) != .other }) }
+    func status(under folders: [String]) throws -> [StatusEntry] { try statusReport(under: folders).entries }
+    /// `status(under:)`, with the files found unchanged whose index entries' stat data is out of date.
+    func statusReport(under folders: [String]) throws -> StatusReport {
+        try reading { try repository.statusReport(under: folders, alwaysTracked: { StoreLayout.item(at: $0) != .other }) }
     }
     func writeTreeFromIndex() throws -> ObjectID { try writing { try repository.writeTreeFromIndex() } }
     func indexFileChecksum() -> [UInt8]? { repository.indexFileChecksum() }
@@ -75,7 +77,6 @@ struct StoreGit {
         try writing { try repository.stageAndWriteTree(paths, refreshing: stale) }
     }
     /// The files the last status found unchanged but with stat data the index no longer matches.
-    var staleInIndex: [String] { repository.staleInIndex }
     func refreshStatData(_ paths: [String]) throws -> Bool { try writing { try repository.refreshStatData(paths) } }
     func updateIndex(_ paths: [String]) throws { try writing { try repository.updateIndex(paths) } }
     func setIndexEntries(_ entries: [(path: String, id: ObjectID?)]) throws { try writing { try repository.setIndexEntries(entries) } }
