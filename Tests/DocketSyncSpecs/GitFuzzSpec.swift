@@ -7,8 +7,8 @@ import Quick
 /// A seeded differential fuzzer: docket's commands and git's own (reverts,
 /// cherry-picks, stashes, old folders checked out, rebases, merges, resets,
 /// index flags, sparse checkouts, gc, hand edits, pushes) interleaved on three
-/// machines sharing one bare remote (two through its path, one through a
-/// `file://` URL). After every step it asserts that
+/// machines sharing one bare remote (through its path, a `file://` URL, and
+/// ssh to a real sshd on 127.0.0.1). After every step it asserts that
 ///
 /// 1. the machine and the remote pass `git fsck --strict`;
 /// 2. `docket status` names the same store files as `git status` (unless git has
@@ -105,10 +105,12 @@ struct GitFuzz {
         defer { if keep { print("git fuzzer: kept \(root.path)") } else { try? FileManager.default.removeItem(at: root) } }
         let remote = root.appendingPathComponent("remote.git")
         gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
-        let hosts = [("laptop", remote.path), ("desk", remote.path), ("phone", "file://" + remote.path)].map {
-            Host(name: $0.0, machine: Machine(folder: root.appendingPathComponent($0.0)))
-        }
-        let urls = [remote.path, remote.path, "file://" + remote.path]
+        // The phone reaches the remote over ssh (a real sshd on 127.0.0.1), through the ssh command its clone names.
+        let server = SSHServer()
+        defer { server.stop() }
+        let ssh = "ssh -i \(server.userKey) -o IdentitiesOnly=yes -o UserKnownHostsFile=\(server.knownHosts) -o BatchMode=yes"
+        let hosts = ["laptop", "desk", "phone"].map { Host(name: $0, machine: Machine(folder: root.appendingPathComponent($0))) }
+        let urls = [remote.path, "file://" + remote.path, server.url(remote.path)]
         guard runCommand(docketBinary, ["clone", urls[0], hosts[0].folder.path]).status == 0 else { return "setup: the first clone failed" }
         var created: Set<UUID> = []
         /// Todos a step that removes took away somewhere (docket rm, a revert, a reset…): they may be gone at the end.
@@ -119,8 +121,10 @@ struct GitFuzz {
         created.insert(first)
         guard hosts[0].machine.run("sync").status == 0 else { return "setup: the first sync failed" }
         for index in 1...2 {
-            guard runCommand(docketBinary, ["clone", urls[index], hosts[index].folder.path]).status == 0 else { return "setup: a clone failed" }
+            let cloned = runCommand(docketBinary, ["clone", urls[index], hosts[index].folder.path], environment: ["GIT_SSH_COMMAND": ssh])
+            guard cloned.status == 0 else { return "setup: the clone of \(urls[index]) failed: \(cloned.stderr)" }
         }
+        gitCLI(["config", "core.sshCommand", ssh], in: hosts[2].folder)
         var checkedMerges: Set<String> = []
         /// Merge commits git made with `-s ours`: they drop the other side on purpose.
         var oursMerges: Set<String> = []
