@@ -215,9 +215,9 @@ public final class Store {
     /// configuration, or an index libgit2 cannot read (split, sparse, newer).
     /// An index Docket noted is one it read, and is not read again here.
     func refuseUnusableRepository() throws {
-        if Store.saysBare(configAt: gitdir + "config") { throw StoreError.state(.bareSetting(root: rootPath)) }
-        // git shows other objects in place of those stored (`git replace`, grafts); Docket reads them as stored.
         let common = Store.commonDir(gitdir)
+        if Store.saysBare(configAt: common + "config") { throw StoreError.state(.bareSetting(root: rootPath)) }
+        // git shows other objects in place of those stored (`git replace`, grafts); Docket reads them as stored.
         if FileManager.default.fileExists(atPath: common + "info/grafts") { throw StoreError.state(.grafts(root: rootPath)) }
         if Store.hasReplaceRefs(common), (try? git.repository.configBool("core.useReplaceRefs")) != false,
            ProcessInfo.processInfo.environment["GIT_NO_REPLACE_OBJECTS"] == nil {

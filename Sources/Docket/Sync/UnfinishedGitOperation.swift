@@ -62,7 +62,8 @@ extension Store {
             }
             // The commit as git would make it (the picked commit's author, git's hooks), kept even when Docket's merge
             // left nothing to change, for its record; then the rest of git's sequence, if any.
-            var outcome = try run(report.isEmpty ? [verb, "--continue"] : ["commit", "-q", "--allow-empty", "-F", gitdir + "MERGE_MSG"])
+            let commit = ["commit", "-q", "--allow-empty", "-F", gitdir + "MERGE_MSG"] + (verifiesWithGitHooks ? [] : ["--no-verify"])
+            var outcome = try run(report.isEmpty ? [verb, "--continue"] : commit)
             if outcome.status == 0, !report.isEmpty, try git.unfinishedOperation == operation { outcome = try run([verb, "--continue"]) }
             if outcome.status != 0, try git.unfinishedOperation == nil || git.conflictedPaths().isEmpty {
                 throw StoreError.state(.replayFailed(command: "git \(verb) --continue", detail: outcome.errorText + outcome.text))
