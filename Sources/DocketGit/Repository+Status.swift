@@ -102,7 +102,8 @@ extension Repository {
             }
         }
         let unlooked = workdirOnly.isEmpty ? [] : try withIndex { notLookedAt(workdirOnly, in: $0) }
-        let skipped = try withIndex { presentSkippedChanges(in: $0, known: Set(entries.map(\.path))) }.filter { inFolders($0.path) }
+        let skipped = !looksAtPresentSkippedFiles ? []
+            : try withIndex { presentSkippedChanges(in: $0, known: Set(entries.map(\.path))) }.filter { inFolders($0.path) }
         if !anythingStaged, let head, let checksum,
            try withIndex({ git_index_checksum($0).map { ObjectID($0.pointee) } }) == checksum {
             try? noteIndexHolds(try tree(ofCommit: head))

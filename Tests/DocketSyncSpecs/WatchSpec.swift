@@ -63,6 +63,22 @@ final class WatchSpec: QuickSpec {
                 expect(gitCLI(["fsck", "--strict"], in: remote).status) == 0
             }
 
+            it("logs a refusal of git's pre-commit hook, keeps the edit, and commits it once the hook lets it") {
+                let hook = laptop.folder.appendingPathComponent(".git/hooks/pre-commit")
+                try! Data("#!/bin/sh\necho 'not today' >&2\nexit 1\n".utf8).write(to: hook)
+                chmod(hook.path, 0o755)
+                let watcher = watch(laptop)
+                laptop.run("add", "Held back by the hook")
+                expect(watcher.waitFor("pre-commit hook")).to(beTrue(), description: watcher.output)
+                expect(watcher.output).to(contain("not today"))
+                expect(laptop.run("status").stdout).to(contain("added todo 'Held back by the hook'"))
+                try! FileManager.default.removeItem(at: hook)
+                laptop.run("add", "Another")
+                expect(eventually { desk.run("pull").status == 0 && Set(desk.state.todos.map(\.text)).isSuperset(of: ["Held back by the hook", "Another"]) })
+                    .to(beTrue(), description: watcher.output)
+                expect(watcher.stop()) == 0
+            }
+
             it("refuses a second watcher on the same store, naming the first, and --unless-watching leaves quietly") {
                 let first = watch(laptop)
                 // NB: through timeout(1), so a second watcher that is not refused cannot hold the spec.
