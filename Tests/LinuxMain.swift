@@ -44,6 +44,7 @@ import XCTest
             MonitorSpec.self,
             CommandLineSpec.self,
             EverydayUseSpec.self,
+            ItemCopySpec.self,
             ExchangeSpec.self,
             CalendarSpec.self,
             RichItemsSpec.self,

@@ -191,9 +191,7 @@ extension AppState {
         var state = alter(by: .updating(.todo(done)))
         if var next = done.nextOccurrence(done: done.completedDate ?? DocketClock.now, calendar: calendar), state.todo(id: next.id) == nil {
             if let removed = state.tombstone(id: next.id) {
-                next = TodoItem(id: next.id, text: next.text, creationDate: next.creationDate, completed: false, dueDate: next.dueDate,
-                                alterDate: DocketClock.alterDate(after: removed.removedDate), tags: next.tags, priority: next.priority,
-                                recurrence: next.recurrence)
+                next = next.replacing(alterDate: .some(DocketClock.alterDate(after: removed.removedDate)))
             }
             state = state.alter(by: .adding(.todo(next)))
         }

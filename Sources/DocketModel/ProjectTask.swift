@@ -90,23 +90,23 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     private func applying(_ change: Change) -> Self {
         switch change {
         case let .setting(.title(to: title)):
-            title == self.title ? self : with(title: title, alterDate: nextAlterDate)
+            title == self.title ? self : replacing(title: title, alterDate: nextAlterDate)
         case let .setting(.dueDate(to: dueDate)):
-            dueDate == self.dueDate ? self : with(dueDate: dueDate, alterDate: nextAlterDate)
+            dueDate == self.dueDate ? self : replacing(dueDate: dueDate, alterDate: nextAlterDate)
         case let .setting(.state(to: state)):
             state == self.state ? self : moving(to: state)
         case let .setting(.priority(to: priority)):
-            priority == self.priority ? self : with(alterDate: nextAlterDate, priority: .some(priority))
+            priority == self.priority ? self : replacing(alterDate: nextAlterDate, priority: .some(priority))
         case let .tagging(add, remove):
             Tags.applying(add: add, remove: remove, to: tags) == tags
-                ? self : with(alterDate: nextAlterDate, tags: Tags.applying(add: add, remove: remove, to: tags))
+                ? self : replacing(alterDate: nextAlterDate, tags: Tags.applying(add: add, remove: remove, to: tags))
         case let .noting(change):
-            notes.applying(change) == notes ? self : with(alterDate: nextAlterDate, notes: notes.applying(change))
+            notes.applying(change) == notes ? self : replacing(alterDate: nextAlterDate, notes: notes.applying(change))
         case .recording(.start):
-            runningSlip != nil ? self : with(timeSlips: timeSlips + [TimeSlip(start: DocketClock.now)], alterDate: nextAlterDate)
+            runningSlip != nil ? self : replacing(timeSlips: timeSlips + [TimeSlip(start: DocketClock.now)], alterDate: nextAlterDate)
         case .recording(.stop):
             if let running = runningSlip {
-                with(timeSlips: timeSlips.map { $0.id == running.id ? running.alter(.setting(.stop(to: max(DocketClock.now, running.start)))) : $0 },
+                replacing(timeSlips: timeSlips.map { $0.id == running.id ? running.alter(.setting(.stop(to: max(DocketClock.now, running.start)))) : $0 },
                      alterDate: nextAlterDate)
             } else {
                 self
@@ -119,11 +119,13 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// The task in a new state: finished at its alterDate, or not finished.
     private func moving(to state: TaskState) -> Self {
         let date = nextAlterDate
-        return with(state: state, alterDate: date, completedDate: .some(state == .finished ? date : nil))
+        return replacing(state: state, alterDate: date, completedDate: .some(state == .finished ? date : nil))
     }
 
     /// This task with some fields replaced; a nil argument keeps the field.
-    private func with(id: UUID? = nil, title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil,
+    /// Every copy of a task made from another goes through here (or a field's
+    /// `set`), starting from the task it copies, so a field added later is carried.
+    public func replacing(id: UUID? = nil, title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil,
                       timeSlips: [TimeSlip]? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
                       notes: [Note]? = nil, completedDate: Date?? = nil, creationDate: Date?? = nil) -> Self {
         ProjectTask(id: id ?? self.id, title: title ?? self.title, dueDate: dueDate ?? self.dueDate, state: state ?? self.state,
@@ -137,20 +139,20 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// Every field of a task: its file, the merge and change descriptions come from this list.
     /// The fields after `alterDate` came in store format 2 and are left out of a file while empty.
     public static let fields: [ItemField<ProjectTask>] = [
-        ItemField("id", rule: .identity, get: { $0.id }, set: { $0.with(id: $1) }),
-        ItemField("title", rule: .laterEdit, get: { $0.title }, set: { $0.with(title: $1) }),
-        ItemField("dueDate", label: "due date", rule: .laterEdit, default: DueDate.unknown, get: { $0.dueDate }, set: { $0.with(dueDate: $1) }),
-        ItemField("state", rule: .laterEdit, default: TaskState.unfinished, get: { $0.state }, set: { $0.with(state: $1) }),
-        ItemField("timeSlips", label: "time slips", rule: .timeSlips, default: [TimeSlip](), get: { $0.timeSlips }, set: { $0.with(timeSlips: $1) }),
-        ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.with(alterDate: $1) }),
-        ItemField("tags", rule: .set, default: [String](), omitWhenAbsent: true, check: Tags.problem(in:), get: { $0.tags }, set: { $0.with(tags: Tags.normalized($1)) }),
-        ItemField("priority", rule: .laterEdit, omitWhenAbsent: true, get: { $0.priority }, set: { $0.with(priority: .some($1)) }),
-        ItemField("notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes }, set: { $0.with(notes: Note.inOrder($1)) }),
+        ItemField("id", rule: .identity, get: { $0.id }, set: { $0.replacing(id: $1) }),
+        ItemField("title", rule: .laterEdit, get: { $0.title }, set: { $0.replacing(title: $1) }),
+        ItemField("dueDate", label: "due date", rule: .laterEdit, default: DueDate.unknown, get: { $0.dueDate }, set: { $0.replacing(dueDate: $1) }),
+        ItemField("state", rule: .laterEdit, default: TaskState.unfinished, get: { $0.state }, set: { $0.replacing(state: $1) }),
+        ItemField("timeSlips", label: "time slips", rule: .timeSlips, default: [TimeSlip](), get: { $0.timeSlips }, set: { $0.replacing(timeSlips: $1) }),
+        ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.replacing(alterDate: $1) }),
+        ItemField("tags", rule: .set, default: [String](), omitWhenAbsent: true, check: Tags.problem(in:), get: { $0.tags }, set: { $0.replacing(tags: Tags.normalized($1)) }),
+        ItemField("priority", rule: .laterEdit, omitWhenAbsent: true, get: { $0.priority }, set: { $0.replacing(priority: .some($1)) }),
+        ItemField("notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes }, set: { $0.replacing(notes: Note.inOrder($1)) }),
         ItemField("completedDate", label: "completion date", rule: .follows("state"), omitWhenAbsent: true,
-                  get: { $0.completedDate }, set: { $0.with(completedDate: .some($1)) }),
+                  get: { $0.completedDate }, set: { $0.replacing(completedDate: .some($1)) }),
         // NB: also a format-2 key: an older format-2 docket keeps it as a key it does not know, and it is set once, when the task is made.
         ItemField("creationDate", label: "creation date", rule: .earliest, omitWhenAbsent: true,
-                  get: { $0.creationDate }, set: { $0.with(creationDate: .some($1)) }),
+                  get: { $0.creationDate }, set: { $0.replacing(creationDate: .some($1)) }),
     ]
 
     public static let blank = ProjectTask(id: .zero, title: "", dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil)

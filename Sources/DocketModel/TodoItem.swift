@@ -80,25 +80,25 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     private func applying(_ change: Change) -> TodoItem {
         switch change {
         case let .text(text):
-            return text == self.text ? self : with(text: text, alterDate: nextAlterDate)
+            return text == self.text ? self : replacing(text: text, alterDate: nextAlterDate)
         case let .completed(completed):
             guard completed != self.completed else { return self }
             let date = nextAlterDate
-            return with(completed: completed, alterDate: date, completedDate: .some(completed ? date : nil))
+            return replacing(completed: completed, alterDate: date, completedDate: .some(completed ? date : nil))
         case let .due(dueDate):
-            return dueDate.isSame(as: self.dueDate) ? self : with(dueDate: dueDate, alterDate: nextAlterDate)
+            return dueDate.isSame(as: self.dueDate) ? self : replacing(dueDate: dueDate, alterDate: nextAlterDate)
         case let .fork(changes):
-            return with(id: DocketIDs.make()).alter(changes)
+            return replacing(id: DocketIDs.make()).alter(changes)
         case let .tagging(add, remove):
             let tags = Tags.applying(add: add, remove: remove, to: self.tags)
-            return tags == self.tags ? self : with(alterDate: nextAlterDate, tags: tags)
+            return tags == self.tags ? self : replacing(alterDate: nextAlterDate, tags: tags)
         case let .priority(priority):
-            return priority == self.priority ? self : with(alterDate: nextAlterDate, priority: .some(priority))
+            return priority == self.priority ? self : replacing(alterDate: nextAlterDate, priority: .some(priority))
         case let .noting(change):
             let notes = self.notes.applying(change)
-            return notes == self.notes ? self : with(alterDate: nextAlterDate, notes: notes)
+            return notes == self.notes ? self : replacing(alterDate: nextAlterDate, notes: notes)
         case let .recurrence(recurrence):
-            return recurrence == self.recurrence ? self : with(alterDate: nextAlterDate, recurrence: .some(recurrence))
+            return recurrence == self.recurrence ? self : replacing(alterDate: nextAlterDate, recurrence: .some(recurrence))
         }
     }
 
@@ -112,15 +112,17 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         let due = recurrence.nextDue(due: dueDate, done: done, calendar: calendar)
         // NB: a series whose next due date no file can hold (past the year 9999) ends here.
         guard ISODate.holds(due) else { return nil }
-        return TodoItem(id: recurrence.nextID, text: text, creationDate: done, completed: false,
-                        dueDate: due, alterDate: nil,
-                        tags: tags, priority: priority,
-                        recurrence: Recurrence(every: recurrence.every, from: recurrence.from, series: recurrence.series,
-                                               occurrence: recurrence.occurrence + 1))
+        return replacing(id: recurrence.nextID, creationDate: done, completed: false, dueDate: .some(due), alterDate: .some(nil),
+                         notes: [], completedDate: .some(nil),
+                         recurrence: .some(Recurrence(every: recurrence.every, from: recurrence.from, series: recurrence.series,
+                                                      occurrence: recurrence.occurrence + 1)))
     }
 
     /// This item with some fields replaced; a nil argument keeps the field.
-    private func with(id: UUID? = nil, text: String? = nil, creationDate: Date? = nil, completed: Bool? = nil,
+    /// Every copy of a todo made from another goes through here (or a field's
+    /// `set`), starting from the item it copies: a field added to `TodoItem`
+    /// is carried by every copy without an edit (`ItemCopySpec` checks each).
+    public func replacing(id: UUID? = nil, text: String? = nil, creationDate: Date? = nil, completed: Bool? = nil,
                       dueDate: Date?? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
                       notes: [Note]? = nil, completedDate: Date?? = nil, recurrence: Recurrence?? = nil) -> TodoItem {
         TodoItem(id: id ?? self.id, text: text ?? self.text, creationDate: creationDate ?? self.creationDate,
@@ -134,18 +136,18 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     /// Every field of a todo: its file, the cache, the merge and change descriptions come from this list.
     /// The fields after `alterDate` came in store format 2 and are left out of a file while empty.
     public static let fields: [ItemField<TodoItem>] = [
-        ItemField("id", rule: .identity, get: { $0.id }, set: { $0.with(id: $1) }),
-        ItemField("text", rule: .laterEdit, get: { $0.text }, set: { $0.with(text: $1) }),
-        ItemField("creationDate", label: "creation date", rule: .earliest, get: { $0.creationDate }, set: { $0.with(creationDate: $1) }),
-        ItemField("completed", rule: .laterEdit, default: false, get: { $0.completed }, set: { $0.with(completed: $1) }),
-        ItemField("dueDate", label: "due date", rule: .laterEdit, get: { $0.dueDate }, set: { $0.with(dueDate: $1) }),
-        ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.with(alterDate: $1) }),
-        ItemField("tags", rule: .set, default: [String](), omitWhenAbsent: true, check: Tags.problem(in:), get: { $0.tags }, set: { $0.with(tags: Tags.normalized($1)) }),
-        ItemField("priority", rule: .laterEdit, omitWhenAbsent: true, get: { $0.priority }, set: { $0.with(priority: .some($1)) }),
-        ItemField("notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes }, set: { $0.with(notes: Note.inOrder($1)) }),
+        ItemField("id", rule: .identity, get: { $0.id }, set: { $0.replacing(id: $1) }),
+        ItemField("text", rule: .laterEdit, get: { $0.text }, set: { $0.replacing(text: $1) }),
+        ItemField("creationDate", label: "creation date", rule: .earliest, get: { $0.creationDate }, set: { $0.replacing(creationDate: $1) }),
+        ItemField("completed", rule: .laterEdit, default: false, get: { $0.completed }, set: { $0.replacing(completed: $1) }),
+        ItemField("dueDate", label: "due date", rule: .laterEdit, get: { $0.dueDate }, set: { $0.replacing(dueDate: $1) }),
+        ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.replacing(alterDate: $1) }),
+        ItemField("tags", rule: .set, default: [String](), omitWhenAbsent: true, check: Tags.problem(in:), get: { $0.tags }, set: { $0.replacing(tags: Tags.normalized($1)) }),
+        ItemField("priority", rule: .laterEdit, omitWhenAbsent: true, get: { $0.priority }, set: { $0.replacing(priority: .some($1)) }),
+        ItemField("notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes }, set: { $0.replacing(notes: Note.inOrder($1)) }),
         ItemField("completedDate", label: "completion date", rule: .follows("completed"), omitWhenAbsent: true,
-                  get: { $0.completedDate }, set: { $0.with(completedDate: .some($1)) }),
-        ItemField("recurrence", rule: .laterEdit, omitWhenAbsent: true, get: { $0.recurrence }, set: { $0.with(recurrence: .some($1)) }),
+                  get: { $0.completedDate }, set: { $0.replacing(completedDate: .some($1)) }),
+        ItemField("recurrence", rule: .laterEdit, omitWhenAbsent: true, get: { $0.recurrence }, set: { $0.replacing(recurrence: .some($1)) }),
     ]
 
     public static let blank = TodoItem(id: .zero, text: "", creationDate: .distantPast, completed: false,

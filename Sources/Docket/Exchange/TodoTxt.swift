@@ -37,7 +37,7 @@ public enum TodoTxt {
                     var read = try parse(String(line), now: now)
                     if read.todo.id == .zero {
                         seen[read.key, default: 0] += 1
-                        read.todo = read.todo.with(id: derivedID(read.key, seen[read.key]!))
+                        read.todo = read.todo.replacing(id: derivedID(read.key, seen[read.key]!))
                     }
                     if let old = existing(read.todo.id), TodoTxt.line(old) == TodoTxt.line(read.todo) { read.todo = old }
                     todos.append(read.todo)
@@ -161,13 +161,5 @@ public enum TodoTxt {
         if let due = todo.dueDate { words.append("due:" + day(due)) }
         if todo.completed, let letter { words.append("pri:" + letter) }
         return words.joined(separator: " ")
-    }
-}
-
-extension TodoItem {
-    /// This todo with another id.
-    func with(id: UUID) -> TodoItem {
-        TodoItem(id: id, text: text, creationDate: creationDate, completed: completed, dueDate: dueDate, alterDate: alterDate,
-                 tags: tags, priority: priority, notes: notes, completedDate: completedDate, recurrence: recurrence)
     }
 }

@@ -155,10 +155,11 @@ enum VTodo {
         case let .task(task, project)?:
             let state: TaskState = done ? .finished : f.status == "IN-PROCESS" ? .inProgress : .unfinished
             let completedDate = done ? keep(f.completed, task.completedDate) ?? task.completedDate ?? f.lastModified ?? now : nil
-            var read = ProjectTask(id: id, title: f.summary, dueDate: DueDate(keep(f.due, task.dueDate.date)), state: state, timeSlips: task.timeSlips,
-                                   alterDate: keep(f.lastModified, task.alterDate), tags: f.tags, priority: f.priority,
-                                   notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now), completedDate: completedDate,
-                                   creationDate: task.creationDate)
+            // What a VTODO carries, over the task it was: every field it cannot say is kept.
+            var read = task.replacing(id: id, title: f.summary, dueDate: DueDate(keep(f.due, task.dueDate.date)), state: state,
+                                      alterDate: .some(keep(f.lastModified, task.alterDate)), tags: f.tags, priority: .some(f.priority),
+                                      notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now),
+                                      completedDate: .some(completedDate))
             if sameContent(.task(read, project: project), .task(task, project: project)) { read = task }
             return .task(read, project: project)
         case let .todo(todo)?:
@@ -168,10 +169,11 @@ enum VTodo {
                 recurrence = todo.recurrence.map { Recurrence(every: every, from: $0.from, series: $0.series, occurrence: $0.occurrence) }
                     ?? Recurrence(every: every, series: id)
             }
-            var read = TodoItem(id: id, text: f.summary, creationDate: todo.creationDate, completed: done, dueDate: keep(f.due, todo.dueDate),
-                                alterDate: keep(f.lastModified, todo.alterDate), tags: f.tags, priority: f.priority,
-                                notes: notes(f.description, previous: todo.notes, item: id, date: f.lastModified ?? now),
-                                completedDate: completedDate, recurrence: recurrence)
+            // What a VTODO carries, over the todo it was: every field it cannot say is kept.
+            var read = todo.replacing(id: id, text: f.summary, completed: done, dueDate: .some(keep(f.due, todo.dueDate)),
+                                      alterDate: .some(keep(f.lastModified, todo.alterDate)), tags: f.tags, priority: .some(f.priority),
+                                      notes: notes(f.description, previous: todo.notes, item: id, date: f.lastModified ?? now),
+                                      completedDate: .some(completedDate), recurrence: .some(recurrence))
             if sameContent(.todo(read), .todo(todo)) { read = todo }
             return .todo(read)
         case nil:
