@@ -1,4 +1,5 @@
 import CGit2
+import DocketSystem
 import Foundation
 
 extension Repository {
@@ -18,7 +19,8 @@ extension Repository {
 
     /// The commits a shallow clone's history stops at (`shallow` in the git folder); nil when the clone is whole.
     public func shallowCommits() -> Set<ObjectID>? {
-        guard let data = FileManager.default.contents(atPath: commonDir + "shallow") else { return nil }
+        // NB: read as every file of git's folder is (no link, bounded); a `shallow` that cannot be read is no shallow clone.
+        guard let data = try? Folder.readFile(commonDir + "shallow", limit: 1 << 26) else { return nil }
         return Set(String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { ObjectID(hex: String($0)) })
     }
 

@@ -26,6 +26,7 @@ public struct StatusReport: Equatable, Sendable {
     /// Unchanged files whose index entries' stat data is out of date.
     public let stale: [String]
 
+    /// A report of these changes and stale files.
     public init(entries: [StatusEntry], stale: [String] = []) {
         self.entries = entries
         self.stale = stale

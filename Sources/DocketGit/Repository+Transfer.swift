@@ -49,12 +49,16 @@ extension Repository {
     func fetchThroughGit(remote name: String, branch: String?) throws {
         let url = (try? configString("remote.\(name).url")).flatMap { $0 } ?? name
         let specs = branch.map { ["+refs/heads/\($0):refs/remotes/\(name)/\($0)"] } ?? []
-        let outcome = try Spawn.run(["git", "fetch", "-q", name] + specs,
-                                    environment: ["GIT_DIR": gitdir, "GIT_WORK_TREE": workdir, "GIT_TERMINAL_PROMPT": "0"],
-                                    captureErrors: true, folder: workdir ?? gitdir)
-        guard outcome.status != 0 else { return }
-        let said = (outcome.text + outcome.errorText).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let said = try runGit(["fetch", "-q", name] + specs) else { return }
         throw TransferError.other(url: RemoteURL.redacted(url), error: GitError(code: -1, function: "git fetch", message: said))
+    }
+
+    /// Runs git on this repository (never asking on a terminal); nil when it
+    /// succeeds, else what it said.
+    private func runGit(_ arguments: [String]) throws -> String? {
+        let outcome = try Spawn.run(["git"] + arguments, environment: ["GIT_DIR": gitdir, "GIT_WORK_TREE": workdir, "GIT_TERMINAL_PROMPT": "0"],
+                                    captureErrors: true, folder: workdir ?? gitdir)
+        return outcome.status == 0 ? nil : (outcome.text + outcome.errorText).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A push from a shallow clone, through `git push`.
@@ -65,11 +69,7 @@ extension Repository {
     /// for this shape alone, with its own credential helpers.
     func pushThroughGit(remote name: String, refspec: String, reference: String) throws {
         let url = (try? configString("remote.\(name).url")).flatMap { $0 } ?? name
-        let outcome = try Spawn.run(["git", "push", "--porcelain", name, refspec],
-                                    environment: ["GIT_DIR": gitdir, "GIT_WORK_TREE": workdir, "GIT_TERMINAL_PROMPT": "0"],
-                                    captureErrors: true, folder: workdir ?? gitdir)
-        guard outcome.status != 0 else { return }
-        let said = (outcome.text + outcome.errorText).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let said = try runGit(["push", "--porcelain", name, refspec]) else { return }
         // NB: git's words (receive-pack's "shallow update not allowed"): the remote will not take history that stops short.
         if said.contains("shallow update not allowed") { throw ShallowHistory(pushing: true) }
         if said.contains("[rejected]") || said.contains("non-fast-forward") || said.contains("fetch first") {

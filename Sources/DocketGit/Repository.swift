@@ -1,4 +1,5 @@
 import CGit2
+import DocketSystem
 import Foundation
 
 /// A git repository, opened through libgit2. Knows nothing about todos.
@@ -28,7 +29,7 @@ public final class Repository {
         func setting(_ name: String) -> Bool? {
             if let value = try? configBool(name) { return value }
             // NB: libgit2 1.5 does not read a worktree's own configuration (extensions.worktreeConfig).
-            guard let data = FileManager.default.contents(atPath: gitdir + "config.worktree") else { return nil }
+            guard let data = try? Folder.readFile(gitdir + "config.worktree", limit: 1 << 20) else { return nil }
             let key = name.split(separator: ".").last!.lowercased()
             return String(decoding: data, as: UTF8.self).lowercased().split(whereSeparator: \.isNewline)
                 .map { $0.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\t", with: "") }

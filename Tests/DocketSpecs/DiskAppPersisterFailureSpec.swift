@@ -1,4 +1,5 @@
 import Docket
+import DocketSpecSupport
 import Foundation
 import Nimble
 import Quick
@@ -92,14 +93,19 @@ final class DiskAppPersisterFailureSpec: QuickSpec {
 
         describe("DiskAppPersister's default folder") {
             it("is ~/Documents when it exists, else Docket's XDG data folder") {
-                let base = DiskAppPersister.defaultBaseDirectory()
-                let home = FileManager.default.homeDirectoryForCurrentUser.path
-                var isFolder: ObjCBool = false
-                if FileManager.default.fileExists(atPath: home + "/Documents", isDirectory: &isFolder), isFolder.boolValue {
-                    expect(base.path) == home + "/Documents"
-                } else {
-                    expect(base.path.hasSuffix("/docket")) == true
+                // A scratch home ($HOME, as users and tests mean it), never the real one.
+                let home = temporaryFolder("docket-persister-home")
+                let saved = (ProcessInfo.processInfo.environment["HOME"], ProcessInfo.processInfo.environment["XDG_DATA_HOME"])
+                setenv("HOME", home.path, 1)
+                unsetenv("XDG_DATA_HOME")
+                defer {
+                    if let old = saved.0 { setenv("HOME", old, 1) } else { unsetenv("HOME") }
+                    if let old = saved.1 { setenv("XDG_DATA_HOME", old, 1) }
+                    try? FileManager.default.removeItem(at: home)
                 }
+                expect(DiskAppPersister.defaultBaseDirectory().path) == home.path + "/.local/share/docket"
+                try! FileManager.default.createDirectory(at: home.appendingPathComponent("Documents"), withIntermediateDirectories: true)
+                expect(DiskAppPersister.defaultBaseDirectory().path) == home.path + "/Documents"
             }
         }
     }

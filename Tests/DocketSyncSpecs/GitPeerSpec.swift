@@ -208,6 +208,27 @@ final class GitPeerSpec: QuickSpec {
                 expectRecordedAndRestorable(kept: "Buy almond milk", lost: "Buy rice milk")
             }
 
+            it("cherry-pick: a sync killed once the files are merged leaves the record in git's message for the next one") {
+                deskEdits("Buy soy milk")
+                expect(gitCLI(["cherry-pick", laptopEdit], in: desk.folder).status) != 0
+                expect(desk.run("sync", environment: ["DOCKET_FAULT": "after-settle"]).status) != 0
+                expect(desk.run("sync").status) == 0
+                expectRecordedAndRestorable(kept: "Buy soy milk", lost: "Buy oat milk")
+            }
+
+            for step in ["after-settle-record", "after-settle"] {
+                it("stash pop: a sync killed \(step.replacingOccurrences(of: "-", with: " ")) leaves the record for the next one") {
+                    desk.run("edit", milk, "Buy rice milk")
+                    desk.git("stash", "-q")
+                    usleep(2000)
+                    deskEdits("Buy almond milk")
+                    expect(gitCLI(["stash", "pop"], in: desk.folder).status) != 0
+                    expect(desk.run("sync", environment: ["DOCKET_FAULT": step]).status) != 0
+                    expect(desk.run("sync").status) == 0
+                    expectRecordedAndRestorable(kept: "Buy almond milk", lost: "Buy rice milk")
+                }
+            }
+
             it("merge --squash: git stops on the file, and docket sync commits it with a record") {
                 deskEdits("Buy soy milk")
                 expect(gitCLI(["merge", "--squash", "origin/main"], in: desk.folder).status) != 0

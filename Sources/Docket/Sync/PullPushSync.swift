@@ -55,10 +55,12 @@ extension Store {
             // Conflicts git left with nothing under way (`git stash pop`): merged with Docket's rules, and recorded in the commit.
             let settled = try settleLeftConflicts()
             var committed = try commitHoldingLock(message: nil) { summary in
-                settled.map { summary + "\n\n" + MergeHistory.replayTrailers($0.report, ours: $0.ours, theirs: $0.theirs) } ?? summary
+                guard let settled, !settled.report.isEmpty else { return summary }
+                return summary + "\n\n" + MergeHistory.replayTrailers(settled.report, ours: settled.ours, theirs: settled.theirs)
             }
             // Docket's merge kept this side whole: the record is committed alone.
             if let settled, committed == .nothingToCommit, !settled.report.isEmpty { committed = try commitRecord(settled) }
+            if settled != nil { clearSettledRecord() }
             onCommit(committed)
             for attempt in 1...attempts {
                 pulls.append(try pullHoldingLock(remote: name, options: options, knownClean: true))

@@ -45,14 +45,21 @@ extension Store {
             guard let ours = try git.head(), let picked = try git.reference(head) else { break }
             // The side a discarded value comes from: the picked commit, or the reverted one's parent.
             let theirs = operation == .cherryPick ? picked : try git.parents(of: picked).first ?? picked
-            let report = try resolveConflictsWithDocketMerge()
-            if !report.isEmpty {
-                reports.append(report)
+            // NB: the record goes into git's MERGE_MSG before any file is resolved: a sync killed in between finds
+            // nothing conflicted next time, and git's --continue then commits that message, record and all.
+            let report = try resolveConflictsWithDocketMerge { report in
+                guard !report.isEmpty else { return }
                 try keepReachable(theirs)
                 let message = (try? Folder.readFile(gitdir + "MERGE_MSG", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
                 let trailers = MergeHistory.replayTrailers(report, ours: ours, theirs: theirs)
-                try StoreError.gate(writing: true) { try AtomicFile.write(Data((message.trimmingCharacters(in: .newlines) + "\n\n" + trailers).utf8), to: gitdir + "MERGE_MSG") }
+                try StoreError.gate(writing: true) {
+                    try AtomicFile.write(Data((message.trimmingCharacters(in: .newlines) + "\n\n" + trailers).utf8), to: gitdir + "MERGE_MSG")
+                }
             }
+            // A sync killed after writing the record: git's message holds it, and is committed as it stands.
+            let message = (try? Folder.readFile(gitdir + "MERGE_MSG", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let recorded = MergeHistory.sides(in: message) != nil ? MergeHistory.report(in: message) ?? report : report
+            if !recorded.isEmpty { reports.append(recorded) }
             let verb = operation == .cherryPick ? "cherry-pick" : "revert"
             func run(_ arguments: [String]) throws -> Spawn.Outcome {
                 try StoreError.gate(writing: true) {
@@ -63,8 +70,8 @@ extension Store {
             // The commit as git would make it (the picked commit's author, git's hooks), kept even when Docket's merge
             // left nothing to change, for its record; then the rest of git's sequence, if any.
             let commit = ["commit", "-q", "--allow-empty", "-F", gitdir + "MERGE_MSG"] + (verifiesWithGitHooks ? [] : ["--no-verify"])
-            var outcome = try run(report.isEmpty ? [verb, "--continue"] : commit)
-            if outcome.status == 0, !report.isEmpty, try git.unfinishedOperation == operation { outcome = try run([verb, "--continue"]) }
+            var outcome = try run(recorded.isEmpty ? [verb, "--continue"] : commit)
+            if outcome.status == 0, !recorded.isEmpty, try git.unfinishedOperation == operation { outcome = try run([verb, "--continue"]) }
             if outcome.status != 0, try git.unfinishedOperation == nil || git.conflictedPaths().isEmpty {
                 throw StoreError.state(.replayFailed(command: "git \(verb) --continue", detail: outcome.errorText + outcome.text))
             }
@@ -76,8 +83,9 @@ extension Store {
 
     /// Merges each store file git left conflicted with Docket's rules, from
     /// the stages git left, into the working tree and the index (resolved);
-    /// the decisions taken. Refuses conflicts outside the store and files that are not items.
-    func resolveConflictsWithDocketMerge(stagingResult: Bool = true) throws -> MergeReport {
+    /// the decisions taken. Refuses conflicts outside the store and files that
+    /// are not items. `recording` hears the decisions before any file is written.
+    func resolveConflictsWithDocketMerge(stagingResult: Bool = true, recording: (MergeReport) throws -> Void) throws -> MergeReport {
         let conflicted = try git.conflictedPaths()
         let outside = conflicted.filter { !StoreLayout.isInStore($0) }
         if !outside.isEmpty { throw StoreError.state(.unresolvedOutside(paths: outside)) }
@@ -85,10 +93,16 @@ extension Store {
         var replacements: [String: ObjectID?] = [:], texts: [String: Data] = [:]
         for path in conflicted {
             let stages = try git.conflictStages(at: path)
-            let base = try stages.base.map { try git.blob($0) }
             // A file removed on one side and changed on the other keeps the change: nothing is lost.
             guard let oursID = stages.ours ?? stages.theirs, let theirsID = stages.theirs ?? stages.ours else { continue }
-            switch FileMerge.merge(path: path, base: base, ours: try git.blob(oursID), theirs: try git.blob(theirsID)) {
+            // Each side read as a store file is: at most the size Docket takes in.
+            func read(_ id: ObjectID) throws -> Data {
+                guard try git.blobSize(id) <= Store.maximumFileSize else {
+                    throw StoreError.state(.unresolvedOutside(paths: [path + " (over \(Store.maximumFileSize >> 10) KiB)"]))
+                }
+                return try git.blob(id)
+            }
+            switch FileMerge.merge(path: path, base: try stages.base.map(read), ours: try read(oursID), theirs: try read(theirsID)) {
             case let .merged(data, report):
                 items += report.items
                 farAhead += report.farAhead
@@ -98,6 +112,9 @@ extension Store {
                 throw StoreError.state(.unresolvedOutside(paths: [path + " (\(reason))"]))
             }
         }
+        let report = MergeReport(items: items, farAhead: farAhead)
+        try recording(report)
+        Fault.point("after-settle-record")
         let root = try tree
         try StoreError.gate(writing: true) {
             let batch = WriteBatch(root: root)
@@ -113,7 +130,8 @@ extension Store {
             for path in replacements.keys { original[path] = .some(try head.flatMap { try git.blobID(inTree: $0, at: path) }) }
             _ = try git.resolveIndex(replacing: original)
         }
-        return MergeReport(items: items, farAhead: farAhead)
+        Fault.point("after-settle")
+        return report
     }
 
     /// Merges the store files git left conflicted with no operation under way
@@ -121,19 +139,39 @@ extension Store {
     /// into the working tree, as git leaves what it applied; the report and
     /// its sides (HEAD, and the stash the other values come from), or nil when
     /// nothing is conflicted. git keeps a stash it could not apply whole.
-    func settleLeftConflicts() throws -> (report: MergeReport, ours: ObjectID, theirs: ObjectID)? {
+    ///
+    /// NB: the record is written (`.git/docket/settled-record`) before any
+    /// file: a sync killed before its commit finds it there next time
+    /// (`pendingSettledRecord`), and commits it.
+    func settleLeftConflicts() throws -> SettledRecord? {
         // NB: an index Docket noted holds no conflict (git writing one changes it); only another is read (50 ms at 100,000 items).
         guard !Repository.indexIsNoted(gitdir: gitdir), try git.unfinishedOperation == nil, !(try git.conflictedPaths().isEmpty),
-              let head = try git.head() else { return nil }
-        let report = try resolveConflictsWithDocketMerge(stagingResult: false)
+              let head = try git.head() else { return pendingSettledRecord() }
         let theirs = try git.reference("refs/stash") ?? head
-        try keepReachable(theirs)
-        return (report, head, theirs)
+        var settled: SettledRecord?
+        _ = try resolveConflictsWithDocketMerge(stagingResult: false) { report in
+            try keepReachable(theirs)
+            settled = SettledRecord(report: report, ours: head, theirs: theirs)
+            try StoreError.gate(writing: true) { try AtomicFile.write(try JSONEncoder().encode(settled), to: settledRecordFile) }
+        }
+        return settled
     }
+
+    /// Where a settled record waits for its commit.
+    var settledRecordFile: String { gitdir + "docket/settled-record" }
+
+    /// The record of conflicts settled by a sync killed before it committed them, if any.
+    func pendingSettledRecord() -> SettledRecord? {
+        guard let data = try? Folder.readFile(settledRecordFile, limit: 1 << 24) else { return nil }
+        return try? JSONDecoder().decode(SettledRecord.self, from: data)
+    }
+
+    /// Forgets a settled record once a commit carries it.
+    func clearSettledRecord() { try? FileManager.default.removeItem(atPath: settledRecordFile) }
 
     /// A commit of HEAD's tree carrying the record of conflicts Docket settled
     /// where its merge changed nothing on this side.
-    func commitRecord(_ settled: (report: MergeReport, ours: ObjectID, theirs: ObjectID)) throws -> CommitOutcome {
+    func commitRecord(_ settled: SettledRecord) throws -> CommitOutcome {
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let summary = "Record the values Docket's merge discarded: \(settled.report.summary)"
         let message = summary + "\n\n" + MergeHistory.replayTrailers(settled.report, ours: settled.ours, theirs: settled.theirs)
@@ -220,4 +258,13 @@ extension Store {
         let refs = try git.references(startingWith: "refs/remotes/").filter { $0.value == commit && !$0.key.hasSuffix("/HEAD") }
         return refs.keys.sorted().first.map { String($0.dropFirst("refs/remotes/".count)) } ?? commit.short
     }
+}
+
+/// Conflicts Docket settled with no git operation under way: what its merge decided, and the two sides.
+struct SettledRecord: Codable {
+    let report: MergeReport
+    /// HEAD when they were settled.
+    let ours: ObjectID
+    /// The commit the other values come from (the stash).
+    let theirs: ObjectID
 }
