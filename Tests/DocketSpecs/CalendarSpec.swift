@@ -116,6 +116,119 @@ final class CalendarSpec: QuickSpec {
                 expect(read(file(milk))).to(contain("DUE;VALUE=DATE:20261205"))
             }
 
+            it("merges a calendar's edit against the version it started from, so a later Docket edit is kept, and records it") {
+                let carol = run("add", "Email Carol").stdout.trimmed
+                expect(sync().status) == 0
+                // The phone's copy: the version Docket wrote first, and vdirsyncer's "b wins" puts it back over a later one.
+                let started = read(file(carol))
+                expect(started).to(contain("X-DOCKET-VERSION:"))
+                expect(run("edit", carol, "Email", "Carol", "about", "the", "lease").status) == 0
+                expect(sync().stdout).to(contain("1 file written"))
+                let phoneEdit = started.replacingOccurrences(of: "SUMMARY:Email Carol\r\n", with: "SUMMARY:Email Carol\r\nDUE;VALUE=DATE:20261205\r\n")
+                    .replacingOccurrences(of: "LAST-MODIFIED:", with: "LAST-MODIFIED:20261129T100000Z\r\nX-WAS-LAST-MODIFIED:")
+                try! phoneEdit.write(to: file(carol), atomically: true, encoding: .utf8)
+
+                let merged = sync()
+                expect(merged.status) == 0
+                expect(merged.stdout).to(contain("1 item changed in the store"))
+                let todo = todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(carol) == true }
+                expect(todo?["text"] as? String) == "Email Carol about the lease"
+                expect(todo?["dueDate"] as? String).to(beginWith("2026-12-05"))
+                expect(read(file(carol))).to(contain("SUMMARY:Email Carol about the lease"))
+                expect(read(file(carol))).to(contain("DUE;VALUE=DATE:20261205"))
+                // Committed, listed as a merge and as a change undo takes back.
+                expect(run("status").stdout).notTo(contain("uncommitted"))
+                expect(run("merges").stdout).to(contain("Email Carol about the lease"))
+                let undoList = run("undo", "--list").stdout
+                expect(undoList.split(separator: "\n").first.map(String.init)).to(contain("ical sync calendar"))
+                expect(run("undo").status) == 0
+                let undone = todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(carol) == true }
+                expect(undone?["text"] as? String) == "Email Carol about the lease"
+                expect(undone?["dueDate"] == nil || undone?["dueDate"] is NSNull) == true
+                expect(sync().stdout).to(contain("1 file written"))
+                expect(read(file(carol))).notTo(contain("DUE"))
+            }
+
+            it("records a value the calendar lost, and merges restore puts it back") {
+                let milk = run("add", "Buy milk").stdout.trimmed
+                expect(sync().status) == 0
+                replace(file(milk), "SUMMARY:Buy milk", "SUMMARY:Buy milk and eggs")
+                replace(file(milk), "LAST-MODIFIED:", "LAST-MODIFIED:20200101T100000Z\r\nX-WAS:")
+                expect(run("edit", milk, "Buy oat milk").status) == 0
+                expect(sync().stdout).to(contain("lost \"Buy milk and eggs\""))
+                let merges = run("merges").stdout
+                expect(merges).to(contain("lost \"Buy milk and eggs\""))
+                let commit = String(merges.split(separator: " ").first ?? "")
+                let restored = run("merges", "restore", commit, "1")
+                expect(restored.status) == 0
+                expect(todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }?["text"] as? String) == "Buy milk and eggs"
+                expect(sync().stdout).to(contain("1 file written"))
+                expect(read(file(milk))).to(contain("SUMMARY:Buy milk and eggs"))
+            }
+
+            it("keeps the record of a calendar sync killed before its commit, for the next commit") {
+                let milk = run("add", "Buy milk").stdout.trimmed
+                expect(sync().status) == 0
+                replace(file(milk), "SUMMARY:Buy milk", "SUMMARY:Buy milk and eggs")
+                replace(file(milk), "LAST-MODIFIED:", "LAST-MODIFIED:20200101T100000Z\r\nX-WAS:")
+                expect(run("edit", milk, "Buy oat milk").status) == 0
+                let killed = docket(["ical", "sync", vdir.path], store: store, environment: ["TZ": "UTC", "DOCKET_FAULT": "after-calendar-store"])
+                expect(killed.status) != 0
+                expect(run("commit").status) == 0
+                expect(run("merges").stdout).to(contain("lost \"Buy milk and eggs\""))
+                expect(run("log").stdout).to(contain("Calendar sync (calendar)"))
+                expect(sync().status) == 0
+                expect(read(file(milk))).to(contain("SUMMARY:Buy oat milk"))
+            }
+
+            it("takes a CANCELLED todo as a removal, and leaves alone one it never had") {
+                let milk = run("add", "Buy milk").stdout.trimmed
+                expect(sync().status) == 0
+                replace(file(milk), "STATUS:NEEDS-ACTION", "STATUS:CANCELLED")
+                replace(file(milk), "LAST-MODIFIED:", "LAST-MODIFIED:20261126T100000Z\r\nX-WAS:")
+                try! vcalendar("""
+                    BEGIN:VTODO
+                    UID:cancelled-on-the-phone
+                    SUMMARY:Never mind
+                    STATUS:CANCELLED
+                    END:VTODO
+                    """).write(to: vdir.appendingPathComponent("phone.ics"), atomically: true, encoding: .utf8)
+                let synced = sync()
+                expect(synced.status) == 0
+                expect(synced.stdout).to(contain("1 item changed in the store"))
+                expect(todos().contains { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }) == false
+                expect(todos().contains { $0["text"] as? String == "Never mind" }) == false
+                expect(run("log").stdout).to(contain("remove 1 todo"))
+                expect(FileManager.default.fileExists(atPath: vdir.appendingPathComponent("phone.ics").path)) == true
+                expect(files().count) == 1
+                expect(sync().stdout).to(contain("In step"))
+            }
+
+            it("completes one instance of a series that a calendar completed by an override, and the series goes on") {
+                let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
+                expect(sync().status) == 0
+                replace(file(gym), "END:VCALENDAR", """
+                    BEGIN:VTODO\r
+                    UID:\((todos()[0]["id"] as! String).lowercased())\r
+                    RECURRENCE-ID;VALUE=DATE:20261201\r
+                    SUMMARY:Gym\r
+                    STATUS:COMPLETED\r
+                    COMPLETED:20261201T180000Z\r
+                    LAST-MODIFIED:20261201T180000Z\r
+                    END:VTODO\r
+                    END:VCALENDAR
+                    """)
+                let synced = sync()
+                expect(synced.status) == 0
+                let list = todos()
+                expect(list.count) == 2
+                expect(list.first { ($0["id"] as? String)?.lowercased().hasPrefix(gym) == true }?["completed"] as? Bool) == true
+                let next = list.first { ($0["completed"] as? Bool) == false }
+                expect(next?["dueDate"] as? String).to(beginWith("2026-12-08"))
+                expect(((next?["recurrence"] as? [String: Any])?["series"] as? String)?.lowercased()).to(beginWith(gym))
+                expect(files().count) == 2
+            }
+
             it("refuses a file nested 60,000 components deep, with --skip-bad too, and takes nothing from it") {
                 let deep = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:deep\r\nSUMMARY:Deep\r\n" + String(repeating: "BEGIN:X\r\n", count: 60_000)
                     + String(repeating: "END:X\r\n", count: 60_000) + "END:VTODO\r\nEND:VCALENDAR\r\n"
@@ -158,66 +271,83 @@ final class CalendarSpec: QuickSpec {
             }
         }
 
+        /// Docket's folder ↔ vdirsyncer (the README's pair, "b wins") ↔ Radicale on 127.0.0.1 ↔ vdirsyncer ↔ a folder todoman reads.
+        struct Phone {
+            let vdirsyncer: ([String]) -> CommandResult
+            let todoman: ([String]) -> CommandResult
+            let todos: () -> [[String: Any]]
+            let stop: () -> Void
+        }
+        func phone() -> Phone {
+            let port = freePort()
+            let storage = root.appendingPathComponent("radicale")
+            let collection = storage.appendingPathComponent("collection-root/docket/tasks")
+            try! FileManager.default.createDirectory(at: collection, withIntermediateDirectories: true)
+            try! #"{"C:supported-calendar-component-set": "VTODO", "tag": "VCALENDAR"}"#
+                .write(to: collection.appendingPathComponent(".Radicale.props"), atomically: true, encoding: .utf8)
+            let config = root.appendingPathComponent("radicale.cfg")
+            try! """
+                [server]
+                hosts = 127.0.0.1:\(port)
+                [auth]
+                type = none
+                [storage]
+                filesystem_folder = \(storage.path)
+                [logging]
+                level = warning
+                """.write(to: config, atomically: true, encoding: .utf8)
+            let radicale = Background("/usr/bin/radicale", ["--config", config.path], log: root.appendingPathComponent("radicale.log"))
+            expect(waitForPort(port)) == true
+
+            let phone = root.appendingPathComponent("phone")
+            try! FileManager.default.createDirectory(at: phone, withIntermediateDirectories: true)
+            let home = root.appendingPathComponent("home")
+            let vdirsyncerConfig = root.appendingPathComponent("vdirsyncer.cfg")
+            func pair(_ name: String, _ folder: URL) -> String {
+                """
+                [pair \(name)]
+                a = "\(name)_folder"
+                b = "\(name)_server"
+                collections = null
+                conflict_resolution = "b wins"
+                [storage \(name)_folder]
+                type = "filesystem"
+                path = "\(folder.path)/"
+                fileext = ".ics"
+                [storage \(name)_server]
+                type = "caldav"
+                url = "http://127.0.0.1:\(port)/docket/tasks/"
+                username = "docket"
+                password = "docket"
+
+                """
+            }
+            try! ("[general]\nstatus_path = \"\(root.path)/vdirsyncer-status/\"\n\n" + pair("docket", vdir) + pair("phone", phone))
+                .write(to: vdirsyncerConfig, atomically: true, encoding: .utf8)
+            let environment = ["HOME": home.path, "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"]
+            func vdirsyncer(_ arguments: [String]) -> CommandResult {
+                runCommand("vdirsyncer", ["-c", vdirsyncerConfig.path] + arguments, environment: environment, input: "")
+            }
+            let todomanConfig = root.appendingPathComponent("todoman.py")
+            try! "path = \"\(phone.path)\"\ndate_format = \"%Y-%m-%d\"\ntime_format = \"%H:%M\"\ndefault_list = \"phone\"\n"
+                .write(to: todomanConfig, atomically: true, encoding: .utf8)
+            func todoman(_ arguments: [String]) -> CommandResult {
+                runCommand("todoman", ["--config", todomanConfig.path, "--color", "never"] + arguments, environment: environment, input: "")
+            }
+            func phoneTodos() -> [[String: Any]] {
+                (try? JSONSerialization.jsonObject(with: Data(todoman(["--porcelain", "list", "--status", "ANY"]).stdout.utf8))) as? [[String: Any]] ?? []
+            }
+            expect(vdirsyncer(["discover"]).status) == 0
+            return Phone(vdirsyncer: vdirsyncer, todoman: todoman, todos: phoneTodos, stop: { _ = radicale.stop() })
+        }
+
         describe("the phone's path: vdirsyncer, Radicale and todoman") {
             it("reaches todoman through a CalDAV server, and a todo completed there comes back done") {
-                let port = freePort()
-                let storage = root.appendingPathComponent("radicale")
-                let collection = storage.appendingPathComponent("collection-root/docket/tasks")
-                try! FileManager.default.createDirectory(at: collection, withIntermediateDirectories: true)
-                try! #"{"C:supported-calendar-component-set": "VTODO", "tag": "VCALENDAR"}"#
-                    .write(to: collection.appendingPathComponent(".Radicale.props"), atomically: true, encoding: .utf8)
-                let config = root.appendingPathComponent("radicale.cfg")
-                try! """
-                    [server]
-                    hosts = 127.0.0.1:\(port)
-                    [auth]
-                    type = none
-                    [storage]
-                    filesystem_folder = \(storage.path)
-                    [logging]
-                    level = warning
-                    """.write(to: config, atomically: true, encoding: .utf8)
-                let radicale = Background("/usr/bin/radicale", ["--config", config.path], log: root.appendingPathComponent("radicale.log"))
-                defer { radicale.stop() }
-                expect(waitForPort(port)) == true
-
-                let phone = root.appendingPathComponent("phone")
-                try! FileManager.default.createDirectory(at: phone, withIntermediateDirectories: true)
-                let home = root.appendingPathComponent("home")
-                let vdirsyncerConfig = root.appendingPathComponent("vdirsyncer.cfg")
-                func pair(_ name: String, _ folder: URL) -> String {
-                    """
-                    [pair \(name)]
-                    a = "\(name)_folder"
-                    b = "\(name)_server"
-                    collections = null
-                    [storage \(name)_folder]
-                    type = "filesystem"
-                    path = "\(folder.path)/"
-                    fileext = ".ics"
-                    [storage \(name)_server]
-                    type = "caldav"
-                    url = "http://127.0.0.1:\(port)/docket/tasks/"
-                    username = "docket"
-                    password = "docket"
-
-                    """
-                }
-                try! ("[general]\nstatus_path = \"\(root.path)/vdirsyncer-status/\"\n\n" + pair("docket", vdir) + pair("phone", phone))
-                    .write(to: vdirsyncerConfig, atomically: true, encoding: .utf8)
-                let environment = ["HOME": home.path, "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"]
-                func vdirsyncer(_ arguments: String...) -> CommandResult {
-                    runCommand("vdirsyncer", ["-c", vdirsyncerConfig.path] + arguments, environment: environment, input: "")
-                }
-                let todomanConfig = root.appendingPathComponent("todoman.py")
-                try! "path = \"\(phone.path)\"\ndate_format = \"%Y-%m-%d\"\ntime_format = \"%H:%M\"\ndefault_list = \"phone\"\n"
-                    .write(to: todomanConfig, atomically: true, encoding: .utf8)
-                func todoman(_ arguments: String...) -> CommandResult {
-                    runCommand("todoman", ["--config", todomanConfig.path, "--color", "never"] + arguments, environment: environment, input: "")
-                }
-                func phoneTodos() -> [[String: Any]] {
-                    (try? JSONSerialization.jsonObject(with: Data(todoman("--porcelain", "list", "--status", "ANY").stdout.utf8))) as? [[String: Any]] ?? []
-                }
+                let phone = phone()
+                defer { phone.stop() }
+                func vdirsyncer(_ arguments: String...) -> CommandResult { phone.vdirsyncer(arguments) }
+                func todoman(_ arguments: String...) -> CommandResult { phone.todoman(arguments) }
+                func phoneTodos() -> [[String: Any]] { phone.todos() }
                 func roundTrip() {
                     expect(sync().status) == 0
                     expect(vdirsyncer("sync", "docket").status) == 0
@@ -226,7 +356,6 @@ final class CalendarSpec: QuickSpec {
 
                 let milk = run("add", "Buy milk", "--due", "2026-12-01").stdout.trimmed
                 let mum = run("add", "Call mum").stdout.trimmed
-                expect(vdirsyncer("discover").status) == 0
                 roundTrip()
                 let listed = todoman("list").stdout
                 expect(listed).to(contain("Buy milk"))
@@ -253,6 +382,68 @@ final class CalendarSpec: QuickSpec {
                 expect(phoneList).notTo(contain("Call mum"))
 
                 // Everything is in step: another round changes nothing.
+                expect(sync().stdout).to(contain("In step"))
+            }
+
+            it("keeps a Docket edit when the phone edits the same todo and vdirsyncer's \"b wins\" takes the phone's version") {
+                let phone = phone()
+                defer { phone.stop() }
+                func roundTrip() {
+                    expect(sync().status) == 0
+                    expect(phone.vdirsyncer(["sync", "docket"]).status) == 0
+                    expect(phone.vdirsyncer(["sync", "phone"]).status) == 0
+                }
+                let carol = run("add", "Email Carol").stdout.trimmed
+                roundTrip()
+                // The issue's order: an edit in Docket goes to the folder; the phone edits its older copy; vdirsyncer meets both.
+                expect(run("edit", carol, "Email Carol about the lease").status) == 0
+                expect(phone.vdirsyncer(["sync", "docket"]).status) == 0
+                expect(sync().stdout).to(contain("1 file written"))
+                let number = phone.todos().first { $0["summary"] as? String == "Email Carol" }?["id"] as? Int
+                expect(number).notTo(beNil())
+                expect(phone.todoman(["edit", "--due", "2026-12-05", String(number ?? 0)]).status) == 0
+                expect(phone.vdirsyncer(["sync", "phone"]).status) == 0
+                expect(phone.vdirsyncer(["sync", "docket"]).status) == 0
+                expect(read(file(carol))).to(contain("DUE;VALUE=DATE:20261205"))
+                expect(read(file(carol))).notTo(contain("about the lease"))
+                let merged = sync()
+                expect(merged.stdout).to(contain("1 item changed in the store"))
+                let todo = todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(carol) == true }
+                expect(todo?["text"] as? String) == "Email Carol about the lease"
+                expect(todo?["dueDate"] as? String).to(beginWith("2026-12-05"))
+                roundTrip()
+                let onPhone = phone.todos().first { ($0["summary"] as? String)?.hasPrefix("Email Carol") == true }
+                expect(onPhone?["summary"] as? String) == "Email Carol about the lease"
+                expect(onPhone?["due"]).notTo(beNil())
+                expect(sync().stdout).to(contain("In step"))
+            }
+
+            it("keeps a series going when todoman completes one instance (it ends the series and starts a new one)") {
+                let phone = phone()
+                defer { phone.stop() }
+                let plants = run("add", "Water plants", "--due", "2026-12-01", "--every", "week").stdout.trimmed
+                expect(sync().status) == 0
+                expect(phone.vdirsyncer(["sync", "docket"]).status) == 0
+                expect(phone.vdirsyncer(["sync", "phone"]).status) == 0
+                let number = phone.todos().first { $0["summary"] as? String == "Water plants" }?["id"] as? Int
+                expect(phone.todoman(["done", String(number ?? 0)]).status) == 0
+                expect(phone.vdirsyncer(["sync", "phone"]).status) == 0
+                expect(phone.vdirsyncer(["sync", "docket"]).status) == 0
+                expect(sync().status) == 0
+                let list = todos().filter { $0["text"] as? String == "Water plants" }
+                expect(list.count) == 2
+                let done = list.first { ($0["id"] as? String)?.lowercased().hasPrefix(plants) == true }
+                expect(done?["completed"] as? Bool) == true
+                let next = list.first { ($0["completed"] as? Bool) == false }
+                let series = (done?["recurrence"] as? [String: Any])?["series"] as? String
+                expect(series).notTo(beNil())
+                expect((next?["recurrence"] as? [String: Any])?["series"] as? String) == series
+                expect((next?["recurrence"] as? [String: Any])?["occurrence"] as? Int) == 2
+                expect(next?["dueDate"] as? String).to(beginWith("2026-12-08"))
+                expect(phone.vdirsyncer(["sync", "docket"]).status) == 0
+                expect(phone.vdirsyncer(["sync", "phone"]).status) == 0
+                let open = phone.todos().filter { $0["summary"] as? String == "Water plants" && ($0["completed"] as? Bool) != true }
+                expect(open.count) == 1
                 expect(sync().stdout).to(contain("In step"))
             }
         }

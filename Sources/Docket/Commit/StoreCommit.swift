@@ -71,6 +71,15 @@ extension Store {
         clearAbandonedGitLocks()
         try finishInterruptedUpdate()
         try refuseUnfinishedGitOperation()
+        // A calendar sync's changes carry its record, also when a sync killed before its commit left them for this one.
+        var composing = composing
+        let calendar = message == nil ? pendingCalendarRecord() : nil
+        if let calendar {
+            if calendar.head == (try git.head())?.description { composing = { Store.calendarMessage(calendar, change: $0) } } else { clearCalendarRecord() }
+        }
+        var finished = false
+        // NB: kept when the commit fails (a hook refusing it, say): the next commit carries it.
+        defer { if finished, calendar != nil { clearCalendarRecord() } }
         let report = try git.statusReport(under: StoreLayout.folders)
         let found = report.entries
         // Conflicts git left with nothing under way would be settled by taking the working tree's side, silently.
@@ -82,10 +91,15 @@ extension Store {
         // git refreshes its index, or every status would hash them again.
         let stale = report.stale
         guard !entries.isEmpty else {
+            if let calendar, calendar.head == (try git.head())?.description, !calendar.report.lostValues.isEmpty {
+                finished = true
+                return try commitCalendarRecord(calendar)
+            }
             if !stale.isEmpty, let head = try git.head() {
                 let tree = try git.writingObjectsTogether { try git.stageAndWriteTree([], refreshing: stale) }
                 if tree == (try git.tree(ofCommit: head)) { try git.noteIndexHolds(tree) }
             }
+            finished = true
             return .nothingToCommit
         }
 
@@ -110,12 +124,14 @@ extension Store {
         }
         guard let id else {
             try git.noteIndexHolds(tree)
+            finished = true
             return .nothingToCommit
         }
         let summary = message.split(separator: "\n").first.map(String.init) ?? text
         try git.setReference(branch, to: id, message: "commit: " + summary)
         try git.noteIndexHolds(tree)
         _ = try? hooks.run("post-commit", show: hookReport)
+        finished = true
         return .committed(id: id.description, message: message == text + "\n" ? text : summary)
     }
 

@@ -17,10 +17,82 @@ public struct CalendarSyncOutcome: Sendable {
     public var skipped: [ExchangeProblem] = []
 }
 
-/// The state of one folder's sync, kept in `.git/docket/`: the items as both sides last agreed on them, and each one's file.
+/// One version of an item both sides agreed on, under the stamp its file carried.
+struct CalendarVersion: Codable {
+    var stamp: String
+    var todo: TodoItem?
+    var task: ProjectTask?
+    var project: UUID?
+
+    init(stamp: String, entry: CalendarEntry) {
+        self.stamp = stamp
+        switch entry {
+        case let .todo(todo): self.todo = todo
+        case let .task(task, project): (self.task, self.project) = (task, project)
+        }
+    }
+
+    var entry: CalendarEntry? {
+        if let todo { return .todo(todo) }
+        if let task, let project { return .task(task, project: project) }
+        return nil
+    }
+}
+
+/// The state of one folder's sync, kept in `.git/docket/`: the items as both
+/// sides last agreed on them, each one's file, the versions each item's file
+/// carried (so an edit is merged against the version the calendar side
+/// started from), and the UIDs of a calendar's todos Docket took as another
+/// id (the next instance of a series a calendar app made).
 struct CalendarSyncState: Codable {
     var base: AppState
     var files: [String: String]
+    var versions: [String: [CalendarVersion]] = [:]
+    var uids: [String: String] = [:]
+
+    /// How many versions of an item are kept: a calendar that edits a version older than these is merged against the last agreed.
+    static let keptVersions = 16
+
+    init(base: AppState, files: [String: String]) {
+        self.base = base
+        self.files = files
+    }
+
+    private enum CodingKeys: String, CodingKey { case base, files, versions, uids }
+
+    init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        base = try c.decode(AppState.self, forKey: .base)
+        files = try c.decode([String: String].self, forKey: .files)
+        versions = try c.decodeIfPresent([String: [CalendarVersion]].self, forKey: .versions) ?? [:]
+        uids = try c.decodeIfPresent([String: String].self, forKey: .uids) ?? [:]
+    }
+
+    /// The version a file stamped `stamp` was written from, if it is kept.
+    func version(_ id: UUID, stamp: String?) -> CalendarEntry? {
+        guard let stamp, !stamp.isEmpty else { return nil }
+        return versions[id.uuidString]?.last { $0.stamp == stamp }?.entry
+    }
+
+    /// Keeps `entry` as the version a file stamped `stamp` now holds.
+    mutating func keep(_ entry: CalendarEntry, stamp: String) {
+        var list = versions[entry.id.uuidString] ?? []
+        if let last = list.last, last.stamp == stamp, last.entry == entry { return }
+        list.append(CalendarVersion(stamp: stamp, entry: entry))
+        versions[entry.id.uuidString] = Array(list.suffix(Self.keptVersions))
+    }
+}
+
+/// The record a calendar sync's commit carries, kept in `.git/docket/` from
+/// before its files are written until that commit: a sync killed in between
+/// leaves it for the next commit.
+struct CalendarRecord: Codable {
+    var folder: String
+    var report: MergeReport
+    /// HEAD when the record was made: a commit on another HEAD is not the calendar sync's.
+    var head: String?
+    var ours: String?
+    var theirs: String?
 }
 
 extension Store {
@@ -30,12 +102,14 @@ extension Store {
     /// Keeps a folder of `.ics` files (a vdir, as vdirsyncer and todoman keep
     /// one) in step with the store in both directions: each todo, and each
     /// project task with a due date, is a file `<id>.ics` holding one VTODO.
-    /// An item added, edited, completed or removed in the folder comes back
-    /// as an edit in the store (uncommitted, like any command's), merged by
-    /// Docket's rules against what changed in the store since the last sync;
-    /// files are written for what changed in the store. A file that does not
-    /// read stops the sync, changing nothing, unless `skippingBad`: then it
-    /// and its item are left as they are.
+    /// An item added, edited, completed, cancelled or removed in the folder
+    /// comes back as an edit in the store, merged by Docket's rules against
+    /// the version the calendar side started from (each file Docket writes
+    /// carries its version's stamp); what the calendar changed is committed,
+    /// with the merge's decisions recorded as a pull records them (`merges`,
+    /// `restoreLost`) and kept for `undo`. Files are written for what changed
+    /// in the store. A file that does not read stops the sync, changing
+    /// nothing, unless `skippingBad`: then it and its item are left as they are.
     public func syncCalendar(folder path: String, skippingBad: Bool = false, now: Date = DocketClock.now) throws -> CalendarSyncOutcome {
         try withLockFinishingUpdate {
             let folder: Folder
@@ -44,6 +118,7 @@ extension Store {
             } catch {
                 throw StoreError.input(.calendarFolder(path: path))
             }
+            if pendingCalendarRecord() != nil { _ = try commitHoldingLock(message: nil) }
             let stateName = "ical-" + NameBasedID.make(namespace: VTodo.namespace, name: "folder " + path).uuidString.lowercased() + ".json"
             let statePath = try localFile(stateName).path
             var state = CalendarSyncState(base: AppState(), files: [:])
@@ -59,85 +134,40 @@ extension Store {
             } catch let problem as FileProblem {
                 throw StoreError.io(.read(path: statePath, reason: "it \(problem); " + afresh))
             }
-            let snapshot = try load()
-            let ours = snapshot.state
-            let oursTasks = Dictionary(ours.projects.flatMap { p in p.tasks.map { ($0.id, CalendarEntry.task($0, project: p.id)) } }, uniquingKeysWith: { a, _ in a })
-            let oursTodos = Dictionary(ours.todos.map { ($0.id, CalendarEntry.todo($0)) }, uniquingKeysWith: { a, _ in a })
-            let baseTasks = Dictionary(state.base.projects.flatMap { p in p.tasks.map { ($0.id, CalendarEntry.task($0, project: p.id)) } }, uniquingKeysWith: { a, _ in a })
-            let baseTodos = Dictionary(state.base.todos.map { ($0.id, CalendarEntry.todo($0)) }, uniquingKeysWith: { a, _ in a })
-            func previous(_ id: UUID) -> CalendarEntry? { baseTodos[id] ?? baseTasks[id] ?? oursTodos[id] ?? oursTasks[id] }
+            var pass = try calendarPass(folder: folder, path: path, state: state, skippingBad: skippingBad, now: now)
+            if pass.result != pass.snapshot.state || !pass.report.lostValues.isEmpty, try !git.status(under: StoreLayout.folders).filter(\.isStoreFile).isEmpty {
+                // What was pending is committed first, on its own, so the calendar's commit holds only the calendar's changes.
+                _ = try commitHoldingLock(message: nil)
+                pass = try calendarPass(folder: folder, path: path, state: state, skippingBad: skippingBad, now: now)
+            }
+            state = pass.state
+            var outcome = CalendarSyncOutcome(report: pass.report, skipped: pass.problems)
+            let ours = pass.snapshot.state
+            let result = pass.result
 
-            // The folder's side
-            var problems: [ExchangeProblem] = []
-            var files: [UUID: (name: String, calendar: ICalComponent, uid: String)] = [:]
-            var theirs: [UUID: CalendarEntry] = [:]
-            var held = Set<UUID>()
-            let names = try StoreError.gate(writing: false) { try folder.entries() }.filter { !$0.isFolder && $0.name.hasSuffix(".ics") }.map(\.name).sorted()
-            for name in names {
-                let shown = (path as NSString).appendingPathComponent(name)
-                func skip(_ reason: String) { problems.append(ExchangeProblem(file: shown, reason: reason, skipped: "that file")) }
-                let data: Data
-                do { data = try folder.read(name, limit: Store.calendarFileLimit) } catch { skip("it \(error)"); continue }
-                guard let text = String(validating: data, as: UTF8.self) else { skip("it is not UTF-8 text"); continue }
-                do {
-                    let calendar = try ICalComponent.parse(text)
-                    let (vtodo, uid) = try VTodo.vtodo(in: calendar)
-                    let id = VTodo.id(uid: uid)
-                    guard files[id] == nil, !held.contains(id) else { skip("its UID \(uid.prefix(40)) is also in another file"); continue }
+            // The store's side: the record first, then the files, then the commit that carries the record (also of a
+            // value the calendar lost where the store did not change).
+            let recording = result != ours || !pass.report.lostValues.isEmpty
+            if recording {
+                var record = CalendarRecord(folder: path, report: pass.report, head: try git.head()?.description)
+                if !pass.report.isEmpty, let head = try git.head() {
+                    let theirs = try calendarSide(pass.theirs, on: head)
+                    try keepReachable(theirs)
+                    (record.ours, record.theirs) = (head.description, theirs.description)
+                }
+                try StoreError.gate(writing: true) { try AtomicFile.write(try JSONEncoder().encode(record), to: calendarRecordFile) }
+                if result != ours {
+                    let action = "ical sync " + ((path as NSString).lastPathComponent)
+                    let recorded = recordForUndo(action: action, before: ours, after: result)
                     do {
-                        let fields = try VTodo.fields(vtodo)
-                        files[id] = (name, calendar, uid)
-                        theirs[id] = VTodo.entry(fields, id: id, previous: previous(id), now: now)
-                    } catch let problem as VTodo.Unreadable {
-                        held.insert(id)
-                        problems.append(ExchangeProblem(file: shown, place: "todo '\(vtodo.property("SUMMARY")?.text.prefix(40) ?? "")'", reason: problem.reason,
-                                                        skipped: "that file"))
+                        try write(from: pass.snapshot, to: result)
+                    } catch {
+                        if let recorded { dropUndoEntry(recorded) }
+                        throw error
                     }
-                } catch let problem as VTodo.Unreadable {
-                    skip(problem.reason)
-                } catch let ICalComponent.Problem.unreadable(reason) {
-                    skip("it is not iCalendar: \(reason)")
+                    outcome.storeChanges = Store.changedItems(from: ours, to: result)
                 }
-            }
-            if !problems.isEmpty && !skippingBad { throw ImportRefused(problems: problems, option: "--skip-bad", action: "sync") }
-
-            // The three states: as last agreed, the store's, the folder's.
-            var theirsTodos: [TodoItem] = []
-            var theirsTasks: [UUID: [ProjectTask]] = [:]
-            var removed: [Tombstone] = []
-            for id in Set(baseTodos.keys).union(baseTasks.keys).union(theirs.keys) {
-                let entry: CalendarEntry?
-                if held.contains(id) { entry = baseTodos[id] ?? baseTasks[id] } else { entry = theirs[id] }
-                switch entry {
-                case let .todo(todo)?: theirsTodos.append(todo)
-                case let .task(task, project)?: theirsTasks[project, default: []].append(task)
-                case nil:
-                    // In the last sync, no file now: removed on the calendar side.
-                    if case let .task(_, project)? = baseTasks[id] {
-                        removed.append(Tombstone(id: id, kind: .task, projectID: project, removedDate: now))
-                    } else {
-                        removed.append(Tombstone(id: id, kind: .todo, removedDate: now))
-                    }
-                }
-            }
-            let headers = Dictionary(state.base.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-                .merging(ours.projects.map { ($0.id, $0) }, uniquingKeysWith: { _, b in b })
-            let theirsProjects = Set(theirsTasks.keys).union(removed.compactMap(\.projectID)).union(state.base.projects.map(\.id)).compactMap { id -> Project? in
-                guard let header = headers[id] else { return nil }
-                return Project(id: id, title: header.title, tasks: theirsTasks[id] ?? [], alterDate: header.alterDate)
-            }
-            // NB: in the store's project order, so the merge keeps it.
-            let rank = Dictionary(ours.projects.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
-            let theirsState = AppState(todos: theirsTodos, projects: theirsProjects.sorted { (rank[$0.id] ?? .max) < (rank[$1.id] ?? .max) },
-                                       removed: removed)
-            let merged = merge(base: state.base, ours: ours, theirs: theirsState)
-            var outcome = CalendarSyncOutcome(report: merged.report, skipped: problems)
-
-            // The store's side
-            let result = merged.state
-            if result != ours {
-                try write(from: snapshot, to: result)
-                outcome.storeChanges = Store.changedItems(from: ours, to: result)
+                Fault.point("after-calendar-store")
             }
 
             // The folder's side, and the new common state
@@ -149,34 +179,248 @@ extension Store {
             for entry in synced {
                 let id = entry.id
                 keep.insert(id)
-                if held.contains(id) { continue }
-                let existing = files[id]
-                if let theirsEntry = theirs[id], theirsEntry == entry { continue }
-                if let theirsEntry = theirs[id], VTodo.sameContent(theirsEntry, entry) { continue }
+                if pass.held.contains(id) { continue }
+                let existing = pass.files[id]
+                if let theirsEntry = pass.theirs[id], theirsEntry == entry || VTodo.sameContent(theirsEntry, entry) {
+                    if let stamp = existing?.stamp { state.keep(entry, stamp: stamp) }
+                    continue
+                }
                 let name = existing?.name ?? state.files[id.uuidString] ?? id.uuidString.lowercased() + ".ics"
                 let calendar = VTodo.file(entry, existing: existing?.calendar, uid: existing?.uid)
                 try StoreError.gate(writing: true) { try folder.write(Data(calendar.text.utf8), to: name, durable: false) }
                 outcome.filesWritten += 1
                 state.files[id.uuidString] = name
+                state.keep(entry, stamp: VTodo.stamp(entry))
             }
-            for (id, file) in files where !keep.contains(id) {
+            for (id, file) in pass.files where !keep.contains(id) && !pass.ignored.contains(id) {
                 try StoreError.gate(writing: true) { try folder.remove(file.name) }
                 outcome.filesRemoved += 1
             }
-            for (id, file) in files { if keep.contains(id) { state.files[id.uuidString] = file.name } }
+            for (id, file) in pass.files { if keep.contains(id) { state.files[id.uuidString] = file.name } }
             let agreedTodos = result.todos.filter { keep.contains($0.id) }
             let baseProjects = result.projects.compactMap { project -> Project? in
                 let tasks = project.tasks.filter { $0.dueDate.date != nil }
                 return tasks.isEmpty ? nil : Project(id: project.id, title: project.title, tasks: tasks, alterDate: project.alterDate)
             }
             // NB: a held file's item stays as last agreed, so its next good read is weighed against that.
-            let heldBase = state.base.todos.filter { held.contains($0.id) && !keep.contains($0.id) }
-            state = CalendarSyncState(base: AppState(todos: agreedTodos + heldBase, projects: baseProjects, removed: []),
-                                      files: state.files.filter { keep.contains(UUID(uuidString: $0.key) ?? .zero) })
-            let encoded = try JSONEncoder().encode(state)
+            let heldBase = state.base.todos.filter { pass.held.contains($0.id) && !keep.contains($0.id) }
+            let kept = Set(keep.map(\.uuidString))
+            var next = CalendarSyncState(base: AppState(todos: agreedTodos + heldBase, projects: baseProjects, removed: []),
+                                         files: state.files.filter { kept.contains($0.key) })
+            next.versions = state.versions.filter { kept.contains($0.key) }
+            next.uids = state.uids.filter { kept.contains($0.value) }
+            let encoded = try JSONEncoder().encode(next)
             try StoreError.gate(writing: true) { try AtomicFile.write(encoded, to: statePath, durable: true) }
+            Fault.point("after-calendar-folder")
+            if recording { _ = try commitHoldingLock(message: nil) }
             return outcome
         }
+    }
+
+    /// What one reading of the folder gives: the three states, the merge, and the files read.
+    private struct CalendarPass {
+        var snapshot: StoreSnapshot
+        var state: CalendarSyncState
+        var theirs: [UUID: CalendarEntry]
+        var theirsState: AppState
+        var result: AppState
+        var report: MergeReport
+        var problems: [ExchangeProblem]
+        var files: [UUID: (name: String, calendar: ICalComponent, uid: String, stamp: String?)]
+        var held: Set<UUID>
+        var ignored: Set<UUID>
+    }
+
+    private func calendarPass(folder: Folder, path: String, state: CalendarSyncState, skippingBad: Bool, now: Date) throws -> CalendarPass {
+        var state = state
+        let snapshot = try load()
+        let ours = snapshot.state
+        let oursEntries = Store.calendarEntries(ours, allTasks: true)
+        let agreed = Store.calendarEntries(state.base, allTasks: true)
+
+        // The folder's side
+        var problems: [ExchangeProblem] = []
+        var files: [UUID: (name: String, calendar: ICalComponent, uid: String, stamp: String?)] = [:]
+        var theirs: [UUID: CalendarEntry] = [:]
+        var bases = agreed
+        var held = Set<UUID>(), ignored = Set<UUID>()
+        var cancelled: [UUID: Date] = [:]
+        let names = try StoreError.gate(writing: false) { try folder.entries() }.filter { !$0.isFolder && $0.name.hasSuffix(".ics") }.map(\.name).sorted()
+        for name in names {
+            let shown = (path as NSString).appendingPathComponent(name)
+            func skip(_ reason: String) { problems.append(ExchangeProblem(file: shown, reason: reason, skipped: "that file")) }
+            let data: Data
+            do { data = try folder.read(name, limit: Store.calendarFileLimit) } catch { skip("it \(error)"); continue }
+            guard let text = String(validating: data, as: UTF8.self) else { skip("it is not UTF-8 text"); continue }
+            do {
+                let calendar = try ICalComponent.parse(text)
+                let (vtodo, uid) = try VTodo.vtodo(in: calendar)
+                let id = state.uids[uid].flatMap(UUID.init(hex:)) ?? VTodo.id(uid: uid)
+                guard files[id] == nil, !held.contains(id) else { skip("its UID \(uid.prefix(40)) is also in another file"); continue }
+                let stamp = vtodo.property(VTodo.stampName)?.value.trimmingCharacters(in: .whitespaces)
+                // The version the calendar side started from: the one its file's stamp names, else the last agreed.
+                if let started = state.version(id, stamp: stamp) { bases[id] = started }
+                do {
+                    var fields = try VTodo.fields(vtodo)
+                    VTodo.applyOverrides(calendar, uid: uid, to: &fields)
+                    files[id] = (name, calendar, uid, stamp)
+                    if fields.status == "CANCELLED" {
+                        // Cancelled on the calendar side: a removal of an item Docket has; one it never had is left alone.
+                        if bases[id] != nil || oursEntries[id] != nil { cancelled[id] = fields.lastModified ?? now } else { ignored.insert(id) }
+                        continue
+                    }
+                    theirs[id] = VTodo.entry(fields, id: id, previous: bases[id] ?? oursEntries[id], now: now)
+                } catch let problem as VTodo.Unreadable {
+                    held.insert(id)
+                    problems.append(ExchangeProblem(file: shown, place: "todo '\(vtodo.property("SUMMARY")?.text.prefix(40) ?? "")'", reason: problem.reason,
+                                                    skipped: "that file"))
+                }
+            } catch let problem as VTodo.Unreadable {
+                skip(problem.reason)
+            } catch let ICalComponent.Problem.unreadable(reason) {
+                skip("it is not iCalendar: \(reason)")
+            }
+        }
+        if !problems.isEmpty && !skippingBad { throw ImportRefused(problems: problems, option: "--skip-bad", action: "sync") }
+
+        // A calendar app completing one instance of a series (todoman drops the RRULE of the one it completes) keeps the series,
+        // and the next instance it made is Docket's next instance, not a new series.
+        var completed: [TodoItem] = []
+        for (id, entry) in theirs {
+            guard case let .todo(todo) = entry, todo.completed, case let .todo(was)? = bases[id], !was.completed, let recurrence = was.recurrence
+            else { continue }
+            let instance = todo.recurrence == nil ? todo.replacing(recurrence: .some(recurrence)) : todo
+            theirs[id] = .todo(instance)
+            completed.append(instance)
+        }
+        for (id, entry) in theirs.sorted(by: { $0.key.uuidString < $1.key.uuidString }) where bases[id] == nil && oursEntries[id] == nil {
+            guard case let .todo(todo) = entry, !todo.completed, let every = todo.recurrence?.every,
+                  let index = completed.firstIndex(where: { $0.text == todo.text && $0.recurrence?.every == every }),
+                  let series = completed[index].recurrence, theirs[series.nextID] == nil, let file = files[id] else { continue }
+            completed.remove(at: index)
+            let next = todo.replacing(id: series.nextID, recurrence: .some(Recurrence(every: every, from: series.from, series: series.series,
+                                                                                      occurrence: series.occurrence + 1)))
+            theirs[id] = nil
+            theirs[next.id] = .todo(next)
+            files[id] = nil
+            files[next.id] = file
+            state.uids[file.uid] = next.id.uuidString
+        }
+
+        // The three states: as the calendar side started, the store's, the folder's.
+        var theirsEntries: [CalendarEntry] = []
+        var removed: [Tombstone] = []
+        for id in Set(bases.keys).union(theirs.keys).union(cancelled.keys) {
+            let entry: CalendarEntry? = held.contains(id) ? bases[id] : theirs[id]
+            if let entry { theirsEntries.append(entry); continue }
+            // In the last sync, no file now (or a cancelled one): removed on the calendar side.
+            let date = cancelled[id] ?? now
+            if case let .task(_, project)? = bases[id] ?? oursEntries[id] {
+                removed.append(Tombstone(id: id, kind: .task, projectID: project, removedDate: date))
+            } else {
+                removed.append(Tombstone(id: id, kind: .todo, removedDate: date))
+            }
+        }
+        let headers = Dictionary(state.base.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            .merging(ours.projects.map { ($0.id, $0) }, uniquingKeysWith: { _, b in b })
+        // NB: in the store's project order, so the merge keeps it.
+        let rank = Dictionary(ours.projects.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let extraProjects = Set(removed.compactMap(\.projectID)).union(state.base.projects.map(\.id))
+        let theirsState = Store.calendarState(theirsEntries, removed: removed, headers: headers, rank: rank, projects: extraProjects)
+        let baseState = Store.calendarState(Array(bases.values), removed: [], headers: headers, rank: rank, projects: [])
+        let merged = merge(base: baseState, ours: ours, theirs: theirsState)
+
+        // An instance completed on either side since the calendar started from it has its next instance, as `docket done` makes.
+        var result = merged.state
+        for todo in result.todos where todo.completed && todo.recurrence != nil {
+            guard case let .todo(was)? = bases[todo.id], !was.completed,
+                  let next = todo.nextOccurrence(done: todo.completedDate ?? now), result.todo(id: next.id) == nil,
+                  result.tombstone(id: next.id) == nil else { continue }
+            result = result.alter(by: .adding(.todo(next)))
+        }
+        return CalendarPass(snapshot: snapshot, state: state, theirs: theirs, theirsState: theirsState, result: result, report: merged.report,
+                            problems: problems, files: files, held: held, ignored: ignored)
+    }
+
+    /// Every todo of a state and each of its project's tasks (with a due date, unless `allTasks`), by id.
+    static func calendarEntries(_ state: AppState, allTasks: Bool) -> [UUID: CalendarEntry] {
+        var entries: [UUID: CalendarEntry] = [:]
+        for project in state.projects {
+            for task in project.tasks where allTasks || task.dueDate.date != nil { entries[task.id] = entries[task.id] ?? .task(task, project: project.id) }
+        }
+        for todo in state.todos { entries[todo.id] = entries[todo.id] ?? .todo(todo) }
+        return entries
+    }
+
+    /// A state of these entries, their tasks under their projects' headers (and `projects` with none), in the store's project order.
+    static func calendarState(_ entries: [CalendarEntry], removed: [Tombstone], headers: [UUID: Project], rank: [UUID: Int],
+                              projects: Set<UUID>) -> AppState {
+        var todos: [TodoItem] = []
+        var tasks: [UUID: [ProjectTask]] = [:]
+        for entry in entries {
+            switch entry {
+            case let .todo(todo): todos.append(todo)
+            case let .task(task, project): tasks[project, default: []].append(task)
+            }
+        }
+        let made = Set(tasks.keys).union(projects).compactMap { id -> Project? in
+            guard let header = headers[id] else { return nil }
+            return Project(id: id, title: header.title, tasks: tasks[id] ?? [], alterDate: header.alterDate)
+        }
+        return AppState(todos: todos, projects: made.sorted { (rank[$0.id] ?? .max, $0.id.uuidString) < (rank[$1.id] ?? .max, $1.id.uuidString) },
+                        removed: removed)
+    }
+
+    /// A commit on `head` whose files hold the calendar side's items, so a value the calendar lost can be restored from it.
+    private func calendarSide(_ theirs: [UUID: CalendarEntry], on head: ObjectID) throws -> ObjectID {
+        try git.writingObjectsTogether {
+            var blobs: [String: ObjectID] = [:]
+            for entry in theirs.values {
+                let item: StoredItem
+                switch entry {
+                case let .todo(todo): item = .todo(todo)
+                case let .task(task, project): item = .task(task, project: project, position: nil)
+                }
+                blobs[item.path] = try git.writeBlob(try item.text(keeping: nil))
+            }
+            let tree = try git.tree(try git.tree(ofCommit: head), replacing: blobs)
+            return try git.commit(tree: tree, parents: [head], message: "The calendar's side of a calendar sync\n")
+        }
+    }
+
+    /// Where a calendar sync's record waits for its commit.
+    var calendarRecordFile: String { gitdir + "docket/calendar-record" }
+
+    /// The record of a calendar sync not committed yet, if any.
+    func pendingCalendarRecord() -> CalendarRecord? {
+        guard let data = try? Folder.readFile(calendarRecordFile, limit: 1 << 24) else { return nil }
+        return try? JSONDecoder().decode(CalendarRecord.self, from: data)
+    }
+
+    /// A commit of HEAD's tree carrying a calendar sync's record, where the store did not change (the calendar's values lost).
+    func commitCalendarRecord(_ record: CalendarRecord) throws -> CommitOutcome {
+        guard let head = try git.head() else { return .nothingToCommit }
+        guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
+        let message = Store.calendarMessage(record, change: "Keep the store's values over the calendar's") + "\n"
+        let id = try git.writingObjectsTogether { try git.commit(tree: try git.tree(ofCommit: head), parents: [head], message: message) }
+        let summary = String(message.prefix { $0 != "\n" })
+        try git.setReference(branch, to: id, message: "commit: " + summary)
+        return .committed(id: id.description, message: summary)
+    }
+
+    /// Forgets a calendar sync's record once a commit carries it.
+    func clearCalendarRecord() { try? FileManager.default.removeItem(atPath: calendarRecordFile) }
+
+    /// The message of a commit that carries a calendar sync's record: the change in words, the decisions, and the sides.
+    static func calendarMessage(_ record: CalendarRecord, change: String) -> String {
+        let name = (record.folder as NSString).lastPathComponent
+        var lines = ["Calendar sync (\(name)): " + change.prefix(1).lowercased() + change.dropFirst()]
+        let decisions = (record.report.items.flatMap(\.lines) + record.report.farAhead.map(\.line)).map { "- " + $0 }
+        if !decisions.isEmpty { lines += [""] + decisions }
+        if let ours = record.ours.flatMap(ObjectID.init(hex:)), let theirs = record.theirs.flatMap(ObjectID.init(hex:)) {
+            lines += ["", MergeHistory.replayTrailers(record.report, ours: ours, theirs: theirs)]
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Every todo, and every project task with a due date, as one VCALENDAR for subscribing to (read-only).

@@ -22,7 +22,19 @@ enum VTodo {
     static let namespace = UUID(uuidString: "3E9B7A20-C1D4-4B65-A8F0-5D2E6C9B1F47")!
     /// The properties Docket writes; every other is kept as found.
     static let managed: Set<String> = ["UID", "SUMMARY", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "DUE", "PRIORITY", "CATEGORIES",
-                                       "DESCRIPTION", "RRULE", "CREATED", "LAST-MODIFIED", "DTSTAMP"]
+                                       "DESCRIPTION", "RRULE", "CREATED", "LAST-MODIFIED", "DTSTAMP", stampName]
+    /// The property naming the version of the item Docket wrote a file from. Calendar apps keep a property they do not
+    /// know, so a file edited on a phone says which version the edit started from, and is merged against that.
+    static let stampName = "X-DOCKET-VERSION"
+
+    /// The stamp of the version Docket writes for an entry: the same for the same content.
+    static func stamp(_ entry: CalendarEntry) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in ICalComponent(name: "VTODO", properties: properties(entry)).text.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
 
     struct Unreadable: Error { let reason: String }
 
@@ -41,9 +53,12 @@ enum VTodo {
     /// The one VTODO of a file, with its UID.
     static func vtodo(in calendar: ICalComponent) throws -> (vtodo: ICalComponent, uid: String) {
         guard calendar.name == "VCALENDAR" else { throw Unreadable(reason: "it is not a VCALENDAR") }
-        let todos = calendar.components.filter { $0.name == "VTODO" }
+        // NB: a repeating todo may come with overrides of some of its instances (RECURRENCE-ID), all under its UID.
+        let todos = calendar.components.filter { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil }
         guard todos.count == 1 else { throw Unreadable(reason: todos.isEmpty ? "it holds no VTODO" : "it holds \(todos.count) VTODOs, not one") }
         guard let uid = todos[0].property("UID")?.text, !uid.isEmpty else { throw Unreadable(reason: "its VTODO has no UID") }
+        let others = calendar.components.filter { $0.name == "VTODO" && $0.property("RECURRENCE-ID") != nil }
+        if others.contains(where: { $0.property("UID")?.text != uid }) { throw Unreadable(reason: "it holds VTODOs of more than one UID") }
         return (todos[0], uid)
     }
 
@@ -64,17 +79,7 @@ enum VTodo {
     }
 
     static func fields(_ vtodo: ICalComponent) throws -> Fields {
-        func date(_ name: String) throws -> Date? {
-            guard let property = vtodo.property(name) else { return nil }
-            let value = property.value.trimmingCharacters(in: .whitespaces)
-            let zone = property.parameter("TZID").flatMap(TimeZone.init(identifier:)) ?? .current
-            if property.parameter("VALUE")?.uppercased() == "DATE" || value.count == 8 {
-                guard let day = BasicDate.day(value, zone: zone) else { throw Unreadable(reason: "\(name) \"\(value.prefix(30))\" is not a date") }
-                return day
-            }
-            guard let date = BasicDate.date(value, zone: zone) else { throw Unreadable(reason: "\(name) \"\(value.prefix(30))\" is not a date") }
-            return date
-        }
+        func date(_ name: String) throws -> Date? { try VTodo.date(vtodo.property(name), name: name) }
         let summary = vtodo.property("SUMMARY")?.text ?? ""
         guard !summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw Unreadable(reason: "its VTODO has no SUMMARY") }
         var priority: Priority?
@@ -96,6 +101,34 @@ enum VTodo {
                       completed: try date("COMPLETED"), due: try date("DUE"), priority: priority, tags: Tags.normalized(tags),
                       description: vtodo.property("DESCRIPTION")?.text, every: every, created: try date("CREATED"),
                       lastModified: try date("LAST-MODIFIED") ?? date("DTSTAMP"))
+    }
+
+    /// A date property's date (a day for `VALUE=DATE`), in its `TZID`.
+    static func date(_ property: ICalComponent.Property?, name: String) throws -> Date? {
+        guard let property else { return nil }
+        let value = property.value.trimmingCharacters(in: .whitespaces)
+        let zone = property.parameter("TZID").flatMap(TimeZone.init(identifier:)) ?? .current
+        if property.parameter("VALUE")?.uppercased() == "DATE" || value.count == 8 {
+            guard let day = BasicDate.day(value, zone: zone) else { throw Unreadable(reason: "\(name) \"\(value.prefix(30))\" is not a date") }
+            return day
+        }
+        guard let date = BasicDate.date(value, zone: zone) else { throw Unreadable(reason: "\(name) \"\(value.prefix(30))\" is not a date") }
+        return date
+    }
+
+    /// A calendar app that completes one instance of a repeating todo by an override (a VTODO with the
+    /// same UID and a `RECURRENCE-ID` of the instance's due date) completes the instance Docket has;
+    /// overrides of other instances say nothing about it.
+    static func applyOverrides(_ calendar: ICalComponent, uid: String, to fields: inout Fields) {
+        guard fields.every != nil, fields.status != "COMPLETED", let due = fields.due else { return }
+        for override in calendar.components where override.name == "VTODO" && override.property("UID")?.text == uid {
+            guard let instance = try? date(override.property("RECURRENCE-ID"), name: "RECURRENCE-ID"),
+                  Int64(instance.timeIntervalSince1970) == Int64(due.timeIntervalSince1970),
+                  let status = override.property("STATUS")?.value.uppercased(), status == "COMPLETED" || status == "CANCELLED" else { continue }
+            fields.status = status
+            fields.completed = (try? date(override.property("COMPLETED"), name: "COMPLETED")) ?? fields.completed
+            fields.lastModified = [fields.lastModified, try? date(override.property("LAST-MODIFIED"), name: "LAST-MODIFIED")].compactMap { $0 }.max()
+        }
     }
 
     /// An RRULE as Docket's interval; throws naming a part Docket cannot keep.
@@ -150,7 +183,8 @@ enum VTodo {
     /// The entry a VTODO describes, given the item it was (or nil for one new on the calendar side);
     /// what a VTODO cannot say (a repeat's series, a task's slips) comes from `previous`.
     static func entry(_ f: Fields, id: UUID, previous: CalendarEntry?, now: Date) -> CalendarEntry {
-        let done = f.status == "COMPLETED" || f.status == "CANCELLED"
+        // NB: a CANCELLED todo is not done: the calendar sync takes it as a removal before it gets here.
+        let done = f.status == "COMPLETED"
         switch previous {
         case let .task(task, project)?:
             let state: TaskState = done ? .finished : f.status == "IN-PROCESS" ? .inProgress : .unfinished
@@ -164,7 +198,9 @@ enum VTodo {
             return .task(read, project: project)
         case let .todo(todo)?:
             let completedDate = done ? keep(f.completed, todo.completedDate) ?? todo.completedDate ?? f.lastModified ?? now : nil
-            var recurrence: Recurrence?
+            // NB: a done instance's file says nothing of its series (Docket writes no RRULE for it, and todoman drops
+            // it when it completes one): it keeps the series it had.
+            var recurrence = done ? todo.recurrence : nil
             if let every = f.every {
                 recurrence = todo.recurrence.map { Recurrence(every: every, from: $0.from, series: $0.series, occurrence: $0.occurrence) }
                     ?? Recurrence(every: every, series: id)
@@ -228,7 +264,8 @@ enum VTodo {
         if let priority { add("PRIORITY", priority == .high ? "1" : priority == .medium ? "5" : "9") }
         if !tags.isEmpty { add("CATEGORIES", tags.map(ICalComponent.escape).joined(separator: ",")) }
         if !notes.isEmpty { add("DESCRIPTION", ICalComponent.escape(render(notes))) }
-        if let every = recurrence?.every {
+        // NB: a done instance is no longer the series' next: calendar apps show a VTODO with an RRULE as one still repeating.
+        if !done, let every = recurrence?.every {
             switch every.unit {
             case .weekday: add("RRULE", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
             default:
@@ -248,7 +285,8 @@ enum VTodo {
         ])
         let index = calendar.components.firstIndex { $0.name == "VTODO" }
         var vtodo = index.map { calendar.components[$0] } ?? ICalComponent(name: "VTODO")
-        vtodo.properties = properties(entry, uid: uid) + vtodo.properties.filter { !managed.contains($0.name) }
+        vtodo.properties = properties(entry, uid: uid) + [.init(name: stampName, parameters: "", value: stamp(entry))]
+            + vtodo.properties.filter { !managed.contains($0.name) }
         if let index { calendar.components[index] = vtodo } else { calendar.components.append(vtodo) }
         return calendar
     }

@@ -156,9 +156,10 @@ struct ICalSync: ParsableCommand {
         abstract: "Keep a folder of .ics files (one VTODO each, as vdirsyncer and todoman keep) in step with the store, both ways.",
         discussion: """
             Each todo, and each project task with a due date, is <id>.ics. What a calendar app added, edited, \
-            completed or removed in the folder comes back as an edit, merged by Docket's rules against what changed \
-            here since the last sync; 'docket sync' commits it. Properties Docket does not know are kept in the files. \
-            vdirsyncer carries the folder to a CalDAV server (docs/GUIDE.md: "Phones and calendars").
+            completed, cancelled or removed in the folder comes back as a commit, merged by Docket's rules against \
+            the version the app started from; its decisions show in 'docket merges', and 'docket undo' takes it back. \
+            Properties Docket does not know are kept in the files. vdirsyncer carries the folder to a CalDAV server \
+            (docs/GUIDE.md: "Phones and calendars").
 
             Example: docket ical sync ~/.local/share/docket/calendar && vdirsyncer sync
             """)
