@@ -24,6 +24,9 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     public let completedDate: Date?
     /// When it was made; nil for a task made before Docket kept it.
     public let creationDate: Date?
+    /// Keys another tool's item had that Docket has no field for (a Taskwarrior `wait`, a UDA), handed back by an export to it.
+    public var kept: KeptKeys { keeping?.value ?? KeptKeys() }
+    private let keeping: Box<KeptKeys>?
 
     /// The Change DSL of a project task.
     public enum Change: Hashable, Sendable {
@@ -64,8 +67,9 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// A task exactly as stored, for decoding and merging.
     public init(id: UUID, title: String, dueDate: DueDate, state: TaskState, timeSlips: [TimeSlip], alterDate: Date?,
                 tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
-                creationDate: Date? = nil) {
+                creationDate: Date? = nil, kept: KeptKeys = KeptKeys()) {
         self.creationDate = creationDate
+        self.keeping = kept.isEmpty ? nil : Box(kept)
         self.tags = tags
         self.priority = priority
         self.notes = notes
@@ -127,11 +131,11 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// `set`), starting from the task it copies, so a field added later is carried.
     public func replacing(id: UUID? = nil, title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil,
                       timeSlips: [TimeSlip]? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
-                      notes: [Note]? = nil, completedDate: Date?? = nil, creationDate: Date?? = nil) -> Self {
+                      notes: [Note]? = nil, completedDate: Date?? = nil, creationDate: Date?? = nil, kept: KeptKeys? = nil) -> Self {
         ProjectTask(id: id ?? self.id, title: title ?? self.title, dueDate: dueDate ?? self.dueDate, state: state ?? self.state,
                     timeSlips: timeSlips ?? self.timeSlips, alterDate: alterDate ?? self.alterDate, tags: tags ?? self.tags,
                     priority: priority ?? self.priority, notes: notes ?? self.notes, completedDate: completedDate ?? self.completedDate,
-                    creationDate: creationDate ?? self.creationDate)
+                    creationDate: creationDate ?? self.creationDate, kept: kept ?? self.kept)
     }
 
     // MARK: Fields
@@ -153,6 +157,7 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         // NB: also a format-2 key: an older format-2 docket keeps it as a key it does not know, and it is set once, when the task is made.
         ItemField("creationDate", label: "creation date", rule: .earliest, omitWhenAbsent: true,
                   get: { $0.creationDate }, set: { $0.replacing(creationDate: .some($1)) }),
+        ItemField("kept", label: "kept keys", rule: .laterEdit, default: KeptKeys(), omitWhenAbsent: true, get: { $0.kept }, set: { $0.replacing(kept: $1) }),
     ]
 
     public static let blank = ProjectTask(id: .zero, title: "", dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil)

@@ -47,6 +47,24 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
         /// "day", "weekday", "2 weeks"…
         public var description: String { count == 1 ? unit.rawValue : "\(count) \(unit.rawValue)s" }
 
+        /// The date `times` intervals before `date`, at the same time of day, in `calendar`.
+        public func before(_ date: Date, times: Int, calendar: Calendar) -> Date {
+            guard times > 0 else { return date }
+            switch unit {
+            case .day: return calendar.date(byAdding: .day, value: -count * times, to: date) ?? date
+            case .week: return calendar.date(byAdding: .day, value: -7 * count * times, to: date) ?? date
+            case .month: return calendar.date(byAdding: .month, value: -count * times, to: date) ?? date
+            case .year: return calendar.date(byAdding: .year, value: -count * times, to: date) ?? date
+            case .weekday:
+                var earlier = date
+                for _ in 0..<min(times, 100_000) {
+                    earlier = calendar.date(byAdding: .day, value: -1, to: earlier)!
+                    while calendar.isDateInWeekend(earlier) { earlier = calendar.date(byAdding: .day, value: -1, to: earlier)! }
+                }
+                return earlier
+            }
+        }
+
         /// The date one interval after `date`, at the same time of day, in `calendar`.
         public func after(_ date: Date, calendar: Calendar) -> Date {
             switch unit {

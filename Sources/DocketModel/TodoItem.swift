@@ -26,6 +26,9 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     public var recurrence: Recurrence? { repeating?.value }
     // NB: boxed, as most todos do not repeat: a recurrence is 50 bytes, and lists hold 100,000 todos.
     private let repeating: Box<Recurrence>?
+    /// Keys another tool's item had that Docket has no field for (a Taskwarrior `wait`, a UDA), handed back by an export to it.
+    public var kept: KeptKeys { keeping?.value ?? KeptKeys() }
+    private let keeping: Box<KeptKeys>?
 
     /// The Change DSL of a todo.
     public enum Change: Hashable, Sendable {
@@ -55,7 +58,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     /// An item exactly as stored, for decoding and merging.
     public init(id: UUID, text: String, creationDate: Date, completed: Bool, dueDate: Date?, alterDate: Date?,
                 tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
-                recurrence: Recurrence? = nil) {
+                recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys()) {
         self.id = id
         self.text = text
         self.creationDate = creationDate
@@ -67,6 +70,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         self.notes = notes
         self.completedDate = completedDate
         self.repeating = recurrence.map(Box.init)
+        self.keeping = kept.isEmpty ? nil : Box(kept)
     }
 
     /// The item after the changes, applied in order.
@@ -124,11 +128,11 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     /// is carried by every copy without an edit (`ItemCopySpec` checks each).
     public func replacing(id: UUID? = nil, text: String? = nil, creationDate: Date? = nil, completed: Bool? = nil,
                       dueDate: Date?? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
-                      notes: [Note]? = nil, completedDate: Date?? = nil, recurrence: Recurrence?? = nil) -> TodoItem {
+                      notes: [Note]? = nil, completedDate: Date?? = nil, recurrence: Recurrence?? = nil, kept: KeptKeys? = nil) -> TodoItem {
         TodoItem(id: id ?? self.id, text: text ?? self.text, creationDate: creationDate ?? self.creationDate,
                  completed: completed ?? self.completed, dueDate: dueDate ?? self.dueDate, alterDate: alterDate ?? self.alterDate,
                  tags: tags ?? self.tags, priority: priority ?? self.priority, notes: notes ?? self.notes,
-                 completedDate: completedDate ?? self.completedDate, recurrence: recurrence ?? self.recurrence)
+                 completedDate: completedDate ?? self.completedDate, recurrence: recurrence ?? self.recurrence, kept: kept ?? self.kept)
     }
 
     // MARK: Fields
@@ -148,6 +152,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         ItemField("completedDate", label: "completion date", rule: .follows("completed"), omitWhenAbsent: true,
                   get: { $0.completedDate }, set: { $0.replacing(completedDate: .some($1)) }),
         ItemField("recurrence", rule: .laterEdit, omitWhenAbsent: true, get: { $0.recurrence }, set: { $0.replacing(recurrence: .some($1)) }),
+        ItemField("kept", label: "kept keys", rule: .laterEdit, default: KeptKeys(), omitWhenAbsent: true, get: { $0.kept }, set: { $0.replacing(kept: $1) }),
     ]
 
     public static let blank = TodoItem(id: .zero, text: "", creationDate: .distantPast, completed: false,

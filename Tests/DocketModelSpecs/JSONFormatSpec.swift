@@ -29,6 +29,14 @@ final class JSONFormatSpec: QuickSpec {
                 it("decodes and re-encodes a format-2 todo (tags, priority, notes, completion date, recurrence) byte for byte") {
                     roundTrip(TodoItem.self, "TodoItemFormat2")
                 }
+                it("decodes and re-encodes a todo with another tool's keys kept, every JSON kind, byte for byte") {
+                    roundTrip(TodoItem.self, "TodoItemKept")
+                    let todo = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItemKept"))
+                    expect(todo.kept["taskwarrior"]["wait"]) == .string("20261128T000000Z")
+                    expect(todo.kept["taskwarrior"]["estimate"]) == .integer(5)
+                    expect(todo.kept["taskwarrior"]["weight"]) == .number(0.5)
+                    expect(todo.kept["taskwarrior"]["reviewed"]) == .bool(true)
+                }
             }
 
             context("of a format-2 todo") {
@@ -43,7 +51,7 @@ final class JSONFormatSpec: QuickSpec {
                 }
                 it("leaves the new fields out while they are empty, so a format-1 todo reads and writes as before") {
                     let text = String(decoding: try! DocketJSON.encode(TodoItem(text: "x")), as: UTF8.self)
-                    for key in ["tags", "priority", "notes", "completedDate", "recurrence"] { expect(text).notTo(contain("\"\(key)\"")) }
+                    for key in ["tags", "priority", "notes", "completedDate", "recurrence", "kept"] { expect(text).notTo(contain("\"\(key)\"")) }
                 }
                 it("refuses a recurrence it cannot read, naming it") {
                     let json = #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00Z","recurrence":{"every":"fortnightly","series":"6F9619FF-8B86-4D11-B42D-00C04FC964FF"}}"#

@@ -56,6 +56,11 @@ public enum RandomValues {
         case is Priority?.Type: return Bool.random(using: &g) ? Priority.allCases.randomElement(using: &g)! : nil as Priority?
         case is [Note].Type: return Note.inOrder((0..<Int.random(in: 0...3, using: &g)).map { _ in Note(id: uuid(&g), date: date(&g), text: text(&g)) })
         case is Recurrence?.Type: return Bool.random(using: &g) ? recurrence(&g) : nil as Recurrence?
+        case is KeptKeys.Type:
+            guard Bool.random(using: &g) else { return KeptKeys() }
+            let values: [JSONValue] = [.string(text(&g)), .integer(Int64.random(in: -5...5, using: &g)), .bool(Bool.random(using: &g)),
+                                       .array([.string(uuid(&g).uuidString.lowercased())]), .null]
+            return KeptKeys(["taskwarrior": ["wait": values.randomElement(using: &g)!, "estimate": values.randomElement(using: &g)!]])
         case is [ProjectTask].Type: return (0..<Int.random(in: 0...4, using: &g)).map { _ in task(&g) }
         default: fatalError("RandomValues has no generator for a field of type \(type); add one")
         }

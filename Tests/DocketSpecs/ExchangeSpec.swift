@@ -29,10 +29,11 @@ final class ExchangeSpec: QuickSpec {
 
         describe("Taskwarrior") {
             /// A Taskwarrior of its own, in `name` under the spec's folder.
-            func taskwarrior(_ name: String) -> (String...) -> CommandResult {
+            func taskwarrior(_ name: String, repeating: Bool = false) -> (String...) -> CommandResult {
                 let data = root.appendingPathComponent(name)
                 try! FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-                let rc = write("data.location=\(data.path)\nconfirmation=off\nverbose=nothing\nrecurrence=off\n", name + ".taskrc")
+                let settings = repeating ? "recurrence.confirmation=no\nuda.estimate.type=numeric\nuda.estimate.label=Estimate\n" : "recurrence=off\n"
+                let rc = write("data.location=\(data.path)\nconfirmation=off\nverbose=nothing\n" + settings, name + ".taskrc")
                 return { arguments in runCommand("task", Array(arguments), environment: ["TASKRC": rc, "TASKDATA": data.path]) }
             }
             func fields(_ task: [String: Any]) -> [String: String] {
@@ -75,6 +76,67 @@ final class ExchangeSpec: QuickSpec {
                     let copy = again.first { $0["uuid"] as? String == original["uuid"] as? String }
                     expect(copy.map(fields)) == fields(original)
                 }
+            }
+
+            it("round-trips with the real Taskwarrior: waits, UDAs, depends, deletions and a series with its template come back whole") {
+                let task = taskwarrior("tw", repeating: true)
+                expect(task("add", "Buy milk", "+errand", "due:2026-12-01", "wait:2026-11-28", "scheduled:2026-11-27", "estimate:5").status) == 0
+                expect(task("add", "Gym", "due:2026-12-01", "recur:weekly", "until:2027-06-01").status) == 0
+                expect(task("add", "Plan trip", "project:Home", "due:2026-12-15", "recur:monthly").status) == 0
+                expect(task("add", "Pay rent", "depends:1").status) == 0
+                expect(task("1", "annotate", "oat if they have it").status) == 0
+                _ = task("list")
+                let first = task("export").stdout
+                func uuid(_ tasks: [[String: Any]], _ text: String, status: String = "pending") -> String {
+                    tasks.first { $0["description"] as? String == text && $0["status"] as? String == status }?["uuid"] as? String ?? "none"
+                }
+
+                let imported = run("import", "taskwarrior", write(first, "tw.json"))
+                expect(imported.status) == 0
+                expect(imported.stdout).to(contain("not used by Docket: depends (1), estimate (1), scheduled (1), until (1), wait (1)"))
+                expect(imported.stdout).to(contain("1 project task repeats in Taskwarrior"))
+                expect(gitCLI(["log", "-1", "--format=%B"], in: store).stdout).to(contain("wait (1)"))
+                let gym = String(uuid(json(first), "Gym").prefix(8))
+                let milk = String(uuid(json(first), "Buy milk").prefix(8))
+                let rent = String(uuid(json(first), "Pay rent").prefix(8))
+                expect(run("done", gym).stdout).to(contain("Next:"))
+                expect(run("rm", rent).status) == 0
+                expect(run("edit", milk, "Buy oat milk").status) == 0
+                expect(run("note", milk, "from the corner shop").status) == 0
+                expect(run("commit").status) == 0
+
+                let export = write(run("export", "taskwarrior").stdout, "docket.json")
+                let before = head()
+                expect(run("import", "taskwarrior", export).stdout).to(contain("Nothing to import"))
+                expect(head()) == before
+                expect(task("import", export).status) == 0
+                let back = json(task("export").stdout)
+                let pending = back.filter { $0["description"] as? String == "Gym" && $0["status"] as? String == "pending" }
+                expect(pending.count) == 1
+                expect(pending.first?["due"] as? String) == "20261208T000000Z"
+                expect(back.filter { $0["description"] as? String == "Gym" && $0["status"] as? String == "completed" }.count) == 1
+                expect(back.first { ($0["uuid"] as? String)?.hasPrefix(rent) == true }?["status"] as? String) == "deleted"
+                let oat = back.first { $0["description"] as? String == "Buy oat milk" }
+                expect(oat?["wait"] as? String) == "20261128T000000Z"
+                expect(oat?["scheduled"] as? String) == "20261127T000000Z"
+                expect(oat?["estimate"] as? Int) == 5
+                expect((oat?["annotations"] as? [[String: Any]])?.count) == 2
+                expect(back.first { $0["description"] as? String == "Gym" && $0["status"] as? String == "recurring" }?["until"] as? String)
+                    == "20270601T000000Z"
+                expect(back.first { $0["description"] as? String == "Plan trip" && $0["status"] as? String == "pending" }?["recur"] as? String)
+                    == "monthly"
+
+                // Edits made in Taskwarrior (a second later: it keeps seconds) come back, and the round trip adds nothing else.
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(task(pending.first?["uuid"] as? String ?? "none", "done").status) == 0
+                expect(task(oat?["uuid"] as? String ?? "none", "modify", "priority:H").status) == 0
+                let again = run("import", "taskwarrior", write(task("export").stdout, "again.json"))
+                expect(again.status) == 0
+                expect(again.stdout).to(contain("Import from Taskwarrior: complete 1 todo"))
+                let list = json(run("list", "--all", "--json").stdout)
+                expect(list.first { $0["text"] as? String == "Buy oat milk" }?["priority"] as? String) == "high"
+                expect(list.filter { $0["text"] as? String == "Buy oat milk" }.first.map { ($0["notes"] as? [Any])?.count }) == 2
+                expect(run("import", "taskwarrior", write(task("export").stdout, "third.json")).stdout).to(contain("Nothing to import"))
             }
 
             it("changes nothing when the same export comes again, and takes a newer edit with the loser recorded") {

@@ -37,9 +37,12 @@ public struct ExchangeBatch: Sendable {
     public var state: AppState
     /// What could not be read, in file order.
     public var problems: [ExchangeProblem]
-    public init(state: AppState = AppState(), problems: [ExchangeProblem] = []) {
+    /// What the import kept without using, or did not carry: a line each, for its summary and commit message.
+    public var notes: [String]
+    public init(state: AppState = AppState(), problems: [ExchangeProblem] = [], notes: [String] = []) {
         self.state = state
         self.problems = problems
+        self.notes = notes
     }
 }
 
@@ -81,6 +84,8 @@ public struct ImportOutcome: Sendable {
     public let report: MergeReport
     /// What was skipped (only with the option that allows it).
     public let skipped: [ExchangeProblem]
+    /// What the import kept without using, or did not carry (`ExchangeBatch.notes`).
+    public var notes: [String] = []
 }
 
 extension Store {
@@ -99,11 +104,12 @@ extension Store {
             guard try git.status(under: StoreLayout.folders).filter(\.isStoreFile).isEmpty else {
                 throw StoreError.state(.uncommittedChanges)
             }
-            let incoming = batch.state
+            var incoming = batch.state
             let ids = incoming.todos.map(\.id) + incoming.removed.map(\.id)
             let taskIDs = incoming.projects.flatMap { $0.tasks.map(\.id) }
             let before = try snapshot(todos: ids, projects: incoming.projects.map(\.id) + incoming.removed.compactMap(\.projectID),
                                       tombstones: ids + taskIDs + incoming.projects.map(\.id))
+            incoming = Store.settling(incoming, against: before.state)
             let merged = merge(base: nil, ours: before.state, theirs: incoming)
             // NB: a tombstone for an item the store never had changes nothing: it is not kept.
             let known = Set(before.state.todos.map(\.id) + before.state.projects.flatMap { [$0.id] + $0.tasks.map(\.id) }
@@ -113,7 +119,7 @@ extension Store {
                                   removed: merged.state.removed.filter { known.contains($0.id) })
             guard result != before.state else {
                 return ImportOutcome(commit: nil, summary: "Nothing to import from \(source): the store already has it all.",
-                                     report: merged.report, skipped: batch.problems)
+                                     report: merged.report, skipped: batch.problems, notes: batch.notes)
             }
             // All or nothing: an import that cannot write every file puts back those it wrote (the store was clean),
             // and one that is committed is undone as one step.
@@ -132,13 +138,58 @@ extension Store {
                 var lines = [summary]
                 if !decisions.isEmpty { lines += [""] + decisions.map { "- " + $0 } }
                 if !batch.problems.isEmpty { lines += [""] + batch.problems.map { "- " + $0.skippedLine } }
+                if !batch.notes.isEmpty { lines += [""] + batch.notes }
                 return lines.joined(separator: "\n")
             }
             let outcome = try commitHoldingLock(message: nil, composing: compose)
             guard case let .committed(id, _) = outcome else {
-                return ImportOutcome(commit: nil, summary: summary, report: merged.report, skipped: batch.problems)
+                return ImportOutcome(commit: nil, summary: summary, report: merged.report, skipped: batch.problems, notes: batch.notes)
             }
-            return ImportOutcome(commit: id, summary: summary, report: merged.report, skipped: batch.problems)
+            return ImportOutcome(commit: id, summary: summary, report: merged.report, skipped: batch.problems, notes: batch.notes)
         }
+    }
+}
+
+extension Store {
+    /// `incoming` with each item that says what the store's item says, to the
+    /// second another tool keeps, given as the store has it: its dates and
+    /// its notes (an annotation of a note's text and second is that note), and
+    /// the whole item where only its alter date differs (a tool that dates
+    /// every task it imports). So an export read back changes nothing.
+    static func settling(_ incoming: AppState, against stored: AppState) -> AppState {
+        let todos = Dictionary(stored.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let tasks = Dictionary(stored.projects.flatMap(\.tasks).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return AppState(todos: incoming.todos.map { todo in todos[todo.id].map { settled(todo, as: $0) } ?? todo },
+                        projects: incoming.projects.map { project in
+                            Project(id: project.id, title: project.title,
+                                    tasks: project.tasks.map { task in tasks[task.id].map { settled(task, as: $0) } ?? task },
+                                    alterDate: project.alterDate)
+                        },
+                        removed: incoming.removed)
+    }
+
+    private static func settled<Item: FieldCoded>(_ item: Item, as stored: Item) -> Item {
+        func second(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+        var item = item
+        for field in Item.fields {
+            switch (field.value(of: item), field.value(of: stored)) {
+            case let (a as Date, b as Date) where second(a) == second(b):
+                item = field.copy(from: stored, into: item)
+            case let (a as Date?, b as Date?) where a.map(second) == b.map(second):
+                item = field.copy(from: stored, into: item)
+            case let (a as [Note], b as [Note]):
+                // NB: Taskwarrior keys annotations by their second, moving one that shares it a second on.
+                var unmatched = b
+                let notes = a.map { note -> Note in
+                    guard let index = unmatched.firstIndex(where: { $0.text == note.text && abs(second($0.date) - second(note.date)) <= 60 })
+                    else { return note }
+                    return unmatched.remove(at: index)
+                }
+                item = field.setting(notes, in: item)
+            default: continue
+            }
+        }
+        let contentSame = Item.fields.allSatisfy { $0.key == "alterDate" || $0.isSame(item, stored) }
+        return contentSame ? stored : item
     }
 }

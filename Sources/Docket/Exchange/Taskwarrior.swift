@@ -8,11 +8,23 @@ import Foundation
 /// creation date, modified the alter date, end the completion date; tags,
 /// priority (H, M, L), due and annotations (as notes) carry over. A deleted
 /// task removes its item; a waiting one is open; a recurring task's instance
-/// repeats in a series named by its template (the template itself is Taskwarrior's
-/// and is left out).
+/// repeats in a series named by its template. Every other key of a task (`wait`,
+/// `scheduled`, `until`, `depends`, UDAs) is kept in the item's file
+/// (`TodoItem.kept`), and a template's keys with each of its instances, so the
+/// export hands them back: `task import` replaces a task whole.
 public enum Taskwarrior {
     /// The namespace of the ids of projects and notes an import makes.
     static let namespace = UUID(uuidString: "6F1D3C52-8A0B-4E07-9A3E-2C5B7D11A0F4")!
+
+    /// The keys Docket reads into its own fields (or that Taskwarrior works out afresh: `id`, `urgency`); every other is kept.
+    static let readKeys: Set<String> = ["uuid", "description", "status", "entry", "modified", "due", "end", "project", "priority", "tags",
+                                        "annotations", "id", "urgency", seriesKey]
+    /// The keys of a todo's recurrence, read into it.
+    static let recurrenceKeys: Set<String> = ["recur", "parent", "imask", "rtype", "mask"]
+    /// The key naming a series begun in Docket, on its template and instances: Docket's series id.
+    static let seriesKey = "docketseries"
+    /// The kept key holding an instance's template's own keys.
+    static let templateKey = "template"
 
     /// One task of an export, every field as text so each can be checked and named.
     struct Task: Decodable {
@@ -31,6 +43,7 @@ public enum Taskwarrior {
         var imask: Double?
         var tags: [String]?
         var annotations: [Annotation]?
+        var docketseries: String?
     }
 
     struct Annotation: Codable {
@@ -42,7 +55,10 @@ public enum Taskwarrior {
     private struct Lenient: Decodable {
         let task: Task?
         let problem: String?
+        /// Every key of the task, as written.
+        let raw: [String: JSONValue]
         init(from decoder: Decoder) throws {
+            raw = (try? [String: JSONValue](from: decoder)) ?? [:]
             do {
                 task = try Task(from: decoder)
                 problem = nil
@@ -84,10 +100,18 @@ public enum Taskwarrior {
             return batch
         }
 
+        // A template's own keys (its `until`, its UDAs…) go with each of its instances, for the export to hand back.
+        var templates: [String: [String: JSONValue]] = [:]
+        for entry in entries {
+            guard let task = entry.task, task.status == "recurring", task.docketseries == nil, let uuid = task.uuid?.lowercased() else { continue }
+            templates[uuid] = entry.raw.filter { !["uuid", "id", "urgency", "status", "modified", "mask"].contains($0.key) }
+        }
         var todos: [TodoItem] = []
         var tasksByProject: [String: [ProjectTask]] = [:]
         var projectOrder: [String] = []
         var removed: [Tombstone] = []
+        var keptCounts: [String: Int] = [:]
+        var repeatingTasks = 0
         // The task each id was first read in: an id listed twice would be two items with one file.
         var first: [UUID: Int] = [:]
         for (index, entry) in entries.enumerated() {
@@ -97,7 +121,12 @@ public enum Taskwarrior {
                 continue
             }
             do {
-                let read = try item(task)
+                let isTodo = (task.project ?? "").isEmpty
+                var kept = entry.raw.filter { !readKeys.contains($0.key) }
+                if isTodo { kept = kept.filter { !recurrenceKeys.contains($0.key) } } else { kept["start"] = nil }
+                // NB: only a todo's: a project task does not repeat in Docket, and its template stays Taskwarrior's alone.
+                if isTodo, let parent = task.parent?.lowercased(), let template = templates[parent] { kept[templateKey] = .object(template) }
+                let read = try item(task, kept: KeptKeys(kept.isEmpty ? [:] : ["taskwarrior": kept]))
                 if let id = read.id {
                     if let earlier = first[id] {
                         throw Unreadable(reason: "its uuid is task \(earlier + 1)'s too; 'task export' lists each task once")
@@ -110,6 +139,7 @@ public enum Taskwarrior {
                 case let .task(projectTask, title):
                     if tasksByProject[title] == nil { projectOrder.append(title) }
                     tasksByProject[title, default: []].append(projectTask)
+                    if task.recur != nil { repeatingTasks += 1 }
                 case let .removed(id, date, title):
                     if let title, tasksByProject[title] == nil {
                         projectOrder.append(title)
@@ -117,7 +147,9 @@ public enum Taskwarrior {
                     }
                     let owner = title.map { projects[$0] ?? Taskwarrior.projectID(title: $0) }
                     removed.append(Tombstone(id: id, kind: owner == nil ? .todo : .task, projectID: owner, removedDate: date))
+                    continue
                 }
+                for key in kept.keys where key != templateKey && (isTodo || !recurrenceKeys.contains(key)) { keptCounts[key, default: 0] += 1 }
             } catch let problem as Unreadable {
                 let named = task.uuid.map { "\(place) (\(String($0.prefix(8))))" } ?? place
                 batch.problems.append(ExchangeProblem(file: file, place: named, reason: problem.reason, skipped: "that task"))
@@ -127,6 +159,14 @@ public enum Taskwarrior {
             Project(id: projects[title] ?? projectID(title: title), title: title, tasks: tasksByProject[title]!, alterDate: nil)
         }
         batch.state = AppState(todos: todos, projects: projectList, removed: removed)
+        if !keptCounts.isEmpty {
+            let named = keptCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) (\($0.value))" }
+            batch.notes.append("Kept in the items' files for 'docket export taskwarrior', not used by Docket: " + named.joined(separator: ", ") + ".")
+        }
+        if repeatingTasks > 0 {
+            batch.notes.append("\(repeatingTasks) project \(repeatingTasks == 1 ? "task repeats" : "tasks repeat") in Taskwarrior: "
+                + "Docket keeps the recurrence for the export, but only todos repeat in Docket.")
+        }
         return batch
     }
 
@@ -152,7 +192,7 @@ public enum Taskwarrior {
         case removed(UUID, Date, project: String?)
     }
 
-    private static func item(_ task: Task) throws -> Read {
+    private static func item(_ task: Task, kept: KeptKeys) throws -> Read {
         guard let uuidText = task.uuid, let id = UUID(hex: uuidText) else { throw Unreadable(reason: "its uuid is missing or not a uuid") }
         func date(_ field: String, _ text: String?) throws -> Date? {
             guard let text else { return nil }
@@ -202,7 +242,7 @@ public enum Taskwarrior {
             let state: TaskState = completed ? .finished : start != nil ? .inProgress : .unfinished
             return .task(ProjectTask(id: id, title: description, dueDate: DueDate(due), state: state, timeSlips: [], alterDate: modified,
                                      tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes), completedDate: completedDate,
-                                     creationDate: entry),
+                                     creationDate: entry, kept: kept),
                          project: project)
         }
         var recurrence: Recurrence?
@@ -210,12 +250,12 @@ public enum Taskwarrior {
             guard let every = interval(recur) else {
                 throw Unreadable(reason: "recur \"\(recur.prefix(20))\" is not an interval Docket keeps (daily, weekdays, weekly, 2w, monthly, yearly…)")
             }
-            let series = task.parent.flatMap { UUID(hex: $0) } ?? id
+            let series = task.docketseries.flatMap { UUID(hex: $0) } ?? task.parent.flatMap { UUID(hex: $0) } ?? id
             recurrence = Recurrence(every: every, from: .due, series: series, occurrence: Int(task.imask ?? 0) + 1)
         }
         return .todo(TodoItem(id: id, text: description, creationDate: entry, completed: completed, dueDate: due, alterDate: modified,
                               tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes), completedDate: completedDate,
-                              recurrence: recurrence))
+                              recurrence: recurrence, kept: kept))
     }
 
     /// A Taskwarrior recurrence ("weekly", "2w", "3days", "P1W", "biweekly") as Docket's interval; nil for one Docket cannot keep.
@@ -260,50 +300,129 @@ public enum Taskwarrior {
         }
     }
 
-    /// JSON that `task import` accepts: every todo, and every task of every project (with the project's title).
-    public static func export(_ state: AppState) throws -> Data {
+    /// An item the store removed, as it last was, for the export to say it was deleted.
+    public enum RemovedItem: Sendable {
+        case todo(TodoItem, removed: Date)
+        case task(ProjectTask, project: String, removed: Date)
+    }
+
+    /// JSON that `task import` accepts: every todo, and every task of every
+    /// project (with the project's title), each with the keys an import kept;
+    /// a repeating todo as an instance of its series' template (`parent`,
+    /// `imask`), with the template itself, whose `mask` marks every instance
+    /// Docket has, so Taskwarrior makes no second pending instance; and each
+    /// of `removed` as a deleted task. `task import` replaces a task whole.
+    public static func export(_ state: AppState, removed: [RemovedItem] = [], calendar: Calendar = .current) throws -> Data {
         var tasks: [[String: Any]] = []
         func common(_ id: UUID, _ text: String, _ alter: Date?, _ due: Date?, _ tags: [String], _ priority: Priority?, _ notes: [Note],
-                    done: Bool, doneDate: Date?, entry: Date) -> [String: Any] {
-            var task: [String: Any] = ["uuid": id.uuidString.lowercased(), "description": text, "entry": BasicDate.string(entry),
-                                       "modified": BasicDate.string(alter ?? entry), "status": done ? "completed" : "pending"]
+                    done: Bool, doneDate: Date?, entry: Date, kept: KeptKeys) -> [String: Any] {
+            var task = kept["taskwarrior"].filter { $0.key != templateKey }.mapValues(\.foundationValue)
+            // NB: Taskwarrior crashes on a task without a description.
+            task.merge(["uuid": id.uuidString.lowercased(), "description": text.isEmpty ? "-" : text, "entry": BasicDate.string(entry),
+                        "modified": BasicDate.string(alter ?? entry), "status": done ? "completed" : "pending"]) { _, new in new }
+            for key in ["due", "end", "tags", "priority", "annotations", "start"] { task[key] = nil }
             if let due { task["due"] = BasicDate.string(due) }
             if done { task["end"] = BasicDate.string(doneDate ?? alter ?? entry) }
             if !tags.isEmpty { task["tags"] = tags }
             if let priority { task["priority"] = priority == .high ? "H" : priority == .medium ? "M" : "L" }
             if !notes.isEmpty {
-                task["annotations"] = notes.map { ["entry": BasicDate.string($0.date), "description": $0.text] }
+                // NB: Taskwarrior keys annotations by their second: one that shares it goes a second on, as Taskwarrior would move it.
+                var taken = Set<Int64>()
+                task["annotations"] = notes.map { note -> [String: String] in
+                    var second = Int64(note.date.timeIntervalSince1970.rounded(.down))
+                    while !taken.insert(second).inserted { second += 1 }
+                    return ["entry": BasicDate.string(Date(timeIntervalSince1970: TimeInterval(second))), "description": note.text]
+                }
             }
             return task
         }
-        for todo in state.todos {
+        func todoTask(_ todo: TodoItem) -> [String: Any] {
             var task = common(todo.id, todo.text, todo.alterDate, todo.dueDate, todo.tags, todo.priority, todo.notes,
-                              done: todo.completed, doneDate: todo.completedDate, entry: todo.creationDate)
-            if let recurrence = todo.recurrence, todo.dueDate != nil {
+                              done: todo.completed, doneDate: todo.completedDate, entry: todo.creationDate, kept: todo.kept)
+            if let start = todo.kept["taskwarrior"]["start"], !todo.completed { task["start"] = start.foundationValue }
+            return task
+        }
+        func projectTask(_ projectTask: ProjectTask, project: String) -> [String: Any] {
+            // NB: a task made before Docket kept creation dates has none; its first slip, else its alter date, stands for one.
+            let guess = projectTask.timeSlips.first?.start ?? projectTask.alterDate ?? Date(timeIntervalSince1970: 0)
+            let entry = projectTask.creationDate ?? min(guess, projectTask.alterDate ?? guess)
+            var task = common(projectTask.id, projectTask.title, projectTask.alterDate, projectTask.dueDate.date, projectTask.tags,
+                              projectTask.priority, projectTask.notes, done: projectTask.state == .finished,
+                              doneDate: projectTask.completedDate, entry: entry, kept: projectTask.kept)
+            task["project"] = project
+            if projectTask.state == .inProgress { task["start"] = BasicDate.string(projectTask.runningSlip?.start ?? projectTask.alterDate ?? entry) }
+            return task
+        }
+
+        // Repeating todos, by series: each instance names its template, and the template is written with them.
+        var series: [UUID: [TodoItem]] = [:]
+        var removedOccurrences: [UUID: Set<Int>] = [:]
+        for todo in state.todos { if let recurrence = todo.recurrence, todo.dueDate != nil { series[recurrence.series, default: []].append(todo) } }
+        for case let .todo(todo, _) in removed {
+            if let recurrence = todo.recurrence { removedOccurrences[recurrence.series, default: []].insert(recurrence.occurrence) }
+        }
+        var templates: [UUID: UUID] = [:]
+        for (id, instances) in series.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            let newest = instances.max { $0.recurrence!.occurrence < $1.recurrence!.occurrence }!
+            let every = newest.recurrence!.every
+            // A series Taskwarrior began keeps its template (its keys came with each instance); one begun in Docket gets one, named from it.
+            let kept = instances.lazy.compactMap { todo -> [String: JSONValue]? in
+                if case let .object(template)? = todo.kept["taskwarrior"][templateKey] { return template } else { return nil }
+            }.first
+            let uuid = kept == nil ? NameBasedID.make(namespace: namespace, name: "template " + id.uuidString) : id
+            templates[id] = uuid
+            var template = (kept ?? [:]).mapValues(\.foundationValue)
+            let occurrences = Dictionary(instances.map { ($0.recurrence!.occurrence, $0) }, uniquingKeysWith: { a, _ in a })
+            let last = occurrences.keys.max()!
+            let mask = (1...last).map { occurrence -> String in
+                if let todo = occurrences[occurrence] { return todo.completed ? "+" : "-" }
+                return removedOccurrences[id]?.contains(occurrence) == true ? "X" : "+"
+            }.joined()
+            if kept == nil {
+                let first = instances.min { $0.recurrence!.occurrence < $1.recurrence!.occurrence }!
+                template["description"] = newest.text.isEmpty ? "-" : newest.text
+                template["entry"] = BasicDate.string(instances.map(\.creationDate).min()!)
+                template["due"] = BasicDate.string(every.before(first.dueDate!, times: first.recurrence!.occurrence - 1, calendar: calendar))
+                if !newest.tags.isEmpty { template["tags"] = newest.tags }
+                if let priority = newest.priority { template["priority"] = priority == .high ? "H" : priority == .medium ? "M" : "L" }
+                template[seriesKey] = id.uuidString.lowercased()
+            }
+            template["uuid"] = uuid.uuidString.lowercased()
+            template["status"] = "recurring"
+            template["recur"] = (template["recur"] as? String) ?? recur(every)
+            template["rtype"] = "periodic"
+            template["mask"] = mask
+            template["modified"] = BasicDate.string(instances.compactMap(\.alterDate).max() ?? newest.creationDate)
+            tasks.append(template)
+        }
+
+        for todo in state.todos {
+            var task = todoTask(todo)
+            if let recurrence = todo.recurrence, todo.dueDate != nil, let template = templates[recurrence.series] {
                 task["recur"] = recur(recurrence.every)
-                // NB: an instance of a series Taskwarrior made names its template; a series begun in Docket
-                // goes without one, and Taskwarrior makes it a template of its own instances.
-                if recurrence.series != todo.id {
-                    task["parent"] = recurrence.series.uuidString.lowercased()
-                    task["imask"] = recurrence.occurrence - 1
-                } else if todo.completed {
-                    task.removeValue(forKey: "recur")
-                }
+                task["rtype"] = "periodic"
+                task["parent"] = template.uuidString.lowercased()
+                task["imask"] = recurrence.occurrence - 1
+                if template != recurrence.series { task[seriesKey] = recurrence.series.uuidString.lowercased() }
             }
             tasks.append(task)
         }
         for project in state.projects {
-            for projectTask in project.tasks {
-                // NB: a task made before Docket kept creation dates has none; its first slip, else its alter date, stands for one.
-                let guess = projectTask.timeSlips.first?.start ?? projectTask.alterDate ?? Date(timeIntervalSince1970: 0)
-                let entry = projectTask.creationDate ?? min(guess, projectTask.alterDate ?? guess)
-                var task = common(projectTask.id, projectTask.title, projectTask.alterDate, projectTask.dueDate.date, projectTask.tags,
-                                  projectTask.priority, projectTask.notes, done: projectTask.state == .finished,
-                                  doneDate: projectTask.completedDate, entry: entry)
-                task["project"] = project.title
-                if projectTask.state == .inProgress { task["start"] = BasicDate.string(projectTask.runningSlip?.start ?? projectTask.alterDate ?? entry) }
-                tasks.append(task)
+            for task in project.tasks { tasks.append(projectTask(task, project: project.title)) }
+        }
+        for item in removed {
+            var task: [String: Any]
+            let date: Date
+            switch item {
+            case let .todo(todo, removed):
+                (task, date) = (todoTask(todo), removed)
+                for key in recurrenceKeys { task[key] = nil }
+            case let .task(removedTask, project, removed): (task, date) = (projectTask(removedTask, project: project), removed)
             }
+            task["status"] = "deleted"
+            task["end"] = BasicDate.string(date)
+            task["modified"] = BasicDate.string(max(date, BasicDate.date(task["modified"] as? String ?? "") ?? date))
+            tasks.append(task)
         }
         return try JSONSerialization.data(withJSONObject: tasks, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }

@@ -68,9 +68,9 @@ enum StoredItem: Equatable {
         switch self {
         case let .todo(todo): try fileText(todo, owning: TodoItem.fields.map(\.key), keepingUnknownKeysOf: existing)
         case let .project(project, position):
-            try fileText(ProjectHeader(project: project), extra: position.map { ["position": .int(Int64($0))] } ?? [:], keepingUnknownKeysOf: existing)
+            try fileText(ProjectHeader(project: project), extra: position.map { ["position": .integer(Int64($0))] } ?? [:], keepingUnknownKeysOf: existing)
         case let .task(task, _, position):
-            try fileText(task, extra: position.map { ["position": .int(Int64($0))] } ?? [:], owning: ProjectTask.fields.map(\.key),
+            try fileText(task, extra: position.map { ["position": .integer(Int64($0))] } ?? [:], owning: ProjectTask.fields.map(\.key),
                          keepingUnknownKeysOf: existing)
         case let .tombstone(tombstone):
             try fileText(tombstone, extra: ["path": .string(tombstone.removedPath)], keepingUnknownKeysOf: existing)

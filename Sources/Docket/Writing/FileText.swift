@@ -1,35 +1,6 @@
 import DocketModel
 import Foundation
 
-/// Any JSON value, so keys this version does not know survive a rewrite.
-enum JSONValue: Codable, Equatable, Sendable {
-    case null, bool(Bool), int(Int64), double(Double), string(String), array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let value = try? c.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? c.decode(Int64.self) { self = .int(value) }
-        else if let value = try? c.decode(Double.self) { self = .double(value) }
-        else if let value = try? c.decode(String.self) { self = .string(value) }
-        else if let value = try? c.decode([JSONValue].self) { self = .array(value) }
-        else { self = .object(try c.decode([String: JSONValue].self)) }
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.singleValueContainer()
-        switch self {
-        case .null: try c.encodeNil()
-        case let .bool(value): try c.encode(value)
-        case let .int(value): try c.encode(value)
-        case let .double(value): try c.encode(value)
-        case let .string(value): try c.encode(value)
-        case let .array(value): try c.encode(value)
-        case let .object(value): try c.encode(value)
-        }
-    }
-}
-
 /// A value written with extra top-level keys beside its own.
 private struct FileRecord<Value: Encodable>: Encodable {
     let value: Value

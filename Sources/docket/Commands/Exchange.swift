@@ -30,6 +30,7 @@ func runImport(_ store: Store, _ batch: ExchangeBatch, from source: String, skip
     guard let commit = outcome.commit else { return print(Output.safe(outcome.summary)) }
     print("Committed \(commit.prefix(7)): \(Output.safe(outcome.summary))")
     for line in outcome.report.items.flatMap(\.lines) { print("  " + Output.safe(line)) }
+    for note in outcome.notes { print(Output.safe(note)) }
 }
 
 struct ImportCommand: ParsableCommand {
@@ -74,14 +75,21 @@ struct ExportCommand: ParsableCommand {
 struct ExportTaskwarrior: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "taskwarrior",
-        abstract: "Print JSON that 'task import' reads: every todo, and every project's tasks with the project as theirs.",
+        abstract: "Print JSON that 'task import' reads: every todo and project task, repeating ones with their template, removed ones as deleted.",
         discussion: "Example: docket export taskwarrior > docket.json && task import docket.json")
 
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        let state = loadWarning(try store.open().load())
-        Output.export(String(decoding: Output.jsonSafe(try Taskwarrior.export(state)), as: UTF8.self) + "\n")
+        let store = try self.store.open()
+        let state = loadWarning(try store.load())
+        // Removed items go as deleted tasks, so Taskwarrior drops them too; each is found as it was last committed.
+        let removed = try store.removedItems()
+        if removed.missing > 0 {
+            Output.warning("\(removed.missing) removed \(removed.missing == 1 ? "item is" : "items are") not in the last 10,000 commits: "
+                + "not exported as deleted")
+        }
+        Output.export(String(decoding: Output.jsonSafe(try Taskwarrior.export(state, removed: removed.items)), as: UTF8.self) + "\n")
     }
 }
 
