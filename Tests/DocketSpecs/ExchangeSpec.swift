@@ -244,6 +244,35 @@ final class ExchangeSpec: QuickSpec {
                 expect(run("list").stdout).notTo(contain("Water plants"))
             }
 
+            it("keeps a priority todo.sh drops on completion, and a series through rec:, done in todo.sh") {
+                let rent = run("add", "Pay rent", "--priority", "high").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("add", "Water plants", "--every", "week").status) == 0
+                expect(run("commit").status) == 0
+                try! FileManager.default.createDirectory(at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
+                try! run("export", "todotxt").stdout.write(toFile: todoFile(), atomically: true, encoding: .utf8)
+                let lines = try! String(contentsOfFile: todoFile(), encoding: .utf8).split(separator: "\n")
+                expect(lines.first { $0.contains("Water plants") }.map(String.init)).to(contain("rec:+1w"))
+                for text in ["Pay rent", "Water plants"] {
+                    let number = try! String(contentsOfFile: todoFile(), encoding: .utf8).split(separator: "\n").firstIndex { $0.contains(text) }!
+                    expect(todo("do", String(number + 1)).status) == 0
+                }
+                expect(try! String(contentsOfFile: doneFile(), encoding: .utf8)).notTo(contain("(A)"))
+                let imported = run("import", "todotxt", todoFile(), doneFile())
+                expect(imported.status) == 0
+                expect(imported.stdout).notTo(contain("priority"))
+                let list = json(run("list", "--all", "--json").stdout)
+                let paid = list.first { ($0["id"] as? String)?.lowercased().hasPrefix(rent) == true }
+                expect(paid?["completed"] as? Bool) == true
+                expect(paid?["priority"] as? String) == "high"
+                let plants = list.filter { $0["text"] as? String == "Water plants" }
+                expect(plants.count) == 2
+                expect(plants.filter { $0["completed"] as? Bool == false }.count) == 1
+                let series = Set(plants.compactMap { ($0["recurrence"] as? [String: Any])?["series"] as? String })
+                expect(series.count) == 1
+                expect(run("import", "todotxt", todoFile(), doneFile()).stdout).to(contain("Nothing to import"))
+                expect(run("export", "todotxt").stdout.split(separator: "\n").filter { $0.contains("Water plants") && !$0.hasPrefix("x ") }.count) == 1
+            }
+
             it("names each line that is not todo.txt and commits nothing unless asked") {
                 let file = write("Good line\n(A)\nx 2026-11-01 Thing due:tomorrow\n", "todo.txt")
                 let before = head()
@@ -371,6 +400,7 @@ final class ExchangeSpec: QuickSpec {
                 expect(timew("track", "2026-11-20T09:00Z", "-", "2026-11-20T10:30Z", "Write report").status) == 0
                 expect(timew("track", "2026-11-21T09:00Z", "-", "2026-11-21T09:45Z", "Write report").status) == 0
                 expect(timew("track", "2026-11-21T13:00Z", "-", "2026-11-21T13:20Z", "Garden").status) == 0
+                expect(timew("annotate", "@1", "weeding the roses").status) == 0
                 let file = write(timew("export").stdout, "timew.json")
                 let uncommitted = run("import", "timewarrior", file)
                 expect(uncommitted.status) != 0
@@ -378,6 +408,8 @@ final class ExchangeSpec: QuickSpec {
                 expect(run("commit").status) == 0
                 let imported = run("import", "timewarrior", file)
                 expect(imported.status) == 0
+                expect(imported.stdout).to(contain("Not carried: the annotation of 1 interval"))
+                expect(gitCLI(["log", "-1", "--format=%B"], in: store).stdout).to(contain("Not carried: the annotation of 1 interval"))
                 let report = run("report").stdout
                 expect(report).to(contain("Work  2h 15m"))
                 expect(report).to(contain("Timewarrior  20m"))

@@ -39,6 +39,8 @@ public struct ExchangeBatch: Sendable {
     public var problems: [ExchangeProblem]
     /// What the import kept without using, or did not carry: a line each, for its summary and commit message.
     public var notes: [String]
+    /// Whether a repeating todo the source completed gets its next instance from the import (the source makes none).
+    public var completesSeries = false
     public init(state: AppState = AppState(), problems: [ExchangeProblem] = [], notes: [String] = []) {
         self.state = state
         self.problems = problems
@@ -105,7 +107,9 @@ extension Store {
                 throw StoreError.state(.uncommittedChanges)
             }
             var incoming = batch.state
-            let ids = incoming.todos.map(\.id) + incoming.removed.map(\.id)
+            // NB: the next instance of each repeating todo is read too, so a completion that makes it finds one already there.
+            let nextIDs = batch.completesSeries ? incoming.todos.compactMap { $0.recurrence?.nextID } : []
+            let ids = incoming.todos.map(\.id) + incoming.removed.map(\.id) + nextIDs
             let taskIDs = incoming.projects.flatMap { $0.tasks.map(\.id) }
             let before = try snapshot(todos: ids, projects: incoming.projects.map(\.id) + incoming.removed.compactMap(\.projectID),
                                       tombstones: ids + taskIDs + incoming.projects.map(\.id))
@@ -115,8 +119,17 @@ extension Store {
             let known = Set(before.state.todos.map(\.id) + before.state.projects.flatMap { [$0.id] + $0.tasks.map(\.id) }
                 + before.state.removed.map(\.id))
             // NB: nor does a project brought only to carry such a tombstone.
-            let result = AppState(todos: merged.state.todos, projects: merged.state.projects.filter { !$0.tasks.isEmpty || known.contains($0.id) },
+            var result = AppState(todos: merged.state.todos, projects: merged.state.projects.filter { !$0.tasks.isEmpty || known.contains($0.id) },
                                   removed: merged.state.removed.filter { known.contains($0.id) })
+            if batch.completesSeries {
+                // An instance the other tool completed has its next, as `docket done` makes it.
+                let open = Set(before.state.todos.filter { !$0.completed }.map(\.id))
+                for todo in result.todos where todo.completed && open.contains(todo.id) {
+                    guard let next = todo.nextOccurrence(done: todo.completedDate ?? DocketClock.now), result.todo(id: next.id) == nil,
+                          result.tombstone(id: next.id) == nil else { continue }
+                    result = result.alter(by: .adding(.todo(next)))
+                }
+            }
             guard result != before.state else {
                 return ImportOutcome(commit: nil, summary: "Nothing to import from \(source): the store already has it all.",
                                      report: merged.report, skipped: batch.problems, notes: batch.notes)

@@ -7,7 +7,8 @@ import Foundation
 /// in any project receives the slip; otherwise the task is made in the
 /// project "Timewarrior". An interval without tags goes to the task
 /// "Untagged". An open interval is a running slip. Each slip's id is made from
-/// its start, so importing the same intervals again adds nothing.
+/// its start, so importing the same intervals again adds nothing. An
+/// interval's annotation is not carried; the import says how many it left.
 public enum Timewarrior {
     static let namespace = UUID(uuidString: "0C6E2B91-5F47-4D3A-B8E2-7A19F3C0D6E5")!
     /// The project that receives tasks no project has.
@@ -17,6 +18,7 @@ public enum Timewarrior {
         var start: String?
         var end: String?
         var tags: [String]?
+        var annotation: String?
     }
 
     /// Reads an export against the store's projects.
@@ -67,14 +69,16 @@ public enum Timewarrior {
                                                                     dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil))
             let known = Set(task.timeSlips.map(\.id))
             let added = task.timeSlips + slips[title]!.filter { !known.contains($0.id) }.sorted { $0.start < $1.start }
-            let filled = ProjectTask(id: task.id, title: task.title, dueDate: task.dueDate, state: task.state, timeSlips: added, alterDate: task.alterDate,
-                                     tags: task.tags, priority: task.priority, notes: task.notes, completedDate: task.completedDate,
-                                     creationDate: task.creationDate ?? (owners[title] == nil ? added.first?.start : nil))
+            let filled = task.replacing(timeSlips: added, creationDate: .some(task.creationDate ?? (owners[title] == nil ? added.first?.start : nil)))
             let holder = byProject[project.id] ?? Project(id: project.id, title: project.title, tasks: [], alterDate: project.alterDate)
             if byProject[project.id] == nil { order.append(project.id) }
             byProject[project.id] = Project(id: holder.id, title: holder.title, tasks: holder.tasks + [filled], alterDate: holder.alterDate)
         }
         batch.state = AppState(todos: [], projects: order.map { byProject[$0]! }, removed: [])
+        let annotated = intervals.filter { !($0.annotation ?? "").isEmpty }.count
+        if annotated > 0 {
+            batch.notes.append("Not carried: the annotation of \(annotated) \(annotated == 1 ? "interval" : "intervals") (a slip has no text of its own).")
+        }
         return batch
     }
 }

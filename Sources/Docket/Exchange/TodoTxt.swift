@@ -17,12 +17,18 @@ public enum TodoTxt {
     struct Line {
         var todo: TodoItem
         var key: String
+        /// Whether the line says a priority (`(A)`, or `pri:A` on a done line).
+        var saysPriority: Bool
     }
 
     /// Reads todo.txt files (a todo.txt and, if given, its done.txt) in order.
-    /// A line that says all the store's todo of its id says (to the day) is that todo, unchanged.
-    public static func read(_ files: [(name: String, data: Data)], existing: (UUID) -> TodoItem? = { _ in nil }, now: Date = Date()) -> ExchangeBatch {
+    /// A line that says all the store's todo of its id says (to the day) is that todo, unchanged;
+    /// one that says otherwise is an edit made when its file was last modified (`modified`, by file
+    /// name; else `now`), as a line keeps no time of its own.
+    public static func read(_ files: [(name: String, data: Data)], existing: (UUID) -> TodoItem? = { _ in nil },
+                            modified: [String: Date] = [:], now: Date = Date()) -> ExchangeBatch {
         var batch = ExchangeBatch()
+        batch.completesSeries = true
         var todos: [TodoItem] = []
         var seen: [String: Int] = [:]
         for (name, data) in files {
@@ -39,7 +45,22 @@ public enum TodoTxt {
                         seen[read.key, default: 0] += 1
                         read.todo = read.todo.replacing(id: derivedID(read.key, seen[read.key]!))
                     }
-                    if let old = existing(read.todo.id), TodoTxt.line(old) == TodoTxt.line(read.todo) { read.todo = old }
+                    let old = existing(read.todo.id)
+                    if let recurrence = read.todo.recurrence {
+                        // A series goes on under the id it had; a line new to the store begins one of its own.
+                        let series = old?.recurrence?.series ?? read.todo.id
+                        read.todo = read.todo.replacing(recurrence: .some(Recurrence(every: recurrence.every, from: recurrence.from, series: series,
+                                                                                     occurrence: old?.recurrence?.occurrence ?? 1)))
+                    }
+                    if let old, read.todo.completed, !read.saysPriority, let priority = old.priority {
+                        read.todo = read.todo.replacing(priority: .some(priority))
+                    }
+                    if let old, TodoTxt.line(old) == TodoTxt.line(read.todo) {
+                        read.todo = old
+                    } else if old != nil {
+                        // NB: later than the store's own date for it, unless the store changed it since the file was written.
+                        read.todo = read.todo.replacing(alterDate: .some(max(modified[name] ?? now, read.todo.alterDate ?? .distantPast)))
+                    }
                     todos.append(read.todo)
                 } catch let problem as Unreadable {
                     batch.problems.append(ExchangeProblem(file: name, place: "line \(index + 1)", reason: problem.reason, skipped: "that line"))
@@ -87,6 +108,8 @@ public enum TodoTxt {
         var tags: [String] = []
         var due: Date?
         var id: UUID?
+        var repeating: (every: Recurrence.Interval, from: Recurrence.Anchor)?
+        let saidPriority = priority != nil
         for word in words {
             if word.count > 1, word.hasPrefix("+") || word.hasPrefix("@") {
                 let tag = word.hasPrefix("+") ? String(word.dropFirst()) : word
@@ -101,6 +124,13 @@ public enum TodoTxt {
                 priority = found
                 continue
             }
+            if word.hasPrefix("rec:") {
+                guard let read = Self.recurrence(String(word.dropFirst(4))) else {
+                    throw Unreadable(reason: "\(word.prefix(30)) is not a repeat such as rec:1w or rec:+2d (d, b, w, m, y)")
+                }
+                repeating = read
+                continue
+            }
             if word.hasPrefix("id:"), let named = UUID(hex: String(word.dropFirst(3))) {
                 id = named
                 continue
@@ -112,8 +142,33 @@ public enum TodoTxt {
         let created = creationDate ?? completedDate ?? now
         let done = completed ? completedDate ?? created : nil
         let todo = TodoItem(id: id ?? .zero, text: joined, creationDate: created, completed: completed, dueDate: due,
-                            alterDate: done, tags: Tags.normalized(tags), priority: priority, completedDate: done)
-        return Line(todo: todo, key: joined)
+                            alterDate: done, tags: Tags.normalized(tags), priority: priority, completedDate: done,
+                            recurrence: repeating.map { Recurrence(every: $0.every, from: $0.from, series: id ?? .zero) })
+        return Line(todo: todo, key: joined, saysPriority: saidPriority || (completed && priority != nil))
+    }
+
+    /// A `rec:` value: `1w` (from completion), `+1w` (from the due date); units d, b (weekdays), w, m, y.
+    static func recurrence(_ value: String) -> (every: Recurrence.Interval, from: Recurrence.Anchor)? {
+        var body = Substring(value)
+        let strict = body.hasPrefix("+")
+        if strict { body = body.dropFirst() }
+        guard let unit = body.last, let count = Int(body.dropLast().isEmpty ? "1" : body.dropLast()), (1...1000).contains(count) else { return nil }
+        let interval: Recurrence.Interval
+        switch unit {
+        case "d": interval = .init(.day, count: count)
+        case "b": guard count == 1 else { return nil }; interval = .init(.weekday)
+        case "w": interval = .init(.week, count: count)
+        case "m": interval = .init(.month, count: count)
+        case "y": interval = .init(.year, count: count)
+        default: return nil
+        }
+        return (interval, strict ? .due : .completion)
+    }
+
+    /// The `rec:` value of a recurrence.
+    static func rec(_ recurrence: Recurrence) -> String {
+        let unit = ["day": "d", "weekday": "b", "week": "w", "month": "m", "year": "y"][recurrence.every.unit.rawValue]!
+        return (recurrence.from == .due ? "+" : "") + "\(recurrence.every.count)" + unit
     }
 
     /// (A) is high, (B) medium, (C) to (Z) low; nil when the word is not a priority.
@@ -159,6 +214,7 @@ public enum TodoTxt {
         words += todo.tags.map { self.words($0).replacingOccurrences(of: " ", with: "_") }.filter { !$0.isEmpty }
             .map { $0.hasPrefix("@") ? $0 : "+" + $0 }
         if let due = todo.dueDate { words.append("due:" + day(due)) }
+        if let recurrence = todo.recurrence { words.append("rec:" + rec(recurrence)) }
         if todo.completed, let letter { words.append("pri:" + letter) }
         return words.joined(separator: " ")
     }

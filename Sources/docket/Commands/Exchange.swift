@@ -110,7 +110,13 @@ struct ImportTodoTxt: ParsableCommand {
     func run() throws {
         let store = try self.store.open()
         let todos = Dictionary(loadWarning(try store.load()).todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        let batch = TodoTxt.read(try files.map { ($0 == "-" ? "standard input" : $0, try readInput($0)) }, existing: { todos[$0] })
+        // NB: a line has no date of its own edit: its file's is when todo.sh (or an editor) last changed it.
+        var modified: [String: Date] = [:]
+        for file in files where file != "-" {
+            modified[file] = (try? FileManager.default.attributesOfItem(atPath: Home.expand(file)))?[.modificationDate] as? Date
+        }
+        let batch = TodoTxt.read(try files.map { ($0 == "-" ? "standard input" : $0, try readInput($0)) }, existing: { todos[$0] },
+                                 modified: modified)
         try runImport(store, batch, from: "todo.txt", skippingBad: skipBad)
     }
 }
