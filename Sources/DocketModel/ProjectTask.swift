@@ -24,6 +24,9 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     public let completedDate: Date?
     /// When it was made; nil for a task made before Docket kept it.
     public let creationDate: Date?
+    /// How it repeats, if it does: finishing it makes the next instance in its project.
+    public var recurrence: Recurrence? { repeating?.value }
+    private let repeating: Box<Recurrence>?
     /// Keys another tool's item had that Docket has no field for (a Taskwarrior `wait`, a UDA), handed back by an export to it.
     public var kept: KeptKeys { keeping?.value ?? KeptKeys() }
     private let keeping: Box<KeptKeys>?
@@ -42,6 +45,8 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             case state(to: TaskState)
             /// Sets or clears the priority.
             case priority(to: Priority?)
+            /// Sets, changes or stops how the task repeats.
+            case recurrence(to: Recurrence?)
         }
         /// Adds and removes tags.
         case tagging(add: [String], remove: [String])
@@ -67,8 +72,9 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// A task exactly as stored, for decoding and merging.
     public init(id: UUID, title: String, dueDate: DueDate, state: TaskState, timeSlips: [TimeSlip], alterDate: Date?,
                 tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
-                creationDate: Date? = nil, kept: KeptKeys = KeptKeys()) {
+                creationDate: Date? = nil, recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys()) {
         self.creationDate = creationDate
+        self.repeating = recurrence.map(Box.init)
         self.keeping = kept.isEmpty ? nil : Box(kept)
         self.tags = tags
         self.priority = priority
@@ -101,6 +107,8 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             state == self.state ? self : moving(to: state)
         case let .setting(.priority(to: priority)):
             priority == self.priority ? self : replacing(alterDate: nextAlterDate, priority: .some(priority))
+        case let .setting(.recurrence(to: recurrence)):
+            recurrence == self.recurrence ? self : replacing(alterDate: nextAlterDate, recurrence: .some(recurrence))
         case let .tagging(add, remove):
             Tags.applying(add: add, remove: remove, to: tags) == tags
                 ? self : replacing(alterDate: nextAlterDate, tags: Tags.applying(add: add, remove: remove, to: tags))
@@ -131,11 +139,24 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// `set`), starting from the task it copies, so a field added later is carried.
     public func replacing(id: UUID? = nil, title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil,
                       timeSlips: [TimeSlip]? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
-                      notes: [Note]? = nil, completedDate: Date?? = nil, creationDate: Date?? = nil, kept: KeptKeys? = nil) -> Self {
+                      notes: [Note]? = nil, completedDate: Date?? = nil, creationDate: Date?? = nil, recurrence: Recurrence?? = nil,
+                      kept: KeptKeys? = nil) -> Self {
         ProjectTask(id: id ?? self.id, title: title ?? self.title, dueDate: dueDate ?? self.dueDate, state: state ?? self.state,
                     timeSlips: timeSlips ?? self.timeSlips, alterDate: alterDate ?? self.alterDate, tags: tags ?? self.tags,
                     priority: priority ?? self.priority, notes: notes ?? self.notes, completedDate: completedDate ?? self.completedDate,
-                    creationDate: creationDate ?? self.creationDate, kept: kept ?? self.kept)
+                    creationDate: creationDate ?? self.creationDate, recurrence: recurrence ?? self.recurrence, kept: kept ?? self.kept)
+    }
+
+    /// The instance after this one in its series: unfinished, with no time recorded and due one interval on,
+    /// for this instance finished at `done`; nil when the task does not repeat. Every machine makes the same id for it.
+    public func nextOccurrence(done: Date, calendar: Calendar = .current) -> ProjectTask? {
+        guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence else { return nil }
+        let due = recurrence.nextDue(due: dueDate.date, done: done, calendar: calendar)
+        guard ISODate.holds(due) else { return nil }
+        return replacing(id: recurrence.nextID, dueDate: DueDate(due), state: .unfinished, timeSlips: [], alterDate: .some(nil), notes: [],
+                         completedDate: .some(nil), creationDate: .some(done),
+                         recurrence: .some(Recurrence(every: recurrence.every, from: recurrence.from, series: recurrence.series,
+                                                      occurrence: recurrence.occurrence + 1)))
     }
 
     // MARK: Fields
@@ -157,6 +178,7 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         // NB: also a format-2 key: an older format-2 docket keeps it as a key it does not know, and it is set once, when the task is made.
         ItemField("creationDate", label: "creation date", rule: .earliest, omitWhenAbsent: true,
                   get: { $0.creationDate }, set: { $0.replacing(creationDate: .some($1)) }),
+        ItemField("recurrence", rule: .laterEdit, omitWhenAbsent: true, get: { $0.recurrence }, set: { $0.replacing(recurrence: .some($1)) }),
         ItemField("kept", label: "kept keys", rule: .laterEdit, default: KeptKeys(), omitWhenAbsent: true, get: { $0.kept }, set: { $0.replacing(kept: $1) }),
     ]
 

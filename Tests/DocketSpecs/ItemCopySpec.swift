@@ -7,8 +7,8 @@ import Quick
 
 /// Every copy of an item made from another keeps each field the copy does not
 /// set on purpose: the next instance of a repeating todo, a removed next
-/// instance brought back, a todo or task read back from its calendar entry,
-/// and a todo.txt line's todo given its id. Each field is named from the
+/// instance brought back (of a todo or a task), a todo or task read back from its
+/// calendar entry, a task a Timewarrior import gives time to, and a todo.txt line's todo given its id. Each field is named from the
 /// item's `fields`, so a field added later is checked without an edit here.
 final class ItemCopySpec: QuickSpec {
     override class func spec() {
@@ -75,6 +75,29 @@ final class ItemCopySpec: QuickSpec {
                 }
                 let lost = ProjectTask.fields.filter { !carried.contains($0.key) && !$0.isSame(task, read) }.map(\.key)
                 return lost.isEmpty ? nil : "reading the VTODO back dropped \(lost)"
+            }
+        }
+
+        it("keeps every other field in the next instance of a repeating task") {
+            forAll(200) { g in
+                let task = RandomValues.task(&g).replacing(dueDate: DueDate(RandomValues.date(&g)), state: .finished,
+                                                           recurrence: .some(RandomValues.recurrence(&g)))
+                guard let next = task.nextOccurrence(done: RandomValues.date(&g)) else { return nil }
+                let set: Set<String> = ["id", "dueDate", "state", "timeSlips", "alterDate", "notes", "completedDate", "creationDate", "recurrence"]
+                let lost = ProjectTask.fields.filter { !set.contains($0.key) && !$0.isSame(task, next) }.map(\.key)
+                return lost.isEmpty ? nil : "the next instance dropped \(lost)"
+            }
+        }
+
+        it("keeps every field but its slips of a task a Timewarrior import gives time to") {
+            forAll(100) { g in
+                let task = RandomValues.task(&g).replacing(title: "Write report", creationDate: .some(RandomValues.date(&g)))
+                let project = Project(id: RandomValues.uuid(&g), title: "Work", tasks: [task], alterDate: nil)
+                let export = #"[{"start":"20261120T090000Z","end":"20261120T100000Z","tags":["Write report"]}]"#
+                let batch = Timewarrior.read(Data(export.utf8), file: "timew.json", projects: [project])
+                guard let read = batch.state.projects.first?.task(id: task.id) else { return "the task did not get the slip" }
+                let lost = ProjectTask.fields.filter { $0.key != "timeSlips" && !$0.isSame(task, read) }.map(\.key)
+                return lost.isEmpty ? nil : "the import dropped \(lost)"
             }
         }
 

@@ -338,6 +338,16 @@ extension Store {
                   result.tombstone(id: next.id) == nil else { continue }
             result = result.alter(by: .adding(.todo(next)))
         }
+        for project in result.projects {
+            var updated = project
+            for task in project.tasks where task.state == .finished && task.recurrence != nil {
+                guard case let .task(was, _)? = bases[task.id], was.state != .finished,
+                      let next = task.nextOccurrence(done: task.completedDate ?? now), updated.task(id: next.id) == nil,
+                      result.tombstone(id: next.id) == nil else { continue }
+                updated = updated.alter(by: .adding(.task(next)))
+            }
+            if updated != project { result = result.alter(by: .updating(.project(updated))) }
+        }
         return CalendarPass(snapshot: snapshot, state: state, theirs: theirs, theirsState: theirsState, result: result, report: merged.report,
                             problems: problems, files: files, held: held, ignored: ignored)
     }

@@ -111,7 +111,6 @@ public enum Taskwarrior {
         var projectOrder: [String] = []
         var removed: [Tombstone] = []
         var keptCounts: [String: Int] = [:]
-        var repeatingTasks = 0
         // The task each id was first read in: an id listed twice would be two items with one file.
         var first: [UUID: Int] = [:]
         for (index, entry) in entries.enumerated() {
@@ -123,9 +122,9 @@ public enum Taskwarrior {
             do {
                 let isTodo = (task.project ?? "").isEmpty
                 var kept = entry.raw.filter { !readKeys.contains($0.key) }
-                if isTodo { kept = kept.filter { !recurrenceKeys.contains($0.key) } } else { kept["start"] = nil }
-                // NB: only a todo's: a project task does not repeat in Docket, and its template stays Taskwarrior's alone.
-                if isTodo, let parent = task.parent?.lowercased(), let template = templates[parent] { kept[templateKey] = .object(template) }
+                kept = kept.filter { !recurrenceKeys.contains($0.key) }
+                if !isTodo { kept["start"] = nil }
+                if let parent = task.parent?.lowercased(), let template = templates[parent] { kept[templateKey] = .object(template) }
                 let read = try item(task, kept: KeptKeys(kept.isEmpty ? [:] : ["taskwarrior": kept]))
                 if let id = read.id {
                     if let earlier = first[id] {
@@ -139,7 +138,6 @@ public enum Taskwarrior {
                 case let .task(projectTask, title):
                     if tasksByProject[title] == nil { projectOrder.append(title) }
                     tasksByProject[title, default: []].append(projectTask)
-                    if task.recur != nil { repeatingTasks += 1 }
                 case let .removed(id, date, title):
                     if let title, tasksByProject[title] == nil {
                         projectOrder.append(title)
@@ -149,7 +147,7 @@ public enum Taskwarrior {
                     removed.append(Tombstone(id: id, kind: owner == nil ? .todo : .task, projectID: owner, removedDate: date))
                     continue
                 }
-                for key in kept.keys where key != templateKey && (isTodo || !recurrenceKeys.contains(key)) { keptCounts[key, default: 0] += 1 }
+                for key in kept.keys where key != templateKey { keptCounts[key, default: 0] += 1 }
             } catch let problem as Unreadable {
                 let named = task.uuid.map { "\(place) (\(String($0.prefix(8))))" } ?? place
                 batch.problems.append(ExchangeProblem(file: file, place: named, reason: problem.reason, skipped: "that task"))
@@ -162,10 +160,6 @@ public enum Taskwarrior {
         if !keptCounts.isEmpty {
             let named = keptCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) (\($0.value))" }
             batch.notes.append("Kept in the items' files for 'docket export taskwarrior', not used by Docket: " + named.joined(separator: ", ") + ".")
-        }
-        if repeatingTasks > 0 {
-            batch.notes.append("\(repeatingTasks) project \(repeatingTasks == 1 ? "task repeats" : "tasks repeat") in Taskwarrior: "
-                + "Docket keeps the recurrence for the export, but only todos repeat in Docket.")
         }
         return batch
     }
@@ -238,13 +232,6 @@ public enum Taskwarrior {
         }
         let completed = status == "completed"
         let completedDate = completed ? end ?? modified ?? entry : nil
-        if let project {
-            let state: TaskState = completed ? .finished : start != nil ? .inProgress : .unfinished
-            return .task(ProjectTask(id: id, title: description, dueDate: DueDate(due), state: state, timeSlips: [], alterDate: modified,
-                                     tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes), completedDate: completedDate,
-                                     creationDate: entry, kept: kept),
-                         project: project)
-        }
         var recurrence: Recurrence?
         if let recur = task.recur {
             guard let every = interval(recur) else {
@@ -252,6 +239,13 @@ public enum Taskwarrior {
             }
             let series = task.docketseries.flatMap { UUID(hex: $0) } ?? task.parent.flatMap { UUID(hex: $0) } ?? id
             recurrence = Recurrence(every: every, from: .due, series: series, occurrence: Int(task.imask ?? 0) + 1)
+        }
+        if let project {
+            let state: TaskState = completed ? .finished : start != nil ? .inProgress : .unfinished
+            return .task(ProjectTask(id: id, title: description, dueDate: DueDate(due), state: state, timeSlips: [], alterDate: modified,
+                                     tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes), completedDate: completedDate,
+                                     creationDate: entry, recurrence: recurrence, kept: kept),
+                         project: project)
         }
         return .todo(TodoItem(id: id, text: description, creationDate: entry, completed: completed, dueDate: due, alterDate: modified,
                               tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes), completedDate: completedDate,
@@ -354,37 +348,59 @@ public enum Taskwarrior {
             return task
         }
 
-        // Repeating todos, by series: each instance names its template, and the template is written with them.
-        var series: [UUID: [TodoItem]] = [:]
+        // Repeating todos and tasks, by series: each instance names its template, and the template is written with them.
+        struct Instance {
+            let id: UUID, text: String, creation: Date, alter: Date?, due: Date?, completed: Bool, tags: [String], priority: Priority?
+            let recurrence: Recurrence, kept: KeptKeys, project: String?
+        }
+        var series: [UUID: [Instance]] = [:]
         var removedOccurrences: [UUID: Set<Int>] = [:]
-        for todo in state.todos { if let recurrence = todo.recurrence, todo.dueDate != nil { series[recurrence.series, default: []].append(todo) } }
-        for case let .todo(todo, _) in removed {
-            if let recurrence = todo.recurrence { removedOccurrences[recurrence.series, default: []].insert(recurrence.occurrence) }
+        for todo in state.todos {
+            guard let recurrence = todo.recurrence, let due = todo.dueDate else { continue }
+            series[recurrence.series, default: []].append(Instance(id: todo.id, text: todo.text, creation: todo.creationDate, alter: todo.alterDate,
+                                                                   due: due, completed: todo.completed, tags: todo.tags, priority: todo.priority,
+                                                                   recurrence: recurrence, kept: todo.kept, project: nil))
+        }
+        for project in state.projects {
+            for task in project.tasks {
+                guard let recurrence = task.recurrence, let due = task.dueDate.date else { continue }
+                series[recurrence.series, default: []].append(Instance(id: task.id, text: task.title, creation: task.creationDate ?? due,
+                                                                       alter: task.alterDate, due: due, completed: task.state == .finished,
+                                                                       tags: task.tags, priority: task.priority, recurrence: recurrence,
+                                                                       kept: task.kept, project: project.title))
+            }
+        }
+        for item in removed {
+            switch item {
+            case let .todo(todo, _): if let r = todo.recurrence { removedOccurrences[r.series, default: []].insert(r.occurrence) }
+            case let .task(task, _, _): if let r = task.recurrence { removedOccurrences[r.series, default: []].insert(r.occurrence) }
+            }
         }
         var templates: [UUID: UUID] = [:]
         for (id, instances) in series.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
-            let newest = instances.max { $0.recurrence!.occurrence < $1.recurrence!.occurrence }!
-            let every = newest.recurrence!.every
+            let newest = instances.max { $0.recurrence.occurrence < $1.recurrence.occurrence }!
+            let every = newest.recurrence.every
             // A series Taskwarrior began keeps its template (its keys came with each instance); one begun in Docket gets one, named from it.
-            let kept = instances.lazy.compactMap { todo -> [String: JSONValue]? in
-                if case let .object(template)? = todo.kept["taskwarrior"][templateKey] { return template } else { return nil }
+            let kept = instances.lazy.compactMap { instance -> [String: JSONValue]? in
+                if case let .object(template)? = instance.kept["taskwarrior"][templateKey] { return template } else { return nil }
             }.first
             let uuid = kept == nil ? NameBasedID.make(namespace: namespace, name: "template " + id.uuidString) : id
             templates[id] = uuid
             var template = (kept ?? [:]).mapValues(\.foundationValue)
-            let occurrences = Dictionary(instances.map { ($0.recurrence!.occurrence, $0) }, uniquingKeysWith: { a, _ in a })
+            let occurrences = Dictionary(instances.map { ($0.recurrence.occurrence, $0) }, uniquingKeysWith: { a, _ in a })
             let last = occurrences.keys.max()!
             let mask = (1...last).map { occurrence -> String in
-                if let todo = occurrences[occurrence] { return todo.completed ? "+" : "-" }
+                if let instance = occurrences[occurrence] { return instance.completed ? "+" : "-" }
                 return removedOccurrences[id]?.contains(occurrence) == true ? "X" : "+"
             }.joined()
             if kept == nil {
-                let first = instances.min { $0.recurrence!.occurrence < $1.recurrence!.occurrence }!
+                let first = instances.min { $0.recurrence.occurrence < $1.recurrence.occurrence }!
                 template["description"] = newest.text.isEmpty ? "-" : newest.text
-                template["entry"] = BasicDate.string(instances.map(\.creationDate).min()!)
-                template["due"] = BasicDate.string(every.before(first.dueDate!, times: first.recurrence!.occurrence - 1, calendar: calendar))
+                template["entry"] = BasicDate.string(instances.map(\.creation).min()!)
+                template["due"] = BasicDate.string(every.before(first.due!, times: first.recurrence.occurrence - 1, calendar: calendar))
                 if !newest.tags.isEmpty { template["tags"] = newest.tags }
                 if let priority = newest.priority { template["priority"] = priority == .high ? "H" : priority == .medium ? "M" : "L" }
+                if let project = newest.project { template["project"] = project }
                 template[seriesKey] = id.uuidString.lowercased()
             }
             template["uuid"] = uuid.uuidString.lowercased()
@@ -392,23 +408,29 @@ public enum Taskwarrior {
             template["recur"] = (template["recur"] as? String) ?? recur(every)
             template["rtype"] = "periodic"
             template["mask"] = mask
-            template["modified"] = BasicDate.string(instances.compactMap(\.alterDate).max() ?? newest.creationDate)
+            template["modified"] = BasicDate.string(instances.compactMap(\.alter).max() ?? newest.creation)
             tasks.append(template)
+        }
+        func instance(_ task: inout [String: Any], _ recurrence: Recurrence?) {
+            guard let recurrence, let template = templates[recurrence.series] else { return }
+            task["recur"] = recur(recurrence.every)
+            task["rtype"] = "periodic"
+            task["parent"] = template.uuidString.lowercased()
+            task["imask"] = recurrence.occurrence - 1
+            if template != recurrence.series { task[seriesKey] = recurrence.series.uuidString.lowercased() }
         }
 
         for todo in state.todos {
             var task = todoTask(todo)
-            if let recurrence = todo.recurrence, todo.dueDate != nil, let template = templates[recurrence.series] {
-                task["recur"] = recur(recurrence.every)
-                task["rtype"] = "periodic"
-                task["parent"] = template.uuidString.lowercased()
-                task["imask"] = recurrence.occurrence - 1
-                if template != recurrence.series { task[seriesKey] = recurrence.series.uuidString.lowercased() }
-            }
+            if todo.dueDate != nil { instance(&task, todo.recurrence) }
             tasks.append(task)
         }
         for project in state.projects {
-            for task in project.tasks { tasks.append(projectTask(task, project: project.title)) }
+            for item in project.tasks {
+                var task = projectTask(item, project: project.title)
+                if item.dueDate.date != nil { instance(&task, item.recurrence) }
+                tasks.append(task)
+            }
         }
         for item in removed {
             var task: [String: Any]
@@ -417,7 +439,9 @@ public enum Taskwarrior {
             case let .todo(todo, removed):
                 (task, date) = (todoTask(todo), removed)
                 for key in recurrenceKeys { task[key] = nil }
-            case let .task(removedTask, project, removed): (task, date) = (projectTask(removedTask, project: project), removed)
+            case let .task(removedTask, project, removed):
+                (task, date) = (projectTask(removedTask, project: project), removed)
+                for key in recurrenceKeys { task[key] = nil }
             }
             task["status"] = "deleted"
             task["end"] = BasicDate.string(date)

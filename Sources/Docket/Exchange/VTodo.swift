@@ -189,11 +189,17 @@ enum VTodo {
         case let .task(task, project)?:
             let state: TaskState = done ? .finished : f.status == "IN-PROCESS" ? .inProgress : .unfinished
             let completedDate = done ? keep(f.completed, task.completedDate) ?? task.completedDate ?? f.lastModified ?? now : nil
+            // NB: as for a todo, a done instance's file says nothing of its series.
+            var recurrence = done ? task.recurrence : nil
+            if let every = f.every {
+                recurrence = task.recurrence.map { Recurrence(every: every, from: $0.from, series: $0.series, occurrence: $0.occurrence) }
+                    ?? Recurrence(every: every, series: id)
+            }
             // What a VTODO carries, over the task it was: every field it cannot say is kept.
             var read = task.replacing(id: id, title: f.summary, dueDate: DueDate(keep(f.due, task.dueDate.date)), state: state,
                                       alterDate: .some(keep(f.lastModified, task.alterDate)), tags: f.tags, priority: .some(f.priority),
                                       notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now),
-                                      completedDate: .some(completedDate))
+                                      completedDate: .some(completedDate), recurrence: .some(recurrence))
             if sameContent(.task(read, project: project), .task(task, project: project)) { read = task }
             return .task(read, project: project)
         case let .todo(todo)?:
@@ -248,6 +254,7 @@ enum VTodo {
                 (task.title, task.state == .finished, task.completedDate, task.dueDate.date, task.alterDate, task.tags, task.priority, task.notes)
             status = done ? "COMPLETED" : task.state == .inProgress ? "IN-PROCESS" : "NEEDS-ACTION"
             created = task.creationDate
+            recurrence = task.recurrence
         }
         add("UID", ICalComponent.escape(uid ?? entry.id.uuidString.lowercased()))
         let stamp = alter ?? created ?? Date(timeIntervalSince1970: 0)

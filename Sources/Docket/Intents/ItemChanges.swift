@@ -108,7 +108,13 @@ extension Store {
             guard let task = project.task(id: id) else { throw StoreError.input(.notFound(kind: .task, id: id.uuidString)) }
             let after = try change(task)
             changed = Changed(before: task, after: after)
-            return project.alter(by: .updating(.task(after)))
+            var updated = project.alter(by: .updating(.task(after)))
+            // A repeating task finished makes its next instance, as a repeating todo done does.
+            if task.state != .finished, after.state == .finished, let next = after.nextOccurrence(done: after.completedDate ?? DocketClock.now),
+               updated.task(id: next.id) == nil {
+                updated = updated.alter(by: .adding(.task(next)))
+            }
+            return updated
         }
         return changed!
     }
