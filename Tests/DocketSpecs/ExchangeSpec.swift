@@ -146,6 +146,36 @@ final class ExchangeSpec: QuickSpec {
                 expect(run("import", "taskwarrior", write(task("export").stdout, "third.json")).stdout).to(contain("Nothing to import"))
             }
 
+            it("merges what comes back against what went out: each side's edit of its own field is kept, and a lost value is restorable") {
+                let task = taskwarrior("tw", repeating: true)
+                let milk = run("add", "Buy milk", "--due", "2026-12-01").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let mum = run("add", "Call mum").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("commit").status) == 0
+                expect(task("import", write(run("export", "taskwarrior").stdout, "docket.json")).status) == 0
+                // Docket changes the due date, then, a second later, Taskwarrior the text; both edit Call mum, Docket last.
+                expect(run("due", milk, "2026-12-05").status) == 0
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(task(milk, "modify", "Buy oat milk").status) == 0
+                expect(task(mum, "modify", "Call mum back").status) == 0
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(run("edit", mum, "Call mum on Sunday").status) == 0
+                expect(run("commit").status) == 0
+                let imported = run("import", "taskwarrior", write(task("export").stdout, "tw.json"))
+                expect(imported.status) == 0
+                let list = json(run("list", "--all", "--json").stdout)
+                let bought = list.first { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }
+                expect(bought?["text"] as? String) == "Buy oat milk"
+                expect(bought?["dueDate"] as? String).to(beginWith("2026-12-05"))
+                expect(list.first { ($0["id"] as? String)?.lowercased().hasPrefix(mum) == true }?["text"] as? String) == "Call mum on Sunday"
+                let merges = run("merges").stdout
+                expect(merges).to(contain("lost \"Call mum back\""))
+                expect(merges).notTo(contain("2026-12-01"))
+                let commit = String(merges.split(separator: " ").first ?? "")
+                expect(run("merges", "restore", commit, "1").status) == 0
+                expect(json(run("list", "--json").stdout).first { ($0["id"] as? String)?.lowercased().hasPrefix(mum) == true }?["text"] as? String)
+                    == "Call mum back"
+            }
+
             it("changes nothing when the same export comes again, and takes a newer edit with the loser recorded") {
                 let task = taskwarrior("tw")
                 expect(task("add", "Buy milk", "due:2026-12-01").status) == 0

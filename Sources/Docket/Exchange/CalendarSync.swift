@@ -383,6 +383,11 @@ extension Store {
 
     /// A commit on `head` whose files hold the calendar side's items, so a value the calendar lost can be restored from it.
     private func calendarSide(_ theirs: [UUID: CalendarEntry], on head: ObjectID) throws -> ObjectID {
+        try sideCommit(theirs, on: head, message: "The calendar's side of a calendar sync")
+    }
+
+    /// A commit on `head` whose files hold these items (another side of a merge), so a value it lost can be restored from it.
+    func sideCommit(_ theirs: [UUID: CalendarEntry], on head: ObjectID, message: String) throws -> ObjectID {
         try git.writingObjectsTogether {
             var blobs: [String: ObjectID] = [:]
             for entry in theirs.values {
@@ -394,7 +399,7 @@ extension Store {
                 blobs[item.path] = try git.writeBlob(try item.text(keeping: nil))
             }
             let tree = try git.tree(try git.tree(ofCommit: head), replacing: blobs)
-            return try git.commit(tree: tree, parents: [head], message: "The calendar's side of a calendar sync\n")
+            return try git.commit(tree: tree, parents: [head], message: message + "\n")
         }
     }
 

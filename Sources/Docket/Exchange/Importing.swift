@@ -97,8 +97,14 @@ extension Store {
     /// Items already there unchanged stay unchanged, so importing the same file
     /// twice changes nothing. Refuses, changing nothing, while the store has
     /// uncommitted changes, or when the batch has problems and `skippingBad` is false.
+    ///
+    /// With `tool`, an item that the store last exported to that tool
+    /// (`noteExport`), and that comes back no older than it went, is merged
+    /// three ways against what went out, as a pull merges: a field the tool
+    /// did not change keeps the store's value, however the two are dated.
+    /// A value the merge discarded is listed by `merges`, and `restoreLost` puts it back.
     public func importBatch(_ batch: ExchangeBatch, from source: String, skippingBad: Bool = false,
-                            option: String = "--skip-bad") throws -> ImportOutcome {
+                            option: String = "--skip-bad", tool: String? = nil) throws -> ImportOutcome {
         if !batch.problems.isEmpty && !skippingBad { throw ImportRefused(problems: batch.problems, option: option) }
         return try withLock {
             try finishInterruptedUpdate()
@@ -113,8 +119,25 @@ extension Store {
             let taskIDs = incoming.projects.flatMap { $0.tasks.map(\.id) }
             let before = try snapshot(todos: ids, projects: incoming.projects.map(\.id) + incoming.removed.compactMap(\.projectID),
                                       tombstones: ids + taskIDs + incoming.projects.map(\.id))
+            // What went out to the tool, for each item that comes back no older than it went: the base of a three-way merge.
+            let exported = tool.flatMap { lastExport(to: $0) }.map { Store.calendarEntries($0, allTasks: true) } ?? [:]
+            func second(_ date: Date?) -> Int64 { Int64((date ?? .distantPast).timeIntervalSince1970.rounded(.down)) }
+            // NB: in the order the tool gives, with the tool's project fields: it says nothing of either, so neither is its change.
+            let baseTodos = incoming.todos.compactMap { back -> TodoItem? in
+                guard case let .todo(sent)? = exported[back.id], second(back.alterDate) >= second(sent.alterDate) else { return nil }
+                return sent
+            }
+            let baseProjects = incoming.projects.compactMap { project -> Project? in
+                let tasks = project.tasks.compactMap { back -> ProjectTask? in
+                    guard case let .task(sent, _)? = exported[back.id], second(back.alterDate) >= second(sent.alterDate) else { return nil }
+                    return sent
+                }
+                return tasks.isEmpty ? nil : Project(id: project.id, title: project.title, tasks: tasks, alterDate: project.alterDate)
+            }
+            let base = baseTodos.isEmpty && baseProjects.isEmpty ? nil : AppState(todos: baseTodos, projects: baseProjects, removed: [])
+            if let base { incoming = Store.settling(incoming, against: base) }
             incoming = Store.settling(incoming, against: before.state)
-            let merged = merge(base: nil, ours: before.state, theirs: incoming)
+            let merged = merge(base: base, ours: before.state, theirs: incoming)
             // NB: a tombstone for an item the store never had changes nothing: it is not kept.
             let known = Set(before.state.todos.map(\.id) + before.state.projects.flatMap { [$0.id] + $0.tasks.map(\.id) }
                 + before.state.removed.map(\.id))
@@ -145,6 +168,13 @@ extension Store {
                 throw error
             }
             let decisions = merged.report.items.flatMap(\.lines)
+            // A value the merge discarded is listed by `merges`: the commit names its two sides.
+            var trailers = ""
+            if !merged.report.lostValues.isEmpty, let head = try git.head() {
+                let theirs = try sideCommit(Store.calendarEntries(incoming, allTasks: true), on: head, message: "The side of an import from \(source)")
+                try keepReachable(theirs)
+                trailers = MergeHistory.replayTrailers(merged.report, ours: head, theirs: theirs)
+            }
             var summary = ""
             let compose = { (change: String) -> String in
                 summary = "Import from \(source): " + change.prefix(1).lowercased() + change.dropFirst()
@@ -152,6 +182,7 @@ extension Store {
                 if !decisions.isEmpty { lines += [""] + decisions.map { "- " + $0 } }
                 if !batch.problems.isEmpty { lines += [""] + batch.problems.map { "- " + $0.skippedLine } }
                 if !batch.notes.isEmpty { lines += [""] + batch.notes }
+                if !trailers.isEmpty { lines += ["", trailers] }
                 return lines.joined(separator: "\n")
             }
             let outcome = try commitHoldingLock(message: nil, composing: compose)
@@ -204,5 +235,20 @@ extension Store {
         }
         let contentSame = Item.fields.allSatisfy { $0.key == "alterDate" || $0.isSame(item, stored) }
         return contentSame ? stored : item
+    }
+}
+
+extension Store {
+    /// Notes what an export to `tool` ("taskwarrior", "todotxt") wrote, as the base its next import is merged against.
+    public func noteExport(to tool: String, _ state: AppState) {
+        guard let path = try? localFile("exported-\(tool).json").path, let data = try? JSONEncoder().encode(state) else { return }
+        // NB: an export that cannot note what it wrote still writes it; the next import then merges without a base.
+        try? AtomicFile.write(data, to: path, durable: false)
+    }
+
+    /// What the last export to `tool` wrote, if noted.
+    func lastExport(to tool: String) -> AppState? {
+        guard let path = try? localFile("exported-\(tool).json").path, let data = try? Folder.readFile(path, limit: 1 << 30) else { return nil }
+        return try? JSONDecoder().decode(AppState.self, from: data)
     }
 }

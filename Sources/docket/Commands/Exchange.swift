@@ -19,10 +19,10 @@ func readInput(_ path: String) throws -> Data {
 }
 
 /// Runs an import and says what it did, or why nothing was imported.
-func runImport(_ store: Store, _ batch: ExchangeBatch, from source: String, skippingBad: Bool) throws {
+func runImport(_ store: Store, _ batch: ExchangeBatch, from source: String, skippingBad: Bool, tool: String? = nil) throws {
     let outcome: ImportOutcome
     do {
-        outcome = try store.importBatch(batch, from: source, skippingBad: skippingBad)
+        outcome = try store.importBatch(batch, from: source, skippingBad: skippingBad, tool: tool)
     } catch let refused as ImportRefused {
         throw ShownError(message: Output.safeLines(refused.description))
     }
@@ -61,7 +61,7 @@ struct ImportTaskwarrior: ParsableCommand {
         let data = try readInput(file)
         let projects = Dictionary(loadWarning(try store.load()).projects.map { ($0.title, $0.id) }, uniquingKeysWith: { a, _ in a })
         let batch = Taskwarrior.read(data, file: file == "-" ? "standard input" : file, projects: projects)
-        try runImport(store, batch, from: "Taskwarrior", skippingBad: skipBad)
+        try runImport(store, batch, from: "Taskwarrior", skippingBad: skipBad, tool: "taskwarrior")
     }
 }
 
@@ -89,7 +89,9 @@ struct ExportTaskwarrior: ParsableCommand {
             Output.warning("\(removed.missing) removed \(removed.missing == 1 ? "item is" : "items are") not in the last 10,000 commits: "
                 + "not exported as deleted")
         }
-        Output.export(String(decoding: Output.jsonSafe(try Taskwarrior.export(state, removed: removed.items)), as: UTF8.self) + "\n")
+        let text = try Taskwarrior.export(state, removed: removed.items)
+        store.noteExport(to: "taskwarrior", state)
+        Output.export(String(decoding: Output.jsonSafe(text), as: UTF8.self) + "\n")
     }
 }
 
@@ -117,7 +119,7 @@ struct ImportTodoTxt: ParsableCommand {
         }
         let batch = TodoTxt.read(try files.map { ($0 == "-" ? "standard input" : $0, try readInput($0)) }, existing: { todos[$0] },
                                  modified: modified)
-        try runImport(store, batch, from: "todo.txt", skippingBad: skipBad)
+        try runImport(store, batch, from: "todo.txt", skippingBad: skipBad, tool: "todotxt")
     }
 }
 
@@ -153,7 +155,10 @@ struct ExportTodoTxt: ParsableCommand {
     @OptionGroup var store: StoreOptions
 
     func run() throws {
-        Output.export(TodoTxt.export(loadWarning(try store.open().load()).todos))
+        let store = try self.store.open()
+        let todos = loadWarning(try store.load()).todos
+        store.noteExport(to: "todotxt", AppState(todos: todos, projects: [], removed: []))
+        Output.export(TodoTxt.export(todos))
     }
 }
 
