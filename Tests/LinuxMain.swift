@@ -66,6 +66,7 @@ import XCTest
             FolderCopySpec.self,
             FolderCopyPropertySpec.self,
             GitFuzzSpec.self,
+            DoorsLawSpec.self,
             HostileRemoteSpec.self,
             HostileAddressSpec.self,
             FaultScriptSpec.self,

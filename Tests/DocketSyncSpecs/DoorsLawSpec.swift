@@ -1,0 +1,647 @@
+@testable import Docket
+import DocketModel
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// The no-loss law across every door: two machines sharing a bare remote edit
+/// their stores at random through the CLI, the library, hand edits, plain git
+/// (commit, pull with the merge driver, push), a calendar (Docket's folder of
+/// `.ics` files ↔ a server ↔ a phone's folder, edited as todoman edits: a new
+/// summary or due date, done, cancelled, deleted, a new todo), Taskwarrior
+/// (export → `task import` → `task` edits → `task export` → import) and
+/// todo.txt (export → `todo.sh` → import). Each edit is recorded with when and
+/// through which door it was made. At the end every machine, the calendar and
+/// the phone sync until they are still, and the law is checked:
+///
+/// 1. every machine holds the same committed store files;
+/// 2. the calendar server and the phone hold a file for each todo, saying its text;
+/// 3. for each todo and each of its fields (text, due date, done), the last
+///    edit made through any door is the value it ends with, or `docket
+///    merges` lists that value as one a merge discarded; a todo that is gone
+///    was last removed (rm, cancelled, deleted, Taskwarrior's delete), or a
+///    merge lists the removal winning; a todo removed last but still there is
+///    listed as an edit that won over the removal, and comes back as the
+///    editing side had it (an edit made before the removal went with it).
+///
+/// The calendar server is simulated (vdirsyncer's algorithm with "b wins",
+/// between folders) unless DOCKET_DOORS_REAL=1: then it is Radicale on
+/// 127.0.0.1 with vdirsyncer for real, as `scripts/doors-law` runs it.
+/// DOCKET_DOORS_SEEDS and DOCKET_DOORS_ROUNDS size the run (2 × 25 here);
+/// DOCKET_SEED=N replays one seed; DOCKET_DOORS_KEEP_FOLDERS=1 keeps the folders.
+final class DoorsLawSpec: QuickSpec {
+    override class func spec() {
+        let environment = ProcessInfo.processInfo.environment
+        let seeds = environment["DOCKET_DOORS_SEEDS"].flatMap(Int.init) ?? 2
+        let rounds = environment["DOCKET_DOORS_ROUNDS"].flatMap(Int.init) ?? 25
+        let real = environment["DOCKET_DOORS_REAL"] == "1"
+
+        it("loses no edit made through any door: CLI, library, hand, git, calendar, Taskwarrior, todo.txt") {
+            var figures = DoorsLaw.Figures()
+            let started = Date()
+            defer {
+                let byDoor = figures.byDoor.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                print("doors law: \(figures.seeds) seeds, \(figures.rounds) rounds, \(figures.edits) edits, \(figures.failures) failures, "
+                    + "\(figures.recorded) accounted by a merge record, calendar \(real ? "Radicale and vdirsyncer" : "simulated"), "
+                    + String(format: "%.0f s", Date().timeIntervalSince(started)) + "; steps by door: \(byDoor)")
+            }
+            forAll(seeds, continuing: environment["DOCKET_DOORS_KEEP_GOING"] != nil) { random in
+                figures.seeds += 1
+                let problem = DoorsLaw(real: real).run(rounds: rounds, random: &random, figures: &figures)
+                if problem != nil { figures.failures += 1 }
+                return problem
+            }
+        }
+    }
+}
+
+/// One run of the law over one seed.
+struct DoorsLaw {
+    let real: Bool
+
+    struct Figures {
+        var seeds = 0, rounds = 0, edits = 0, failures = 0, recorded = 0
+        var byDoor: [String: Int] = [:]
+    }
+
+    /// An edit of one field of a todo (or its adding or removal), as made.
+    struct Event {
+        let date: Date
+        let field: String
+        let value: String
+        let door: String
+    }
+
+    static let doors: [(String, Int)] = [
+        ("add", 6), ("edit", 8), ("due", 5), ("done", 3), ("rm", 2), ("library", 5), ("hand", 4), ("git", 4),
+        ("sync", 10), ("calendar", 8), ("phone", 10), ("taskwarrior", 4), ("todotxt", 4),
+    ]
+
+    func run(rounds: Int, random: inout SeededGenerator, figures: inout Figures) -> String? {
+        let root = temporaryFolder("docket-doors")
+        let keep = ProcessInfo.processInfo.environment["DOCKET_DOORS_KEEP_FOLDERS"] != nil
+        defer { if keep { print("doors law: kept \(root.path)") } else { try? FileManager.default.removeItem(at: root) } }
+        let remote = root.appendingPathComponent("remote.git")
+        gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
+        let laptop = Machine(folder: root.appendingPathComponent("laptop")), desk = Machine(folder: root.appendingPathComponent("desk"))
+        guard runCommand(docketBinary, ["clone", remote.path, laptop.folder.path]).status == 0 else { return "setup: the first clone failed" }
+        laptop.run("add", "Item 0")
+        guard laptop.run("sync").status == 0 else { return "setup: the first sync failed" }
+        guard runCommand(docketBinary, ["clone", remote.path, desk.folder.path]).status == 0 else { return "setup: the second clone failed" }
+        let machines = [("laptop", laptop), ("desk", desk)]
+        let calendar = CalendarSide(root: root, docketFolder: root.appendingPathComponent("calendar"), real: real)
+        defer { calendar.stop() }
+        if let problem = calendar.problem { return "setup: \(problem)" }
+        let taskwarrior = TaskwarriorSide(root: root)
+        let todoTxt = TodoTxtSide(root: root)
+
+        var events: [UUID: [Event]] = [:]
+        var log: [String] = []
+        var counter = 0
+        func record(_ id: UUID, _ field: String, _ value: String, _ door: String) {
+            events[id, default: []].append(Event(date: Date(), field: field, value: value, door: door))
+            figures.edits += 1
+        }
+        let total = Self.doors.reduce(0) { $0 + $1.1 }
+        if let first = laptop.state.todos.first { record(first.id, "added", first.text, "add"); record(first.id, "text", first.text, "add") }
+
+        for round in 1...rounds {
+            figures.rounds += 1
+            var roll = Int.random(in: 0..<total, using: &random)
+            let door = Self.doors.first { roll -= $0.1; return roll < 0 }!.0
+            let (name, machine) = machines[Int.random(in: 0..<2, using: &random)]
+            figures.byDoor[door, default: 0] += 1
+            var said = ""
+            func cli(_ arguments: String...) -> CommandResult {
+                let result = docket(arguments, store: machine.folder)
+                if result.status != 0 { said += " [docket \(arguments.first!) \(result.status): \(result.stderr.prefix(200))]" }
+                return result
+            }
+            let todos = machine.state.todos.sorted { $0.id.uuidString < $1.id.uuidString }
+            let todo = todos.randomElement(using: &random)
+            counter += 1
+            let word = "v\(counter)"
+            let day = String(format: "2027-01-%02d", Int.random(in: 1...28, using: &random))
+
+            switch door {
+            case "add":
+                let text = "Item \(counter)"
+                let added = cli("add", text)
+                if added.status == 0, let id = machine.state.todos.first(where: { $0.text == text })?.id {
+                    record(id, "added", text, door)
+                    record(id, "text", text, door)
+                }
+                said = "add \(text)" + said
+            case "edit":
+                guard let todo else { continue }
+                let text = "\(todo.text.split(separator: " ").prefix(2).joined(separator: " ")) \(word)"
+                if cli("edit", short(todo.id), text).status == 0 { record(todo.id, "text", text, door) }
+                said = "edit \(short(todo.id)) \(text)" + said
+            case "due":
+                guard let todo else { continue }
+                if cli("due", short(todo.id), day).status == 0 { record(todo.id, "dueDate", day, door) }
+                said = "due \(short(todo.id)) \(day)" + said
+            case "done":
+                guard let todo, !todo.completed else { continue }
+                if cli("done", short(todo.id)).status == 0 { record(todo.id, "completed", "true", door) }
+                said = "done \(short(todo.id))" + said
+            case "rm":
+                guard let todo else { continue }
+                if cli("rm", short(todo.id)).status == 0 { record(todo.id, "removed", "", door) }
+                said = "rm \(short(todo.id))" + said
+            case "library":
+                guard let todo else { continue }
+                let text = "\(todo.text.split(separator: " ").prefix(2).joined(separator: " ")) \(word)"
+                do {
+                    _ = try Store.open(at: machine.folder).updateTodo(todo.id) { $0.alter(.text(text)) }
+                    record(todo.id, "text", text, door)
+                } catch { said += " [library: \(error)]" }
+                said = "library edit \(short(todo.id)) \(text)" + said
+            case "hand", "git":
+                guard let todo else { continue }
+                let text = "\(todo.text.split(separator: " ").prefix(2).joined(separator: " ")) \(word)"
+                guard handEdit(todo.id, text, in: machine) else { continue }
+                if door == "hand" {
+                    // Committed by docket, which dates an edit made by hand.
+                    if cli("commit").status == 0 { record(todo.id, "text", text, door) }
+                } else {
+                    // Plain git: its commit does not date the edit, and its pull merges through the driver.
+                    record(todo.id, "text", text, door)
+                    gitCLI(["commit", "-qam", "Edit by hand"], in: machine.folder)
+                    let pulled = gitCLI(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: machine.folder)
+                    if pulled.status != 0 { said += " [git pull \(pulled.status): \(pulled.stderr.prefix(200))]" }
+                    gitCLI(["push", "-q", "origin", "main"], in: machine.folder)
+                }
+                said = "\(door) edit \(short(todo.id)) \(text)" + said
+            case "sync":
+                _ = cli("sync")
+                said = "sync" + said
+            case "calendar":
+                // The README's three commands, on the laptop.
+                calendar.syncDocketSide()
+                let synced = laptop.run("ical", "sync", calendar.docketFolder.path)
+                if synced.status != 0 { said += " [ical sync \(synced.status): \(synced.stderr.prefix(200))]" }
+                calendar.syncDocketSide()
+                said = "calendar round" + said
+                log.append("\(round) laptop: \(said)")
+                continue
+            case "phone":
+                guard let edit = calendar.phoneEdit(random: &random, word: word, day: day) else { continue }
+                record(edit.id, edit.field, edit.value, door)
+                if edit.field == "text", edit.added { record(edit.id, "added", edit.value, door) }
+                said = "phone: \(edit.what)"
+                log.append("\(round) phone: \(said)")
+                continue
+            case "taskwarrior":
+                // On the desk: what Docket has goes to Taskwarrior, one edit there, and back.
+                let desk = machines[1].1
+                guard desk.run("commit").status == 0 else { continue }
+                let export = root.appendingPathComponent("docket-\(counter).json")
+                try? desk.run("export", "taskwarrior").stdout.write(to: export, atomically: true, encoding: .utf8)
+                guard taskwarrior.task("import", export.path).status == 0 else { said += " [task import failed]"; break }
+                let pending = taskwarrior.pending()
+                guard let picked = pending.randomElement(using: &random), let id = UUID(uuidString: picked.uuid) else { continue }
+                Thread.sleep(forTimeInterval: 1.05)  // Taskwarrior keeps seconds: its edit is later than the last one Docket made.
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0:
+                    if taskwarrior.task(picked.uuid, "done").status == 0 { record(id, "completed", "true", door) }
+                    said = "task done \(picked.uuid.prefix(8))"
+                case 1:
+                    if taskwarrior.task(picked.uuid, "delete").status == 0 { record(id, "removed", "", door) }
+                    said = "task delete \(picked.uuid.prefix(8))"
+                case 2:
+                    if taskwarrior.task(picked.uuid, "modify", "due:\(day)").status == 0 { record(id, "dueDate", day, door) }
+                    said = "task modify \(picked.uuid.prefix(8)) due:\(day)"
+                default:
+                    let text = "\(picked.description.split(separator: " ").prefix(2).joined(separator: " ")) \(word)"
+                    if taskwarrior.task(picked.uuid, "modify", "description:\(text)").status == 0 { record(id, "text", text, door) }
+                    said = "task modify \(picked.uuid.prefix(8)) \(text)"
+                }
+                let back = root.appendingPathComponent("task-\(counter).json")
+                try? taskwarrior.task("export").stdout.write(to: back, atomically: true, encoding: .utf8)
+                let imported = desk.run("import", "taskwarrior", back.path)
+                if imported.status != 0 { said += " [import \(imported.status): \(imported.stderr.prefix(200))]" }
+                log.append("\(round) desk: \(said)")
+                continue
+            case "todotxt":
+                // On the laptop: todo.txt written, one todo.sh edit, read back.
+                let laptop = machines[0].1
+                guard laptop.run("commit").status == 0 else { continue }
+                try? laptop.run("export", "todotxt").stdout.write(to: todoTxt.file, atomically: true, encoding: .utf8)
+                let lines = ((try? String(contentsOf: todoTxt.file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+                let open = lines.indices.filter { !lines[$0].hasPrefix("x ") }
+                guard let index = open.randomElement(using: &random) else { continue }
+                let current = laptop.state.todos
+                guard let id = lineID(lines[index], todos: current) else { continue }
+                Thread.sleep(forTimeInterval: 1.05)  // A line is dated by its file's time, to the second.
+                if Bool.random(using: &random) {
+                    if todoTxt.todo("do", String(index + 1)).status == 0 { record(id, "completed", "true", door) }
+                    said = "todo.sh do \(index + 1)"
+                } else {
+                    let text = current.first { $0.id == id }.map { "\($0.text) \(word)" } ?? ""
+                    if todoTxt.todo("append", String(index + 1), word).status == 0 { record(id, "text", text, door) }
+                    said = "todo.sh append \(index + 1) \(word)"
+                }
+                let imported = laptop.run("import", "todotxt", todoTxt.file.path)
+                if imported.status != 0 { said += " [import \(imported.status): \(imported.stderr.prefix(200))]" }
+                log.append("\(round) laptop: \(said)")
+                continue
+            default:
+                break
+            }
+            log.append("\(round) \(name): \(said)")
+        }
+
+        // The end: everything committed and synced until still, the calendar both ways, twice over.
+        let ending = { "\nsteps:\n  " + log.suffix(25).joined(separator: "\n  ") }
+        for round in 1...3 {
+            for (name, machine) in machines {
+                let synced = machine.run("sync")
+                if synced.status != 0 { return "the last syncs, round \(round), the \(name): docket sync failed: \(synced.stderr)" + ending() }
+                log.append("end \(name): sync")
+                if name == "laptop" {
+                    calendar.syncDocketSide()
+                    let ical = machine.run("ical", "sync", calendar.docketFolder.path)
+                    if ical.status != 0 { return "the last syncs: docket ical sync failed: \(ical.stderr)" + ending() }
+                    calendar.syncDocketSide()
+                    calendar.syncPhoneSide()
+                    log.append("end laptop: calendar round")
+                }
+            }
+        }
+        let trees = machines.map { gitCLI(["ls-tree", "-r", "HEAD", "--", "todos", "projects", ".docket"], in: $0.1.folder).stdout }
+        if trees[0] != trees[1] { return "after the last syncs the desk holds other store files than the laptop" + ending() }
+        for (name, machine) in machines {
+            let dirty = gitCLI(["status", "--porcelain=v1", "-uall", "--", "todos", "projects", ".docket"], in: machine.folder).stdout
+            if !dirty.isEmpty { return "after the last syncs the \(name)'s working tree differs from its commit: \(dirty)" + ending() }
+        }
+        let final = laptop.state
+        let present = Dictionary(final.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+
+        // 2. The calendar and the phone agree with the store.
+        for (side, files) in [("the calendar folder", calendar.docketFiles()), ("the phone", calendar.phoneFiles())] {
+            let byID = Dictionary(files.map { (VTodo.id(uid: $0.uid), $0) }, uniquingKeysWith: { a, _ in a })
+            for todo in final.todos {
+                guard let file = byID[todo.id] else { return "\(side) has no file for todo '\(todo.text)' (\(short(todo.id)))" + ending() }
+                if file.summary != todo.text { return "\(side) says '\(file.summary)' for todo '\(todo.text)' (\(short(todo.id)))" + ending() }
+            }
+            for (id, file) in byID where present[id] == nil && file.status != "CANCELLED" {
+                return "\(side) still has '\(file.summary)' (\(short(id))), which the store does not" + ending()
+            }
+        }
+
+        // 3. Every last edit is there, or a merge lists it.
+        let records = (try? Store.open(at: laptop.folder).merges(limit: 10_000)) ?? []
+        let items = records.flatMap(\.report.items)
+        func lost(_ id: UUID, _ field: String, _ value: String) -> Bool {
+            items.contains { item in
+                item.id == id && item.fields.contains { decision in
+                    decision.field == field && decision.lost.map { Self.shown($0, field: field) == value } == true
+                }
+            }
+        }
+        for (id, list) in events.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            let ordered = list.sorted { $0.date < $1.date }
+            guard let latest = ordered.last else { continue }
+            let label = "todo \(short(id)) (edits: " + ordered.map { "\($0.door) \($0.field)=\($0.value)" }.joined(separator: ", ") + ")"
+            guard let todo = present[id] else {
+                if latest.field == "removed" || items.contains(where: { $0.id == id && $0.removal?.outcome == .removalWon }) { continue }
+                return "\(label) is gone, though its last edit was not a removal and no merge lists a removal winning" + ending()
+            }
+            if let removal = ordered.last(where: { $0.field == "removed" }), removal.date == latest.date,
+               !items.contains(where: { $0.id == id && $0.removal?.outcome == .editWon }) {
+                return "\(label) is there, though it was removed last and no merge lists an edit winning" + ending()
+            }
+            // NB: an edit that won over a removal brings the item back as its side had it: an edit the removing
+            // side made before it removed the item went with the removal (which `merges` lists losing).
+            let lastRemoval = ordered.last { $0.field == "removed" }?.date ?? .distantPast
+            for field in ["text", "dueDate", "completed"] {
+                guard let last = ordered.last(where: { $0.field == field }), last.date > lastRemoval else { continue }
+                let value: String
+                switch field {
+                case "text": value = todo.text
+                case "dueDate": value = todo.dueDate.map(Self.day) ?? "none"
+                default: value = String(todo.completed)
+                }
+                if value == last.value { continue }
+                // Done is kept over a later edit of another field; an edit after done does not reopen.
+                if field == "completed", last.value == "true", todo.completed { continue }
+                if lost(id, field, last.value) { figures.recorded += 1; continue }
+                return "\(label): its \(field) is \(value), not \(last.value) from the last edit (\(last.door)), and no merge lists that value" + ending()
+            }
+        }
+        return nil
+    }
+
+    // MARK: helpers
+
+    func short(_ id: UUID) -> String { String(id.uuidString.prefix(8)).lowercased() }
+
+    static func day(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+    }
+
+    /// A merge report's text of a value, as the law records it.
+    static func shown(_ text: String, field: String) -> String {
+        switch field {
+        case "dueDate": ISODate.date(from: text).map(day) ?? text
+        default: text
+        }
+    }
+
+    /// Changes the "text" line of a todo's file as a person would in an editor.
+    func handEdit(_ id: UUID, _ text: String, in machine: Machine) -> Bool {
+        let url = machine.folder.appendingPathComponent(StoreLayout.todo(id))
+        guard let content = try? String(contentsOf: url, encoding: .utf8) else { return false }
+        let lines = content.components(separatedBy: "\n").map { line -> String in
+            guard line.hasPrefix("  \"text\" : ") else { return line }
+            return "  \"text\" : \"\(text)\"" + (line.hasSuffix(",") ? "," : "")
+        }
+        return (try? lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)) != nil
+    }
+
+    /// The todo a todo.txt line Docket exported stands for.
+    func lineID(_ line: String, todos: [TodoItem]) -> UUID? {
+        if let word = line.split(separator: " ").first(where: { $0.hasPrefix("id:") }) { return UUID(hex: String(word.dropFirst(3))) }
+        let text = TodoTxt.export(todos).split(separator: "\n")
+        guard let index = text.firstIndex(where: { String($0) == line }) else { return nil }
+        let open = todos.filter { !$0.completed } + todos.filter(\.completed)
+        return index < open.count ? open[index].id : nil
+    }
+}
+
+/// A Taskwarrior of its own, with recurrence on.
+struct TaskwarriorSide {
+    let data: URL
+    let rc: URL
+
+    init(root: URL) {
+        data = root.appendingPathComponent("taskwarrior")
+        rc = root.appendingPathComponent("taskrc")
+        try? FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try? "data.location=\(data.path)\nconfirmation=off\nverbose=nothing\nrecurrence.confirmation=no\n".write(to: rc, atomically: true, encoding: .utf8)
+    }
+
+    @discardableResult
+    func task(_ arguments: String...) -> CommandResult {
+        runCommand("task", arguments, environment: ["TASKRC": rc.path, "TASKDATA": data.path, "TZ": "UTC"], input: "")
+    }
+
+    func pending() -> [(uuid: String, description: String)] {
+        let list = (try? JSONSerialization.jsonObject(with: Data(task("status:pending", "export").stdout.utf8))) as? [[String: Any]] ?? []
+        return list.compactMap { task in
+            guard let uuid = task["uuid"] as? String, let description = task["description"] as? String else { return nil }
+            return (uuid, description)
+        }.sorted { $0.uuid < $1.uuid }
+    }
+}
+
+/// todo.txt-cli working on one todo.txt, archiving nothing.
+struct TodoTxtSide {
+    let folder: URL
+    let config: URL
+    var file: URL { folder.appendingPathComponent("todo.txt") }
+
+    init(root: URL) {
+        folder = root.appendingPathComponent("todo")
+        config = root.appendingPathComponent("todo.cfg")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try? """
+            export TODO_DIR=\(folder.path)
+            export TODO_FILE=$TODO_DIR/todo.txt
+            export DONE_FILE=$TODO_DIR/done.txt
+            export REPORT_FILE=$TODO_DIR/report.txt
+            export TODOTXT_AUTO_ARCHIVE=0
+            """.write(to: config, atomically: true, encoding: .utf8)
+    }
+
+    @discardableResult
+    func todo(_ arguments: String...) -> CommandResult { runCommand("todo-txt", ["-d", config.path, "-p", "-f"] + arguments, input: "") }
+}
+
+/// One `.ics` file as the law reads it.
+struct ICSFile {
+    let name: String
+    let uid: String
+    let summary: String
+    let status: String
+}
+
+/// Docket's folder of `.ics` files, a calendar server, and a phone's folder:
+/// folders kept in step by vdirsyncer's algorithm with "b wins" (simulated),
+/// or, with `real`, Radicale on 127.0.0.1 and vdirsyncer itself.
+final class CalendarSide {
+    let docketFolder: URL
+    let phoneFolder: URL
+    let real: Bool
+    private(set) var problem: String?
+    private var docketPair: VdirPair?
+    private var phonePair: VdirPair?
+    private var radicale: Background?
+    private var vdirsyncerConfig: URL?
+    private var home: URL?
+    private var added = 0
+
+    init(root: URL, docketFolder: URL, real: Bool) {
+        self.docketFolder = docketFolder
+        self.real = real
+        phoneFolder = root.appendingPathComponent("phone")
+        for folder in [docketFolder, phoneFolder] { try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        guard real else {
+            let server = root.appendingPathComponent("server")
+            try? FileManager.default.createDirectory(at: server, withIntermediateDirectories: true)
+            docketPair = VdirPair(a: docketFolder, b: server)
+            phonePair = VdirPair(a: phoneFolder, b: server)
+            return
+        }
+        let port = freePort()
+        let storage = root.appendingPathComponent("radicale")
+        let collection = storage.appendingPathComponent("collection-root/docket/tasks")
+        try? FileManager.default.createDirectory(at: collection, withIntermediateDirectories: true)
+        try? #"{"C:supported-calendar-component-set": "VTODO", "tag": "VCALENDAR"}"#
+            .write(to: collection.appendingPathComponent(".Radicale.props"), atomically: true, encoding: .utf8)
+        let config = root.appendingPathComponent("radicale.cfg")
+        try? "[server]\nhosts = 127.0.0.1:\(port)\n[auth]\ntype = none\n[storage]\nfilesystem_folder = \(storage.path)\n[logging]\nlevel = warning\n"
+            .write(to: config, atomically: true, encoding: .utf8)
+        radicale = Background("/usr/bin/radicale", ["--config", config.path], log: root.appendingPathComponent("radicale.log"))
+        guard waitForPort(port) else { problem = "Radicale did not start"; return }
+        func pair(_ name: String, _ folder: URL) -> String {
+            """
+            [pair \(name)]
+            a = "\(name)_folder"
+            b = "\(name)_server"
+            collections = null
+            conflict_resolution = "b wins"
+            [storage \(name)_folder]
+            type = "filesystem"
+            path = "\(folder.path)/"
+            fileext = ".ics"
+            [storage \(name)_server]
+            type = "caldav"
+            url = "http://127.0.0.1:\(port)/docket/tasks/"
+            username = "docket"
+            password = "docket"
+
+            """
+        }
+        let vdirsyncer = root.appendingPathComponent("vdirsyncer.cfg")
+        try? ("[general]\nstatus_path = \"\(root.path)/vdirsyncer-status/\"\n\n" + pair("docket", docketFolder) + pair("phone", phoneFolder))
+            .write(to: vdirsyncer, atomically: true, encoding: .utf8)
+        vdirsyncerConfig = vdirsyncer
+        home = root.appendingPathComponent("home")
+        if run(["discover"]).status != 0 { problem = "vdirsyncer discover failed" }
+    }
+
+    private func run(_ arguments: [String]) -> CommandResult {
+        runCommand("vdirsyncer", ["-c", vdirsyncerConfig!.path] + arguments,
+                   environment: ["HOME": home!.path, "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"], input: "")
+    }
+
+    /// vdirsyncer between Docket's folder and the server.
+    func syncDocketSide() { if real { _ = run(["sync", "docket"]) } else { docketPair?.sync() } }
+    /// vdirsyncer between the phone's folder and the server.
+    func syncPhoneSide() { if real { _ = run(["sync", "phone"]) } else { phonePair?.sync() } }
+
+    func stop() { radicale?.stop() }
+
+    func docketFiles() -> [ICSFile] { CalendarSide.files(in: docketFolder) }
+    func phoneFiles() -> [ICSFile] { CalendarSide.files(in: phoneFolder) }
+
+    static func files(in folder: URL) -> [ICSFile] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".ics") }.sorted()
+        return names.compactMap { name in
+            guard let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8),
+                  let calendar = try? ICalComponent.parse(text), let (vtodo, uid) = try? VTodo.vtodo(in: calendar) else { return nil }
+            return ICSFile(name: name, uid: uid, summary: vtodo.property("SUMMARY")?.text ?? "",
+                           status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased())
+        }
+    }
+
+    /// One edit on the phone, as todoman makes it: its folder brought up to date from the server first, and sent after.
+    func phoneEdit(random: inout SeededGenerator, word: String, day: String) -> (id: UUID, field: String, value: String, added: Bool, what: String)? {
+        syncPhoneSide()
+        defer { syncPhoneSide() }
+        let files = phoneFiles().filter { $0.status != "CANCELLED" }
+        let stamp = BasicDate.string(Date())
+        func rewrite(_ file: ICSFile, _ change: ([String]) -> [String]) -> Bool {
+            let url = phoneFolder.appendingPathComponent(file.name)
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else { return false }
+            var lines = text.split(whereSeparator: \.isNewline).map(String.init)
+            guard let end = lines.firstIndex(of: "END:VTODO") else { return false }
+            var body = Array(lines[..<end]).filter { !$0.hasPrefix("LAST-MODIFIED") && !$0.hasPrefix("DTSTAMP") }
+            body = change(body)
+            let sequence = body.first { $0.hasPrefix("SEQUENCE:") }.flatMap { Int($0.dropFirst(9)) } ?? 0
+            body = body.filter { !$0.hasPrefix("SEQUENCE:") } + ["SEQUENCE:\(sequence + 1)", "LAST-MODIFIED:\(stamp)", "DTSTAMP:\(stamp)"]
+            lines = body + Array(lines[end...])
+            return (try? (lines.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .utf8)) != nil
+        }
+        let kind = files.isEmpty ? 5 : Int.random(in: 0..<6, using: &random)
+        if kind == 5 {
+            added += 1
+            let uid = "phone-\(added)-\(word)@example.org"
+            let summary = "Phone \(word)"
+            let text = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todoman//EN", "BEGIN:VTODO", "UID:\(uid)", "SUMMARY:\(summary)",
+                        "STATUS:NEEDS-ACTION", "CREATED:\(stamp)", "DTSTAMP:\(stamp)", "LAST-MODIFIED:\(stamp)", "END:VTODO", "END:VCALENDAR", ""]
+            try? text.joined(separator: "\r\n").write(to: phoneFolder.appendingPathComponent("\(uid).ics"), atomically: true, encoding: .utf8)
+            return (VTodo.id(uid: uid), "text", summary, true, "new '\(summary)'")
+        }
+        let file = files.randomElement(using: &random)!
+        let id = VTodo.id(uid: file.uid)
+        switch kind {
+        case 0:
+            let summary = "\(file.summary.split(separator: " ").prefix(2).joined(separator: " ")) \(word)"
+            guard rewrite(file, { $0.filter { !$0.hasPrefix("SUMMARY") } + ["SUMMARY:\(summary)"] }) else { return nil }
+            return (id, "text", summary, false, "summary of \(file.uid.prefix(8)) to '\(summary)'")
+        case 1:
+            let value = day.replacingOccurrences(of: "-", with: "")
+            guard rewrite(file, { $0.filter { !$0.hasPrefix("DUE") } + ["DUE;VALUE=DATE:\(value)"] }) else { return nil }
+            return (id, "dueDate", day, false, "due of \(file.uid.prefix(8)) to \(day)")
+        case 2:
+            guard file.status != "COMPLETED" else { return nil }
+            guard rewrite(file, { $0.filter { !$0.hasPrefix("STATUS") && !$0.hasPrefix("COMPLETED") && !$0.hasPrefix("PERCENT") }
+                + ["STATUS:COMPLETED", "COMPLETED:\(stamp)", "PERCENT-COMPLETE:100"] }) else { return nil }
+            return (id, "completed", "true", false, "done \(file.uid.prefix(8))")
+        case 3:
+            guard rewrite(file, { $0.filter { !$0.hasPrefix("STATUS") } + ["STATUS:CANCELLED"] }) else { return nil }
+            return (id, "removed", "", false, "cancel \(file.uid.prefix(8))")
+        default:
+            guard (try? FileManager.default.removeItem(at: phoneFolder.appendingPathComponent(file.name))) != nil else { return nil }
+            return (id, "removed", "", false, "delete \(file.uid.prefix(8))")
+        }
+    }
+}
+
+/// vdirsyncer's sync of two folders of items by UID, with "b wins": what
+/// changed on one side since the last sync goes to the other; changed on
+/// both, b's goes to a; deleted on one side and unchanged on the other, it
+/// goes; deleted on one side and changed on the other, the change is kept.
+final class VdirPair {
+    let a: URL
+    let b: URL
+    private var status: [String: (a: String, b: String)] = [:]
+
+    init(a: URL, b: URL) {
+        self.a = a
+        self.b = b
+    }
+
+    private func items(_ folder: URL) -> [String: (name: String, text: String)] {
+        var items: [String: (name: String, text: String)] = [:]
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter({ $0.hasSuffix(".ics") }).sorted() {
+            guard let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) else { continue }
+            // NB: "\r\n" is one Character: lines split on any newline.
+            let uid = text.split(whereSeparator: \.isNewline).first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)).trimmingCharacters(in: .whitespaces) }
+            if let uid, items[uid] == nil { items[uid] = (name, text) }
+        }
+        return items
+    }
+
+    func sync() {
+        let left = items(a), right = items(b)
+        if ProcessInfo.processInfo.environment["DOCKET_DOORS_TRACE"] != nil {
+            print("vsync \(a.lastPathComponent)<->\(b.lastPathComponent): a=\(left.keys.sorted()) b=\(right.keys.sorted()) known=\(status.keys.sorted())")
+        }
+        func put(_ text: String, _ uid: String, into folder: URL, named name: String?) {
+            let file = name ?? uid.replacingOccurrences(of: "/", with: "_") + ".ics"
+            try? text.write(to: folder.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        for uid in Set(left.keys).union(right.keys).sorted() {
+            let known = status[uid]
+            switch (left[uid], right[uid]) {
+            case let (x?, y?):
+                let changedA = known.map { x.text != $0.a } ?? true, changedB = known.map { y.text != $0.b } ?? true
+                if x.text == y.text {
+                    status[uid] = (x.text, y.text)
+                } else if changedB {
+                    put(y.text, uid, into: a, named: x.name)
+                    status[uid] = (y.text, y.text)
+                } else if changedA {
+                    put(x.text, uid, into: b, named: y.name)
+                    status[uid] = (x.text, x.text)
+                }
+            case let (x?, nil):
+                if let known, x.text == known.a {
+                    try? FileManager.default.removeItem(at: a.appendingPathComponent(x.name))
+                    status[uid] = nil
+                } else {
+                    put(x.text, uid, into: b, named: nil)
+                    status[uid] = (x.text, x.text)
+                }
+            case let (nil, y?):
+                if let known, y.text == known.b {
+                    try? FileManager.default.removeItem(at: b.appendingPathComponent(y.name))
+                    status[uid] = nil
+                } else {
+                    put(y.text, uid, into: a, named: nil)
+                    status[uid] = (y.text, y.text)
+                }
+            case (nil, nil):
+                status[uid] = nil
+            }
+        }
+    }
+}
