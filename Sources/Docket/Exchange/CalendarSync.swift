@@ -68,9 +68,10 @@ struct CalendarSyncState: Codable {
         uids = try c.decodeIfPresent([String: String].self, forKey: .uids) ?? [:]
     }
 
-    /// The version a file stamped `stamp` was written from, if it is kept.
+    /// The version a file stamped `stamp` was written from, if it is kept. A file without a stamp (one a calendar
+    /// app made, or an app that drops the stamp) started from the last version Docket read without one.
     func version(_ id: UUID, stamp: String?) -> CalendarEntry? {
-        guard let stamp, !stamp.isEmpty else { return nil }
+        let stamp = stamp ?? ""
         return versions[id.uuidString]?.last { $0.stamp == stamp }?.entry
     }
 
@@ -182,7 +183,8 @@ extension Store {
                 if pass.held.contains(id) { continue }
                 let existing = pass.files[id]
                 if let theirsEntry = pass.theirs[id], theirsEntry == entry || VTodo.sameContent(theirsEntry, entry) {
-                    if let stamp = existing?.stamp { state.keep(entry, stamp: stamp) }
+                    // NB: a file without a stamp is kept under none: its next edit on the calendar side started from it.
+                    if let existing { state.keep(entry, stamp: existing.stamp ?? "") }
                     continue
                 }
                 let name = existing?.name ?? state.files[id.uuidString] ?? id.uuidString.lowercased() + ".ics"
