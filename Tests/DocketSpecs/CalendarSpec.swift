@@ -149,6 +149,29 @@ final class CalendarSpec: QuickSpec {
                 expect(read(file(carol))).notTo(contain("DUE"))
             }
 
+            it("merges a phone's edit of a todo it made (no stamp) against the copy it made, so Docket's completion is kept") {
+                let made = vcalendar("""
+                    BEGIN:VTODO
+                    UID:from-the-phone@example.org
+                    SUMMARY:Pick up parcel
+                    LAST-MODIFIED:20261122T100000Z
+                    END:VTODO
+                    """)
+                try! made.write(to: vdir.appendingPathComponent("phone.ics"), atomically: true, encoding: .utf8)
+                expect(sync().stdout).to(contain("1 item changed in the store"))
+                let parcel = String((todos().first?["id"] as? String ?? "").prefix(8)).lowercased()
+                expect(run("done", parcel).status) == 0
+                expect(sync().stdout).to(contain("1 file written"))
+                // The phone edits the copy it made, and vdirsyncer's "b wins" puts it over Docket's.
+                try! made.replacingOccurrences(of: "SUMMARY:Pick up parcel", with: "SUMMARY:Pick up parcel at the kiosk")
+                    .replacingOccurrences(of: "LAST-MODIFIED:20261122T100000Z", with: "LAST-MODIFIED:20261201T100000Z")
+                    .write(to: vdir.appendingPathComponent("phone.ics"), atomically: true, encoding: .utf8)
+                expect(sync().status) == 0
+                let todo = todos().first
+                expect(todo?["text"] as? String) == "Pick up parcel at the kiosk"
+                expect(todo?["completed"] as? Bool) == true
+            }
+
             it("records a value the calendar lost, and merges restore puts it back") {
                 let milk = run("add", "Buy milk").stdout.trimmed
                 expect(sync().status) == 0
