@@ -96,6 +96,8 @@ final class ExchangeSpec: QuickSpec {
                 expect(imported.stdout).to(contain("not used by Docket: depends (1), estimate (1), scheduled (1), until (1), wait (1)"))
                 expect(imported.stdout).notTo(contain("recur"))
                 expect(gitCLI(["log", "-1", "--format=%B"], in: store).stdout).to(contain("wait (1)"))
+                expect(run("show", String(uuid(json(first), "Buy milk").prefix(8))).stdout)
+                    .to(contain("kept      taskwarrior: estimate, scheduled, wait (for 'docket export taskwarrior')"))
                 let gym = String(uuid(json(first), "Gym").prefix(8))
                 let milk = String(uuid(json(first), "Buy milk").prefix(8))
                 let rent = String(uuid(json(first), "Pay rent").prefix(8))

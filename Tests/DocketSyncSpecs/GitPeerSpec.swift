@@ -432,6 +432,19 @@ final class GitPeerSpec: QuickSpec {
                 desk.run("sync")
                 expect(desk.state.todos[0].text) == "Buy goat milk"
             }
+            it("merged by plain git pull weigh as made at their commit, as docket sync weighs them, and merges says what was kept") {
+                laptop.run("edit", milk, "Buy oat milk")
+                laptop.run("sync")
+                sleep(1)
+                try handEdit(desk, to: "Buy goat milk")
+                gitCLI(["commit", "-qam", "By hand"], in: desk.folder)
+                let pulled = gitCLI(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: desk.folder)
+                expect(pulled.status) == 0
+                expect(desk.state.todos[0].text) == "Buy goat milk"
+                let decision = try Store.open(at: desk.folder).merges(limit: 1).first?.report.items.first?.fields.first { $0.field == "text" }
+                expect(decision?.kept) == "Buy goat milk"
+                expect(decision?.lost) == "Buy oat milk"
+            }
             it("committed and pushed by dulwich, another git, are merged with a concurrent edit, and dulwich gets the merge") {
                 let peer = machines.root.appendingPathComponent("dulwich")
                 let script = """

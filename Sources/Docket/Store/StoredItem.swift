@@ -161,16 +161,16 @@ extension StoredItem {
     /// This item dated now (`max(now, previous alterDate + 1 ms)`) when its
     /// content changed since `old` but its alterDate did not move: an edit by
     /// hand or by another tool, which then weighs in merges as made when it is committed.
-    func stampedIfHandEdited(since old: StoredItem) -> StoredItem? {
+    func stampedIfHandEdited(since old: StoredItem, now: Date? = nil) -> StoredItem? {
         func changed<Item: FieldCoded>(_ new: Item, _ old: Item) -> Bool { Item.contentFields.contains { !$0.isSame(new, old) } }
         func unmoved(_ new: Date?, _ old: Date?) -> Bool { (new?.docketMilliseconds ?? .min) <= (old?.docketMilliseconds ?? .min) }
         switch (self, old) {
         case let (.todo(new), .todo(old)) where changed(new, old) && unmoved(new.alterDate, old.alterDate):
-            return .todo(new.dated(DocketClock.alterDate(after: old.alterDate ?? old.creationDate)))
+            return .todo(new.dated(DocketClock.alterDate(after: old.alterDate ?? old.creationDate, now: now)))
         case let (.project(new, position), .project(old, _)) where changed(new, old) && unmoved(new.alterDate, old.alterDate):
-            return .project(new.dated(DocketClock.alterDate(after: old.alterDate)), position: position)
+            return .project(new.dated(DocketClock.alterDate(after: old.alterDate, now: now)), position: position)
         case let (.task(new, project, position), .task(old, _, _)) where changed(new, old) && unmoved(new.alterDate, old.alterDate):
-            return .task(new.dated(DocketClock.alterDate(after: old.alterDate)), project: project, position: position)
+            return .task(new.dated(DocketClock.alterDate(after: old.alterDate, now: now)), project: project, position: position)
         default:
             return nil
         }

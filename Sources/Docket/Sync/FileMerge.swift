@@ -1,3 +1,4 @@
+import DocketGit
 import DocketMerge
 import DocketModel
 import DocketSystem
@@ -16,7 +17,12 @@ public enum FileMerge {
     }
 
     /// Merges the three versions of the store file at `path` (`base` is nil when it was added on both sides).
-    public static func merge(path: String, base: Data?, ours: Data, theirs: Data) -> Outcome {
+    ///
+    /// With the dates of the commits that hold each side (`dates`), a side
+    /// that changed the item since the base without moving its alterDate (an
+    /// edit by hand or another tool, committed with git) is dated as made at
+    /// its commit, as Docket's own merge dates it.
+    public static func merge(path: String, base: Data?, ours: Data, theirs: Data, dates: (ours: Date, theirs: Date)? = nil) -> Outcome {
         let kind = StoreLayout.item(at: path)
         guard kind != .other else { return .notItems(reason: "\(path) is not a Docket item's file") }
         let sides: [StoredItem?]
@@ -27,7 +33,11 @@ public enum FileMerge {
         } catch {
             return .notItems(reason: "\(path): \(error)")
         }
-        let (b, o, t) = (sides[0], sides[1]!, sides[2]!)
+        var (b, o, t) = (sides[0], sides[1]!, sides[2]!)
+        if let b, let dates {
+            o = o.stampedIfHandEdited(since: b, now: dates.ours) ?? o
+            t = t.stampedIfHandEdited(since: b, now: dates.theirs) ?? t
+        }
         let merged: StoredItem
         var report = MergeReport(items: [])
         switch (o, t) {
@@ -65,15 +75,27 @@ public enum FileMerge {
     /// Merges the three files git hands its driver (`%O %A %B`) for the store
     /// file at `path`, each read as a store file is: no link, at most
     /// `Store.maximumFileSize`. An empty or missing base is a file added on both sides.
-    public static func merge(path: String, baseFile: String, oursFile: String, theirsFile: String) -> Outcome {
+    public static func merge(path: String, baseFile: String, oursFile: String, theirsFile: String,
+                             dates: (ours: Date, theirs: Date)? = nil) -> Outcome {
         let base = try? Folder.readFile(baseFile, limit: Store.maximumFileSize)
         do {
             let ours = try Folder.readFile(oursFile, limit: Store.maximumFileSize)
             let theirs = try Folder.readFile(theirsFile, limit: Store.maximumFileSize)
-            return merge(path: path, base: base?.isEmpty == false ? base : nil, ours: ours, theirs: theirs)
+            return merge(path: path, base: base?.isEmpty == false ? base : nil, ours: ours, theirs: theirs, dates: dates)
         } catch {
             return .notItems(reason: "\(path): \(error)")
         }
+    }
+
+    /// The dates of the two commits git is merging, for the driver to date hand edits as Docket's merge does:
+    /// HEAD's, and that of the one commit git names in `GITHEAD_<id>` (what `git merge` and `git pull` merge);
+    /// nil when git names none, or not one.
+    public static func sideDates(inRepositoryAt folder: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> (ours: Date, theirs: Date)? {
+        let named = environment.keys.filter { $0.hasPrefix("GITHEAD_") }.compactMap { ObjectID(hex: String($0.dropFirst(8))) }
+        guard named.count == 1, let repository = try? Repository.open(at: folder), let head = try? repository.head(),
+              let ours = try? repository.commitInfo(head), let theirs = try? repository.commitInfo(named[0]) else { return nil }
+        return (ours.date, theirs.date)
     }
 
     /// Whether git runs the driver in a merge that ends in a merge commit

@@ -4,7 +4,8 @@ import Foundation
 
 /// git's merge driver for the store's files (`merge.docket.driver` runs
 /// `docket merge-driver %O %A %B %P`): merges the three versions of one file
-/// with Docket's rules into %A and exits 0. A file that is not a Docket item
+/// with Docket's rules into %A and exits 0, dating a side's hand edit as
+/// made at its commit, as Docket's merge does. A file that is not a Docket item
 /// (or does not read) is left to git's own text merge, with conflict markers
 /// (exit 1). Writes nothing else: git also runs drivers for rebases,
 /// cherry-picks and `git log --remerge-diff`. Where git replays changes
@@ -22,7 +23,9 @@ struct MergeDriver: ParsableCommand {
     @Argument(help: "The file's path in the repository (%P).") var path: String
 
     func run() throws {
-        switch FileMerge.merge(path: path, baseFile: base, oursFile: ours, theirsFile: theirs) {
+        // NB: git runs a driver at the repository's top folder, naming the commit it merges in GITHEAD_<id>.
+        let dates = FileMerge.sideDates(inRepositoryAt: FileManager.default.currentDirectoryPath)
+        switch FileMerge.merge(path: path, baseFile: base, oursFile: ours, theirsFile: theirs, dates: dates) {
         case let .merged(data, report):
             // NB: a rebase, cherry-pick, revert, stash or squash makes no merge commit, so nothing would record a
             // value the merge discards; git is stopped on the file instead, and 'docket sync' finishes with a record.

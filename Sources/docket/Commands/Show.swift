@@ -32,6 +32,7 @@ struct Show: ParsableCommand {
                 }
                 rows.append(("repeats", text))
             }
+            rows += kept(todo.kept)
             rows += [("created", DateInput.show(todo.creationDate)), ("changed", todo.alterDate.map(DateInput.show) ?? "never")]
             print(todo.shownText)
             printRows(rows)
@@ -44,6 +45,15 @@ struct Show: ParsableCommand {
                 ("due", task.dueDate.date.map { "\(DateInput.show($0)) (\(DateInput.relative($0)))" } ?? "none"),
             ]
             rows += details(entry)
+            if let recurrence = task.recurrence {
+                var text = "\(recurrence.description), instance \(recurrence.occurrence)"
+                if task.state != .finished {
+                    let next = recurrence.nextDue(due: task.dueDate.date, done: Date())
+                    text += "; when finished, the next is due \(recurrence.from == .due ? "" : "about ")\(DateInput.show(next))"
+                }
+                rows.append(("repeats", text))
+            }
+            rows += kept(task.kept)
             rows += [("time", "\(task.timeSlips.count) \(task.timeSlips.count == 1 ? "slip" : "slips")\(task.runningSlip == nil ? "" : ", one running")"),
                      ("created", task.creationDate.map(DateInput.show) ?? "unknown"),
                      ("changed", task.alterDate.map(DateInput.show) ?? "never")]
@@ -61,6 +71,13 @@ struct Show: ParsableCommand {
 
     private func details(_ entry: Entry) -> [(String, String)] {
         [("priority", entry.priority?.rawValue ?? "none"), ("tags", entry.tags.isEmpty ? "none" : Shown.tags(entry.tags))]
+    }
+
+    /// Another tool's keys the item keeps for an export back to it: "taskwarrior: estimate, wait".
+    private func kept(_ kept: KeptKeys) -> [(String, String)] {
+        kept.tools.sorted { $0.key < $1.key }.map { tool, keys in
+            ("kept", "\(tool): " + keys.keys.sorted().joined(separator: ", ") + " (for 'docket export \(tool)')")
+        }
     }
 
     private func printRows(_ rows: [(String, String)]) {
