@@ -106,6 +106,9 @@ struct DoorsLaw {
             figures.edits += 1
         }
         let total = Self.doors.reduce(0) { $0 + $1.1 }
+        // DOCKET_DOORS_TRACE=1 prints each step as it is taken.
+        let tracing = ProcessInfo.processInfo.environment["DOCKET_DOORS_TRACE"] != nil
+        func trace() { if tracing, let step = log.last { print("doors step " + step) } }
         if let first = laptop.state.todos.first { record(first.id, "added", first.text, "add"); record(first.id, "text", first.text, "add") }
 
         for round in 1...rounds {
@@ -194,6 +197,7 @@ struct DoorsLaw {
                     said = "docket ical sync" + (synced.status == 0 ? "" : " [\(synced.status): \(synced.stderr.prefix(200))]")
                 }
                 log.append("\(round) laptop: \(said)")
+                trace()
                 continue
             case "phone":
                 guard let edit = calendar.phoneEdit(random: &random, word: word, day: day) else { continue }
@@ -202,6 +206,7 @@ struct DoorsLaw {
                 if edit.field == "text", edit.added { record(edit.id, "added", edit.value, door) }
                 said = "phone: \(edit.what)"
                 log.append("\(round) phone: \(said)")
+                trace()
                 continue
             case "taskwarrior":
                 // On the desk: what Docket has goes to Taskwarrior, one edit there, and back.
@@ -233,6 +238,7 @@ struct DoorsLaw {
                 let imported = desk.run("import", "taskwarrior", back.path)
                 if imported.status != 0 { said += " [import \(imported.status): \(imported.stderr.prefix(200))]" }
                 log.append("\(round) desk: \(said)")
+                trace()
                 continue
             case "todotxt":
                 // On the laptop: todo.txt written, one todo.sh edit, read back.
@@ -256,12 +262,13 @@ struct DoorsLaw {
                 let imported = laptop.run("import", "todotxt", todoTxt.file.path)
                 if imported.status != 0 { said += " [import \(imported.status): \(imported.stderr.prefix(200))]" }
                 log.append("\(round) laptop: \(said)")
+                trace()
                 continue
             default:
                 break
             }
             log.append("\(round) \(name): \(said)")
-            if ProcessInfo.processInfo.environment["DOCKET_DOORS_TRACE"] != nil { print("doors step " + log.last!) }
+            trace()
         }
 
         // The end: everything committed and synced until still, the calendar both ways, twice over.
@@ -339,7 +346,14 @@ struct DoorsLaw {
                 // Done is kept over a later edit of another field; an edit after done does not reopen.
                 if field == "completed", last.value == "true", todo.completed { continue }
                 if lost(id, field, last.value) { figures.recorded += 1; continue }
-                return "\(label): its \(field) is \(value), not \(last.value) from the last edit (\(last.door)), and no merge lists that value" + ending()
+                // What the history says of the todo, to look at a failure.
+                let history = gitCLI(["log", "--format=%h %s", "--", StoreLayout.todo(id)], in: laptop.folder).stdout
+                let decisions = records.flatMap { record in
+                    record.report.items.filter { $0.id == id }.flatMap { $0.lines.map { "\(record.commit.prefix(7)): \($0)" } }
+                }
+                return "\(label): its \(field) is \(value), not \(last.value) from the last edit (\(last.door)), and no merge lists that value"
+                    + "\nits decisions:\n  " + decisions.joined(separator: "\n  ") + "\nits file's history:\n  "
+                    + history.split(separator: "\n").prefix(30).joined(separator: "\n  ") + ending()
             }
         }
         return nil
