@@ -301,3 +301,66 @@ public final class ConnectProxy {
 
     deinit { stop() }
 }
+
+/// A Radicale CalDAV server on 127.0.0.1 with one task collection, and
+/// vdirsyncer pairs between folders of `.ics` files and it, set up as the
+/// guide's recommended setup sets them (`conflict_resolution = "b wins"`, the
+/// server being b). Everything lives under `root`; `stop()` ends the server.
+public final class CalendarServer {
+    private let radicale: Background
+    private let config: URL
+    private let home: URL
+    /// Whether the server answered on its port.
+    public let isRunning: Bool
+
+    /// Starts Radicale and writes vdirsyncer's configuration with one pair per named folder.
+    public init(root: URL, pairs: [(name: String, folder: URL)]) {
+        let port = freePort()
+        let storage = root.appendingPathComponent("radicale")
+        let collection = storage.appendingPathComponent("collection-root/docket/tasks")
+        try? FileManager.default.createDirectory(at: collection, withIntermediateDirectories: true)
+        try? #"{"C:supported-calendar-component-set": "VTODO", "tag": "VCALENDAR"}"#
+            .write(to: collection.appendingPathComponent(".Radicale.props"), atomically: true, encoding: .utf8)
+        let settings = root.appendingPathComponent("radicale.cfg")
+        try? "[server]\nhosts = 127.0.0.1:\(port)\n[auth]\ntype = none\n[storage]\nfilesystem_folder = \(storage.path)\n[logging]\nlevel = warning\n"
+            .write(to: settings, atomically: true, encoding: .utf8)
+        radicale = Background("/usr/bin/radicale", ["--config", settings.path], log: root.appendingPathComponent("radicale.log"))
+        isRunning = waitForPort(port)
+        home = root.appendingPathComponent("home")
+        config = root.appendingPathComponent("vdirsyncer.cfg")
+        var text = "[general]\nstatus_path = \"\(root.path)/vdirsyncer-status/\"\n\n"
+        for (name, folder) in pairs {
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            text += """
+                [pair \(name)]
+                a = "\(name)_folder"
+                b = "\(name)_server"
+                collections = null
+                conflict_resolution = "b wins"
+                [storage \(name)_folder]
+                type = "filesystem"
+                path = "\(folder.path)/"
+                fileext = ".ics"
+                [storage \(name)_server]
+                type = "caldav"
+                url = "http://127.0.0.1:\(port)/docket/tasks/"
+                username = "docket"
+                password = "docket"
+
+
+                """
+        }
+        try? text.write(to: config, atomically: true, encoding: .utf8)
+    }
+
+    /// The environment vdirsyncer and todoman run in: a scratch home, UTC, UTF-8.
+    public var environment: [String: String] { ["HOME": home.path, "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"] }
+
+    /// Runs vdirsyncer with this configuration.
+    @discardableResult
+    public func vdirsyncer(_ arguments: [String]) -> CommandResult {
+        runCommand("vdirsyncer", ["-c", config.path] + arguments, environment: environment, input: "")
+    }
+
+    public func stop() { radicale.stop() }
+}

@@ -302,55 +302,11 @@ final class CalendarSpec: QuickSpec {
             let stop: () -> Void
         }
         func phone() -> Phone {
-            let port = freePort()
-            let storage = root.appendingPathComponent("radicale")
-            let collection = storage.appendingPathComponent("collection-root/docket/tasks")
-            try! FileManager.default.createDirectory(at: collection, withIntermediateDirectories: true)
-            try! #"{"C:supported-calendar-component-set": "VTODO", "tag": "VCALENDAR"}"#
-                .write(to: collection.appendingPathComponent(".Radicale.props"), atomically: true, encoding: .utf8)
-            let config = root.appendingPathComponent("radicale.cfg")
-            try! """
-                [server]
-                hosts = 127.0.0.1:\(port)
-                [auth]
-                type = none
-                [storage]
-                filesystem_folder = \(storage.path)
-                [logging]
-                level = warning
-                """.write(to: config, atomically: true, encoding: .utf8)
-            let radicale = Background("/usr/bin/radicale", ["--config", config.path], log: root.appendingPathComponent("radicale.log"))
-            expect(waitForPort(port)) == true
-
             let phone = root.appendingPathComponent("phone")
-            try! FileManager.default.createDirectory(at: phone, withIntermediateDirectories: true)
-            let home = root.appendingPathComponent("home")
-            let vdirsyncerConfig = root.appendingPathComponent("vdirsyncer.cfg")
-            func pair(_ name: String, _ folder: URL) -> String {
-                """
-                [pair \(name)]
-                a = "\(name)_folder"
-                b = "\(name)_server"
-                collections = null
-                conflict_resolution = "b wins"
-                [storage \(name)_folder]
-                type = "filesystem"
-                path = "\(folder.path)/"
-                fileext = ".ics"
-                [storage \(name)_server]
-                type = "caldav"
-                url = "http://127.0.0.1:\(port)/docket/tasks/"
-                username = "docket"
-                password = "docket"
-
-                """
-            }
-            try! ("[general]\nstatus_path = \"\(root.path)/vdirsyncer-status/\"\n\n" + pair("docket", vdir) + pair("phone", phone))
-                .write(to: vdirsyncerConfig, atomically: true, encoding: .utf8)
-            let environment = ["HOME": home.path, "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"]
-            func vdirsyncer(_ arguments: [String]) -> CommandResult {
-                runCommand("vdirsyncer", ["-c", vdirsyncerConfig.path] + arguments, environment: environment, input: "")
-            }
+            let server = CalendarServer(root: root, pairs: [("docket", vdir), ("phone", phone)])
+            expect(server.isRunning) == true
+            let environment = server.environment
+            let vdirsyncer = server.vdirsyncer
             let todomanConfig = root.appendingPathComponent("todoman.py")
             try! "path = \"\(phone.path)\"\ndate_format = \"%Y-%m-%d\"\ntime_format = \"%H:%M\"\ndefault_list = \"phone\"\n"
                 .write(to: todomanConfig, atomically: true, encoding: .utf8)
@@ -361,7 +317,7 @@ final class CalendarSpec: QuickSpec {
                 (try? JSONSerialization.jsonObject(with: Data(todoman(["--porcelain", "list", "--status", "ANY"]).stdout.utf8))) as? [[String: Any]] ?? []
             }
             expect(vdirsyncer(["discover"]).status) == 0
-            return Phone(vdirsyncer: vdirsyncer, todoman: todoman, todos: phoneTodos, stop: { _ = radicale.stop() })
+            return Phone(vdirsyncer: vdirsyncer, todoman: todoman, todos: phoneTodos, stop: server.stop)
         }
 
         describe("the phone's path: vdirsyncer, Radicale and todoman") {

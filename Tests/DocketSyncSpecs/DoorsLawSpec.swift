@@ -466,9 +466,7 @@ final class CalendarSide {
     private(set) var problem: String?
     private var docketPair: VdirPair?
     private var phonePair: VdirPair?
-    private var radicale: Background?
-    private var vdirsyncerConfig: URL?
-    private var home: URL?
+    private var server: CalendarServer?
     private var added = 0
 
     init(root: URL, docketFolder: URL, real: Bool) {
@@ -483,55 +481,18 @@ final class CalendarSide {
             phonePair = VdirPair(a: phoneFolder, b: server)
             return
         }
-        let port = freePort()
-        let storage = root.appendingPathComponent("radicale")
-        let collection = storage.appendingPathComponent("collection-root/docket/tasks")
-        try? FileManager.default.createDirectory(at: collection, withIntermediateDirectories: true)
-        try? #"{"C:supported-calendar-component-set": "VTODO", "tag": "VCALENDAR"}"#
-            .write(to: collection.appendingPathComponent(".Radicale.props"), atomically: true, encoding: .utf8)
-        let config = root.appendingPathComponent("radicale.cfg")
-        try? "[server]\nhosts = 127.0.0.1:\(port)\n[auth]\ntype = none\n[storage]\nfilesystem_folder = \(storage.path)\n[logging]\nlevel = warning\n"
-            .write(to: config, atomically: true, encoding: .utf8)
-        radicale = Background("/usr/bin/radicale", ["--config", config.path], log: root.appendingPathComponent("radicale.log"))
-        guard waitForPort(port) else { problem = "Radicale did not start"; return }
-        func pair(_ name: String, _ folder: URL) -> String {
-            """
-            [pair \(name)]
-            a = "\(name)_folder"
-            b = "\(name)_server"
-            collections = null
-            conflict_resolution = "b wins"
-            [storage \(name)_folder]
-            type = "filesystem"
-            path = "\(folder.path)/"
-            fileext = ".ics"
-            [storage \(name)_server]
-            type = "caldav"
-            url = "http://127.0.0.1:\(port)/docket/tasks/"
-            username = "docket"
-            password = "docket"
-
-            """
-        }
-        let vdirsyncer = root.appendingPathComponent("vdirsyncer.cfg")
-        try? ("[general]\nstatus_path = \"\(root.path)/vdirsyncer-status/\"\n\n" + pair("docket", docketFolder) + pair("phone", phoneFolder))
-            .write(to: vdirsyncer, atomically: true, encoding: .utf8)
-        vdirsyncerConfig = vdirsyncer
-        home = root.appendingPathComponent("home")
-        if run(["discover"]).status != 0 { problem = "vdirsyncer discover failed" }
-    }
-
-    private func run(_ arguments: [String]) -> CommandResult {
-        runCommand("vdirsyncer", ["-c", vdirsyncerConfig!.path] + arguments,
-                   environment: ["HOME": home!.path, "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"], input: "")
+        let server = CalendarServer(root: root, pairs: [("docket", docketFolder), ("phone", phoneFolder)])
+        self.server = server
+        guard server.isRunning else { problem = "Radicale did not start"; return }
+        if server.vdirsyncer(["discover"]).status != 0 { problem = "vdirsyncer discover failed" }
     }
 
     /// vdirsyncer between Docket's folder and the server.
-    func syncDocketSide() { if real { _ = run(["sync", "docket"]) } else { docketPair?.sync() } }
+    func syncDocketSide() { if let server { server.vdirsyncer(["sync", "docket"]) } else { docketPair?.sync() } }
     /// vdirsyncer between the phone's folder and the server.
-    func syncPhoneSide() { if real { _ = run(["sync", "phone"]) } else { phonePair?.sync() } }
+    func syncPhoneSide() { if let server { server.vdirsyncer(["sync", "phone"]) } else { phonePair?.sync() } }
 
-    func stop() { radicale?.stop() }
+    func stop() { server?.stop() }
 
     func docketFiles() -> [ICSFile] { CalendarSide.files(in: docketFolder) }
     func phoneFiles() -> [ICSFile] { CalendarSide.files(in: phoneFolder) }
