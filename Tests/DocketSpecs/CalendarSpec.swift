@@ -172,6 +172,21 @@ final class CalendarSpec: QuickSpec {
                 expect(todo?["completed"] as? Bool) == true
             }
 
+            it("changes only the task a calendar edited: the project's order is the store's, not the folder's") {
+                let project = run("project", "add", "Work").stdout.trimmed
+                var ids: [String] = []
+                for day in 1...8 { ids.append(run("task", "add", project, "Task \(day)", "--due", "2026-12-0\(day)").stdout.trimmed) }
+                expect(run("commit").status) == 0
+                expect(sync().stdout).to(contain("8 files written"))
+                replace(file(ids[3]), "SUMMARY:Task 4", "SUMMARY:Task four")
+                replace(file(ids[3]), "LAST-MODIFIED:", "LAST-MODIFIED:20261201T100000Z\r\nX-WAS:")
+                expect(sync().stdout).to(contain("1 item changed in the store"))
+                let changed = gitCLI(["show", "--name-only", "--format=", "HEAD"], in: store).stdout.split(separator: "\n")
+                expect(changed.count) == 1
+                expect(changed.first.map(String.init)).to(contain(ids[3].uppercased()))
+                expect(sync().stdout).to(contain("In step"))
+            }
+
             it("records a value the calendar lost, and merges restore puts it back") {
                 let milk = run("add", "Buy milk").stdout.trimmed
                 expect(sync().status) == 0

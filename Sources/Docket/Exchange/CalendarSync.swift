@@ -326,7 +326,8 @@ extension Store {
         let headers = Dictionary(state.base.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             .merging(ours.projects.map { ($0.id, $0) }, uniquingKeysWith: { _, b in b })
         // NB: in the store's project order, so the merge keeps it.
-        let rank = Dictionary(ours.projects.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        var rank = Dictionary(ours.projects.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for project in ours.projects { for (index, task) in project.tasks.enumerated() { rank[task.id] = rank[task.id] ?? index } }
         let extraProjects = Set(removed.compactMap(\.projectID)).union(state.base.projects.map(\.id))
         let theirsState = Store.calendarState(theirsEntries, removed: removed, headers: headers, rank: rank, projects: extraProjects)
         let baseState = Store.calendarState(Array(bases.values), removed: [], headers: headers, rank: rank, projects: [])
@@ -364,7 +365,8 @@ extension Store {
         return entries
     }
 
-    /// A state of these entries, their tasks under their projects' headers (and `projects` with none), in the store's project order.
+    /// A state of these entries, their tasks under their projects' headers (and `projects` with none), projects and
+    /// tasks in the store's order (`rank`, by id).
     static func calendarState(_ entries: [CalendarEntry], removed: [Tombstone], headers: [UUID: Project], rank: [UUID: Int],
                               projects: Set<UUID>) -> AppState {
         var todos: [TodoItem] = []
@@ -375,9 +377,11 @@ extension Store {
             case let .task(task, project): tasks[project, default: []].append(task)
             }
         }
+        // NB: each project's tasks in the store's order too: a calendar says nothing of it, so it is not a calendar's change.
         let made = Set(tasks.keys).union(projects).compactMap { id -> Project? in
             guard let header = headers[id] else { return nil }
-            return Project(id: id, title: header.title, tasks: tasks[id] ?? [], alterDate: header.alterDate)
+            let ordered = (tasks[id] ?? []).sorted { (rank[$0.id] ?? .max, $0.id.uuidString) < (rank[$1.id] ?? .max, $1.id.uuidString) }
+            return Project(id: id, title: header.title, tasks: ordered, alterDate: header.alterDate)
         }
         return AppState(todos: todos, projects: made.sorted { (rank[$0.id] ?? .max, $0.id.uuidString) < (rank[$1.id] ?? .max, $1.id.uuidString) },
                         removed: removed)
