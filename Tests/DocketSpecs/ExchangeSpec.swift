@@ -178,6 +178,37 @@ final class ExchangeSpec: QuickSpec {
                     == "Call mum back"
             }
 
+            it("takes a task deleted in Taskwarrior as a removal, with no conflict, and a series' instance Taskwarrior made as the next") {
+                let task = taskwarrior("tw", repeating: true)
+                expect(task("add", "Call mum").status) == 0
+                // Due three days ago: Taskwarrior makes an instance for each day since.
+                expect(task("add", "Daily pill", "recur:daily", "due:2026-11-22").status) == 0
+                _ = task("list")
+                let first = json(task("export").stdout)
+                expect(run("import", "taskwarrior", write(task("export").stdout, "first.json")).status) == 0
+                let pills = { json(run("list", "--all", "--json").stdout).filter { $0["text"] as? String == "Daily pill" } }
+                let made = pills().count
+                expect(made) > 1
+                let oldest = first.filter { $0["description"] as? String == "Daily pill" && $0["status"] as? String == "pending" }
+                    .min { ($0["due"] as? String ?? "") < ($1["due"] as? String ?? "") }?["uuid"] as? String ?? "none"
+                let done = run("done", String(oldest.prefix(8)))
+                expect(done.status) == 0
+                expect(done.stdout).notTo(contain("Next:"))
+                expect(pills().count) == made
+                expect(run("commit").status) == 0
+                expect(task("import", write(run("export", "taskwarrior").stdout, "docket.json")).status) == 0
+                let back = json(task("export").stdout).filter { $0["description"] as? String == "Daily pill" && $0["status"] as? String == "pending" }
+                expect(Set(back.compactMap { $0["imask"] as? Int }).count) == back.count
+
+                let mum = first.first { $0["description"] as? String == "Call mum" }?["uuid"] as? String ?? "none"
+                expect(task(mum, "delete").status) == 0
+                let removed = run("import", "taskwarrior", write(task("export").stdout, "second.json"))
+                expect(removed.status) == 0
+                expect(removed.stdout).to(contain("remove 1 todo"))
+                expect(removed.stdout).notTo(contain("lost"))
+                expect(run("merges").stdout).notTo(contain("Call mum"))
+            }
+
             it("changes nothing when the same export comes again, and takes a newer edit with the loser recorded") {
                 let task = taskwarrior("tw")
                 expect(task("add", "Buy milk", "due:2026-12-01").status) == 0
@@ -310,6 +341,23 @@ final class ExchangeSpec: QuickSpec {
                 expect(series.count) == 1
                 expect(run("import", "todotxt", todoFile(), doneFile()).stdout).to(contain("Nothing to import"))
                 expect(run("export", "todotxt").stdout.split(separator: "\n").filter { $0.contains("Water plants") && !$0.hasPrefix("x ") }.count) == 1
+            }
+
+            it("keeps what a todo.txt line cannot say when todo.sh changes the line: notes, other tools' keys, the time of day") {
+                let bread = run("add", "Buy bread", "--due", "2026-12-01 08:30").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("note", bread, "from the bakery").status) == 0
+                expect(run("commit").status) == 0
+                try! FileManager.default.createDirectory(at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
+                try! run("export", "todotxt").stdout.write(toFile: todoFile(), atomically: true, encoding: .utf8)
+                Thread.sleep(forTimeInterval: 1.05)
+                expect(todo("append", "1", "wholemeal").status) == 0
+                let imported = run("import", "todotxt", todoFile())
+                expect(imported.status) == 0
+                let shown = run("show", bread).stdout
+                expect(shown).to(contain("Buy bread wholemeal"))
+                expect(shown).to(contain("from the bakery"))
+                expect(shown).to(contain("2026-12-01 08:30"))
+                expect(run("merges").stdout).to(contain("No merges yet"))
             }
 
             it("names each line that is not todo.txt and commits nothing unless asked") {

@@ -335,10 +335,14 @@ extension Store {
 
         // An instance completed on either side since the calendar started from it has its next instance, as `docket done` makes.
         var result = merged.state
+        // NB: an instance of that number already there (one Taskwarrior made, with an id of its own) is the next one.
+        var made: [UUID: Set<Int>] = [:]
+        for todo in result.todos { if let r = todo.recurrence { made[r.series, default: []].insert(r.occurrence) } }
         for todo in result.todos where todo.completed && todo.recurrence != nil {
             guard case let .todo(was)? = bases[todo.id], !was.completed,
                   let next = todo.nextOccurrence(done: todo.completedDate ?? now), result.todo(id: next.id) == nil,
-                  result.tombstone(id: next.id) == nil else { continue }
+                  result.tombstone(id: next.id) == nil, made[todo.recurrence!.series]?.contains(todo.recurrence!.occurrence + 1) != true
+            else { continue }
             result = result.alter(by: .adding(.todo(next)))
         }
         for project in result.projects {

@@ -123,14 +123,20 @@ extension Store {
             let exported = tool.flatMap { lastExport(to: $0) }.map { Store.calendarEntries($0, allTasks: true) } ?? [:]
             func second(_ date: Date?) -> Int64 { Int64((date ?? .distantPast).timeIntervalSince1970.rounded(.down)) }
             // NB: in the order the tool gives, with the tool's project fields: it says nothing of either, so neither is its change.
-            let baseTodos = incoming.todos.compactMap { back -> TodoItem? in
+            // An item the tool removed goes out as it was sent: its removal is then the tool's one change, not a conflict.
+            let removedIDs = Set(incoming.removed.map(\.id))
+            var baseTodos = incoming.todos.compactMap { back -> TodoItem? in
                 guard case let .todo(sent)? = exported[back.id], second(back.alterDate) >= second(sent.alterDate) else { return nil }
                 return sent
             }
+            for tombstone in incoming.removed { if case let .todo(sent)? = exported[tombstone.id] { baseTodos.append(sent) } }
             let baseProjects = incoming.projects.compactMap { project -> Project? in
-                let tasks = project.tasks.compactMap { back -> ProjectTask? in
+                var tasks = project.tasks.compactMap { back -> ProjectTask? in
                     guard case let .task(sent, _)? = exported[back.id], second(back.alterDate) >= second(sent.alterDate) else { return nil }
                     return sent
+                }
+                for tombstone in incoming.removed where tombstone.projectID == project.id && removedIDs.contains(tombstone.id) {
+                    if case let .task(sent, _)? = exported[tombstone.id] { tasks.append(sent) }
                 }
                 return tasks.isEmpty ? nil : Project(id: project.id, title: project.title, tasks: tasks, alterDate: project.alterDate)
             }
@@ -244,6 +250,11 @@ extension Store {
         guard let path = try? localFile("exported-\(tool).json").path, let data = try? JSONEncoder().encode(state) else { return }
         // NB: an export that cannot note what it wrote still writes it; the next import then merges without a base.
         try? AtomicFile.write(data, to: path, durable: false)
+    }
+
+    /// Whether the store was ever exported to `tool`.
+    func hasExported(to tool: String) -> Bool {
+        (try? localFile("exported-\(tool).json")).map { FileManager.default.fileExists(atPath: $0.path) } ?? false
     }
 
     /// What the last export to `tool` wrote, if noted.

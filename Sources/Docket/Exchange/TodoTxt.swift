@@ -57,9 +57,19 @@ public enum TodoTxt {
                     }
                     if let old, TodoTxt.line(old) == TodoTxt.line(read.todo) {
                         read.todo = old
-                    } else if old != nil {
-                        // NB: later than the store's own date for it, unless the store changed it since the file was written.
-                        read.todo = read.todo.replacing(alterDate: .some(max(modified[name] ?? now, read.todo.alterDate ?? .distantPast)))
+                    } else if let old {
+                        // What a line says, over the todo it was: every field a line cannot say (notes, kept keys, a time
+                        // of day) is kept, and a date the line gives to the day is the todo's own when it is that day.
+                        let line = read.todo
+                        func day(_ date: Date?) -> String? { date.map { BasicDate.dayString($0) } }
+                        func keeping(_ read: Date?, _ had: Date?) -> Date? { day(read) == day(had) ? had : read }
+                        read.todo = old.replacing(text: line.text, creationDate: keeping(line.creationDate, old.creationDate),
+                                                  completed: line.completed, dueDate: .some(keeping(line.dueDate, old.dueDate)),
+                                                  // NB: later than the store's own date for it, unless the store changed it since the file was written.
+                                                  alterDate: .some(max(modified[name] ?? now, line.alterDate ?? .distantPast)),
+                                                  tags: line.tags, priority: .some(line.priority),
+                                                  completedDate: .some(line.completed ? keeping(line.completedDate, old.completedDate) : nil),
+                                                  recurrence: .some(line.recurrence))
                     }
                     todos.append(read.todo)
                 } catch let problem as Unreadable {

@@ -64,12 +64,28 @@ extension Store {
     public func completeTodos(_ ids: [UUID], calendar: Calendar = .current) throws -> (changed: [Changed<TodoItem>], next: [TodoItem]) {
         var changed: [Changed<TodoItem>] = []
         var next: [TodoItem] = []
-        let series = Set(ids).union(ids.compactMap { try? self.todo($0).recurrence?.nextID })
+        let todos = ids.compactMap { try? self.todo($0) }
+        let repeating = todos.compactMap(\.recurrence)
+        let series = Set(ids).union(repeating.map(\.nextID))
+        // NB: Taskwarrior makes instances of its own, with ids of its own: where the store has been to Taskwarrior, an
+        // instance of the same number already there is the next one (this reads every todo, so only then).
+        var made: [UUID: Set<Int>] = [:]
+        if !repeating.isEmpty, hasExported(to: "taskwarrior") || todos.contains(where: { !$0.kept["taskwarrior"].isEmpty }) {
+            let wanted = Set(repeating.map(\.series))
+            for todo in try load().state.todos {
+                if let recurrence = todo.recurrence, wanted.contains(recurrence.series) { made[recurrence.series, default: []].insert(recurrence.occurrence) }
+            }
+        }
         try edit(todos: Array(series), tombstones: Array(series)) { state in
             try ids.reduce(into: state) { state, id in
                 guard let todo = state.todo(id: id) else { throw StoreError.input(.notFound(kind: .todo, id: id.uuidString)) }
                 guard !changed.contains(where: { $0.before.id == id }) else { return }
                 let before = state
+                if let recurrence = todo.recurrence, made[recurrence.series]?.contains(recurrence.occurrence + 1) == true, !todo.completed {
+                    state = state.alter(by: .updating(.todo(todo.alter(.completed(true)))))
+                    changed.append(Changed(before: todo, after: state.todo(id: id)!))
+                    return
+                }
                 state = state.completingTodo(id, calendar: calendar)
                 changed.append(Changed(before: todo, after: state.todo(id: id)!))
                 if let made = todo.recurrence?.nextID, before.todo(id: made) == nil, let instance = state.todo(id: made) { next.append(instance) }
