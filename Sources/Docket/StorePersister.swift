@@ -7,7 +7,7 @@ import Foundation
 public final class StorePersister: AppPersisting {
     /// The store written to.
     public let store: Store
-    /// The files the last load skipped, and the last write's failure, if any.
+    /// The files the last load skipped, each with why.
     public private(set) var problems: [StoreProblem] = []
     /// Why the last persist failed, if it did.
     public private(set) var lastError: StoreError?

@@ -51,14 +51,21 @@ public struct MergeReport: Codable, Hashable, Sendable {
     }
 
     /// A short summary for people, such as
-    /// "3 items merged; 1 field chose the later edit: todo 'Buy milk' text".
+    /// "3 items merged; 1 field chose the later edit: todo 'Buy milk' text". A field both sides
+    /// changed at the same moment is named apart ("kept the greater value"): no edit was later.
     public var summary: String {
         var parts = [items.isEmpty ? "no item needed a decision" : "\(items.count) \(items.count == 1 ? "item" : "items") merged"]
-        let later = items.flatMap { item in
-            item.fields.filter { $0.lost != nil }.map { "\(item.kind) '\(item.label)' \($0.field)" }
+        func fields(_ tied: Bool) -> [String] {
+            items.flatMap { item in
+                item.fields.filter { $0.lost != nil && ($0.rule == .tieBreak) == tied }.map { "\(item.kind) '\(item.label)' \($0.field)" }
+            }
         }
+        let later = fields(false), tied = fields(true)
         if !later.isEmpty {
             parts.append("\(later.count) \(later.count == 1 ? "field" : "fields") chose the later edit: \(later.joined(separator: ", "))")
+        }
+        if !tied.isEmpty {
+            parts.append("\(tied.count) \(tied.count == 1 ? "field" : "fields") edited at the same moment kept the greater value: \(tied.joined(separator: ", "))")
         }
         let removalsWon = items.filter { $0.removal?.outcome == .removalWon }.map { "\($0.kind) '\($0.label)'" }
         if !removalsWon.isEmpty {

@@ -55,7 +55,6 @@ enum Output {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { safe(String($0)) }.joined(separator: "\n")
     }
 
-    /// A value as Docket's JSON on stdout.
     /// Writes `text` to standard output in one go (far faster than a print per line).
     static func write(_ text: String) {
         fflush(nil)

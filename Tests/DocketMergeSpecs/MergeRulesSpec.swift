@@ -136,6 +136,8 @@ final class MergeRulesSpec: QuickSpec {
                     expect(other.state) == one.state
                     expect(one.report.items.first?.fields.first?.rule) == .tieBreak
                     expect(other.report) == one.report.swappingSides()
+                    // No edit was later: the summary does not say one was.
+                    expect(one.report.summary) == "1 item merged; 1 field edited at the same moment kept the greater value: todo 'Bananas' text"
                 }
             }
 
