@@ -31,7 +31,8 @@ import Quick
 /// between folders) unless DOCKET_DOORS_REAL=1: then it is Radicale on
 /// 127.0.0.1 with vdirsyncer for real, as `scripts/doors-law` runs it.
 /// DOCKET_DOORS_SEEDS and DOCKET_DOORS_ROUNDS size the run (2 × 25 here);
-/// DOCKET_SEED=N replays one seed; DOCKET_DOORS_KEEP_FOLDERS=1 keeps the folders.
+/// DOCKET_SEED=N replays one seed; DOCKET_DOORS_KEEP_FOLDERS=1 keeps the folders;
+/// DOCKET_DOORS_TRACE=1 prints each step (and each simulated vdirsyncer run) as it goes.
 final class DoorsLawSpec: QuickSpec {
     override class func spec() {
         let environment = ProcessInfo.processInfo.environment
