@@ -2,12 +2,19 @@ import Foundation
 
 /// A JSON value as another tool wrote it, kept whole.
 public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// A string.
     case string(String)
+    /// A whole number.
     case integer(Int64)
+    /// A number with a fraction (or too large for `integer`).
     case number(Double)
+    /// true or false.
     case bool(Bool)
+    /// A list.
     case array([JSONValue])
+    /// An object, by key.
     case object([String: JSONValue])
+    /// null.
     case null
 
     public init(from decoder: Decoder) throws {

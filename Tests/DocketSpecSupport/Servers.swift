@@ -362,5 +362,6 @@ public final class CalendarServer {
         runCommand("vdirsyncer", ["-c", config.path] + arguments, environment: environment, input: "")
     }
 
+    /// Stops Radicale.
     public func stop() { radicale.stop() }
 }

@@ -403,6 +403,14 @@ final class ExchangeSpec: QuickSpec {
                 expect(undone.stdout).to(contain("import from"))
                 expect(try! Store.open(at: store).load().state.todos.map(\.text)) == ["Mine"]
             }
+            it("killed after its files are written, leaves its record for the next commit") {
+                let file = write("[\(task(uuid, "Buy milk")), \(task("7c1e0000-0000-4000-8000-000000000002", "Call Anna"))]", "two.json")
+                let killed = docket(["import", "taskwarrior", file], store: store, environment: ["TZ": "UTC", "DOCKET_FAULT": "after-import-files"])
+                expect(killed.status) != 0
+                expect(run("commit").status) == 0
+                expect(gitCLI(["log", "-1", "--format=%s"], in: store).stdout).to(beginWith("Import from Taskwarrior: add 2 todos"))
+                expect(run("commit").stdout).notTo(contain("Import from"))
+            }
         }
 
         describe("what goes out to other tools' formats") {

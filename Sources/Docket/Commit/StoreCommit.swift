@@ -71,15 +71,15 @@ extension Store {
         clearAbandonedGitLocks()
         try finishInterruptedUpdate()
         try refuseUnfinishedGitOperation()
-        // A calendar sync's changes carry its record, also when a sync killed before its commit left them for this one.
+        // A calendar sync's or an import's changes carry its record, also when one killed before its commit left them for this one.
         var composing = composing
-        let calendar = message == nil ? pendingCalendarRecord() : nil
-        if let calendar {
-            if calendar.head == (try git.head())?.description { composing = { Store.calendarMessage(calendar, change: $0) } } else { clearCalendarRecord() }
+        let pending = message == nil ? pendingRecord() : nil
+        if let pending {
+            if pending.head == (try git.head())?.description { composing = { Store.recordMessage(pending, change: $0) } } else { clearPendingRecord() }
         }
         var finished = false
         // NB: kept when the commit fails (a hook refusing it, say): the next commit carries it.
-        defer { if finished, calendar != nil { clearCalendarRecord() } }
+        defer { if finished, pending != nil { clearPendingRecord() } }
         let report = try git.statusReport(under: StoreLayout.folders)
         let found = report.entries
         // Conflicts git left with nothing under way would be settled by taking the working tree's side, silently.
@@ -91,9 +91,9 @@ extension Store {
         // git refreshes its index, or every status would hash them again.
         let stale = report.stale
         guard !entries.isEmpty else {
-            if let calendar, calendar.head == (try git.head())?.description, !calendar.report.lostValues.isEmpty {
+            if let pending, pending.head == (try git.head())?.description, !pending.report.lostValues.isEmpty {
                 finished = true
-                return try commitCalendarRecord(calendar)
+                return try commitPendingRecord(pending)
             }
             if !stale.isEmpty, let head = try git.head() {
                 let tree = try git.writingObjectsTogether { try git.stageAndWriteTree([], refreshing: stale) }

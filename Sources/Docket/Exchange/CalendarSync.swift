@@ -84,18 +84,6 @@ struct CalendarSyncState: Codable {
     }
 }
 
-/// The record a calendar sync's commit carries, kept in `.git/docket/` from
-/// before its files are written until that commit: a sync killed in between
-/// leaves it for the next commit.
-struct CalendarRecord: Codable {
-    var folder: String
-    var report: MergeReport
-    /// HEAD when the record was made: a commit on another HEAD is not the calendar sync's.
-    var head: String?
-    var ours: String?
-    var theirs: String?
-}
-
 extension Store {
     private static let calendarFileLimit = 1 << 20
     private static let calendarStateLimit = 1 << 30
@@ -119,7 +107,7 @@ extension Store {
             } catch {
                 throw StoreError.input(.calendarFolder(path: path))
             }
-            if pendingCalendarRecord() != nil { _ = try commitHoldingLock(message: nil) }
+            if pendingRecord() != nil { _ = try commitHoldingLock(message: nil) }
             let stateName = "ical-" + NameBasedID.make(namespace: VTodo.namespace, name: "folder " + path).uuidString.lowercased() + ".json"
             let statePath = try localFile(stateName).path
             var state = CalendarSyncState(base: AppState(), files: [:])
@@ -150,13 +138,9 @@ extension Store {
             // value the calendar lost where the store did not change).
             let recording = result != ours || !pass.report.lostValues.isEmpty
             if recording {
-                var record = CalendarRecord(folder: path, report: pass.report, head: try git.head()?.description)
-                if !pass.report.isEmpty, let head = try git.head() {
-                    let theirs = try calendarSide(pass.theirs, on: head)
-                    try keepReachable(theirs)
-                    (record.ours, record.theirs) = (head.description, theirs.description)
-                }
-                try StoreError.gate(writing: true) { try AtomicFile.write(try JSONEncoder().encode(record), to: calendarRecordFile) }
+                let title = "Calendar sync (\((path as NSString).lastPathComponent))"
+                try notePendingRecord(title: title, report: pass.report, theirs: pass.report.isEmpty ? nil : pass.theirs,
+                                      side: "The calendar's side of a calendar sync")
                 if result != ours {
                     let action = "ical sync " + ((path as NSString).lastPathComponent)
                     let recorded = recordForUndo(action: action, before: ours, after: result)
@@ -389,63 +373,6 @@ extension Store {
         }
         return AppState(todos: todos, projects: made.sorted { (rank[$0.id] ?? .max, $0.id.uuidString) < (rank[$1.id] ?? .max, $1.id.uuidString) },
                         removed: removed)
-    }
-
-    /// A commit on `head` whose files hold the calendar side's items, so a value the calendar lost can be restored from it.
-    private func calendarSide(_ theirs: [UUID: CalendarEntry], on head: ObjectID) throws -> ObjectID {
-        try sideCommit(theirs, on: head, message: "The calendar's side of a calendar sync")
-    }
-
-    /// A commit on `head` whose files hold these items (another side of a merge), so a value it lost can be restored from it.
-    func sideCommit(_ theirs: [UUID: CalendarEntry], on head: ObjectID, message: String) throws -> ObjectID {
-        try git.writingObjectsTogether {
-            var blobs: [String: ObjectID] = [:]
-            for entry in theirs.values {
-                let item: StoredItem
-                switch entry {
-                case let .todo(todo): item = .todo(todo)
-                case let .task(task, project): item = .task(task, project: project, position: nil)
-                }
-                blobs[item.path] = try git.writeBlob(try item.text(keeping: nil))
-            }
-            let tree = try git.tree(try git.tree(ofCommit: head), replacing: blobs)
-            return try git.commit(tree: tree, parents: [head], message: message + "\n")
-        }
-    }
-
-    /// Where a calendar sync's record waits for its commit.
-    var calendarRecordFile: String { gitdir + "docket/calendar-record" }
-
-    /// The record of a calendar sync not committed yet, if any.
-    func pendingCalendarRecord() -> CalendarRecord? {
-        guard let data = try? Folder.readFile(calendarRecordFile, limit: 1 << 24) else { return nil }
-        return try? JSONDecoder().decode(CalendarRecord.self, from: data)
-    }
-
-    /// A commit of HEAD's tree carrying a calendar sync's record, where the store did not change (the calendar's values lost).
-    func commitCalendarRecord(_ record: CalendarRecord) throws -> CommitOutcome {
-        guard let head = try git.head() else { return .nothingToCommit }
-        guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
-        let message = Store.calendarMessage(record, change: "Keep the store's values over the calendar's") + "\n"
-        let id = try git.writingObjectsTogether { try git.commit(tree: try git.tree(ofCommit: head), parents: [head], message: message) }
-        let summary = String(message.prefix { $0 != "\n" })
-        try git.setReference(branch, to: id, message: "commit: " + summary)
-        return .committed(id: id.description, message: summary)
-    }
-
-    /// Forgets a calendar sync's record once a commit carries it.
-    func clearCalendarRecord() { try? FileManager.default.removeItem(atPath: calendarRecordFile) }
-
-    /// The message of a commit that carries a calendar sync's record: the change in words, the decisions, and the sides.
-    static func calendarMessage(_ record: CalendarRecord, change: String) -> String {
-        let name = (record.folder as NSString).lastPathComponent
-        var lines = ["Calendar sync (\(name)): " + change.prefix(1).lowercased() + change.dropFirst()]
-        let decisions = (record.report.items.flatMap(\.lines) + record.report.farAhead.map(\.line)).map { "- " + $0 }
-        if !decisions.isEmpty { lines += [""] + decisions }
-        if let ours = record.ours.flatMap(ObjectID.init(hex:)), let theirs = record.theirs.flatMap(ObjectID.init(hex:)) {
-            lines += ["", MergeHistory.replayTrailers(record.report, ours: ours, theirs: theirs)]
-        }
-        return lines.joined(separator: "\n")
     }
 
     /// Every todo, and every project task with a due date, as one VCALENDAR for subscribing to (read-only).

@@ -163,6 +163,13 @@ extension Store {
                 return ImportOutcome(commit: nil, summary: "Nothing to import from \(source): the store already has it all.",
                                      report: merged.report, skipped: batch.problems, notes: batch.notes)
             }
+            // The record first (its decisions, what it skipped and kept, and the sides a lost value comes back from: a
+            // killed import leaves it for the next commit), then the files, then the commit that carries it.
+            var notes = batch.problems.map { "- " + $0.skippedLine }
+            if !batch.notes.isEmpty { notes += (notes.isEmpty ? [] : [""]) + batch.notes }
+            try notePendingRecord(title: "Import from \(source)", report: merged.report, notes: notes,
+                                  theirs: merged.report.lostValues.isEmpty ? nil : Store.calendarEntries(incoming, allTasks: true),
+                                  side: "The side of an import from \(source)")
             // All or nothing: an import that cannot write every file puts back those it wrote (the store was clean),
             // and one that is committed is undone as one step.
             let recorded = recordForUndo(action: "import from \(source)", before: before.state, after: result)
@@ -170,31 +177,16 @@ extension Store {
                 try write(from: before, to: result)
             } catch {
                 if let recorded { dropUndoEntry(recorded) }
+                clearPendingRecord()
                 try? putBackStoreFiles()
                 throw error
             }
-            let decisions = merged.report.items.flatMap(\.lines)
-            // A value the merge discarded is listed by `merges`: the commit names its two sides.
-            var trailers = ""
-            if !merged.report.lostValues.isEmpty, let head = try git.head() {
-                let theirs = try sideCommit(Store.calendarEntries(incoming, allTasks: true), on: head, message: "The side of an import from \(source)")
-                try keepReachable(theirs)
-                trailers = MergeHistory.replayTrailers(merged.report, ours: head, theirs: theirs)
+            Fault.point("after-import-files")
+            let outcome = try commitHoldingLock(message: nil)
+            guard case let .committed(id, message) = outcome else {
+                return ImportOutcome(commit: nil, summary: "Import from \(source)", report: merged.report, skipped: batch.problems, notes: batch.notes)
             }
-            var summary = ""
-            let compose = { (change: String) -> String in
-                summary = "Import from \(source): " + change.prefix(1).lowercased() + change.dropFirst()
-                var lines = [summary]
-                if !decisions.isEmpty { lines += [""] + decisions.map { "- " + $0 } }
-                if !batch.problems.isEmpty { lines += [""] + batch.problems.map { "- " + $0.skippedLine } }
-                if !batch.notes.isEmpty { lines += [""] + batch.notes }
-                if !trailers.isEmpty { lines += ["", trailers] }
-                return lines.joined(separator: "\n")
-            }
-            let outcome = try commitHoldingLock(message: nil, composing: compose)
-            guard case let .committed(id, _) = outcome else {
-                return ImportOutcome(commit: nil, summary: summary, report: merged.report, skipped: batch.problems, notes: batch.notes)
-            }
+            let summary = String(message.prefix { $0 != "\n" })
             return ImportOutcome(commit: id, summary: summary, report: merged.report, skipped: batch.problems, notes: batch.notes)
         }
     }

@@ -28,21 +28,21 @@ extension Store {
             let parents = try git.parents(of: commit)
             guard let parent = parents.first else { return (found, 0) }
             let changed = try git.changedPaths(from: try git.tree(ofCommit: parent), to: try git.tree(ofCommit: commit))
+            // NB: read through the store's reader of a commit: a file that is not one Docket wrote is left out, as a pull leaves it.
+            var reader: StoreReader?
             for change in changed where change.kind == .deleted {
-                guard let tombstone = wanted[change.path], let blob = change.oldID else { continue }
+                guard let tombstone = wanted[change.path] else { continue }
                 wanted[change.path] = nil
-                guard let data = try? git.blob(blob), data.count <= Store.maximumFileSize,
-                      let item = try? StoredItem.decode(data, at: StoreLayout.item(at: change.path)) else { continue }
-                switch item {
-                case let .todo(todo): found.append(.todo(todo, removed: tombstone.removedDate))
-                case let .task(task, project, _):
-                    var title = titles[project]
-                    if title == nil, let header = try? git.blobID(inTree: try git.tree(ofCommit: parent), at: StoreLayout.project(project)),
-                       case let .project(old, _)? = try? StoredItem.decode(try git.blob(header), at: .project(project)) {
-                        title = old.title
-                    }
-                    found.append(.task(task, project: title ?? "Removed", removed: tombstone.removedDate))
-                default: continue
+                if reader == nil { reader = StoreReader(try CommitSource(git: git, commit: parent)) }
+                switch tombstone.kind {
+                case .todo:
+                    if let todo = reader?.todo(tombstone.id) { found.append(.todo(todo, removed: tombstone.removedDate)) }
+                case .task:
+                    guard let projectID = tombstone.projectID, let project = try? reader?.project(projectID),
+                          let task = project.task(id: tombstone.id) else { continue }
+                    found.append(.task(task, project: titles[projectID] ?? project.title, removed: tombstone.removedDate))
+                case .project:
+                    continue
                 }
             }
             commit = parent

@@ -296,7 +296,9 @@ public enum Taskwarrior {
 
     /// An item the store removed, as it last was, for the export to say it was deleted.
     public enum RemovedItem: Sendable {
+        /// A todo as last committed, and when it was removed.
         case todo(TodoItem, removed: Date)
+        /// A project task as last committed, its project's title, and when it was removed.
         case task(ProjectTask, project: String, removed: Date)
     }
 
