@@ -33,7 +33,7 @@ final class IndexFileSpec: QuickSpec {
             guard let data = FileManager.default.contents(atPath: indexPath), data.count >= 20 else { return nil }
             return IndexFile.read(indexPath, checksum: ObjectID(bytes: Array(data.suffix(20))))
         }
-        func git(_ arguments: String...) -> String { gitCLI(arguments, in: folder).stdout }
+        @discardableResult func git(_ arguments: String...) -> String { gitCLI(arguments, in: folder).stdout }
 
         it("reads version 2 and 3 as git wrote them: each path and blob as git ls-files -s lists them") {
             for version in ["2", "3"] {

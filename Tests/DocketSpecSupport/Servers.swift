@@ -281,7 +281,7 @@ public final class ConnectProxy {
     public init() {
         port = freePort()
         log = temporaryFolder("docket-proxy").appendingPathComponent("log").path
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("scripts/connect-proxy.py").path
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -127,7 +127,7 @@ public final class Background {
 
     public init(_ program: String, _ arguments: [String], log: URL, environment: [String: String] = [:]) {
         self.log = log
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -10,7 +10,7 @@ final class CommandLineSpec: QuickSpec {
         beforeEach { folder = temporaryStore() }
         afterEach { try? FileManager.default.removeItem(at: folder) }
         func state() -> AppState { (try? Store.open(at: folder).load().state) ?? AppState() }
-        func add(_ text: String, _ extra: String...) -> String {
+        @discardableResult func add(_ text: String, _ extra: String...) -> String {
             docket(["add", text] + extra, store: folder).stdout.trimmingCharacters(in: .newlines)
         }
 

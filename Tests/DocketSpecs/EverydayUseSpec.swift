@@ -31,10 +31,10 @@ final class EverydayUseSpec: QuickSpec {
         func user(_ arguments: String..., in cwd: URL? = nil, environment: [String: String] = [:]) -> CommandResult {
             user(arguments, in: cwd, environment: environment)
         }
-        func run(_ arguments: String..., environment: [String: String] = [:]) -> CommandResult {
+        @discardableResult func run(_ arguments: String..., environment: [String: String] = [:]) -> CommandResult {
             docket(arguments, store: store, environment: environment)
         }
-        func add(_ words: String...) -> String {
+        @discardableResult func add(_ words: String...) -> String {
             docket(["add"] + words, store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
         func todos() -> [TodoItem] { (try? Store.open(at: store).load().state.todos) ?? [] }

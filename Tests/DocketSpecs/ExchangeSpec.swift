@@ -488,7 +488,7 @@ final class ExchangeSpec: QuickSpec {
             it("imports Timewarrior's intervals as slips on the tasks their tags name, once, and reports a range as CSV") {
                 let db = root.appendingPathComponent("timew")
                 try! FileManager.default.createDirectory(at: db.appendingPathComponent("data"), withIntermediateDirectories: true)
-                FileManager.default.createFile(atPath: db.appendingPathComponent("timewarrior.cfg").path, contents: Data())
+                _ = FileManager.default.createFile(atPath: db.appendingPathComponent("timewarrior.cfg").path, contents: Data())
                 func timew(_ arguments: String...) -> CommandResult { runCommand("timew", arguments, environment: ["TIMEWARRIORDB": db.path], input: "") }
                 let work = run("project", "add", "Work").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 expect(run("task", "add", work, "Write report").status) == 0

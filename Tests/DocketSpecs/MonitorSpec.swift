@@ -194,7 +194,7 @@ final class MonitorSpec: QuickSpec {
                         case 0, 1:
                             what = "add"
                             _ = run("add", "item \(step)")
-                        case 2, 3 where pick != nil:
+                        case 2 where pick != nil, 3 where pick != nil:
                             what = "edit \(pick!) in place"
                             // The last byte (the closing newline) made a space: still the same size, and still JSON.
                             var info = stat()

@@ -12,7 +12,7 @@ final class RichItemsSpec: QuickSpec {
         afterEach { try? FileManager.default.removeItem(at: store) }
         @discardableResult
         func run(_ arguments: String...) -> CommandResult { docket(arguments, store: store) }
-        func add(_ words: String...) -> String { docket(["add"] + words, store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+        @discardableResult func add(_ words: String...) -> String { docket(["add"] + words, store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
         func todos() -> [TodoItem] { (try? Store.open(at: store).load().state.todos) ?? [] }
         func file(_ id: String) -> String {
             let full = todos().first { $0.id.uuidString.lowercased().hasPrefix(id) }!.id.uuidString

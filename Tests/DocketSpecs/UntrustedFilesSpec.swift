@@ -285,7 +285,7 @@ final class UntrustedFilesSpec: QuickSpec {
         describe("a lock file left empty by a docket killed as it made it") {
             it("blocks nobody") {
                 let store = try Store.open(at: folder)
-                FileManager.default.createFile(atPath: store.lockFile, contents: Data())
+                _ = FileManager.default.createFile(atPath: store.lockFile, contents: Data())
                 expect(docket("add", "x", store: folder, environment: ["DOCKET_LOCK_TIMEOUT": "0.5"]).status) == 0
             }
         }

@@ -194,7 +194,7 @@ final class FaultSpec: QuickSpec {
                 expect(killed.status) == 137
                 expect(FileManager.default.fileExists(atPath: fresh.folder.appendingPathComponent(".git/docket-clone").path)) == true
                 // The index's lock file a checkout killed midway leaves, which no process holds.
-                FileManager.default.createFile(atPath: fresh.folder.appendingPathComponent(".git/index.lock").path, contents: Data())
+                _ = FileManager.default.createFile(atPath: fresh.folder.appendingPathComponent(".git/index.lock").path, contents: Data())
                 let synced = fresh.run("sync")
                 expect(synced.status) == 0
                 expect(fresh.state) == laptop.state
@@ -229,7 +229,7 @@ final class FaultSpec: QuickSpec {
         describe("git's own lock files") {
             it("left in the store by a killed program are removed, and commit and sync go on") {
                 for lock in ["index.lock", "HEAD.lock", "refs/heads/main.lock", "refs/remotes/origin/main.lock"] {
-                    FileManager.default.createFile(atPath: laptop.folder.appendingPathComponent(".git/" + lock).path, contents: Data())
+                    _ = FileManager.default.createFile(atPath: laptop.folder.appendingPathComponent(".git/" + lock).path, contents: Data())
                 }
                 laptop.run("add", "After the crash")
                 expect(laptop.run("commit").status) == 0
@@ -237,7 +237,7 @@ final class FaultSpec: QuickSpec {
                 expect(laptop.git("status", "--porcelain")) == ""
             }
             it("left in the shared bare remote by a killed push is removed, and the next sync pushes") {
-                FileManager.default.createFile(atPath: remote.appendingPathComponent("refs/heads/main.lock").path, contents: Data())
+                _ = FileManager.default.createFile(atPath: remote.appendingPathComponent("refs/heads/main.lock").path, contents: Data())
                 laptop.run("add", "After the crash")
                 let synced = laptop.run("sync")
                 expect(synced.status) == 0

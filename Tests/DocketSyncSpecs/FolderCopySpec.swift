@@ -268,7 +268,7 @@ final class FolderCopyPropertySpec: QuickSpec {
                 let pool = sameFolderTodos + (1...6).map { UUID(uuidString: String(format: "1B000000-0000-4000-8000-%012d", $0))! }
                 var log: [String] = []
 
-                func git(_ machine: Machine, _ arguments: [String]) -> Bool { gitCLI(arguments, in: machine.folder).status == 0 }
+                @discardableResult func git(_ machine: Machine, _ arguments: [String]) -> Bool { gitCLI(arguments, in: machine.folder).status == 0 }
                 func recent(_ machine: Machine, _ arguments: [String]) -> [String] {
                     gitCLI(["rev-list", "-n", "10", "HEAD"] + arguments, in: machine.folder).stdout.split(separator: "\n").map(String.init)
                 }

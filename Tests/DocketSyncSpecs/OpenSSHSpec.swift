@@ -105,7 +105,7 @@ final class OpenSSHSpec: QuickSpec {
             }
             it("says how to accept an unknown host, port included, and works once it is accepted") {
                 let empty = root.appendingPathComponent("empty_known_hosts").path
-                FileManager.default.createFile(atPath: empty, contents: nil)
+                _ = FileManager.default.createFile(atPath: empty, contents: nil)
                 writeConfig(key: server.userKey, knownHosts: empty, extra: "Host 127.0.0.1\n  UserKnownHostsFile \(empty)\n  IdentityFile \(server.userKey)\n")
                 let url = "ssh://\(server.user)@127.0.0.1:\(server.port)\(remote.path)"
                 let refused = clone(url, "laptop")

@@ -120,7 +120,7 @@ extension Repository {
                     continue
                 }
                 walk.found.append(Outgoing(id: id, type: GIT_OBJECT_TREE, bytes: new.bytes))
-                let side = try boundary(at: path) { roots }
+                let side = boundary(at: path) { roots }
                 for entry in new.entries where !entry.isSubmodule && !side.held.contains(entry.id) {
                     let name = new.name(of: entry)
                     if entry.isTree {

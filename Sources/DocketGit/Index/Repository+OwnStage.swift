@@ -63,7 +63,7 @@ extension Repository {
             }
             var id = git_oid()
             try data.withUnsafeBytes { bytes in
-                try check(git_odb_write(&id, odb, bytes.baseAddress, bytes.count, GIT_OBJECT_BLOB), "git_odb_write")
+                _ = try check(git_odb_write(&id, odb, bytes.baseAddress, bytes.count, GIT_OBJECT_BLOB), "git_odb_write")
             }
             let mode = recordedMode(info, old: old)
             changes.append((path, ObjectID(id), info))

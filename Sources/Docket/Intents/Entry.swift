@@ -1,0 +1,77 @@
+import DocketModel
+import Foundation
+
+import DocketModel
+import Foundation
+
+/// Something to do: a todo, or a project's task with its project.
+public enum Entry: Sendable, Equatable, Encodable {
+    case todo(TodoItem)
+    // NB: indirect, so an entry is the size of a todo: listings hold 100,000 of them.
+    indirect case task(ProjectTask, project: Project)
+
+    /// The item's id.
+    public var id: UUID {
+        switch self {
+        case let .todo(todo): todo.id
+        case let .task(task, _): task.id
+        }
+    }
+
+    /// When it is due.
+    public var dueDate: Date? {
+        switch self {
+        case let .todo(todo): todo.dueDate
+        case let .task(task, _): task.dueDate.date
+        }
+    }
+
+    /// Whether it is done (a finished task).
+    public var isDone: Bool {
+        switch self {
+        case let .todo(todo): todo.completed
+        case let .task(task, _): task.state == .finished
+        }
+    }
+
+    /// Its text or title.
+    public var text: String {
+        switch self {
+        case let .todo(todo): todo.text
+        case let .task(task, _): task.title
+        }
+    }
+
+    /// When it was made: a todo's creation date; a task has none, so its first slip or the distant past.
+    var madeAt: Date {
+        switch self {
+        case let .todo(todo): todo.creationDate
+        case let .task(task, _): task.timeSlips.first?.start ?? .distantPast
+        }
+    }
+
+    public static func == (a: Entry, b: Entry) -> Bool {
+        switch (a, b) {
+        case let (.todo(x), .todo(y)): x == y
+        case let (.task(x, p), .task(y, q)): x == y && p.id == q.id
+        default: false
+        }
+    }
+
+    private enum Keys: String, CodingKey { case kind, project }
+    private struct ProjectRef: Encodable { let id: UUID; let title: String }
+
+    /// The item as in its file, with `kind` ("todo" or "task") and, for a task, `project` ({id, title}).
+    public func encode(to encoder: Encoder) throws {
+        var keys = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case let .todo(todo):
+            try keys.encode("todo", forKey: .kind)
+            try todo.encode(to: encoder)
+        case let .task(task, project):
+            try keys.encode("task", forKey: .kind)
+            try keys.encode(ProjectRef(id: project.id, title: project.title), forKey: .project)
+            try task.encode(to: encoder)
+        }
+    }
+}
