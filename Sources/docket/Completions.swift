@@ -20,11 +20,8 @@ enum Completions {
 
     /// The folder the words name with -C, else the one docket would find.
     static func storeFolder(words: [String]) -> URL? {
-        var directory: String?
-        for (index, word) in words.enumerated() where directory == nil {
-            if word == "-C", index + 1 < words.count { directory = words[index + 1] }
-            if word.hasPrefix("-C"), word.count > 2 { directory = String(word.dropFirst(2)) }
-        }
+        // The words as the parser reads the root's options; a line it does not read names no store.
+        let directory = (try? LeadingWords.parse(Array(words.dropFirst())))?.store.directory
         return StoreOptions.named(directory) ?? StoreOptions.enclosing ?? StoreOptions.defaultFolder
     }
 }

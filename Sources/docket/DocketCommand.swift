@@ -43,7 +43,11 @@ struct DocketCommand: ParsableCommand {
             ProjectCommand.self, TaskCommand.self, Report.self, Status.self, Commit.self, Log.self, Pack.self,
             Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Autosync.self, Monitor.self, Merges.self, MergeDriver.self,
             ImportCommand.self, ExportCommand.self, ICalCommand.self,
-        ])
+        ],
+        defaultSubcommand: Today.self)
+
+    /// `-C <dir>`, read here wherever it stands, before or after the command's name; every command's own `StoreOptions` is this one.
+    @OptionGroup var store: StoreOptions
 }
 
 /// A store error as it is shown: its text made safe for a terminal (it may name files and remotes from elsewhere).

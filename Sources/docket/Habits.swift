@@ -1,7 +1,6 @@
 import ArgumentParser
 
-/// What people type, turned into what the parser reads: `-C <dir>` before the
-/// command (as with git), `docket` alone for the day's view, `docket <id>
+/// What people type, turned into what the parser reads: `docket <id>
 /// <command>` (Taskwarrior's and dstask's order), `docket <id>` to show a
 /// todo, and a mistyped command answered with the nearest one.
 enum CommandLineHabits {
@@ -12,50 +11,46 @@ enum CommandLineHabits {
         "tag": ["tag"], "priority": ["priority"], "note": ["note"], "repeat": ["repeat"],
     ]
 
-    /// Root options that stay where they are.
-    static let rootOptions: Set<String> = ["-h", "--help", "--version", "--generate-completion-script", "--experimental-dump-help"]
-
+    /// Reads `docket <id> <command>`, `docket <id>` and a mistyped command.
+    /// A command line that starts with a command is the parser's alone; any
+    /// other is parsed first for the root's own options (`-C`), by the parser,
+    /// so that the first word after them can be looked at. Those options go
+    /// back in front of the command as the parser read them: nothing can move
+    /// an option's value. `docket` alone, or with options only, is the day's
+    /// view (the root's default command).
     static func rewrite(_ arguments: [String], commands: [String]) throws -> [String] {
         // The shells' completion scripts call back with their own syntax.
-        if arguments.first == "---completion" { return arguments }
-        var (store, rest) = splitStoreOption(arguments)
-        if rest.isEmpty || (rest[0].hasPrefix("-") && !rootOptions.contains(rest[0]) && rest[0] != "--") {
-            rest.insert("today", at: 0)
-        }
-        let first = rest[0]
-        if !commands.contains(first) && !first.hasPrefix("-") {
-            if looksLikeID(first) {
-                if rest.count == 1 {
-                    rest = ["show", first]
-                } else if let command = idFirst[rest[1]] {
-                    rest = command + [first] + rest.dropFirst(2)
-                } else {
-                    throw ValidationError("'\(Output.safe(rest[1]))' cannot follow an id; after an id come \(idFirst.keys.sorted().joined(separator: ", "))")
-                }
+        guard let head = arguments.first, head != "---completion", !commands.contains(head) else { return arguments }
+        // A line the root's options do not parse is left for the parser to name what is wrong.
+        guard let leading = try? LeadingWords.parse(arguments), let first = leading.rest.first,
+              !first.hasPrefix("-"), !commands.contains(first) else { return arguments }
+        let rest = leading.rest
+        var command: [String]
+        if looksLikeID(first) {
+            if rest.count == 1 {
+                command = ["show", first]
+            } else if let words = idFirst[rest[1]] {
+                command = words + [first] + rest.dropFirst(2)
             } else {
-                let near = Suggest.nearest(first, among: commands.filter { $0 != "merge-driver" })
-                throw ValidationError("'\(Output.safe(first))' is not a docket command"
-                    + (near.map { "; did you mean '\($0)'?" } ?? "; 'docket --help' lists the commands (to add a todo: docket add \(Output.safe(rest.joined(separator: " "))))"))
+                throw ValidationError("'\(Output.safe(rest[1]))' cannot follow an id; after an id come \(idFirst.keys.sorted().joined(separator: ", "))")
             }
+        } else {
+            let near = Suggest.nearest(first, among: commands.filter { $0 != "merge-driver" })
+            throw ValidationError("'\(Output.safe(first))' is not a docket command"
+                + (near.map { "; did you mean '\($0)'?" } ?? "; 'docket --help' lists the commands (to add a todo: docket add \(Output.safe(rest.joined(separator: " "))))"))
         }
-        if store.isEmpty { return rest }
-        let end = rest.firstIndex(of: "--") ?? rest.endIndex
-        rest.insert(contentsOf: store, at: end)
-        return rest
-    }
-
-    /// A leading `-C <dir>` (or `-C<dir>`), apart from the rest.
-    static func splitStoreOption(_ arguments: [String]) -> (store: [String], rest: [String]) {
-        guard let first = arguments.first, first.hasPrefix("-C") else { return ([], arguments) }
-        if first == "-C" {
-            guard arguments.count >= 2 else { return ([], arguments) }
-            return (Array(arguments[0...1]), Array(arguments.dropFirst(2)))
-        }
-        return (["-C", String(first.dropFirst(2))], Array(arguments.dropFirst()))
+        return leading.store.arguments + command
     }
 
     /// Four or more hex digits, or a whole UUID: what an id prefix looks like.
     static func looksLikeID(_ word: String) -> Bool {
         word.count >= 4 && word.allSatisfy { $0.isHexDigit || $0 == "-" } && word.contains(where: \.isHexDigit) && !word.hasPrefix("-")
     }
+}
+
+/// The root's own options, and the words after them: what the parser reads
+/// before a command's name.
+struct LeadingWords: ParsableArguments {
+    @OptionGroup var store: StoreOptions
+    @Argument(parsing: .allUnrecognized) var rest: [String] = []
 }

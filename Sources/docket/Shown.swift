@@ -1,5 +1,6 @@
 import ArgumentParser
 import Docket
+import Foundation
 
 // What items say of themselves, as they are shown to a person: escaped by `Output.safe`.
 
@@ -39,12 +40,14 @@ extension ProjectTask {
 /// with a dash is text too ("-5 pushups"), unless it looks like a mistyped
 /// option (`--dew`), which is refused rather than written into the text.
 enum TextWords {
-    /// The words joined by spaces; a usage error when there is no text or a word looks like an option.
-    static func join(_ words: [String], what: String, options: [String] = []) throws -> String {
+    /// The words joined by spaces; a usage error when there is no text or a word looks like an option
+    /// (with the nearest of the options `command` declares).
+    static func join(_ words: [String], what: String, command: ParsableCommand.Type? = nil) throws -> String {
         let end = words.firstIndex(of: "--") ?? words.endIndex
         if let option = words[..<end].first(where: looksLikeOption) {
-            let near = Suggest.nearest(option, among: options).map { "; did you mean '\($0)'?" } ?? ""
-            throw ValidationError("unknown option '\(Output.safe(option))'\(near) (text that starts with dashes goes after '--': docket add -- \(Output.safe(option)))")
+            let near = Suggest.nearest(option, among: command.map(DeclaredOptions.names) ?? []).map { "; did you mean '\($0)'?" } ?? ""
+            let example = command == Add.self ? ": docket add -- \(Output.safe(option))" : ""
+            throw ValidationError("unknown option '\(Output.safe(option))'\(near) (text that starts with dashes goes after '--'\(example))")
         }
         let text = words.enumerated().filter { $0.offset != end }.map(\.element).joined(separator: " ")
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("\(what) cannot be empty") }
@@ -58,10 +61,28 @@ enum TextWords {
     }
 }
 
+/// The options a command declares, as the parser describes the command (what its `--help` shows):
+/// the candidates for a "did you mean", never a list kept by hand beside the declarations.
+enum DeclaredOptions {
+    static func names(of command: ParsableCommand.Type) -> [String] {
+        guard let json = try? JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any],
+              let arguments = (json["command"] as? [String: Any])?["arguments"] as? [[String: Any]] else { return [] }
+        return arguments.filter { $0["kind"] as? String != "positional" }.flatMap { argument in
+            (argument["names"] as? [[String: Any]] ?? []).compactMap { name -> String? in
+                guard let text = name["name"] as? String else { return nil }
+                return (name["kind"] as? String == "long" ? "--" : "-") + text
+            }
+        }
+    }
+}
+
 /// The nearest of some names to a mistyped one, as git's "did you mean".
 enum Suggest {
     /// The candidate closest to `word` by edit distance, when it is close enough to be a typo.
     static func nearest(_ word: String, among candidates: [String]) -> String? {
+        // A start of one name ("--prio") is that name, however far it is from shorter ones.
+        let started = candidates.filter { word.count >= 3 && $0.hasPrefix(word.lowercased()) }
+        if started.count == 1 { return started[0] }
         let scored = candidates.map { ($0, distance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
         guard let (best, score) = scored, score <= max(1, (min(word.count, best.count) + 2) / 3) || best.hasPrefix(word.lowercased()) && word.count >= 2
         else { return nil }

@@ -7,8 +7,11 @@ import Foundation
 /// its repository), else ~/.docket, which alone is created on first use. A
 /// `GIT_DIR` or `GIT_WORK_TREE` naming another repository is refused.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customShort("C"), help: ArgumentHelp("The store's folder (default: $DOCKET_DIR, else the store the working folder is in, else ~/.docket).", valueName: "dir"))
+    @Option(name: .customShort("C", allowingJoined: true), help: ArgumentHelp("The store's folder (default: $DOCKET_DIR, else the store the working folder is in, else ~/.docket).", valueName: "dir"))
     var directory: String?
+
+    /// The options as they would be typed: `-C <dir>`, or nothing.
+    var arguments: [String] { directory.map { ["-C", $0] } ?? [] }
 
     /// The folder named by -C or DOCKET_DIR, if any.
     var named: URL? { StoreOptions.named(directory) }

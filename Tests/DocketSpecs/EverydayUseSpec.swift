@@ -91,6 +91,29 @@ final class EverydayUseSpec: QuickSpec {
                 expect(user("list", "-C", copy.path).stdout).to(contain("Shared"))
                 expect(user("--help").stdout).to(contain("-C <dir>"))
             }
+            it("reads -C where the parser reads it: an option missing its value never takes -C's, and -C never lands in the text") {
+                let lists = home.appendingPathComponent("lists")
+                let missing = user("-C", lists.path, "add", "Read", "--due")
+                expect(missing.status) == 64
+                expect(missing.stderr).to(contain("Missing value for '--due <date>'"))
+                expect(user("-C", lists.path, "note", "abcd", "--edit").stderr).to(contain("Missing value for '--edit <n>'"))
+                expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".docket").path)) == false
+                // Joined, after the command, and before an id-first command line.
+                let milk = user("-C\(lists.path)", "add", "Buy", "milk").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(user(milk, "done", "-C", lists.path).stdout) == "Done: Buy milk\n"
+                expect(user("-C", lists.path, milk, "reopen").stdout) == "Reopened: Buy milk\n"
+                expect(user("-C", lists.path).stdout).to(contain("Buy milk"))
+                expect(user("-C", lists.path, "--json").stdout).to(contain("\"open\""))
+                // After '--' it is text, as after git's '--'.
+                expect(user("-C", lists.path, "add", "--", "-C", "is", "a", "grade").status) == 0
+                expect(todos().map(\.text).sorted()) == ["-C is a grade", "Buy milk"]
+                expect(user("add", "x", "-C").stderr).to(contain("Missing value for '-C'"))
+            }
+            it("draws 'did you mean' from each command's own options") {
+                expect(user("add", "Buy", "--prio", "high").stderr).to(contain("did you mean '--priority'?"))
+                expect(user("note", "abcd", "--edti", "1", "x").stderr).to(contain("did you mean '--edit'?"))
+                expect(user("list", "--projcet", "x").stderr).to(contain("ean '--project'?"))
+            }
             it("names git's safe.directory for a store another user owns, and following the advice works") {
                 guard getuid() == 0 else { return }
                 runCommand("chown", ["-R", "nobody", store.path])

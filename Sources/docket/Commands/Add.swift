@@ -33,10 +33,8 @@ struct Add: ParsableCommand {
             transform: RepeatInput.parseAnchor)
     var from: Recurrence.Anchor?
 
-    static let optionNames = ["--due", "--priority", "--every", "--from"]
-
     var parts: (text: String, tags: [String]) {
-        get throws { try TagWords.split(words, what: "the text of a todo", options: Add.optionNames) }
+        get throws { try TagWords.split(words, what: "the text of a todo", command: Add.self) }
     }
 
     func validate() throws {
@@ -97,7 +95,7 @@ enum RepeatInput {
 
 /// Words of a text with tags among them: "+tag" words are tags, the rest is the text.
 enum TagWords {
-    static func split(_ words: [String], what: String, options: [String]) throws -> (text: String, tags: [String]) {
+    static func split(_ words: [String], what: String, command: ParsableCommand.Type) throws -> (text: String, tags: [String]) {
         let end = words.firstIndex(of: "--") ?? words.endIndex
         var tags: [String] = []
         var rest: [String] = []
@@ -110,6 +108,6 @@ enum TagWords {
                 rest.append(word)
             }
         }
-        return (try TextWords.join(rest, what: what, options: options), tags)
+        return (try TextWords.join(rest, what: what, command: command), tags)
     }
 }

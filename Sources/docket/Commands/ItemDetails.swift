@@ -82,7 +82,7 @@ struct NoteCommand: ParsableCommand {
     func validate() throws {
         if edit != nil && remove != nil { throw ValidationError("--edit and --remove cannot be used together") }
         if remove != nil, !words.isEmpty { throw ValidationError("--remove takes no text: docket note <id> --remove <n>") }
-        if remove == nil { _ = try TextWords.join(words, what: "a note", options: ["--edit", "--remove"]) }
+        if remove == nil { _ = try TextWords.join(words, what: "a note", command: NoteCommand.self) }
     }
 
     func run() throws {
@@ -95,9 +95,9 @@ struct NoteCommand: ParsableCommand {
                 throw ValidationError(notes.isEmpty ? "it has no notes" : "it has notes 1 to \(notes.count); 'docket show \(id)' lists them")
             }
             let note = notes[number - 1]
-            change = remove != nil ? .remove(note.id) : .edit(note.id, text: try TextWords.join(words, what: "a note", options: []))
+            change = remove != nil ? .remove(note.id) : .edit(note.id, text: try TextWords.join(words, what: "a note", command: NoteCommand.self))
         } else {
-            change = .add(Note(text: try TextWords.join(words, what: "a note", options: ["--edit", "--remove"])))
+            change = .add(Note(text: try TextWords.join(words, what: "a note", command: NoteCommand.self)))
         }
         let changed = try store.changeEntry(ref, todo: { $0.alter(.noting(change)) }, task: { $0.alter(by: .noting(change)) })
         let verb = switch change {

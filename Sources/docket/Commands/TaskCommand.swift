@@ -35,7 +35,7 @@ struct TaskCommand: ParsableCommand {
                 transform: DueInput.parse)
         var due: DueInput?
 
-        var title: String { get throws { try TextWords.join(words, what: "a task's title", options: ["--due"]) } }
+        var title: String { get throws { try TextWords.join(words, what: "a task's title", command: Self.self) } }
 
         func validate() throws { _ = try title }
 
