@@ -207,9 +207,9 @@ public struct RemovalDecision: Codable, Hashable, Sendable {
     /// The side that removed the item.
     public let removedOn: MergeSide
     /// When it was removed, if a tombstone says so.
-    public let removedDate: Date?
+    @OptionalMillisecondDate public var removedDate: Date?
     /// The latest alterDate of the edited item (for a project, of it and its tasks).
-    public let editDate: Date?
+    @OptionalMillisecondDate public var editDate: Date?
     /// The edited item as JSON, when the removal discarded it.
     public let lostItem: String?
 
@@ -237,25 +237,6 @@ public struct RemovalDecision: Codable, Hashable, Sendable {
         hasher.combine(lostItem)
     }
 
-    private enum CodingKeys: String, CodingKey { case outcome, removedOn, removedDate, editDate, lostItem }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(outcome: try c.decode(Outcome.self, forKey: .outcome),
-                  removedOn: try c.decode(MergeSide.self, forKey: .removedOn),
-                  removedDate: try c.decodeDateIfPresent(forKey: .removedDate),
-                  editDate: try c.decodeDateIfPresent(forKey: .editDate),
-                  lostItem: try c.decodeIfPresent(String.self, forKey: .lostItem))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(outcome, forKey: .outcome)
-        try c.encode(removedOn, forKey: .removedOn)
-        try c.encodeDate(removedDate, forKey: .removedDate)
-        try c.encodeDate(editDate, forKey: .editDate)
-        try c.encodeIfPresent(lostItem, forKey: .lostItem)
-    }
 }
 
 /// A running slip the merge stopped at the start of a later running slip.
@@ -263,7 +244,7 @@ public struct StoppedSlip: Codable, Hashable, Sendable {
     /// The slip.
     public let slipID: UUID
     /// Where it was stopped: the start of the later running slip.
-    public let stop: Date
+    @MillisecondDate public var stop: Date
 
     /// A stopped slip as recorded.
     public init(slipID: UUID, stop: Date) {
@@ -274,18 +255,6 @@ public struct StoppedSlip: Codable, Hashable, Sendable {
     public static func == (a: StoppedSlip, b: StoppedSlip) -> Bool { a.slipID == b.slipID && sameMillisecond(a.stop, b.stop) }
     public func hash(into hasher: inout Hasher) { hasher.combine(slipID) }
 
-    private enum CodingKeys: String, CodingKey { case slipID, stop }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(slipID: try c.decode(UUID.self, forKey: .slipID), stop: try c.decodeDate(forKey: .stop))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(slipID, forKey: .slipID)
-        try c.encodeDate(stop, forKey: .stop)
-    }
 }
 
 /// A value a merge discarded: a field's losing value, or an edited item a removal won over.

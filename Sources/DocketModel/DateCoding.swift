@@ -37,3 +37,62 @@ extension KeyedDecodingContainer {
         return try decodeDate(forKey: key)
     }
 }
+
+/// A date coded as Docket codes every date: ISO-8601 UTC with milliseconds
+/// (`encodeDate`), whatever date strategy the encoder or decoder was given.
+/// Lets a type with dates keep its synthesized `Codable`.
+@propertyWrapper
+public struct MillisecondDate: Codable, Hashable, Sendable {
+    public var wrappedValue: Date
+
+    public init(wrappedValue: Date) { self.wrappedValue = wrappedValue }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let date = ISODate.date(from: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\"\(text)\" is not an ISO-8601 date such as 2026-11-22T09:30:00.000Z")
+        }
+        wrappedValue = date
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        guard ISODate.holds(wrappedValue) else {
+            throw EncodingError.invalidValue(wrappedValue, .init(codingPath: encoder.codingPath,
+                                                                 debugDescription: "the date is outside the years 1 to 9999 a Docket file can hold"))
+        }
+        var container = encoder.singleValueContainer()
+        try container.encode(ISODate.string(from: wrappedValue))
+    }
+}
+
+/// An optional `MillisecondDate`: `null` when there is none, so every field
+/// has its line; a missing key or `null` reads as none.
+@propertyWrapper
+public struct OptionalMillisecondDate: Codable, Hashable, Sendable {
+    public var wrappedValue: Date?
+
+    public init(wrappedValue: Date?) { self.wrappedValue = wrappedValue }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        wrappedValue = container.decodeNil() ? nil : try MillisecondDate(from: decoder).wrappedValue
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        if let wrappedValue {
+            try MillisecondDate(wrappedValue: wrappedValue).encode(to: encoder)
+        } else {
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A missing key is no date, as for an optional.
+    public func decode(_ type: OptionalMillisecondDate.Type, forKey key: Key) throws -> OptionalMillisecondDate {
+        try decodeIfPresent(type, forKey: key) ?? OptionalMillisecondDate(wrappedValue: nil)
+    }
+}

@@ -87,6 +87,26 @@ final class JSONFormatSpec: QuickSpec {
                 }
             }
 
+            context("of a value that carries dates (MillisecondDate)") {
+                struct Stamped: Codable, Equatable {
+                    @MillisecondDate var at: Date
+                    @OptionalMillisecondDate var until: Date?
+                }
+                it("writes them as the files do whatever strategy the encoder was given, null for none, and reads them back") {
+                    let encoder = JSONEncoder()
+                    encoder.dateEncodingStrategy = .secondsSince1970
+                    encoder.outputFormatting = .sortedKeys
+                    let value = Stamped(at: Date(timeIntervalSince1970: 1_795_339_815.2509), until: nil)
+                    let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+                    expect(text) == #"{"at":"2026-11-22T09:30:15.250Z","until":null}"#
+                    expect(try JSONDecoder().decode(Stamped.self, from: Data(text.utf8)).at.docketMilliseconds) == value.at.docketMilliseconds
+                    expect(try JSONDecoder().decode(Stamped.self, from: Data(#"{"at":"2026-11-22T09:30:15Z"}"#.utf8)).until).to(beNil())
+                    expect { try JSONDecoder().decode(Stamped.self, from: Data(#"{"at":"soon"}"#.utf8)) }
+                        .to(throwError { (error: Error) in expect("\(error)").to(contain("\"soon\" is not an ISO-8601 date")) })
+                    expect { try encoder.encode(Stamped(at: Date(timeIntervalSince1970: 1e12), until: nil)) }.to(throwError())
+                }
+            }
+
             context("when a file was edited by hand") {
                 it("accepts a date with a time zone offset and no fraction") {
                     let json = #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00+01:00"}"#

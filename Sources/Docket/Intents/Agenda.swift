@@ -8,15 +8,7 @@ public struct Agenda: Sendable, Encodable {
         /// The task, with its project.
         public let task: Entry
         /// When the slip started.
-        public let since: Date
-
-        private enum Keys: String, CodingKey { case task, since }
-
-        public func encode(to encoder: Encoder) throws {
-            var keys = encoder.container(keyedBy: Keys.self)
-            try keys.encode(task, forKey: .task)
-            try keys.encode(ISODate.string(from: since), forKey: .since)
-        }
+        @MillisecondDate public var since: Date
     }
 
     /// Open todos and unfinished tasks due on an earlier day.

@@ -14,17 +14,7 @@ public struct TimeReport: Encodable, Sendable {
         /// Whether a slip is running.
         public let running: Bool
         /// When it was finished, if it is.
-        public let finished: Date?
-
-        private enum Keys: String, CodingKey { case id, title, seconds, running, finished }
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: Keys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(title, forKey: .title)
-            try c.encode(seconds, forKey: .seconds)
-            try c.encode(running, forKey: .running)
-            try c.encodeDate(finished, forKey: .finished)
-        }
+        @OptionalMillisecondDate public var finished: Date?
     }
 
     /// One project's time.

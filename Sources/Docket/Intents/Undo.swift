@@ -6,7 +6,7 @@ import Foundation
 /// so `docket undo` can take it back: the items it touched, before and after.
 public struct UndoEntry: Codable, Sendable {
     /// When the change was made.
-    public let date: Date
+    @MillisecondDate public var date: Date
     /// What made it, such as "docket done 3f2a" or "merge origin/main".
     public let action: String
     /// Whether it was a merge: undoing one keeps the items the merge brought in.
@@ -44,22 +44,6 @@ public struct UndoEntry: Codable, Sendable {
                   tooLarge: Set(before.todos.map(\.id) + after.todos.map(\.id) + before.projects.map(\.id) + after.projects.map(\.id)).count)
     }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(date: try c.decodeDate(forKey: .date), action: try c.decode(String.self, forKey: .action),
-                  isMerge: try c.decode(Bool.self, forKey: .isMerge), before: try c.decode(AppState.self, forKey: .before),
-                  after: try c.decode(AppState.self, forKey: .after), tooLarge: try c.decodeIfPresent(Int.self, forKey: .tooLarge))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeDate(date, forKey: .date)
-        try c.encode(action, forKey: .action)
-        try c.encode(isMerge, forKey: .isMerge)
-        try c.encode(before, forKey: .before)
-        try c.encode(after, forKey: .after)
-        try c.encodeIfPresent(tooLarge, forKey: .tooLarge)
-    }
 }
 
 /// What `undo` did with one change.

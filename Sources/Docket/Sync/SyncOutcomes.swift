@@ -53,7 +53,7 @@ public struct MergeRecord: Encodable, Sendable {
     /// The merge commit's id.
     public let commit: String
     /// When it was made.
-    public let date: Date
+    @MillisecondDate public var date: Date
     /// The first line of its message.
     public let summary: String
     /// Everything the merge decided.
@@ -61,13 +61,4 @@ public struct MergeRecord: Encodable, Sendable {
     /// Whether git made the merge commit (its decisions are worked out again from its parents).
     public let madeByGit: Bool
 
-    private enum CodingKeys: String, CodingKey { case commit, date, summary, report, madeByGit }
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(commit, forKey: .commit)
-        try c.encodeDate(date, forKey: .date)
-        try c.encode(summary, forKey: .summary)
-        try c.encode(report, forKey: .report)
-        try c.encode(madeByGit, forKey: .madeByGit)
-    }
 }
