@@ -13,9 +13,14 @@ import XCTest
 // `scripts/check-linuxmain` (run by `scripts/test` and CI) fails when one is missing.
 @main struct Main {
     static func main() {
-        // DOCKET_SPECS=StoreSpec,SyncSpec runs only those specs (for working on one); unset, all run.
+        // DOCKET_SPECS=StoreSpec,SyncSpec runs only those specs, DOCKET_SPECS=DocketMergeSpecs a group
+        // (a test target); unset, all run.
         let chosen = ProcessInfo.processInfo.environment["DOCKET_SPECS"].map { Set($0.split(separator: ",").map(String.init)) }
-        QCKMain(all.filter { chosen?.contains(String(describing: $0)) ?? true })
+        QCKMain(all.filter { spec in
+            guard let chosen else { return true }
+            let module = String(reflecting: spec).split(separator: ".").first.map(String.init) ?? ""
+            return chosen.contains(String(describing: spec)) || chosen.contains(module)
+        })
     }
 
     static let all: [QuickSpec.Type] = [
@@ -44,6 +49,7 @@ import XCTest
             MonitorSpec.self,
             CommandLineSpec.self,
             EverydayUseSpec.self,
+            DocsSpec.self,
             ItemCopySpec.self,
             ExchangeSpec.self,
             CalendarSpec.self,
