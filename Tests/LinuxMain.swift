@@ -8,11 +8,13 @@ import XCTest
 @testable import DocketSpecs
 @testable import DocketSyncSpecs
 @testable import SampleSpecs
+import DocketSpecSupport
 
 // On Linux, Quick runs only the specs listed here: add every new QuickSpec.
 // `scripts/check-linuxmain` (run by `scripts/test` and CI) fails when one is missing.
 @main struct Main {
     static func main() {
+        ScratchHome.install()
         // DOCKET_SPECS=StoreSpec,SyncSpec runs only those specs, DOCKET_SPECS=DocketMergeSpecs a group
         // (a test target); unset, all run.
         let chosen = ProcessInfo.processInfo.environment["DOCKET_SPECS"].map { Set($0.split(separator: ",").map(String.init)) }
