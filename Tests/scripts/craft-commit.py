@@ -17,12 +17,19 @@ import hashlib, json, os, subprocess, sys, time, zlib
 # A hostile tree may be nested thousands of folders deep.
 sys.setrecursionlimit(100_000)
 
+_git_dirs = {}
+
+def objects_home(repo):
+    """The repository's git folder, asked of git once per repository (a deep tree writes thousands of objects)."""
+    if repo not in _git_dirs:
+        git_dir = subprocess.run(["git", "-C", repo, "rev-parse", "--git-dir"], capture_output=True, text=True, check=True).stdout.strip()
+        _git_dirs[repo] = git_dir if os.path.isabs(git_dir) else os.path.join(repo, git_dir)
+    return _git_dirs[repo]
+
 def write_object(repo, kind, body):
     data = kind.encode() + b" " + str(len(body)).encode() + b"\0" + body
     sha = hashlib.sha1(data).hexdigest()
-    git_dir = subprocess.run(["git", "-C", repo, "rev-parse", "--git-dir"], capture_output=True, text=True, check=True).stdout.strip()
-    if not os.path.isabs(git_dir):
-        git_dir = os.path.join(repo, git_dir)
+    git_dir = objects_home(repo)
     folder = os.path.join(git_dir, "objects", sha[:2])
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, sha[2:])
@@ -41,9 +48,7 @@ def write_zeros(repo, count):
         sha.update(chunk[:min(left, len(chunk))])
         left -= min(left, len(chunk))
     hexsha = sha.hexdigest()
-    git_dir = subprocess.run(["git", "-C", repo, "rev-parse", "--git-dir"], capture_output=True, text=True, check=True).stdout.strip()
-    if not os.path.isabs(git_dir):
-        git_dir = os.path.join(repo, git_dir)
+    git_dir = objects_home(repo)
     folder = os.path.join(git_dir, "objects", hexsha[:2])
     os.makedirs(folder, exist_ok=True)
     deflate = zlib.compressobj()

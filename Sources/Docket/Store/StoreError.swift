@@ -246,12 +246,12 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
         case let .unreadableLocalFile(path, reason, advice):
             "\(path) cannot be read: \(reason); \(advice)"
         case let .refusedInCommit(path, commit, reason):
-            "\(path) in commit \(commit) \(reason); nothing was changed here; fix or remove the file on the machine that committed it ('git show --stat \(commit)'), then try again"
+            "\(StoreError.shown(path)) in commit \(commit) \(reason); nothing was changed here; fix or remove the file on the machine that committed it ('git show --stat \(commit)'), then try again"
         case let .tooManyFiles(commit, count, limit):
             "commit \(commit) brings \(count) files, more than the \(limit) docket takes in (ten times the largest store it is made for); "
                 + "nothing was changed here; take them out of the remote's history with git, or keep them in another repository"
         case let .objectMissingInCommit(path, commit, object):
-            "\(path) in commit \(commit) is object \(object), which this store's repository lacks; nothing was changed here; "
+            "\(StoreError.shown(path)) in commit \(commit) is object \(object), which this store's repository lacks; nothing was changed here; "
                 + "fetch every object again from the remote ('git fetch --refetch <remote>'), then try again"
         case let .newerFormatInCommit(commit, found):
             "commit \(commit) uses store format \(found), newer than this docket understands (format \(Store.format)); upgrade docket, then pull again; nothing was changed here"
@@ -381,5 +381,12 @@ extension StoreError {
             wrapping(error, writing: writing)
         default: error
         }
+    }
+}
+
+extension StoreError {
+    /// A path from a commit as a message shows it: whole up to 200 characters, else its start and end around "…".
+    static func shown(_ path: String) -> String {
+        path.count <= 200 ? path : path.prefix(120) + "…" + path.suffix(60)
     }
 }
