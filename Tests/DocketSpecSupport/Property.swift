@@ -23,7 +23,8 @@ public struct SeededGenerator: RandomNumberGenerator {
 /// `body` returns nil when the property holds, else what went wrong. Set
 /// `DOCKET_SEED` to run just one seed (the one a failure printed). With
 /// `continuing`, every seed runs and each failing one fails on its own (for
-/// long runs that count failures).
+/// long runs that count failures). `DOCKET_PROPERTY_SCALE=10` runs ten
+/// times the cases (the long run; the suite keeps the short one).
 public func forAll(_ cases: Int, continuing: Bool = false, file: FileString = #filePath, line: UInt = #line,
                    _ body: (inout SeededGenerator) -> String?) {
     let seeds: [UInt64]
@@ -31,7 +32,7 @@ public func forAll(_ cases: Int, continuing: Bool = false, file: FileString = #f
         seeds = [seed]
     } else {
         let base = UInt64(20_261_122)
-        seeds = (0..<UInt64(cases)).map { base &+ $0 &* 7919 }
+        seeds = (0..<UInt64(propertyScaled(cases))).map { base &+ $0 &* 7919 }
     }
     for seed in seeds {
         var generator = SeededGenerator(seed: seed)
@@ -40,4 +41,11 @@ public func forAll(_ cases: Int, continuing: Bool = false, file: FileString = #f
             if !continuing { return }
         }
     }
+}
+
+/// `count` times `DOCKET_PROPERTY_SCALE` (1 when unset), at least 1: how
+/// many cases, rounds or steps a seeded spec runs.
+public func propertyScaled(_ count: Int) -> Int {
+    let scale = ProcessInfo.processInfo.environment["DOCKET_PROPERTY_SCALE"].flatMap(Double.init) ?? 1
+    return max(1, Int((Double(count) * scale).rounded()))
 }

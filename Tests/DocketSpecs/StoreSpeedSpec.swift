@@ -66,7 +66,7 @@ final class StoreSpeedSpec: QuickSpec {
 
         describe("Store.loadTodos (the todo cache)") {
             it("gives the todos and order load gives, over random stores, before and after the cache is built") {
-                forAll(20) { g in
+                forAll(10) { g in
                     try? FileManager.default.removeItem(at: folder)
                     folder = temporaryFolder()
                     store = try! Store.create(at: folder)
@@ -165,7 +165,7 @@ final class StoreSpeedSpec: QuickSpec {
 
         describe("Store.loadProjects (the project cache)") {
             it("gives the projects, tasks and order load gives, over random stores, before and after the cache is built") {
-                forAll(20) { g in
+                forAll(10) { g in
                     try? FileManager.default.removeItem(at: folder)
                     folder = temporaryFolder()
                     store = try! Store.create(at: folder)
@@ -304,7 +304,7 @@ final class StoreSpeedSpec: QuickSpec {
 
         describe("Store.status (its own scan of the working tree)") {
             it("finds the changes git status finds, over random hand edits") {
-                forAll(12) { g in
+                forAll(6) { g in
                     try? FileManager.default.removeItem(at: folder)
                     folder = temporaryFolder()
                     store = try! Store.create(at: folder)

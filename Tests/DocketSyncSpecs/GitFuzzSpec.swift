@@ -22,7 +22,7 @@ import Quick
 /// files, committed, and every todo ever added is there, or was removed by a step
 /// that removes, or lost in a removal `docket merges` lists.
 ///
-/// DOCKET_FUZZ_SEEDS and DOCKET_FUZZ_STEPS size the run (2 × 30 by default;
+/// DOCKET_FUZZ_SEEDS and DOCKET_FUZZ_STEPS size the run (2 × 20 by default;
 /// `scripts/git-fuzz` runs it long); DOCKET_FUZZ_SKIP=sparse,stash leaves out
 /// step kinds, DOCKET_FUZZ_ONLY=add,edit,sync keeps only those (the names are
 /// in `GitFuzz.kinds`); DOCKET_SEED=N replays one seed. To look past a known
@@ -33,7 +33,7 @@ final class GitFuzzSpec: QuickSpec {
     override class func spec() {
         let environment = ProcessInfo.processInfo.environment
         let seeds = environment["DOCKET_FUZZ_SEEDS"].flatMap(Int.init) ?? 2
-        let steps = environment["DOCKET_FUZZ_STEPS"].flatMap(Int.init) ?? 30
+        let steps = environment["DOCKET_FUZZ_STEPS"].flatMap(Int.init) ?? 20
         func names(_ variable: String) -> Set<String>? {
             environment[variable].map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
         }
