@@ -178,7 +178,7 @@ struct ICalSync: ParsableCommand {
             completed, cancelled or removed in the folder comes back as a commit, merged by Docket's rules against \
             the version the app started from; its decisions show in 'docket merges', and 'docket undo' takes it back. \
             Properties Docket does not know are kept in the files. vdirsyncer carries the folder to a CalDAV server \
-            (docs/GUIDE.md: "Phones and calendars").
+            (docs/DATA.md: "Phones and calendars").
 
             Example: docket ical sync ~/.local/share/docket/calendar && vdirsyncer sync
             """)
