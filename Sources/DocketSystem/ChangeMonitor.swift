@@ -4,12 +4,6 @@ import Foundation
 import Glibc
 #endif
 
-import CSystem
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-
 // A change monitor, like git's fsmonitor: a process that watches a store's
 // folders through inotify and tells a command which folders changed since a
 // token it handed out before, so a status looks only there instead of

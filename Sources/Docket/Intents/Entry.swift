@@ -1,9 +1,6 @@
 import DocketModel
 import Foundation
 
-import DocketModel
-import Foundation
-
 /// Something to do: a todo, or a project's task with its project.
 public enum Entry: Sendable, Equatable, Encodable {
     case todo(TodoItem)

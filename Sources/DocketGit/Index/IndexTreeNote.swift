@@ -5,13 +5,6 @@ import Foundation
 import Glibc
 #endif
 
-import CGit2
-import DocketSystem
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-
 // Knowing that the index holds HEAD's tree, without comparing them.
 //
 // NB: the note is only trusted while the index file is byte for byte the one

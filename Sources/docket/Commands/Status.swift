@@ -2,10 +2,6 @@ import ArgumentParser
 import Docket
 import Foundation
 
-import ArgumentParser
-import Docket
-import Foundation
-
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",

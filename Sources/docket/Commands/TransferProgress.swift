@@ -2,10 +2,6 @@ import ArgumentParser
 import Docket
 import Foundation
 
-import ArgumentParser
-import Docket
-import Foundation
-
 /// Transfer options from the environment, with progress on stderr when it is a terminal.
 func transferOptions() -> TransferOptions {
     var options = TransferOptions.fromEnvironment()
@@ -22,15 +18,16 @@ func transferOptions() -> TransferOptions {
 }
 
 /// One line of progress on a terminal's stderr, redrawn in place: shown once
-/// a command has run a second, at most ten times a second (the library
-/// throttles), and cleared before anything else is printed.
+/// a command has run a second (`DOCKET_PROGRESS_DELAY` seconds, as git's
+/// `GIT_PROGRESS_DELAY`), at most ten times a second (the library throttles),
+/// and cleared before anything else is printed.
 enum ProgressLine {
     nonisolated(unsafe) private static var drawn = false
     /// When docket started; set first thing in `main`.
     nonisolated(unsafe) static var started = Date()
 
     static func show(_ progress: TransferProgress) {
-        guard Date().timeIntervalSince(started) > 1 else { return }
+        guard Date().timeIntervalSince(started) >= delay else { return }
         let verb = switch progress.stage {
         case .receiving: "Receiving objects"
         case .sending: "Sending objects"
@@ -51,6 +48,9 @@ enum ProgressLine {
         FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
         drawn = true
     }
+
+    /// Seconds a command runs before its progress shows.
+    static let delay = ProcessInfo.processInfo.environment["DOCKET_PROGRESS_DELAY"].flatMap(Double.init).map { max(0, $0) } ?? 1
 
     /// Clears the line, if one was drawn, so what follows starts on a clean line.
     static func clear() {
