@@ -149,11 +149,11 @@ extension Repository {
             try context.conclude(.tooLarge(url: context.url, object: error.id, size: error.size))
             return true
         } catch let error as GitError {
-            // NB: another push holding the branch's lock file is one about to move it (a lock a killed push
-            // left behind is cleared by the store, which the message's path names); both are for a pull and a new push.
+            // NB: another push holding the branch's lock file is one about to move it (a lock a killed push left
+            // behind is found in the remote's folder and cleared by the store); both are for a pull and a new push.
             let failure = error.code == GIT_EMODIFIED.rawValue
                 ? TransferError.rejected(url: context.url, reference: reference, reason: "the remote branch moved while pushing (\(error.message))")
-                : error.code == GIT_ELOCKED.rawValue || error.message.contains(".lock'")
+                : error.isLocked
                 ? TransferError.rejected(url: context.url, reference: reference, reason: "another push was moving the remote branch (\(error.message))")
                 : context.classify(error)
             try context.conclude(failure)
