@@ -101,15 +101,7 @@ extension Repository {
             git_remote_disconnect(remote)
             var failure: TransferError?
             if code < 0 {
-                let classified = context.classify(lastError(code, "git_remote_push"))
-                if case let .other(_, error) = classified, error.message.contains("non-fast-forward") || error.message.contains("rejected")
-                    // NB: libgit2 1.5 says this when the remote's branch is here but not behind what is pushed (a reset).
-                    || error.message.contains("non-fastforwardable")
-                    || error.message.contains("not present locally") {
-                    failure = TransferError.rejected(url: context.url, reference: reference, reason: error.message)
-                } else {
-                    failure = classified
-                }
+                failure = context.classify(lastError(code, "git_remote_push"), pushing: reference)
             } else if let rejected = context.rejected {
                 failure = context.refusal(of: rejected.reference, reason: rejected.reason)
             }
