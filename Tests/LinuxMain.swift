@@ -68,6 +68,7 @@ import XCTest
             GitFuzzSpec.self,
             DoorsLawSpec.self,
             HostileRemoteSpec.self,
+            TransferMessagesSpec.self,
             HostileAddressSpec.self,
             FaultScriptSpec.self,
             GitPeerSpec.self,
