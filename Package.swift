@@ -85,7 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocketSyncSpecs",
-            dependencies: ["Docket", "DocketSpecSupport", "Quick", "Nimble"],
+            dependencies: ["Docket", "DocketGit", "DocketSpecSupport", "Quick", "Nimble"],
             swiftSettings: specSettings
         ),
         .testTarget(

@@ -76,6 +76,7 @@ import DocketSpecSupport
             GitFuzzSpec.self,
             DoorsLawSpec.self,
             HostileRemoteSpec.self,
+            TransferMessagesSpec.self,
             HostileAddressSpec.self,
             FaultScriptSpec.self,
             GitPeerSpec.self,

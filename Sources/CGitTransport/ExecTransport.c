@@ -313,6 +313,8 @@ static int start(exec_subtransport *t, const char *url, git_smart_service_t acti
         close(in[1]); close(outp[0]);
         if (s->errors >= 0) close(s->errors);
         free(s);
+        /* why, by its errno rather than strerror's words */
+        if (t->on_stderr) t->on_stderr("", -spawned, t->payload);
         goto done;
     }
     s->to_child = in[1];

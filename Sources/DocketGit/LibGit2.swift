@@ -47,8 +47,9 @@ func check(_ code: Int32, _ function: StaticString) throws -> Int32 {
 
 /// libgit2's last error as a value, for a failure that needs classifying before it is thrown.
 func lastError(_ code: Int32, _ function: StaticString) -> GitError {
-    let message = git_error_last().map { String(cString: $0.pointee.message) } ?? "error \(code)"
-    return GitError(code: code, function: "\(function)", message: message)
+    let last = git_error_last()?.pointee
+    let message = last.map { String(cString: $0.message) } ?? "error \(code)"
+    return GitError(code: code, function: "\(function)", message: message, errorClass: last?.klass ?? 0)
 }
 
 /// Calls `body` with a C array of the strings, freed afterwards.

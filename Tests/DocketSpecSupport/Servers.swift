@@ -49,11 +49,14 @@ public final class GitDaemon {
     public let port: Int
     let process = Process()
 
-    /// Starts serving every repository under `base` (taking pushes unless `pushes` is false).
-    public init(serving base: URL, pushes: Bool = true) {
+    /// Starts serving every repository under `base` (taking pushes unless `pushes` is false); without
+    /// `informativeErrors`, a missing repository is "access denied or repository not exported", as by default.
+    public init(serving base: URL, pushes: Bool = true, informativeErrors: Bool = true) {
         port = freePort()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "daemon", "--reuseaddr", "--export-all", pushes ? "--enable=receive-pack" : "--disable=receive-pack", "--informative-errors",
+        process.arguments = ["git", "daemon", "--reuseaddr", "--export-all",
+                             pushes ? "--enable=receive-pack" : "--disable=receive-pack",
+                             informativeErrors ? "--informative-errors" : "--no-informative-errors",
                              "--listen=127.0.0.1", "--port=\(port)", "--base-path=\(base.path)", base.path]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -189,6 +192,32 @@ public final class CuttingProxy {
         process.standardError = FileHandle.nullDevice
         try! process.run()
         precondition(waitForPort(port), "the proxy did not start")
+    }
+
+    public func stop() {
+        if process.isRunning { process.terminate() }
+    }
+
+    deinit { stop() }
+}
+
+/// A TCP server (Tests/scripts/misbehaving-server.py) on 127.0.0.1 that misbehaves in one way: "silent" never
+/// speaks, "close" closes each connection once the client has spoken, "reset" resets it, "redirect" sends every
+/// http request back to itself. It stops with `stop()`, and by itself after 2 minutes.
+public final class MisbehavingServer {
+    public let port: Int
+    let process = Process()
+
+    public init(_ mode: String) {
+        port = freePort()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/misbehaving-server.py").path
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, "\(port)", mode]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try! process.run()
+        precondition(waitForPort(port), "the misbehaving server did not start")
     }
 
     public func stop() {

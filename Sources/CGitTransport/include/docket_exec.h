@@ -4,7 +4,8 @@
 #include <git2.h>
 #include <git2/sys/transport.h>
 
-/* Called with what the program wrote to stderr when it ends, successful or not. */
+/* Called with what the program wrote to stderr when it ends, successful or not; when it could not be started,
+   with "" and minus the errno of posix_spawn. */
 typedef void (*docket_exec_stderr_cb)(const char *text, int exit_status, void *payload);
 
 /*

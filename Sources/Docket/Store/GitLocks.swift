@@ -9,12 +9,24 @@ import Foundation
 extension Store {
     /// Removes git lock files in this repository that no running process holds.
     func clearAbandonedGitLocks() {
-        var candidates: [String] = []
-        for folder in Set([gitdir, (try? git.repository.commonDir) ?? gitdir]) {
-            candidates += ["index.lock", "HEAD.lock", "config.lock", "packed-refs.lock"].map { folder + $0 }
-            candidates += Store.lockFiles(under: folder + "refs")
+        _ = AbandonedLocks.clear(Store.gitLockFiles(in: [gitdir, (try? git.repository.commonDir) ?? gitdir]))
+    }
+
+    /// The lock files git takes in these git folders: each may exist or not.
+    static func gitLockFiles(in folders: [String]) -> [String] {
+        Set(folders).sorted().flatMap { folder in
+            ["index.lock", "HEAD.lock", "config.lock", "packed-refs.lock"].map { folder + $0 }
+                + lockFiles(under: folder + "refs")
         }
-        _ = AbandonedLocks.clear(candidates)
+    }
+
+    /// The git lock files that exist in a repository, shown from its working tree when they are in it
+    /// (".git/index.lock"): what a failure `GitError.isLocked` met, found by looking rather than read from its message.
+    static func heldGitLocks(in repository: Repository) -> [String] {
+        let found = gitLockFiles(in: [repository.gitdir, repository.commonDir])
+            .filter { FileManager.default.fileExists(atPath: $0) }
+        guard let workdir = repository.workdir else { return found }
+        return found.map { $0.hasPrefix(workdir) ? String($0.dropFirst(workdir.count)) : $0 }
     }
 
     /// Runs `body`; when it fails on a git lock file on this machine (in this
@@ -24,9 +36,30 @@ extension Store {
         do {
             return try body()
         } catch let error as StoreError {
-            guard let lock = error.lockFile, AbandonedLocks.clear([lock]).isEmpty else { throw error }
+            let locks = gitLocks(behind: error)
+            guard !locks.isEmpty, AbandonedLocks.clear(locks).isEmpty else { throw error }
             return try body()
         }
+    }
+
+    /// The git lock files that exist where a failure met one: in this repository, or, for a refused push to a
+    /// repository on this machine, the pushed branch's and packed-refs' in that folder.
+    func gitLocks(behind error: StoreError) -> [String] {
+        let here = { Store.gitLockFiles(in: [self.gitdir, (try? self.git.repository.commonDir) ?? self.gitdir]) }
+        let candidates: [String]
+        switch error {
+        case let .git(error) where error.isLocked: candidates = here()
+        case let .transfer(.other(_, error)) where error.isLocked: candidates = here()
+        case let .state(.gitLocked(path)) where !path.isEmpty:
+            candidates = [path.hasPrefix("/") ? path : rootPath + "/" + path]
+        case .state(.gitLocked): candidates = here()
+        case let .transfer(.rejected(url, reference, _)):
+            guard let folder = RemoteURL.localPath(url) else { return [] }
+            let gitdir = FileManager.default.fileExists(atPath: folder + "/.git") ? folder + "/.git" : folder
+            candidates = [gitdir + "/" + reference + ".lock", gitdir + "/packed-refs.lock"]
+        default: return []
+        }
+        return candidates.filter { FileManager.default.fileExists(atPath: $0) }
     }
 
     /// Every `*.lock` file under a folder of git's references.
@@ -37,21 +70,5 @@ extension Store {
             if name.hasSuffix(".lock") { found.append(folder + "/" + name) }
         }
         return found
-    }
-}
-
-extension StoreError {
-    /// The lock file a failure of git's names, when it failed to take one.
-    var lockFile: String? {
-        let message: String
-        switch self {
-        case let .git(error): message = error.message
-        case let .transfer(.other(_, error)): message = error.message
-        case let .transfer(.rejected(_, _, reason)): message = reason
-        case let .state(.gitLocked(path)): return path
-        default: return nil
-        }
-        guard let range = message.range(of: #"'[^']+\.lock'"#, options: .regularExpression) else { return nil }
-        return String(message[range].dropFirst().dropLast())
     }
 }

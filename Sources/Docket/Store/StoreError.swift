@@ -363,11 +363,9 @@ extension StoreError {
         case let error as SigningError: StoreError.state(.signing(program: error.program, detail: error.detail))
         case let error as IdentityUnknown: StoreError.state(.identityUnknown(role: error.role))
         case let error as ShallowHistory: StoreError.state(error.pushing ? .shallowPush : .shallow)
-        case let error as GitError where error.code == -14:
-            StoreError.state(.gitLocked(path: error.message.range(of: #"'[^']+\.lock'"#, options: .regularExpression)
-                .map { String(error.message[$0].dropFirst().dropLast()) } ?? (error.message.contains("index is locked") ? ".git/index.lock" : "")))
-        case let error as GitError where error.message.hasPrefix("invalid data in index"):
-            StoreError.state(.damagedIndex(reason: error.message))
+        // NB: which lock file is found by looking (`Store.heldGitLocks`) where the repository is known (`StoreGit`).
+        case let error as GitError where error.isLocked: StoreError.state(.gitLocked(path: ""))
+        case let error as GitError where error.isDamagedIndex: StoreError.state(.damagedIndex(reason: error.message))
         case let error as GitError: StoreError.git(error)
         case let error as TransferError: StoreError.transfer(error)
         case let error as MergeConflict: StoreError.state(.conflict(paths: error.paths))

@@ -6,8 +6,19 @@ import Foundation
 struct StoreGit {
     let repository: Repository
 
-    private func reading<T>(_ body: () throws -> T) throws -> T { try StoreError.gate(writing: false, body) }
-    private func writing<T>(_ body: () throws -> T) throws -> T { try StoreError.gate(writing: true, body) }
+    private func reading<T>(_ body: () throws -> T) throws -> T { try gate(writing: false, body) }
+    private func writing<T>(_ body: () throws -> T) throws -> T { try gate(writing: true, body) }
+
+    /// `StoreError.gate`, naming the lock file a call that met one found in this repository.
+    private func gate<T>(writing: Bool, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as GitError where error.isLocked {
+            throw StoreError.state(.gitLocked(path: Store.heldGitLocks(in: repository).first ?? ""))
+        } catch {
+            throw StoreError.wrapping(error, writing: writing)
+        }
+    }
 
     var gitdir: String { repository.gitdir }
 

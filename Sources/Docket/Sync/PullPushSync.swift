@@ -161,7 +161,7 @@ extension Store {
     func withinHistory<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let StoreError.git(error) where error.isNotFound || error.message.contains("object not found") {
+        } catch let StoreError.git(error) where error.isNotFound || error.isObjectDatabase {
             let shallow = FileManager.default.fileExists(atPath: ((try? git.repository.commonDir) ?? gitdir) + "shallow")
             throw shallow ? StoreError.state(.shallow) : StoreError.git(error)
         }

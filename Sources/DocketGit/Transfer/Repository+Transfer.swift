@@ -101,15 +101,7 @@ extension Repository {
             git_remote_disconnect(remote)
             var failure: TransferError?
             if code < 0 {
-                let classified = context.classify(lastError(code, "git_remote_push"))
-                if case let .other(_, error) = classified, error.message.contains("non-fast-forward") || error.message.contains("rejected")
-                    // NB: libgit2 1.5 says this when the remote's branch is here but not behind what is pushed (a reset).
-                    || error.message.contains("non-fastforwardable")
-                    || error.message.contains("not present locally") {
-                    failure = TransferError.rejected(url: context.url, reference: reference, reason: error.message)
-                } else {
-                    failure = classified
-                }
+                failure = context.classify(lastError(code, "git_remote_push"), pushing: reference)
             } else if let rejected = context.rejected {
                 failure = context.refusal(of: rejected.reference, reason: rejected.reason)
             }
@@ -149,11 +141,11 @@ extension Repository {
             try context.conclude(.tooLarge(url: context.url, object: error.id, size: error.size))
             return true
         } catch let error as GitError {
-            // NB: another push holding the branch's lock file is one about to move it (a lock a killed push
-            // left behind is cleared by the store, which the message's path names); both are for a pull and a new push.
+            // NB: another push holding the branch's lock file is one about to move it (a lock a killed push left
+            // behind is found in the remote's folder and cleared by the store); both are for a pull and a new push.
             let failure = error.code == GIT_EMODIFIED.rawValue
                 ? TransferError.rejected(url: context.url, reference: reference, reason: "the remote branch moved while pushing (\(error.message))")
-                : error.code == GIT_ELOCKED.rawValue || error.message.contains(".lock'")
+                : error.isLocked
                 ? TransferError.rejected(url: context.url, reference: reference, reason: "another push was moving the remote branch (\(error.message))")
                 : context.classify(error)
             try context.conclude(failure)

@@ -20,6 +20,8 @@ final class TransferContext {
     var encryptedKeys: [String] = []
     var hostProblem: TransferError?
     var rejected: (reference: String, reason: String)?
+    /// Why the program carrying the transfer (ssh, git) could not be started: posix_spawn's errno.
+    var spawnErrno: Int32?
     /// A credential a helper gave, to approve or reject when the transfer ends.
     var helperCredential: (helper: CredentialHelper, user: String, password: String)?
     /// Lines the server sent for a person (sideband messages, a program's stderr).
@@ -117,8 +119,13 @@ final class TransferContext {
         let pointers = command.map { strdup($0) } + [nil]
         defer { pointers.forEach { free($0) } }
         return pointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { argv in
-            docket_exec_transport_new(out, owner, argv.baseAddress, local ? 1 : 0, { text, _, payload in
-                if let text { TransferContext.from(payload).heardProgram(String(cString: text)) }
+            docket_exec_transport_new(out, owner, argv.baseAddress, local ? 1 : 0, { text, status, payload in
+                let context = TransferContext.from(payload)
+                if status < 0 {
+                    context.spawnErrno = -status
+                } else if let text {
+                    context.heardProgram(String(cString: text))
+                }
             }, pointer)
         }
     }

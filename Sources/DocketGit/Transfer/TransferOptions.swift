@@ -34,6 +34,8 @@ public struct TransferOptions: Sendable {
     public var httpsToken: String?
     /// Called with transfer progress (objects done, objects in all, bytes); nil shows nothing.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Called with each failure's classification and what decided it (for `TransferMessagesSpec`).
+    var classified: (@Sendable (TransferClassification) -> Void)?
 
     /// Options as given.
     public init(sshKeyFiles: [String], useSSHAgent: Bool, knownHostsFile: String, httpsUser: String? = nil,
@@ -60,10 +62,17 @@ public struct TransferOptions: Sendable {
         let explicitSSH = ["GIT_SSH_COMMAND", "GIT_SSH"].contains { !(environment[$0] ?? "").isEmpty }
         let ssh: SSHClient = environment["DOCKET_SSH"] == "libssh2"
             || !explicitSSH && Executables.find("ssh", environment: environment) == nil ? .libssh2 : .openSSH
-        return TransferOptions(sshKeyFiles: keys, useSSHAgent: environment["SSH_AUTH_SOCK"] != nil,
-                               knownHostsFile: "\(home)/.ssh/known_hosts",
-                               httpsUser: environment["DOCKET_GIT_USERNAME"], httpsToken: environment["DOCKET_GIT_TOKEN"], progress: nil,
-                               ssh: ssh, environment: environment)
+        var options = TransferOptions(sshKeyFiles: keys, useSSHAgent: environment["SSH_AUTH_SOCK"] != nil,
+                                      knownHostsFile: "\(home)/.ssh/known_hosts",
+                                      httpsUser: environment["DOCKET_GIT_USERNAME"],
+                                      httpsToken: environment["DOCKET_GIT_TOKEN"], progress: nil, ssh: ssh,
+                                      environment: environment)
+        // NB: for a failure docket names oddly, and for TransferMessagesSpec, which runs the docket tool where
+        // libgit2 must read a scratch $HOME: what decided the classification, on stderr.
+        if environment["DOCKET_TRANSFER_TRACE"] == "1" {
+            options.classified = { FileHandle.standardError.write(Data("docket: \($0.trace)\n".utf8)) }
+        }
+        return options
     }
 }
 
