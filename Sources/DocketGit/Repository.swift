@@ -139,6 +139,8 @@ public final class Repository {
         git_repository_free(repo)
         guard code < 0 else { return false }
         var owned = code == GIT_EOWNER.rawValue
+        // NB: libgit2 1.5.1 fails its ownership check with GIT_ENOTFOUND ("config value 'safe.directory' was not
+        // found") when no configuration names safe.directory at all; only the words say so then.
         if !owned, let error = git_error_last(), let message = error.pointee.message {
             let text = String(cString: message)
             owned = text.contains("safe.directory") || text.contains("not owned by current user")
