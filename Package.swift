@@ -38,7 +38,8 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary(":libgit2.a"), .linkedLibrary(":libssh2.a"), .linkedLibrary(":libcrypto.a"),
                 .linkedLibrary(":libhttp_parser.a"), .linkedLibrary(":libpcre2-8.a"),
-                .linkedLibrary("mbedtls"), .linkedLibrary("mbedx509"), .linkedLibrary("mbedcrypto"), .linkedLibrary("z"),
+                .linkedLibrary("mbedtls"), .linkedLibrary("mbedx509"), .linkedLibrary("mbedcrypto"),
+                .linkedLibrary("z"),
             ]
         ),
         .target(name: "DocketSystem", dependencies: ["CSystem"]),

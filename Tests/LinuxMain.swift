@@ -1,3 +1,4 @@
+import DocketSpecSupport
 import Foundation
 import Quick
 import XCTest
@@ -8,7 +9,6 @@ import XCTest
 @testable import DocketSpecs
 @testable import DocketSyncSpecs
 @testable import SampleSpecs
-import DocketSpecSupport
 
 // On Linux, Quick runs only the specs listed here: add every new QuickSpec.
 // `scripts/check-linuxmain` (run by `scripts/test` and CI) fails when one is missing.
@@ -17,72 +17,75 @@ import DocketSpecSupport
         ScratchHome.install()
         // DOCKET_SPECS=StoreSpec,SyncSpec runs only those specs, DOCKET_SPECS=DocketMergeSpecs a group
         // (a test target); unset, all run.
-        let chosen = ProcessInfo.processInfo.environment["DOCKET_SPECS"].map { Set($0.split(separator: ",").map(String.init)) }
-        QCKMain(all.filter { spec in
-            guard let chosen else { return true }
-            let module = String(reflecting: spec).split(separator: ".").first.map(String.init) ?? ""
-            return chosen.contains(String(describing: spec)) || chosen.contains(module)
-        })
+        let chosen = ProcessInfo.processInfo.environment["DOCKET_SPECS"].map {
+            Set($0.split(separator: ",").map(String.init))
+        }
+        QCKMain(
+            all.filter { spec in
+                guard let chosen else { return true }
+                let module = String(reflecting: spec).split(separator: ".").first.map(String.init) ?? ""
+                return chosen.contains(String(describing: spec)) || chosen.contains(module)
+            })
     }
 
     static let all: [QuickSpec.Type] = [
-            // DocketModel
-            TodoItemSpec.self,
-            ProjectSpecs.self,
-            ProjectTaskSpecs.self,
-            TimeSlipSpecs.self,
-            AppStateSpec.self,
-            AlterationRulesSpec.self,
-            AppStateRemovalSpec.self,
-            JSONFormatSpec.self,
-            // DocketGit
-            RepositorySpec.self,
-            IndexFileSpec.self,
-            // DocketMerge
-            MergeRulesSpec.self,
-            RichItemsMergeSpec.self,
-            MergeLawsSpec.self,
-            // Docket
-            AppStoreSpec.self,
-            DiskAppPersisterSpec.self,
-            DiskAppPersisterFailureSpec.self,
-            StoreSpec.self,
-            StoreSpeedSpec.self,
-            MonitorSpec.self,
-            CommandLineSpec.self,
-            EverydayUseSpec.self,
-            DocsSpec.self,
-            ItemCopySpec.self,
-            ExchangeSpec.self,
-            CalendarSpec.self,
-            RichItemsSpec.self,
-            AgendaSpec.self,
-            InstallSpec.self,
-            UntrustedFilesSpec.self,
-            CommandLineInputSpec.self,
-            // Sync
-            SyncSpec.self,
-            RichItemsSyncSpec.self,
-            MastermindSpec.self,
-            FlowSpec.self,
-            SamplesRunSpec.self,
-            SSHSpec.self,
-            OpenSSHSpec.self,
-            HTTPSSpec.self,
-            FaultSpec.self,
-            ConvergenceSpec.self,
-            FolderCopySpec.self,
-            FolderCopyPropertySpec.self,
-            GitFuzzSpec.self,
-            DoorsLawSpec.self,
-            HostileRemoteSpec.self,
-            TransferMessagesSpec.self,
-            HostileAddressSpec.self,
-            FaultScriptSpec.self,
-            GitPeerSpec.self,
-            GitIndexFlagsSpec.self,
-            GitSettingsSpec.self,
-            HooksSpec.self,
-            WatchSpec.self,
-        ]
+        // DocketModel
+        TodoItemSpec.self,
+        ProjectSpecs.self,
+        ProjectTaskSpecs.self,
+        TimeSlipSpecs.self,
+        AppStateSpec.self,
+        AlterationRulesSpec.self,
+        AppStateRemovalSpec.self,
+        JSONFormatSpec.self,
+        // DocketGit
+        RepositorySpec.self,
+        IndexFileSpec.self,
+        // DocketMerge
+        MergeRulesSpec.self,
+        RichItemsMergeSpec.self,
+        MergeLawsSpec.self,
+        // Docket
+        AppStoreSpec.self,
+        DiskAppPersisterSpec.self,
+        DiskAppPersisterFailureSpec.self,
+        StoreSpec.self,
+        StoreSpeedSpec.self,
+        MonitorSpec.self,
+        CommandLineSpec.self,
+        EverydayUseSpec.self,
+        DocsSpec.self,
+        ItemCopySpec.self,
+        ExchangeSpec.self,
+        CalendarSpec.self,
+        RichItemsSpec.self,
+        AgendaSpec.self,
+        InstallSpec.self,
+        UntrustedFilesSpec.self,
+        CommandLineInputSpec.self,
+        // Sync
+        SyncSpec.self,
+        RichItemsSyncSpec.self,
+        MastermindSpec.self,
+        FlowSpec.self,
+        SamplesRunSpec.self,
+        SSHSpec.self,
+        OpenSSHSpec.self,
+        HTTPSSpec.self,
+        FaultSpec.self,
+        ConvergenceSpec.self,
+        FolderCopySpec.self,
+        FolderCopyPropertySpec.self,
+        GitFuzzSpec.self,
+        DoorsLawSpec.self,
+        HostileRemoteSpec.self,
+        TransferMessagesSpec.self,
+        HostileAddressSpec.self,
+        FaultScriptSpec.self,
+        GitPeerSpec.self,
+        GitIndexFlagsSpec.self,
+        GitSettingsSpec.self,
+        HooksSpec.self,
+        WatchSpec.self,
+    ]
 }

@@ -24,7 +24,8 @@ do {
     try laptop.sync()
     let desk = try Store.clone(url: remote, into: folder.appendingPathComponent("desk"))
 
-    // Concurrent edits: both rename the todo and tag it; the laptop renames the task while the desk stops its slip and finishes it.
+    // Concurrent edits: both rename the todo and tag it; the laptop renames the task while the desk stops its slip and
+    // finishes it.
     try laptop.updateTodo(milk.id) { $0.alter(.text("Buy oat milk"), .tagging(add: ["errand"], remove: [])) }
     try laptop.updateTask(beer.id, in: party.id) { $0.alter(by: .setting(.title(to: "Buy craft beer"))) }
     try desk.updateTodo(milk.id) { $0.alter(.text("Buy soy milk"), .tagging(add: ["shop"], remove: [])) }

@@ -1,4 +1,5 @@
 import DocketModel
+
 /// Holds the current state, applies changes to it, persists each new state and
 /// tells its subscribers.
 public final class AppStore {

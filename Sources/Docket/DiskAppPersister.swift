@@ -42,7 +42,8 @@ public final class DiskAppPersister: AppPersisting {
     private var unreadableFileFound = false
 
     /// A persister of the file `pathInDocuments` in `baseDirectory` (see the type's notes for the default).
-    public init(pathInDocuments: String = "state.json", fileManager: FileManager = .default, baseDirectory: URL? = nil) {
+    public init(pathInDocuments: String = "state.json", fileManager: FileManager = .default, baseDirectory: URL? = nil)
+    {
         self.fileManager = fileManager
         self.fileURL = (baseDirectory ?? DiskAppPersister.defaultBaseDirectory(fileManager))
             .appendingPathComponent(pathInDocuments)

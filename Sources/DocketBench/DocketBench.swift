@@ -11,15 +11,18 @@ struct DocketBench {
         var arguments = Array(CommandLine.arguments.dropFirst())
         let command = arguments.isEmpty ? "merge" : arguments.removeFirst()
         func option(_ name: String, _ fallback: Int) -> Int {
-            guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let value = Int(arguments[i + 1]) else { return fallback }
+            guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let value = Int(arguments[i + 1])
+            else { return fallback }
             return value
         }
         switch command {
         case "generate":
             let folder = arguments.first { !$0.hasPrefix("--") && Int($0) == nil } ?? "docket-bench-store"
             do {
-                try Generate(size: option("--size", 10_000), folder: URL(fileURLWithPath: folder),
-                             commit: !arguments.contains("--no-commit")).run()
+                try Generate(
+                    size: option("--size", 10_000), folder: URL(fileURLWithPath: folder),
+                    commit: !arguments.contains("--no-commit")
+                ).run()
             } catch {
                 FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
                 exit(1)
@@ -35,15 +38,23 @@ struct DocketBench {
         case "grow":
             let folder = arguments.first { !$0.hasPrefix("--") && Int($0) == nil } ?? "docket-bench-store"
             do {
-                try Grow(count: option("--add", 1000), folder: URL(fileURLWithPath: folder), seed: UInt64(option("--seed", 7))).run()
+                try Grow(
+                    count: option("--add", 1000), folder: URL(fileURLWithPath: folder),
+                    seed: UInt64(option("--seed", 7))
+                ).run()
             } catch {
                 FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
                 exit(1)
             }
         case "merge":
-            MergeBenchmark(size: option("--size", 100_000), changes: option("--changes", 1000), runs: option("--runs", 5)).run()
+            MergeBenchmark(
+                size: option("--size", 100_000), changes: option("--changes", 1000), runs: option("--runs", 5)
+            ).run()
         default:
-            FileHandle.standardError.write(Data("usage: docket-bench generate <dir> [--size N] [--no-commit] | load <dir> [--runs N] | merge [--size N] [--changes N] [--runs N] | grow <dir> [--add N] [--seed N]\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "usage: docket-bench generate <dir> [--size N] [--no-commit] | load <dir> [--runs N] | merge [--size N] [--changes N] [--runs N] | grow <dir> [--add N] [--seed N]\n"
+                        .utf8))
             exit(64)
         }
     }

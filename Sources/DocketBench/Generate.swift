@@ -14,7 +14,8 @@ struct Generate {
         let store = try Store.create(at: folder)
         try store.withLock { try store.write(from: AppState(), to: state) }
         let written = Date()
-        var line = "generated \(size) todos, \(state.projects.count) projects, \(state.projects.flatMap(\.tasks).count) tasks in \(folder.path) "
+        var line =
+            "generated \(size) todos, \(state.projects.count) projects, \(state.projects.flatMap(\.tasks).count) tasks in \(folder.path) "
             + String(format: "(%.1f s)", written.timeIntervalSince(began))
         if commit {
             _ = try store.commit(message: "Add \(size) todos")
@@ -28,20 +29,26 @@ struct Generate {
         var rng = BenchRandom(seed: seed)
         let start = Date(timeIntervalSince1970: 1_795_339_800)
         let todos = (0..<size).map { i in
-            TodoItem(id: rng.uuid(), text: rng.sentence(), creationDate: start.addingTimeInterval(Double(i)),
-                     completed: rng.chance(0.3), dueDate: rng.chance(0.2) ? start.addingTimeInterval(86_400 * Double(rng.next() % 30)) : nil,
-                     alterDate: rng.chance(0.5) ? start.addingTimeInterval(Double(i) + 60) : nil)
+            TodoItem(
+                id: rng.uuid(), text: rng.sentence(), creationDate: start.addingTimeInterval(Double(i)),
+                completed: rng.chance(0.3),
+                dueDate: rng.chance(0.2) ? start.addingTimeInterval(86_400 * Double(rng.next() % 30)) : nil,
+                alterDate: rng.chance(0.5) ? start.addingTimeInterval(Double(i) + 60) : nil)
         }
         let projects = (0..<10).map { p in
-            Project(id: rng.uuid(), title: "Project \(p + 1)", tasks: (0..<20).map { t in
-                let slipStart = start.addingTimeInterval(Double(t) * 3600)
-                return ProjectTask(id: rng.uuid(), title: rng.sentence(), dueDate: .unknown,
-                                   state: [.unfinished, .inProgress, .finished][Int(rng.next() % 3)],
-                                   timeSlips: (0..<Int(rng.next() % 4)).map { s in
-                                       TimeSlip(id: rng.uuid(), start: slipStart.addingTimeInterval(Double(s) * 600),
-                                                stop: slipStart.addingTimeInterval(Double(s) * 600 + 300))
-                                   }, alterDate: nil)
-            }, alterDate: nil)
+            Project(
+                id: rng.uuid(), title: "Project \(p + 1)",
+                tasks: (0..<20).map { t in
+                    let slipStart = start.addingTimeInterval(Double(t) * 3600)
+                    return ProjectTask(
+                        id: rng.uuid(), title: rng.sentence(), dueDate: .unknown,
+                        state: [.unfinished, .inProgress, .finished][Int(rng.next() % 3)],
+                        timeSlips: (0..<Int(rng.next() % 4)).map { s in
+                            TimeSlip(
+                                id: rng.uuid(), start: slipStart.addingTimeInterval(Double(s) * 600),
+                                stop: slipStart.addingTimeInterval(Double(s) * 600 + 300))
+                        }, alterDate: nil)
+                }, alterDate: nil)
         }
         return AppState(todos: todos, projects: projects, removed: [])
     }

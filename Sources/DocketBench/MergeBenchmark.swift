@@ -12,14 +12,20 @@ struct MergeBenchmark {
         var rng = BenchRandom(seed: 42)
         let start = Date(timeIntervalSince1970: 1_795_339_800)
         let todos = (0..<size).map { i in
-            TodoItem(id: rng.uuid(), text: rng.sentence(), creationDate: start.addingTimeInterval(Double(i)),
-                     completed: rng.chance(0.3), dueDate: rng.chance(0.2) ? start.addingTimeInterval(86_400 * 7) : nil, alterDate: nil)
+            TodoItem(
+                id: rng.uuid(), text: rng.sentence(), creationDate: start.addingTimeInterval(Double(i)),
+                completed: rng.chance(0.3), dueDate: rng.chance(0.2) ? start.addingTimeInterval(86_400 * 7) : nil,
+                alterDate: nil)
         }
         let projects = (0..<20).map { p in
-            Project(id: rng.uuid(), title: "Project \(p)", tasks: (0..<25).map { _ in
-                ProjectTask(id: rng.uuid(), title: rng.sentence(), dueDate: .unknown, state: .unfinished,
-                            timeSlips: [TimeSlip(id: rng.uuid(), start: start, stop: start.addingTimeInterval(3600))], alterDate: nil)
-            }, alterDate: nil)
+            Project(
+                id: rng.uuid(), title: "Project \(p)",
+                tasks: (0..<25).map { _ in
+                    ProjectTask(
+                        id: rng.uuid(), title: rng.sentence(), dueDate: .unknown, state: .unfinished,
+                        timeSlips: [TimeSlip(id: rng.uuid(), start: start, stop: start.addingTimeInterval(3600))],
+                        alterDate: nil)
+                }, alterDate: nil)
         }
         let base = AppState(todos: todos, projects: projects, removed: [])
 
@@ -29,8 +35,9 @@ struct MergeBenchmark {
             var byIndex = todos
             for i in indices {
                 let t = byIndex[i]
-                byIndex[i] = TodoItem(id: t.id, text: "\(text) \(t.text)", creationDate: t.creationDate, completed: !t.completed,
-                                      dueDate: t.dueDate, alterDate: start.addingTimeInterval(seconds + Double(i)))
+                byIndex[i] = TodoItem(
+                    id: t.id, text: "\(text) \(t.text)", creationDate: t.creationDate, completed: !t.completed,
+                    dueDate: t.dueDate, alterDate: start.addingTimeInterval(seconds + Double(i)))
             }
             return AppState(todos: byIndex, projects: projects, removed: [])
         }
@@ -46,8 +53,12 @@ struct MergeBenchmark {
         }
         times.sort()
         let median = times[times.count / 2]
-        print("merge of \(size) todos + \(projects.count * 25) tasks, \(changes) + \(changes) changes (\(shared) on both sides):")
-        print(String(format: "  median %.1f ms over %d runs (min %.1f, max %.1f)", median, runs, times.first!, times.last!))
+        print(
+            "merge of \(size) todos + \(projects.count * 25) tasks, \(changes) + \(changes) changes (\(shared) on both sides):"
+        )
+        print(
+            String(
+                format: "  median %.1f ms over %d runs (min %.1f, max %.1f)", median, runs, times.first!, times.last!))
         print("  \(result!.report.items.count) items needed a decision; \(result!.state.todos.count) todos merged")
     }
 }
@@ -68,20 +79,28 @@ struct BenchRandom {
     mutating func chance(_ p: Double) -> Bool { Double(next() % 1_000_000) / 1_000_000 < p }
 
     mutating func uuid() -> UUID {
-        let a = next(), b = next()
-        var t = (UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
-                 UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0))
+        let a = next()
+        let b = next()
+        var t = (
+            UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0),
+            UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0), UInt8(0)
+        )
         withUnsafeMutableBytes(of: &t) { raw in
-            for i in 0..<8 { raw[i] = UInt8(truncatingIfNeeded: a >> (8 * UInt64(i))); raw[8 + i] = UInt8(truncatingIfNeeded: b >> (8 * UInt64(i))) }
+            for i in 0..<8 {
+                raw[i] = UInt8(truncatingIfNeeded: a >> (8 * UInt64(i)))
+                raw[8 + i] = UInt8(truncatingIfNeeded: b >> (8 * UInt64(i)))
+            }
             raw[6] = (raw[6] & 0x0F) | 0x40
             raw[8] = (raw[8] & 0x3F) | 0x80
         }
         return UUID(uuid: t)
     }
 
-    static let words = ["buy", "milk", "call", "Anna", "about", "the", "party", "fix", "bike", "tyre", "book", "flights",
-                        "to", "Lisbon", "pay", "rent", "water", "plants", "review", "pull", "request", "for", "Docket",
-                        "send", "invoice", "dentist", "appointment", "on", "Tuesday", "renew", "passport"]
+    static let words = [
+        "buy", "milk", "call", "Anna", "about", "the", "party", "fix", "bike", "tyre", "book", "flights",
+        "to", "Lisbon", "pay", "rent", "water", "plants", "review", "pull", "request", "for", "Docket",
+        "send", "invoice", "dentist", "appointment", "on", "Tuesday", "renew", "passport",
+    ]
 
     /// Three to twelve words: the length of a typical todo.
     mutating func sentence() -> String {

@@ -6,7 +6,9 @@ import Foundation
 public enum LibGit2 {
     /// libgit2's version, as "major.minor.revision".
     public static var version: String {
-        var major: Int32 = 0, minor: Int32 = 0, revision: Int32 = 0
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        var revision: Int32 = 0
         git_libgit2_version(&major, &minor, &revision)
         return "\(major).\(minor).\(revision)"
     }

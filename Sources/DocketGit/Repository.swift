@@ -46,7 +46,8 @@ public final class Repository {
     /// Whether git takes a file's executable bit from the file system (`core.filemode`, true unless set to false).
     var trustsFileMode: Bool {
         if let fileModeSetting { return fileModeSetting }
-        var config: OpaquePointer?, value: Int32 = 1
+        var config: OpaquePointer?
+        var value: Int32 = 1
         if git_repository_config_snapshot(&config, pointer) == 0 {
             if git_config_get_bool(&value, config, "core.filemode") != 0 { value = 1 }
             git_config_free(config)
@@ -56,7 +57,8 @@ public final class Repository {
     }
 
     /// The mode git records for a regular file whose stat data is `info`, where its entry had `old`: the file's
-    /// executable bit, unless `core.filemode` is false, where the old entry's mode is kept (a new file is not executable).
+    /// executable bit, unless `core.filemode` is false, where the old entry's mode is kept (a new file is not
+    /// executable).
     func recordedMode(_ info: stat, old: UInt32?) -> UInt32 {
         if trustsFileMode { return info.st_mode & 0o100 != 0 ? 0o100755 : 0o100644 }
         return old == 0o100755 ? 0o100755 : 0o100644
@@ -80,7 +82,9 @@ public final class Repository {
     public static func open(at path: String) throws -> Repository {
         _ = LibGit2Runtime.started
         var repo: OpaquePointer?
-        try check(git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil), "git_repository_open_ext")
+        try check(
+            git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil), "git_repository_open_ext"
+        )
         return Repository(owning: repo!)
     }
 
@@ -88,7 +92,9 @@ public final class Repository {
     public static func create(at path: String, branch: String = "main") throws -> Repository {
         _ = LibGit2Runtime.started
         var options = git_repository_init_options()
-        try check(git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)), "git_repository_init_options_init")
+        try check(
+            git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)),
+            "git_repository_init_options_init")
         options.flags = GIT_REPOSITORY_INIT_MKPATH.rawValue
         var repo: OpaquePointer?
         try branch.withCString { branch in
@@ -154,19 +160,22 @@ public final class Repository {
         return owned
     }
 
-    /// Whether the user's or the system's git configuration says `safe.directory = *`, after its last empty value (which clears the list).
+    /// Whether the user's or the system's git configuration says `safe.directory = *`, after its last empty value
+    /// (which clears the list).
     static func trustsEveryDirectory() -> Bool {
         var config: OpaquePointer?
         guard git_config_open_default(&config) == 0 else { return false }
         defer { git_config_free(config) }
         final class Values { var list: [String] = [] }
         let values = Values()
-        _ = git_config_get_multivar_foreach(config, "safe.directory", nil, { entry, payload in
-            if let entry, let value = entry.pointee.value {
-                Unmanaged<Values>.fromOpaque(payload!).takeUnretainedValue().list.append(String(cString: value))
-            }
-            return 0
-        }, Unmanaged.passUnretained(values).toOpaque())
+        _ = git_config_get_multivar_foreach(
+            config, "safe.directory", nil,
+            { entry, payload in
+                if let entry, let value = entry.pointee.value {
+                    Unmanaged<Values>.fromOpaque(payload!).takeUnretainedValue().list.append(String(cString: value))
+                }
+                return 0
+            }, Unmanaged.passUnretained(values).toOpaque())
         let current = values.list.split(separator: "", omittingEmptySubsequences: false).last ?? []
         return current.contains("*")
     }

@@ -24,7 +24,8 @@ public struct FarAheadDate: Codable, Hashable, Sendable {
         (self.date, self.commitDate) = (date, commitDate)
     }
 
-    /// The line for people: "todo 'Buy milk' removedDate 9999-01-01T00:00:00.000Z is far ahead of its commit (2026-11-22T10:00:00.000Z)".
+    /// The line for people: "todo 'Buy milk' removedDate 9999-01-01T00:00:00.000Z is far ahead of its commit
+    /// (2026-11-22T10:00:00.000Z)".
     public var line: String {
         "\(kind) '\(label)' \(field) \(ISODate.string(from: date)) is far ahead of its commit (\(ISODate.string(from: commitDate))); a clock was wrong or the date was made up"
     }

@@ -43,12 +43,17 @@ struct StateMerger {
         }
         var tombstones = oursTombstones
         for (id, tombstone) in theirsTombstones {
-            if let mine = tombstones[id], mine.removedDate.docketMilliseconds >= tombstone.removedDate.docketMilliseconds { continue }
+            if let mine = tombstones[id],
+                mine.removedDate.docketMilliseconds >= tombstone.removedDate.docketMilliseconds
+            {
+                continue
+            }
             tombstones[id] = tombstone
         }
         let removed = tombstones.values.filter { !present.contains($0.id) }
-        return MergeResult(state: AppState(todos: todos, projects: projects, removed: Array(removed)),
-                           report: MergeReport(items: decisions))
+        return MergeResult(
+            state: AppState(todos: todos, projects: projects, removed: Array(removed)),
+            report: MergeReport(items: decisions))
     }
 
     // MARK: Todos
@@ -79,7 +84,8 @@ struct StateMerger {
 
     // MARK: Projects and their tasks
 
-    mutating func mergeProjects(_ oursTombstones: [UUID: Tombstone], _ theirsTombstones: [UUID: Tombstone]) -> [Project] {
+    mutating func mergeProjects(_ oursTombstones: [UUID: Tombstone], _ theirsTombstones: [UUID: Tombstone]) -> [Project]
+    {
         let baseProjects = index(base?.projects ?? [])
         let oursProjects = index(ours.projects)
         let theirsProjects = index(theirs.projects)
@@ -97,13 +103,16 @@ struct StateMerger {
                 merged[t.id] = kept
             }
         }
-        let order = mergeOrder(base: base?.projects.map(\.id) ?? [], ours: ours.projects.map(\.id),
-                               theirs: theirs.projects.map(\.id), kept: Set(merged.keys))
+        let order = mergeOrder(
+            base: base?.projects.map(\.id) ?? [], ours: ours.projects.map(\.id),
+            theirs: theirs.projects.map(\.id), kept: Set(merged.keys))
         return order.compactMap { merged[$0] }
     }
 
-    mutating func mergeProject(base b: Project?, ours o: Project, theirs t: Project,
-                               _ oursTombstones: [UUID: Tombstone], _ theirsTombstones: [UUID: Tombstone]) -> Project {
+    mutating func mergeProject(
+        base b: Project?, ours o: Project, theirs t: Project,
+        _ oursTombstones: [UUID: Tombstone], _ theirsTombstones: [UUID: Tombstone]
+    ) -> Project {
         if o == t { return o }
         if let b, b == o { return t }
         if let b, b == t { return o }
@@ -116,18 +125,24 @@ struct StateMerger {
             let bt = baseTasks[ot.id]
             if let tt = theirsTasks[ot.id] {
                 tasks[ot.id] = mergeItem(base: bt, ours: ot, theirs: tt, projectID: o.id)
-            } else if let kept = oneSided(ot, on: .ours, base: bt, otherTombstone: theirsTombstones[ot.id], projectID: o.id) {
+            } else if let kept = oneSided(
+                ot, on: .ours, base: bt, otherTombstone: theirsTombstones[ot.id], projectID: o.id)
+            {
                 tasks[ot.id] = kept
             }
         }
         for tt in t.tasks where oursTasks[tt.id] == nil {
-            if let kept = oneSided(tt, on: .theirs, base: baseTasks[tt.id], otherTombstone: oursTombstones[tt.id], projectID: o.id) {
+            if let kept = oneSided(
+                tt, on: .theirs, base: baseTasks[tt.id], otherTombstone: oursTombstones[tt.id], projectID: o.id)
+            {
                 tasks[tt.id] = kept
             }
         }
-        let order = mergeOrder(base: b?.tasks.map(\.id) ?? [], ours: o.tasks.map(\.id), theirs: t.tasks.map(\.id),
-                               kept: Set(tasks.keys))
-        return Project(id: o.id, title: header.title, tasks: order.compactMap { tasks[$0] }, alterDate: header.alterDate)
+        let order = mergeOrder(
+            base: b?.tasks.map(\.id) ?? [], ours: o.tasks.map(\.id), theirs: t.tasks.map(\.id),
+            kept: Set(tasks.keys))
+        return Project(
+            id: o.id, title: header.title, tasks: order.compactMap { tasks[$0] }, alterDate: header.alterDate)
     }
 
     // MARK: Present on one side only
@@ -135,18 +150,22 @@ struct StateMerger {
     /// Whether an item one side has and the other has not stays: an addition
     /// stays; an item the other side removed stays only when this side edited
     /// it later than the removal.
-    mutating func oneSided<Item: MergeItem>(_ item: Item, on side: MergeSide, base: Item?, otherTombstone: Tombstone?,
-                                            projectID: UUID? = nil) -> Item? {
-        if base == nil && otherTombstone == nil { return item }  // added on this side
-        if let base, base == item { return nil }                   // removed there, untouched here
+    mutating func oneSided<Item: MergeItem>(
+        _ item: Item, on side: MergeSide, base: Item?, otherTombstone: Tombstone?,
+        projectID: UUID? = nil
+    ) -> Item? {
+        if base == nil && otherTombstone == nil { return item } // added on this side
+        if let base, base == item { return nil } // removed there, untouched here
         let editDate = item.lastEditDate
         let removedDate = otherTombstone?.removedDate
         let editWins = removedDate.map { (editDate?.docketMilliseconds ?? .min) > $0.docketMilliseconds } ?? true
         let lostItem = editWins ? nil : (try? DocketJSON.encode(item)).map { String(decoding: $0, as: UTF8.self) }
-        decisions.append(ItemDecision(
-            kind: Item.kind, id: item.id, label: item.label, projectID: projectID,
-            removal: RemovalDecision(outcome: editWins ? .editWon : .removalWon, removedOn: side.other,
-                                     removedDate: removedDate, editDate: editDate, lostItem: lostItem)))
+        decisions.append(
+            ItemDecision(
+                kind: Item.kind, id: item.id, label: item.label, projectID: projectID,
+                removal: RemovalDecision(
+                    outcome: editWins ? .editWon : .removalWon, removedOn: side.other,
+                    removedDate: removedDate, editDate: editDate, lostItem: lostItem)))
         return editWins ? item : nil
     }
 }

@@ -34,7 +34,9 @@ extension ProjectTask: MergeItem {
 extension StateMerger {
     /// One item both sides hold, merged field by field by each field's rule.
     /// A project's children (its tasks) are left as ours: the caller merges them.
-    mutating func mergeItem<Item: MergeItem>(base b: Item?, ours o: Item, theirs t: Item, projectID: UUID? = nil) -> Item {
+    mutating func mergeItem<Item: MergeItem>(base b: Item?, ours o: Item, theirs t: Item, projectID: UUID? = nil)
+        -> Item
+    {
         if o == t { return o }
         if let b, b == o { return t }
         if let b, b == t { return o }
@@ -55,24 +57,28 @@ extension StateMerger {
             case .laterEdit:
                 merged = fields.pick(field, base: b, ours: o, theirs: t, into: merged)
             case .timeSlips:
-                let (slips, stops) = mergeSlips(base: b.map { field.value(of: $0) as! [TimeSlip] } ?? [],
-                                                ours: field.value(of: o) as! [TimeSlip], theirs: field.value(of: t) as! [TimeSlip],
-                                                fields: &fields)
+                let (slips, stops) = mergeSlips(
+                    base: b.map { field.value(of: $0) as! [TimeSlip] } ?? [],
+                    ours: field.value(of: o) as! [TimeSlip], theirs: field.value(of: t) as! [TimeSlip],
+                    fields: &fields)
                 merged = field.setting(slips, in: merged)
                 stopped = stops
             case .set:
                 merged = fields.mergeSet(field, base: b, ours: o, theirs: t, into: merged)
             case .notes:
-                let notes = fields.mergeNotes(base: b.map { field.value(of: $0) as! [Note] } ?? [],
-                                              ours: field.value(of: o) as! [Note], theirs: field.value(of: t) as! [Note])
+                let notes = fields.mergeNotes(
+                    base: b.map { field.value(of: $0) as! [Note] } ?? [],
+                    ours: field.value(of: o) as! [Note], theirs: field.value(of: t) as! [Note])
                 merged = field.setting(notes, in: merged)
             case let .follows(leader):
                 merged = fields.follow(field, leader: leader, base: b, ours: o, theirs: t, into: merged)
             }
         }
         if !fields.decisions.isEmpty || !stopped.isEmpty {
-            decisions.append(ItemDecision(kind: Item.kind, id: o.id, label: merged.label, projectID: projectID,
-                                          fields: fields.decisions, stoppedSlips: stopped))
+            decisions.append(
+                ItemDecision(
+                    kind: Item.kind, id: o.id, label: merged.label, projectID: projectID,
+                    fields: fields.decisions, stoppedSlips: stopped))
         }
         return merged
     }
@@ -92,45 +98,59 @@ struct FieldMerge {
     }
 
     /// `merged` with the field set by the later-edit rule, recording the decision.
-    mutating func pick<Item>(_ field: ItemField<Item>, base: Item?, ours: Item, theirs: Item, into merged: Item) -> Item {
+    mutating func pick<Item>(_ field: ItemField<Item>, base: Item?, ours: Item, theirs: Item, into merged: Item) -> Item
+    {
         if field.isSame(ours, theirs) { return merged }
-        let side = choose(field.key, baseIsOurs: base.map { field.isSame($0, ours) }, baseIsTheirs: base.map { field.isSame($0, theirs) },
-                          ours: field.text(of: ours), theirs: field.text(of: theirs))
+        let side = choose(
+            field.key, baseIsOurs: base.map { field.isSame($0, ours) },
+            baseIsTheirs: base.map { field.isSame($0, theirs) },
+            ours: field.text(of: ours), theirs: field.text(of: theirs))
         sides[field.key] = side
         return field.copy(from: side == .ours ? ours : theirs, into: merged)
     }
 
     /// `merged` with a field that follows `leader` taken from the side the leader came from,
     /// recording the other side's value as lost when that side had changed it too.
-    mutating func follow<Item>(_ field: ItemField<Item>, leader: String, base: Item?, ours: Item, theirs: Item, into merged: Item) -> Item {
+    mutating func follow<Item>(
+        _ field: ItemField<Item>, leader: String, base: Item?, ours: Item, theirs: Item, into merged: Item
+    ) -> Item {
         if field.isSame(ours, theirs) { return merged }
         guard let side = sides[leader] else { return pick(field, base: base, ours: ours, theirs: theirs, into: merged) }
         let (winner, loser) = side == .ours ? (ours, theirs) : (theirs, ours)
         let loserChanged = base.map { !field.isSame($0, loser) } ?? true
-        decisions.append(FieldDecision(field: field.key, from: side, rule: .follows, kept: field.text(of: winner),
-                                       lost: loserChanged ? field.text(of: loser) : nil, leader: leader))
+        decisions.append(
+            FieldDecision(
+                field: field.key, from: side, rule: .follows, kept: field.text(of: winner),
+                lost: loserChanged ? field.text(of: loser) : nil, leader: leader))
         return field.copy(from: winner, into: merged)
     }
 
     /// `merged` with a set of strings merged element by element: each side's
     /// additions and removals applied (with no common ancestor, the union).
-    mutating func mergeSet<Item>(_ field: ItemField<Item>, base: Item?, ours: Item, theirs: Item, into merged: Item) -> Item {
-        let o = Set(field.value(of: ours) as! [String]), t = Set(field.value(of: theirs) as! [String])
+    mutating func mergeSet<Item>(_ field: ItemField<Item>, base: Item?, ours: Item, theirs: Item, into merged: Item)
+        -> Item
+    {
+        let o = Set(field.value(of: ours) as! [String])
+        let t = Set(field.value(of: theirs) as! [String])
         if o == t { return merged }
         let b = base.map { Set(field.value(of: $0) as! [String]) } ?? []
         if let base, field.isSame(base, ours) || field.isSame(base, theirs) {
             return pick(field, base: base, ours: ours, theirs: theirs, into: merged)
         }
-        let result = b.union(o.subtracting(b)).union(t.subtracting(b)).subtracting(b.subtracting(o)).subtracting(b.subtracting(t))
+        let result = b.union(o.subtracting(b)).union(t.subtracting(b)).subtracting(b.subtracting(o)).subtracting(
+            b.subtracting(t))
         let value = result.sorted()
         func did(_ side: Set<String>) -> String {
-            let added = side.subtracting(b).sorted().map { "+" + $0 }, removed = b.subtracting(side).sorted().map { "-" + $0 }
+            let added = side.subtracting(b).sorted().map { "+" + $0 }
+            let removed = b.subtracting(side).sorted().map { "-" + $0 }
             return (added + removed).joined(separator: " ")
         }
         let (oursDid, theirsDid) = (did(o), did(t))
         let from = later ?? (oursDid > theirsDid ? .ours : .theirs)
-        decisions.append(FieldDecision(field: field.key, from: from, rule: .combined, kept: value.fieldText, lost: nil,
-                                       combined: .init(ours: oursDid, theirs: theirsDid)))
+        decisions.append(
+            FieldDecision(
+                field: field.key, from: from, rule: .combined, kept: value.fieldText, lost: nil,
+                combined: .init(ours: oursDid, theirs: theirsDid)))
         return field.setting(value, in: merged)
     }
 
@@ -148,19 +168,27 @@ struct FieldMerge {
                 if let on, let tn { notes.append(on.date.docketMilliseconds <= tn.date.docketMilliseconds ? on : tn) }
                 continue
             }
-            let side = choose("notes[\(id.uuidString)]", baseIsOurs: bn?.text == on?.text, baseIsTheirs: bn?.text == tn?.text,
-                              ours: on?.text ?? "none", theirs: tn?.text ?? "none")
+            let side = choose(
+                "notes[\(id.uuidString)]", baseIsOurs: bn?.text == on?.text, baseIsTheirs: bn?.text == tn?.text,
+                ours: on?.text ?? "none", theirs: tn?.text ?? "none")
             guard let kept = side == .ours ? on : tn else { continue }
             let other = side == .ours ? tn : on
-            notes.append(other.map { kept.date.docketMilliseconds <= $0.date.docketMilliseconds ? kept : Note(id: id, date: $0.date, text: kept.text) } ?? kept)
+            notes.append(
+                other.map {
+                    kept.date.docketMilliseconds <= $0.date.docketMilliseconds
+                        ? kept : Note(id: id, date: $0.date, text: kept.text)
+                } ?? kept)
         }
         return Note.inOrder(notes)
     }
 
     /// Which side a value that differs comes from, by the later-edit rule, recording the decision.
-    mutating func choose(_ name: String, baseIsOurs: Bool?, baseIsTheirs: Bool?, ours: String, theirs: String) -> MergeSide {
+    mutating func choose(_ name: String, baseIsOurs: Bool?, baseIsTheirs: Bool?, ours: String, theirs: String)
+        -> MergeSide
+    {
         if baseIsOurs == true {
-            decisions.append(FieldDecision(field: name, from: .theirs, rule: .onlyOneSideChanged, kept: theirs, lost: nil))
+            decisions.append(
+                FieldDecision(field: name, from: .theirs, rule: .onlyOneSideChanged, kept: theirs, lost: nil))
             return .theirs
         }
         if baseIsTheirs == true {
@@ -170,8 +198,10 @@ struct FieldMerge {
         // NB: on equal alterDates the greater value wins, a rule that gives the
         // same answer whichever machine calls itself "ours".
         let winner = later ?? (ours > theirs ? .ours : .theirs)
-        decisions.append(FieldDecision(field: name, from: winner, rule: later == nil ? .tieBreak : .laterEdit,
-                                       kept: winner == .ours ? ours : theirs, lost: winner == .ours ? theirs : ours))
+        decisions.append(
+            FieldDecision(
+                field: name, from: winner, rule: later == nil ? .tieBreak : .laterEdit,
+                kept: winner == .ours ? ours : theirs, lost: winner == .ours ? theirs : ours))
         return winner
     }
 }

@@ -29,7 +29,8 @@ func mergeOrder(base: [UUID], ours: [UUID], theirs: [UUID], kept: Set<UUID>) -> 
     }
     var placed = Set(order)
     let oursFirst = oursTail.lexicographicallyPrecedes(theirsTail) { $0.precedes($1) }
-    for id in (oursFirst ? oursTail + theirsTail : theirsTail + oursTail) where kept.contains(id) && !placed.contains(id) {
+    for id in (oursFirst ? oursTail + theirsTail : theirsTail + oursTail)
+    where kept.contains(id) && !placed.contains(id) {
         order.append(id)
         placed.insert(id)
     }

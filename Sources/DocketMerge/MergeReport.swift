@@ -46,42 +46,60 @@ public struct MergeReport: Codable, Hashable, Sendable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(items: try c.decode([ItemDecision].self, forKey: .items),
-                  farAhead: try c.decodeIfPresent([FarAheadDate].self, forKey: .farAhead) ?? [])
+        self.init(
+            items: try c.decode([ItemDecision].self, forKey: .items),
+            farAhead: try c.decodeIfPresent([FarAheadDate].self, forKey: .farAhead) ?? [])
     }
 
     /// A short summary for people, such as
     /// "3 items merged; 1 field chose the later edit: todo 'Buy milk' text". A field both sides
     /// changed at the same moment is named apart ("kept the greater value"): no edit was later.
     public var summary: String {
-        var parts = [items.isEmpty ? "no item needed a decision" : "\(items.count) \(items.count == 1 ? "item" : "items") merged"]
+        var parts = [
+            items.isEmpty ? "no item needed a decision" : "\(items.count) \(items.count == 1 ? "item" : "items") merged"
+        ]
         func fields(_ tied: Bool) -> [String] {
             items.flatMap { item in
-                item.fields.filter { $0.lost != nil && ($0.rule == .tieBreak) == tied }.map { "\(item.kind) '\(item.label)' \($0.field)" }
+                item.fields.filter { $0.lost != nil && ($0.rule == .tieBreak) == tied }.map {
+                    "\(item.kind) '\(item.label)' \($0.field)"
+                }
             }
         }
-        let later = fields(false), tied = fields(true)
+        let later = fields(false)
+        let tied = fields(true)
         if !later.isEmpty {
-            parts.append("\(later.count) \(later.count == 1 ? "field" : "fields") chose the later edit: \(later.joined(separator: ", "))")
+            parts.append(
+                "\(later.count) \(later.count == 1 ? "field" : "fields") chose the later edit: \(later.joined(separator: ", "))"
+            )
         }
         if !tied.isEmpty {
-            parts.append("\(tied.count) \(tied.count == 1 ? "field" : "fields") edited at the same moment kept the greater value: \(tied.joined(separator: ", "))")
+            parts.append(
+                "\(tied.count) \(tied.count == 1 ? "field" : "fields") edited at the same moment kept the greater value: \(tied.joined(separator: ", "))"
+            )
         }
         let removalsWon = items.filter { $0.removal?.outcome == .removalWon }.map { "\($0.kind) '\($0.label)'" }
         if !removalsWon.isEmpty {
-            parts.append("\(removalsWon.count) \(removalsWon.count == 1 ? "removal" : "removals") won over a concurrent edit: \(removalsWon.joined(separator: ", "))")
+            parts.append(
+                "\(removalsWon.count) \(removalsWon.count == 1 ? "removal" : "removals") won over a concurrent edit: \(removalsWon.joined(separator: ", "))"
+            )
         }
         let editsWon = items.filter { $0.removal?.outcome == .editWon }.map { "\($0.kind) '\($0.label)'" }
         if !editsWon.isEmpty {
-            parts.append("\(editsWon.count) \(editsWon.count == 1 ? "edit" : "edits") won over a removal: \(editsWon.joined(separator: ", "))")
+            parts.append(
+                "\(editsWon.count) \(editsWon.count == 1 ? "edit" : "edits") won over a removal: \(editsWon.joined(separator: ", "))"
+            )
         }
         let stopped = items.filter { !$0.stoppedSlips.isEmpty }.map { "task '\($0.label)'" }
         if !stopped.isEmpty {
-            parts.append("\(stopped.count) running \(stopped.count == 1 ? "slip" : "slips") stopped: \(stopped.joined(separator: ", "))")
+            parts.append(
+                "\(stopped.count) running \(stopped.count == 1 ? "slip" : "slips") stopped: \(stopped.joined(separator: ", "))"
+            )
         }
         if !farAhead.isEmpty {
-            parts.append("\(farAhead.count) \(farAhead.count == 1 ? "date" : "dates") far ahead of \(farAhead.count == 1 ? "its commit" : "their commits"): "
-                + farAhead.map { "\($0.kind) '\($0.label)' \($0.field) \(ISODate.string(from: $0.date))" }.joined(separator: ", "))
+            parts.append(
+                "\(farAhead.count) \(farAhead.count == 1 ? "date" : "dates") far ahead of \(farAhead.count == 1 ? "its commit" : "their commits"): "
+                    + farAhead.map { "\($0.kind) '\($0.label)' \($0.field) \(ISODate.string(from: $0.date))" }.joined(
+                        separator: ", "))
         }
         return parts.joined(separator: "; ")
     }
@@ -112,8 +130,10 @@ public struct ItemDecision: Codable, Hashable, Sendable {
     public let stoppedSlips: [StoppedSlip]
 
     /// A decision as recorded.
-    public init(kind: Kind, id: UUID, label: String, projectID: UUID? = nil, fields: [FieldDecision] = [],
-                removal: RemovalDecision? = nil, stoppedSlips: [StoppedSlip] = []) {
+    public init(
+        kind: Kind, id: UUID, label: String, projectID: UUID? = nil, fields: [FieldDecision] = [],
+        removal: RemovalDecision? = nil, stoppedSlips: [StoppedSlip] = []
+    ) {
         self.kind = kind
         self.id = id
         self.label = label
@@ -125,8 +145,9 @@ public struct ItemDecision: Codable, Hashable, Sendable {
 
     /// The same decision with ours and theirs swapped.
     public func swappingSides() -> ItemDecision {
-        ItemDecision(kind: kind, id: id, label: label, projectID: projectID,
-                     fields: fields.map { $0.swappingSides() }, removal: removal?.swappingSides(), stoppedSlips: stoppedSlips)
+        ItemDecision(
+            kind: kind, id: id, label: label, projectID: projectID,
+            fields: fields.map { $0.swappingSides() }, removal: removal?.swappingSides(), stoppedSlips: stoppedSlips)
     }
 }
 
@@ -176,7 +197,10 @@ public struct FieldDecision: Codable, Hashable, Sendable {
     public let leader: String?
 
     /// A field decision as recorded.
-    public init(field: String, from: MergeSide, rule: Rule, kept: String, lost: String?, combined: Combined? = nil, leader: String? = nil) {
+    public init(
+        field: String, from: MergeSide, rule: Rule, kept: String, lost: String?, combined: Combined? = nil,
+        leader: String? = nil
+    ) {
         self.field = field
         self.from = from
         self.rule = rule
@@ -187,8 +211,9 @@ public struct FieldDecision: Codable, Hashable, Sendable {
     }
 
     func swappingSides() -> FieldDecision {
-        FieldDecision(field: field, from: from.other, rule: rule, kept: kept, lost: lost,
-                      combined: combined.map { Combined(ours: $0.theirs, theirs: $0.ours) }, leader: leader)
+        FieldDecision(
+            field: field, from: from.other, rule: rule, kept: kept, lost: lost,
+            combined: combined.map { Combined(ours: $0.theirs, theirs: $0.ours) }, leader: leader)
     }
 }
 
@@ -223,7 +248,9 @@ public struct RemovalDecision: Codable, Hashable, Sendable {
     }
 
     func swappingSides() -> RemovalDecision {
-        RemovalDecision(outcome: outcome, removedOn: removedOn.other, removedDate: removedDate, editDate: editDate, lostItem: lostItem)
+        RemovalDecision(
+            outcome: outcome, removedOn: removedOn.other, removedDate: removedDate, editDate: editDate,
+            lostItem: lostItem)
     }
 
     public static func == (a: RemovalDecision, b: RemovalDecision) -> Bool {
@@ -252,7 +279,9 @@ public struct StoppedSlip: Codable, Hashable, Sendable {
         self.stop = stop
     }
 
-    public static func == (a: StoppedSlip, b: StoppedSlip) -> Bool { a.slipID == b.slipID && sameMillisecond(a.stop, b.stop) }
+    public static func == (a: StoppedSlip, b: StoppedSlip) -> Bool {
+        a.slipID == b.slipID && sameMillisecond(a.stop, b.stop)
+    }
     public func hash(into hasher: inout Hasher) { hasher.combine(slipID) }
 
 }

@@ -14,7 +14,8 @@ extension ItemDecision {
             case .laterEdit: line += ", the later edit)"
             case .tieBreak: line += ", same time, greater value)"
             case .combined:
-                line = "\(item) \(field.field): kept \"\(field.kept)\" (both changed it: "
+                line =
+                    "\(item) \(field.field): kept \"\(field.kept)\" (both changed it: "
                     + "ours \(field.combined?.ours ?? "?"), theirs \(field.combined?.theirs ?? "?"))"
             case .follows: line += ", as its \(field.leader ?? "field") was)"
             }
@@ -22,12 +23,15 @@ extension ItemDecision {
             lines.append(line)
         }
         if let removal {
-            lines.append(removal.outcome == .removalWon
-                ? "\(item): removed on \(removal.removedOn) after the edit on \(removal.removedOn.other); lost edit \(removal.lostItem.map(oneLine) ?? "")"
-                : "\(item): kept, edited on \(removal.removedOn.other) after its removal on \(removal.removedOn)")
+            lines.append(
+                removal.outcome == .removalWon
+                    ? "\(item): removed on \(removal.removedOn) after the edit on \(removal.removedOn.other); lost edit \(removal.lostItem.map(oneLine) ?? "")"
+                    : "\(item): kept, edited on \(removal.removedOn.other) after its removal on \(removal.removedOn)")
         }
         for slip in stoppedSlips {
-            lines.append("\(item): running slip \(slip.slipID.uuidString.prefix(8).lowercased()) stopped at \(ISODate.string(from: slip.stop))")
+            lines.append(
+                "\(item): running slip \(slip.slipID.uuidString.prefix(8).lowercased()) stopped at \(ISODate.string(from: slip.stop))"
+            )
         }
         return lines
     }

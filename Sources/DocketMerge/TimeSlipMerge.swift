@@ -4,7 +4,9 @@ import Foundation
 /// Slips merged by id: every slip either side has is kept; a stop set on one
 /// side is kept; stops set on both follow the later-edit rule. Then at most
 /// one slip runs: each earlier running slip stops where the next one starts.
-func mergeSlips(base: [TimeSlip], ours: [TimeSlip], theirs: [TimeSlip], fields: inout FieldMerge) -> ([TimeSlip], [StoppedSlip]) {
+func mergeSlips(base: [TimeSlip], ours: [TimeSlip], theirs: [TimeSlip], fields: inout FieldMerge) -> (
+    [TimeSlip], [StoppedSlip]
+) {
     let baseSlips = index(base)
     let theirsSlips = index(theirs)
     let stopField = TimeSlip.fields.first { $0.key == "stop" }!
@@ -12,13 +14,17 @@ func mergeSlips(base: [TimeSlip], ours: [TimeSlip], theirs: [TimeSlip], fields: 
     var seen = Set<UUID>()
     for os in ours {
         seen.insert(os.id)
-        guard let ts = theirsSlips[os.id] else { slips.append(os); continue }
+        guard let ts = theirsSlips[os.id] else {
+            slips.append(os)
+            continue
+        }
         let bs = baseSlips[os.id]
         var slip = os
         if !stopField.isSame(os, ts) {
-            let side = fields.choose("timeSlips[\(os.id.uuidString)].stop", baseIsOurs: bs.map { stopField.isSame($0, os) },
-                                     baseIsTheirs: bs.map { stopField.isSame($0, ts) },
-                                     ours: stopField.text(of: os), theirs: stopField.text(of: ts))
+            let side = fields.choose(
+                "timeSlips[\(os.id.uuidString)].stop", baseIsOurs: bs.map { stopField.isSame($0, os) },
+                baseIsTheirs: bs.map { stopField.isSame($0, ts) },
+                ours: stopField.text(of: os), theirs: stopField.text(of: ts))
             if side == .theirs { slip = stopField.copy(from: ts, into: slip) }
         }
         let start = os.start.docketMilliseconds <= ts.start.docketMilliseconds ? os.start : ts.start

@@ -102,23 +102,34 @@ public struct AppState: Codable, Hashable, Sendable {
             return Self(sortedTodos: Self.inserting(todo, into: todos), projects: projects, sortedRemoved: removed)
         case let .removing(.todo(todo)):
             guard let current = self.todo(id: todo.id) else { return self }
-            let tombstone = Tombstone(id: todo.id, kind: .todo, removedDate: DocketClock.alterDate(after: current.alterDate))
-            return Self(sortedTodos: todos.filter { $0.id != todo.id }, projects: projects, sortedRemoved: recording([tombstone]))
+            let tombstone = Tombstone(
+                id: todo.id, kind: .todo, removedDate: DocketClock.alterDate(after: current.alterDate))
+            return Self(
+                sortedTodos: todos.filter { $0.id != todo.id }, projects: projects,
+                sortedRemoved: recording([tombstone]))
         case let .adding(.project(project)):
             guard projects.last != project else { return self }
             let previous = self.project(id: project.id)
-            return Self(sortedTodos: todos, projects: projects.filter { $0.id != project.id } + [project],
-                        sortedRemoved: recordingTasks(removedFrom: previous, by: project))
+            return Self(
+                sortedTodos: todos, projects: projects.filter { $0.id != project.id } + [project],
+                sortedRemoved: recordingTasks(removedFrom: previous, by: project))
         case let .updating(.project(project)):
-            guard let index = projects.firstIndex(where: { $0.id == project.id }), projects[index] != project else { return self }
+            guard let index = projects.firstIndex(where: { $0.id == project.id }), projects[index] != project else {
+                return self
+            }
             var projects = projects
             let previous = projects[index]
             projects[index] = project
-            return Self(sortedTodos: todos, projects: projects, sortedRemoved: recordingTasks(removedFrom: previous, by: project))
+            return Self(
+                sortedTodos: todos, projects: projects,
+                sortedRemoved: recordingTasks(removedFrom: previous, by: project))
         case let .removing(.project(project)):
             guard let current = self.project(id: project.id) else { return self }
-            let tombstone = Tombstone(id: project.id, kind: .project, removedDate: DocketClock.alterDate(after: current.latestAlterDate))
-            return Self(sortedTodos: todos, projects: projects.filter { $0.id != project.id }, sortedRemoved: recording([tombstone]))
+            let tombstone = Tombstone(
+                id: project.id, kind: .project, removedDate: DocketClock.alterDate(after: current.latestAlterDate))
+            return Self(
+                sortedTodos: todos, projects: projects.filter { $0.id != project.id },
+                sortedRemoved: recording([tombstone]))
         }
     }
 
@@ -127,7 +138,8 @@ public struct AppState: Codable, Hashable, Sendable {
     }
 
     private static func inserting(_ todo: TodoItem, into todos: [TodoItem]) -> [TodoItem] {
-        var low = 0, high = todos.count
+        var low = 0
+        var high = todos.count
         while low < high {
             let mid = (low + high) / 2
             if todoOrder(todos[mid], todo) { low = mid + 1 } else { high = mid }
@@ -154,8 +166,10 @@ public struct AppState: Codable, Hashable, Sendable {
     private func recordingTasks(removedFrom previous: Project?, by project: Project) -> [Tombstone] {
         let kept = Set(project.tasks.map(\.id))
         let gone = (previous?.tasks ?? []).filter { !kept.contains($0.id) }.map {
-            Tombstone(id: $0.id, kind: .task, projectID: project.id,
-                      removedDate: DocketClock.alterDate(after: max($0.alterDate ?? .distantPast, project.alterDate ?? .distantPast)))
+            Tombstone(
+                id: $0.id, kind: .task, projectID: project.id,
+                removedDate: DocketClock.alterDate(
+                    after: max($0.alterDate ?? .distantPast, project.alterDate ?? .distantPast)))
         }
         let cleared = removed.filter { !kept.contains($0.id) && $0.id != project.id }
         if gone.isEmpty && cleared.count == removed.count { return removed }
@@ -167,9 +181,10 @@ public struct AppState: Codable, Hashable, Sendable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(todos: try c.decodeIfPresent([TodoItem].self, forKey: .todos) ?? [],
-                  projects: try c.decodeIfPresent([Project].self, forKey: .projects) ?? [],
-                  removed: try c.decodeIfPresent([Tombstone].self, forKey: .removed) ?? [])
+        self.init(
+            todos: try c.decodeIfPresent([TodoItem].self, forKey: .todos) ?? [],
+            projects: try c.decodeIfPresent([Project].self, forKey: .projects) ?? [],
+            removed: try c.decodeIfPresent([Tombstone].self, forKey: .removed) ?? [])
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -189,7 +204,9 @@ extension AppState {
         guard let todo = todo(id: id), !todo.completed else { return self }
         let done = todo.alter(.completed(true))
         var state = alter(by: .updating(.todo(done)))
-        if var next = done.nextOccurrence(done: done.completedDate ?? DocketClock.now, calendar: calendar), state.todo(id: next.id) == nil {
+        if var next = done.nextOccurrence(done: done.completedDate ?? DocketClock.now, calendar: calendar),
+            state.todo(id: next.id) == nil
+        {
             if let removed = state.tombstone(id: next.id) {
                 next = next.replacing(alterDate: .some(DocketClock.alterDate(after: removed.removedDate)))
             }

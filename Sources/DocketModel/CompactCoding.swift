@@ -13,7 +13,9 @@ public struct CompactWriter: Sendable {
     public mutating func reserve(_ count: Int) { bytes.reserveCapacity(bytes.count + count) }
 
     /// Writes raw bytes.
-    public mutating func raw<Bytes: Sequence>(_ data: Bytes) where Bytes.Element == UInt8 { bytes.append(contentsOf: data) }
+    public mutating func raw<Bytes: Sequence>(_ data: Bytes) where Bytes.Element == UInt8 {
+        bytes.append(contentsOf: data)
+    }
 
     /// Writes an integer.
     @inlinable

@@ -7,8 +7,11 @@ extension KeyedEncodingContainer {
     /// Encodes a date as ISO-8601 UTC with milliseconds.
     package mutating func encodeDate(_ date: Date, forKey key: Key) throws {
         guard ISODate.holds(date) else {
-            throw EncodingError.invalidValue(date, .init(codingPath: codingPath + [key],
-                                                         debugDescription: "\(key.stringValue) is outside the years 1 to 9999 a Docket file can hold"))
+            throw EncodingError.invalidValue(
+                date,
+                .init(
+                    codingPath: codingPath + [key],
+                    debugDescription: "\(key.stringValue) is outside the years 1 to 9999 a Docket file can hold"))
         }
         try encode(ISODate.string(from: date), forKey: key)
     }
@@ -59,8 +62,11 @@ public struct MillisecondDate: Codable, Hashable, Sendable {
 
     public func encode(to encoder: Encoder) throws {
         guard ISODate.holds(wrappedValue) else {
-            throw EncodingError.invalidValue(wrappedValue, .init(codingPath: encoder.codingPath,
-                                                                 debugDescription: "the date is outside the years 1 to 9999 a Docket file can hold"))
+            throw EncodingError.invalidValue(
+                wrappedValue,
+                .init(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "the date is outside the years 1 to 9999 a Docket file can hold"))
         }
         var container = encoder.singleValueContainer()
         try container.encode(ISODate.string(from: wrappedValue))

@@ -25,7 +25,10 @@ public enum DueDate: Hashable, Sendable, Codable, FieldValue {
     // JSON: `null` for unknown, else the ISO-8601 date.
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .unknown; return }
+        if c.decodeNil() {
+            self = .unknown
+            return
+        }
         let text = try c.decode(String.self)
         guard let date = ISODate.date(from: text) else {
             throw DecodingError.dataCorruptedError(
@@ -38,12 +41,18 @@ public enum DueDate: Hashable, Sendable, Codable, FieldValue {
         var c = encoder.singleValueContainer()
         guard let date else { return try c.encodeNil() }
         guard ISODate.holds(date) else {
-            throw EncodingError.invalidValue(date, .init(codingPath: encoder.codingPath, debugDescription: "the due date is outside the years 1 to 9999 a Docket file can hold"))
+            throw EncodingError.invalidValue(
+                date,
+                .init(
+                    codingPath: encoder.codingPath,
+                    debugDescription: "the due date is outside the years 1 to 9999 a Docket file can hold"))
         }
         try c.encode(ISODate.string(from: date))
     }
 
-    public static func read(from reader: inout CompactReader) throws -> DueDate { DueDate(try Date?.read(from: &reader)) }
+    public static func read(from reader: inout CompactReader) throws -> DueDate {
+        DueDate(try Date?.read(from: &reader))
+    }
     public func write(to writer: inout CompactWriter) { date.write(to: &writer) }
     public var fieldText: String { date.fieldText }
 }

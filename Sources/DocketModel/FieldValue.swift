@@ -76,7 +76,9 @@ extension UUID: FieldValue {
     public static func decodeField(from container: KeyedDecodingContainer<FieldKey>, key: FieldKey) throws -> UUID? {
         guard let text = try container.decodeIfPresent(String.self, forKey: key) else { return nil }
         guard let id = UUID(hex: text) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "\"\(text)\" is not an id such as 6F9619FF-8B86-4D11-B42D-00C04FC964FF")
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container,
+                debugDescription: "\"\(text)\" is not an id such as 6F9619FF-8B86-4D11-B42D-00C04FC964FF")
         }
         return id
     }
@@ -98,7 +100,9 @@ extension Date: FieldValue {
     public func encodeField(to container: inout KeyedEncodingContainer<FieldKey>, key: FieldKey) throws {
         try container.encodeDate(self, forKey: key)
     }
-    public static func read(from reader: inout CompactReader) throws -> Date { Date(docketMilliseconds: try reader.integer(Int64.self)) }
+    public static func read(from reader: inout CompactReader) throws -> Date {
+        Date(docketMilliseconds: try reader.integer(Int64.self))
+    }
     public func write(to writer: inout CompactWriter) { writer.integer(docketMilliseconds) }
     public func isSame(as other: Date) -> Bool { docketMilliseconds == other.docketMilliseconds }
     public func hashField(into hasher: inout Hasher) { hasher.combine(docketMilliseconds) }
@@ -108,7 +112,8 @@ extension Date: FieldValue {
 
 extension Optional: FieldValue where Wrapped: FieldValue {
     /// A missing key and `null` are both `.some(nil)`: an optional field is never missing.
-    public static func decodeField(from container: KeyedDecodingContainer<FieldKey>, key: FieldKey) throws -> Wrapped?? {
+    public static func decodeField(from container: KeyedDecodingContainer<FieldKey>, key: FieldKey) throws -> Wrapped??
+    {
         guard container.contains(key), try !container.decodeNil(forKey: key) else { return .some(nil) }
         guard let value = try Wrapped.decodeField(from: container, key: key) else { return .some(nil) }
         return .some(value)

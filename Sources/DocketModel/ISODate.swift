@@ -11,7 +11,8 @@ package enum ISODate {
 
     /// Whether a file can hold `date` (its year is 1 to 9999).
     package static func holds(_ date: Date) -> Bool {
-        date.timeIntervalSince1970.isFinite && abs(date.timeIntervalSince1970) < 1e13 && range.contains(date.docketMilliseconds)
+        date.timeIntervalSince1970.isFinite && abs(date.timeIntervalSince1970) < 1e13
+            && range.contains(date.docketMilliseconds)
     }
 
     /// The text of a date: UTC, always with three fraction digits.
@@ -25,9 +26,20 @@ package enum ISODate {
         let milli = msOfDay % 1000
         var out = ""
         out.reserveCapacity(24)
-        out += pad(year, 4); out += "-"; out += pad(month, 2); out += "-"; out += pad(day, 2)
-        out += "T"; out += pad(hour, 2); out += ":"; out += pad(minute, 2); out += ":"; out += pad(second, 2)
-        out += "."; out += pad(milli, 3); out += "Z"
+        out += pad(year, 4)
+        out += "-"
+        out += pad(month, 2)
+        out += "-"
+        out += pad(day, 2)
+        out += "T"
+        out += pad(hour, 2)
+        out += ":"
+        out += pad(minute, 2)
+        out += ":"
+        out += pad(second, 2)
+        out += "."
+        out += pad(milli, 3)
+        out += "Z"
         return out
     }
 
@@ -50,11 +62,11 @@ package enum ISODate {
             return true
         }
         guard let year = number(4), expect(45), let month = number(2), expect(45), let day = number(2),
-              expect(84) || expect(116), let hour = number(2), expect(58), let minute = number(2),
-              expect(58), let second = number(2)
+            expect(84) || expect(116), let hour = number(2), expect(58), let minute = number(2),
+            expect(58), let second = number(2)
         else { return nil }
         guard year >= 1, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 61
+            hour < 24, minute < 60, second < 61
         else { return nil }
         var milli: Int64 = 0
         if expect(46) {
@@ -73,7 +85,7 @@ package enum ISODate {
         } else if let sign = bytes.first, sign == 43 || sign == 45 {
             bytes = bytes.dropFirst()
             guard let oh = number(2) else { return nil }
-            _ = expect(58)  // the colon of ±HH:MM is optional
+            _ = expect(58) // the colon of ±HH:MM is optional
             guard let om = number(2), oh < 24, om < 60 else { return nil }
             offsetMinutes = (oh * 60 + om) * (sign == 45 ? -1 : 1)
         } else {

@@ -55,9 +55,11 @@ public final class ItemField<Item>: Sendable {
     /// file; one without must be there. `omitWhenAbsent` leaves a nil value out of the JSON.
     /// `check` says why a value read from a file cannot be taken (what a
     /// person typing it would be told), so a file holds only what a command could have written.
-    public init<Value: FieldValue>(_ key: String, label: String? = nil, rule: MergeRule, default fallback: Value? = nil,
-                                   omitWhenAbsent: Bool = false, check: (@Sendable (Value) -> String?)? = nil,
-                                   get: @escaping @Sendable (Item) -> Value, set: @escaping @Sendable (Item, Value) -> Item) {
+    public init<Value: FieldValue>(
+        _ key: String, label: String? = nil, rule: MergeRule, default fallback: Value? = nil,
+        omitWhenAbsent: Bool = false, check: (@Sendable (Value) -> String?)? = nil,
+        get: @escaping @Sendable (Item) -> Value, set: @escaping @Sendable (Item, Value) -> Item
+    ) {
         let codingKey = FieldKey(key)
         self.key = key
         self.label = label ?? key
@@ -95,8 +97,12 @@ public final class ItemField<Item>: Sendable {
     /// `item` with this field set to `value`, which must be of the field's type.
     public func setting(_ value: any FieldValue, in item: Item) -> Item { assign(item, value) }
 
-    func decode(_ container: KeyedDecodingContainer<FieldKey>, into item: Item) throws -> Item? { try decodeJSON(container, item) }
-    func encode(_ item: Item, into container: inout KeyedEncodingContainer<FieldKey>) throws { try encodeJSON(item, &container) }
+    func decode(_ container: KeyedDecodingContainer<FieldKey>, into item: Item) throws -> Item? {
+        try decodeJSON(container, item)
+    }
+    func encode(_ item: Item, into container: inout KeyedEncodingContainer<FieldKey>) throws {
+        try encodeJSON(item, &container)
+    }
     func read(_ reader: inout CompactReader, into item: Item) throws -> Item { try readCompact(&reader, item) }
     func write(_ item: Item, into writer: inout CompactWriter) { writeCompact(item, &writer) }
     func hash(_ item: Item, into hasher: inout Hasher) { hashValue(item, &hasher) }
@@ -126,8 +132,11 @@ extension FieldCoded {
         var item = Self.blank
         for field in fields {
             guard let next = try field.decode(container, into: item) else {
-                throw DecodingError.keyNotFound(field.codingKey, .init(codingPath: container.codingPath,
-                                                                       debugDescription: "no value for \"\(field.key)\""))
+                throw DecodingError.keyNotFound(
+                    field.codingKey,
+                    .init(
+                        codingPath: container.codingPath,
+                        debugDescription: "no value for \"\(field.key)\""))
             }
             item = next
         }
@@ -151,7 +160,8 @@ extension FieldCoded {
     }
 
     public var fieldText: String {
-        (try? DocketJSON.encode(self)).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .newlines) } ?? ""
+        (try? DocketJSON.encode(self)).map { String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .newlines) }
+            ?? ""
     }
 
     /// Whether every field of `a` and `b` is the same (dates to the millisecond).

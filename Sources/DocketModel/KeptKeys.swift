@@ -19,12 +19,30 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null; return }
-        if let value = try? c.decode(Bool.self) { self = .bool(value); return }
-        if let value = try? c.decode(Int64.self) { self = .integer(value); return }
-        if let value = try? c.decode(Double.self) { self = .number(value); return }
-        if let value = try? c.decode(String.self) { self = .string(value); return }
-        if let value = try? c.decode([JSONValue].self) { self = .array(value); return }
+        if c.decodeNil() {
+            self = .null
+            return
+        }
+        if let value = try? c.decode(Bool.self) {
+            self = .bool(value)
+            return
+        }
+        if let value = try? c.decode(Int64.self) {
+            self = .integer(value)
+            return
+        }
+        if let value = try? c.decode(Double.self) {
+            self = .number(value)
+            return
+        }
+        if let value = try? c.decode(String.self) {
+            self = .string(value)
+            return
+        }
+        if let value = try? c.decode([JSONValue].self) {
+            self = .array(value)
+            return
+        }
         self = .object(try c.decode([String: JSONValue].self))
     }
 
@@ -103,7 +121,9 @@ public struct KeptKeys: Hashable, Sendable, Codable, FieldValue, CustomStringCon
         let count = Int(try reader.integer(UInt32.self))
         guard count > 0 else { return KeptKeys() }
         let bytes = try reader.raw(count)
-        guard let kept = try? JSONDecoder().decode(KeptKeys.self, from: Data(bytes)) else { throw CompactReader.Damaged() }
+        guard let kept = try? JSONDecoder().decode(KeptKeys.self, from: Data(bytes)) else {
+            throw CompactReader.Damaged()
+        }
         return kept
     }
 

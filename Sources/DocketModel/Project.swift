@@ -99,8 +99,12 @@ public struct Project: Identifiable, Sendable, FieldCoded {
     }
 
     /// This project with some fields replaced; a nil argument keeps the field.
-    private func with(id: UUID? = nil, title: String? = nil, tasks: [ProjectTask]? = nil, alterDate: Date?? = nil) -> Self {
-        Project(id: id ?? self.id, title: title ?? self.title, tasks: tasks ?? self.tasks, alterDate: alterDate ?? self.alterDate)
+    private func with(id: UUID? = nil, title: String? = nil, tasks: [ProjectTask]? = nil, alterDate: Date?? = nil)
+        -> Self
+    {
+        Project(
+            id: id ?? self.id, title: title ?? self.title, tasks: tasks ?? self.tasks,
+            alterDate: alterDate ?? self.alterDate)
     }
 
     // MARK: Fields
@@ -110,7 +114,8 @@ public struct Project: Identifiable, Sendable, FieldCoded {
         ItemField("id", rule: .identity, get: { $0.id }, set: { $0.with(id: $1) }),
         ItemField("title", rule: .laterEdit, get: { $0.title }, set: { $0.with(title: $1) }),
         ItemField("tasks", rule: .children, default: [ProjectTask](), get: { $0.tasks }, set: { $0.with(tasks: $1) }),
-        ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.with(alterDate: $1) }),
+        ItemField(
+            "alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.with(alterDate: $1) }),
     ]
 
     public static let blank = Project(id: .zero, title: "", tasks: [], alterDate: nil)

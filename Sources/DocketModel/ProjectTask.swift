@@ -27,7 +27,8 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// How it repeats, if it does: finishing it makes the next instance in its project.
     public var recurrence: Recurrence? { repeating?.value }
     private let repeating: Box<Recurrence>?
-    /// Keys another tool's item had that Docket has no field for (a Taskwarrior `wait`, a UDA), handed back by an export to it.
+    /// Keys another tool's item had that Docket has no field for (a Taskwarrior `wait`, a UDA), handed back by an
+    /// export to it.
     public var kept: KeptKeys { keeping?.value ?? KeptKeys() }
     private let keeping: Box<KeptKeys>?
 
@@ -65,14 +66,17 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
 
     /// A new unfinished task with no due date and no time recorded, made now.
     public init(title: String) {
-        self.init(id: DocketIDs.make(), title: title, dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil,
-                  creationDate: DocketClock.now)
+        self.init(
+            id: DocketIDs.make(), title: title, dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil,
+            creationDate: DocketClock.now)
     }
 
     /// A task exactly as stored, for decoding and merging.
-    public init(id: UUID, title: String, dueDate: DueDate, state: TaskState, timeSlips: [TimeSlip], alterDate: Date?,
-                tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
-                creationDate: Date? = nil, recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys()) {
+    public init(
+        id: UUID, title: String, dueDate: DueDate, state: TaskState, timeSlips: [TimeSlip], alterDate: Date?,
+        tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
+        creationDate: Date? = nil, recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys()
+    ) {
         self.creationDate = creationDate
         self.repeating = recurrence.map(Box.init)
         self.keeping = kept.isEmpty ? nil : Box(kept)
@@ -115,11 +119,16 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         case let .noting(change):
             notes.applying(change) == notes ? self : replacing(alterDate: nextAlterDate, notes: notes.applying(change))
         case .recording(.start):
-            runningSlip != nil ? self : replacing(timeSlips: timeSlips + [TimeSlip(start: DocketClock.now)], alterDate: nextAlterDate)
+            runningSlip != nil
+                ? self : replacing(timeSlips: timeSlips + [TimeSlip(start: DocketClock.now)], alterDate: nextAlterDate)
         case .recording(.stop):
             if let running = runningSlip {
-                replacing(timeSlips: timeSlips.map { $0.id == running.id ? running.alter(.setting(.stop(to: max(DocketClock.now, running.start)))) : $0 },
-                     alterDate: nextAlterDate)
+                replacing(
+                    timeSlips: timeSlips.map {
+                        $0.id == running.id
+                            ? running.alter(.setting(.stop(to: max(DocketClock.now, running.start)))) : $0
+                    },
+                    alterDate: nextAlterDate)
             } else {
                 self
             }
@@ -137,14 +146,19 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// This task with some fields replaced; a nil argument keeps the field.
     /// Every copy of a task made from another goes through here (or a field's
     /// `set`), starting from the task it copies, so a field added later is carried.
-    public func replacing(id: UUID? = nil, title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil,
-                      timeSlips: [TimeSlip]? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
-                      notes: [Note]? = nil, completedDate: Date?? = nil, creationDate: Date?? = nil, recurrence: Recurrence?? = nil,
-                      kept: KeptKeys? = nil) -> Self {
-        ProjectTask(id: id ?? self.id, title: title ?? self.title, dueDate: dueDate ?? self.dueDate, state: state ?? self.state,
-                    timeSlips: timeSlips ?? self.timeSlips, alterDate: alterDate ?? self.alterDate, tags: tags ?? self.tags,
-                    priority: priority ?? self.priority, notes: notes ?? self.notes, completedDate: completedDate ?? self.completedDate,
-                    creationDate: creationDate ?? self.creationDate, recurrence: recurrence ?? self.recurrence, kept: kept ?? self.kept)
+    public func replacing(
+        id: UUID? = nil, title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil,
+        timeSlips: [TimeSlip]? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
+        notes: [Note]? = nil, completedDate: Date?? = nil, creationDate: Date?? = nil, recurrence: Recurrence?? = nil,
+        kept: KeptKeys? = nil
+    ) -> Self {
+        ProjectTask(
+            id: id ?? self.id, title: title ?? self.title, dueDate: dueDate ?? self.dueDate, state: state ?? self.state,
+            timeSlips: timeSlips ?? self.timeSlips, alterDate: alterDate ?? self.alterDate, tags: tags ?? self.tags,
+            priority: priority ?? self.priority, notes: notes ?? self.notes,
+            completedDate: completedDate ?? self.completedDate,
+            creationDate: creationDate ?? self.creationDate, recurrence: recurrence ?? self.recurrence,
+            kept: kept ?? self.kept)
     }
 
     /// The instance after this one in its series: unfinished, with no time recorded and due one interval on,
@@ -153,10 +167,14 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence else { return nil }
         let due = recurrence.nextDue(due: dueDate.date, done: done, calendar: calendar)
         guard ISODate.holds(due) else { return nil }
-        return replacing(id: recurrence.nextID, dueDate: DueDate(due), state: .unfinished, timeSlips: [], alterDate: .some(nil), notes: [],
-                         completedDate: .some(nil), creationDate: .some(done),
-                         recurrence: .some(Recurrence(every: recurrence.every, from: recurrence.from, series: recurrence.series,
-                                                      occurrence: recurrence.occurrence + 1)))
+        return replacing(
+            id: recurrence.nextID, dueDate: DueDate(due), state: .unfinished, timeSlips: [], alterDate: .some(nil),
+            notes: [],
+            completedDate: .some(nil), creationDate: .some(done),
+            recurrence: .some(
+                Recurrence(
+                    every: recurrence.every, from: recurrence.from, series: recurrence.series,
+                    occurrence: recurrence.occurrence + 1)))
     }
 
     // MARK: Fields
@@ -166,23 +184,45 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     public static let fields: [ItemField<ProjectTask>] = [
         ItemField("id", rule: .identity, get: { $0.id }, set: { $0.replacing(id: $1) }),
         ItemField("title", rule: .laterEdit, get: { $0.title }, set: { $0.replacing(title: $1) }),
-        ItemField("dueDate", label: "due date", rule: .laterEdit, default: DueDate.unknown, get: { $0.dueDate }, set: { $0.replacing(dueDate: $1) }),
-        ItemField("state", rule: .laterEdit, default: TaskState.unfinished, get: { $0.state }, set: { $0.replacing(state: $1) }),
-        ItemField("timeSlips", label: "time slips", rule: .timeSlips, default: [TimeSlip](), get: { $0.timeSlips }, set: { $0.replacing(timeSlips: $1) }),
-        ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.replacing(alterDate: $1) }),
-        ItemField("tags", rule: .set, default: [String](), omitWhenAbsent: true, check: Tags.problem(in:), get: { $0.tags }, set: { $0.replacing(tags: Tags.normalized($1)) }),
-        ItemField("priority", rule: .laterEdit, omitWhenAbsent: true, get: { $0.priority }, set: { $0.replacing(priority: .some($1)) }),
-        ItemField("notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes }, set: { $0.replacing(notes: Note.inOrder($1)) }),
-        ItemField("completedDate", label: "completion date", rule: .follows("state"), omitWhenAbsent: true,
-                  get: { $0.completedDate }, set: { $0.replacing(completedDate: .some($1)) }),
-        // NB: also a format-2 key: an older format-2 docket keeps it as a key it does not know, and it is set once, when the task is made.
-        ItemField("creationDate", label: "creation date", rule: .earliest, omitWhenAbsent: true,
-                  get: { $0.creationDate }, set: { $0.replacing(creationDate: .some($1)) }),
-        ItemField("recurrence", rule: .laterEdit, omitWhenAbsent: true, get: { $0.recurrence }, set: { $0.replacing(recurrence: .some($1)) }),
-        ItemField("kept", label: "kept keys", rule: .laterEdit, default: KeptKeys(), omitWhenAbsent: true, get: { $0.kept }, set: { $0.replacing(kept: $1) }),
+        ItemField(
+            "dueDate", label: "due date", rule: .laterEdit, default: DueDate.unknown, get: { $0.dueDate },
+            set: { $0.replacing(dueDate: $1) }),
+        ItemField(
+            "state", rule: .laterEdit, default: TaskState.unfinished, get: { $0.state },
+            set: { $0.replacing(state: $1) }),
+        ItemField(
+            "timeSlips", label: "time slips", rule: .timeSlips, default: [TimeSlip](), get: { $0.timeSlips },
+            set: { $0.replacing(timeSlips: $1) }),
+        ItemField(
+            "alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.replacing(alterDate: $1) }
+        ),
+        ItemField(
+            "tags", rule: .set, default: [String](), omitWhenAbsent: true, check: Tags.problem(in:), get: { $0.tags },
+            set: { $0.replacing(tags: Tags.normalized($1)) }),
+        ItemField(
+            "priority", rule: .laterEdit, omitWhenAbsent: true, get: { $0.priority },
+            set: { $0.replacing(priority: .some($1)) }),
+        ItemField(
+            "notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes },
+            set: { $0.replacing(notes: Note.inOrder($1)) }),
+        ItemField(
+            "completedDate", label: "completion date", rule: .follows("state"), omitWhenAbsent: true,
+            get: { $0.completedDate }, set: { $0.replacing(completedDate: .some($1)) }),
+        // NB: also a format-2 key: an older format-2 docket keeps it as a key it does not know, and it is set once,
+        // when the task is made.
+        ItemField(
+            "creationDate", label: "creation date", rule: .earliest, omitWhenAbsent: true,
+            get: { $0.creationDate }, set: { $0.replacing(creationDate: .some($1)) }),
+        ItemField(
+            "recurrence", rule: .laterEdit, omitWhenAbsent: true, get: { $0.recurrence },
+            set: { $0.replacing(recurrence: .some($1)) }),
+        ItemField(
+            "kept", label: "kept keys", rule: .laterEdit, default: KeptKeys(), omitWhenAbsent: true, get: { $0.kept },
+            set: { $0.replacing(kept: $1) }),
     ]
 
-    public static let blank = ProjectTask(id: .zero, title: "", dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil)
+    public static let blank = ProjectTask(
+        id: .zero, title: "", dueDate: .unknown, state: .unfinished, timeSlips: [], alterDate: nil)
 
     // Equality at the stored precision: dates to the millisecond.
     public static func == (a: ProjectTask, b: ProjectTask) -> Bool { sameFields(a, b) }

@@ -20,7 +20,8 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
             self.count = unit == .weekday ? 1 : max(1, count)
         }
 
-        /// Reads "day", "weekday", "week", "month", "year", "2 weeks", "3 days", "every 2 months"…; nil if it is none of those.
+        /// Reads "day", "weekday", "week", "month", "year", "2 weeks", "3 days", "every 2 months"…; nil if it is none
+        /// of those.
         public init?(text: String) {
             var words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" }).map(String.init)
             if words.first == "every" { words.removeFirst() }
@@ -59,7 +60,9 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
                 var earlier = date
                 for _ in 0..<min(times, 100_000) {
                     earlier = calendar.date(byAdding: .day, value: -1, to: earlier)!
-                    while calendar.isDateInWeekend(earlier) { earlier = calendar.date(byAdding: .day, value: -1, to: earlier)! }
+                    while calendar.isDateInWeekend(earlier) {
+                        earlier = calendar.date(byAdding: .day, value: -1, to: earlier)!
+                    }
                 }
                 return earlier
             }
@@ -125,21 +128,27 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let text = try c.decode(String.self, forKey: .every)
         guard let every = Interval(text: text) else {
-            throw DecodingError.dataCorruptedError(forKey: .every, in: c, debugDescription: "\"\(text)\" is not an interval such as \"week\" or \"2 days\"")
+            throw DecodingError.dataCorruptedError(
+                forKey: .every, in: c, debugDescription: "\"\(text)\" is not an interval such as \"week\" or \"2 days\""
+            )
         }
         let occurrence = try c.decodeIfPresent(Int.self, forKey: .occurrence) ?? 1
         // NB: bounded where arithmetic uses it: the next instance is numbered occurrence + 1.
         guard occurrence <= Recurrence.lastOccurrence else {
-            throw DecodingError.dataCorruptedError(forKey: .occurrence, in: c,
-                                                   debugDescription: "occurrence \(occurrence) is more than \(Recurrence.lastOccurrence)")
+            throw DecodingError.dataCorruptedError(
+                forKey: .occurrence, in: c,
+                debugDescription: "occurrence \(occurrence) is more than \(Recurrence.lastOccurrence)")
         }
         guard occurrence >= 1 else {
-            throw DecodingError.dataCorruptedError(forKey: .occurrence, in: c, debugDescription: "occurrence \(occurrence) is not 1 or more")
+            throw DecodingError.dataCorruptedError(
+                forKey: .occurrence, in: c, debugDescription: "occurrence \(occurrence) is not 1 or more")
         }
         guard let series = UUID(hex: try c.decode(String.self, forKey: .series)) else {
             throw DecodingError.dataCorruptedError(forKey: .series, in: c, debugDescription: "the series is not an id")
         }
-        self.init(every: every, from: try c.decodeIfPresent(Anchor.self, forKey: .from) ?? .due, series: series, occurrence: occurrence)
+        self.init(
+            every: every, from: try c.decodeIfPresent(Anchor.self, forKey: .from) ?? .due, series: series,
+            occurrence: occurrence)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -151,9 +160,12 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
     }
 
     public static func read(from reader: inout CompactReader) throws -> Recurrence {
-        guard let every = Interval(text: try reader.string()), let from = Anchor(rawValue: try reader.string()) else { throw CompactReader.Damaged() }
-        return Recurrence(every: every, from: from, series: try UUID.read(from: &reader),
-                          occurrence: Int(clamping: min(try reader.integer(Int64.self), Int64(lastOccurrence))))
+        guard let every = Interval(text: try reader.string()), let from = Anchor(rawValue: try reader.string()) else {
+            throw CompactReader.Damaged()
+        }
+        return Recurrence(
+            every: every, from: from, series: try UUID.read(from: &reader),
+            occurrence: Int(clamping: min(try reader.integer(Int64.self), Int64(lastOccurrence))))
     }
 
     public func write(to writer: inout CompactWriter) {
@@ -163,7 +175,9 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
         writer.integer(Int64(occurrence))
     }
 
-    public var fieldText: String { "\(description) (series \(series.uuidString.prefix(8).lowercased()), #\(occurrence))" }
+    public var fieldText: String {
+        "\(description) (series \(series.uuidString.prefix(8).lowercased()), #\(occurrence))"
+    }
 }
 
 /// An immutable value kept on the heap, so a rarely set field costs a pointer where it is unset.

@@ -32,7 +32,8 @@ extension AppState {
                 state = state.alter(by: .removing(.todo(c)))
             case let (b?, nil, nil):
                 let removed = state.tombstone(id: id)?.removedDate ?? after.tombstone(id: id)?.removedDate
-                state = state.alter(by: .adding(.todo(b.redated(after: [b.alterDate, removed].compactMap { $0 }.max()))))
+                state = state.alter(
+                    by: .adding(.todo(b.redated(after: [b.alterDate, removed].compactMap { $0 }.max()))))
             default:
                 continue
             }
@@ -47,7 +48,8 @@ extension AppState {
                 if !Project.fields.filter({ $0.rule == .laterEdit }).allSatisfy({ $0.isSame(header, c) }) {
                     project = project.alter(by: .setting(.title(to: header.title)))
                 }
-                project = Self.reverseTasks(of: project, before: b, after: a, keepingAdded: keepingAdded, skipped: &skipped)
+                project = Self.reverseTasks(
+                    of: project, before: b, after: a, keepingAdded: keepingAdded, skipped: &skipped)
                 if project != c { state = state.alter(by: .updating(.project(project))) }
             case (_?, _?, nil):
                 skipped.append("project '\(after.project(id: id)!.title)': removed since")
@@ -55,7 +57,8 @@ extension AppState {
                 state = state.alter(by: .removing(.project(c)))
             case let (b?, nil, nil):
                 let removed = state.tombstone(id: id)?.removedDate ?? after.tombstone(id: id)?.removedDate
-                state = state.alter(by: .adding(.project(b.redated(after: [b.latestAlterDate, removed].compactMap { $0 }.max()))))
+                state = state.alter(
+                    by: .adding(.project(b.redated(after: [b.latestAlterDate, removed].compactMap { $0 }.max()))))
             default:
                 continue
             }
@@ -63,8 +66,10 @@ extension AppState {
         return Reversal(state: state, skipped: skipped)
     }
 
-    private static func reverseTasks(of project: Project, before: Project, after: Project, keepingAdded: Bool,
-                                     skipped: inout [String]) -> Project {
+    private static func reverseTasks(
+        of project: Project, before: Project, after: Project, keepingAdded: Bool,
+        skipped: inout [String]
+    ) -> Project {
         var project = project
         let ids = Set(before.tasks.map(\.id)).union(after.tasks.map(\.id))
         for id in ids.sorted(by: { $0.precedes($1) }) {
@@ -78,7 +83,9 @@ extension AppState {
             case let (nil, _?, c?) where !keepingAdded:
                 project = project.alter(by: .removing(.task(c)))
             case let (b?, nil, nil):
-                project = project.alter(by: .adding(.task(b.redated(after: max(b.alterDate ?? .distantPast, project.alterDate ?? .distantPast)))))
+                project = project.alter(
+                    by: .adding(
+                        .task(b.redated(after: max(b.alterDate ?? .distantPast, project.alterDate ?? .distantPast)))))
             default:
                 continue
             }
@@ -87,7 +94,9 @@ extension AppState {
     }
 
     /// `current` with each field the change set put back, where it still holds what the change wrote.
-    private static func reverse<Item: FieldCoded>(_ current: Item, before: Item, after: Item, label: String) -> (Item, [String]) {
+    private static func reverse<Item: FieldCoded>(_ current: Item, before: Item, after: Item, label: String) -> (
+        Item, [String]
+    ) {
         var item = current
         var skipped: [String] = []
         for field in Item.contentFields where !field.isSame(before, after) {

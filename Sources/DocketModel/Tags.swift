@@ -19,7 +19,9 @@ public enum Tags {
     /// Why `tag` cannot be a tag, or nil when it can: a tag is one word, not empty, with no control characters.
     public static func problem(with tag: String) -> String? {
         if tag.isEmpty { return "a tag cannot be empty" }
-        if tag.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control }) {
+        if tag.unicodeScalars.contains(where: {
+            $0.properties.isWhitespace || $0.properties.generalCategory == .control
+        }) {
             return "a tag is one word, without spaces or control characters"
         }
         if tag.hasPrefix("+") || tag.hasPrefix("-") { return "a tag cannot start with + or -" }

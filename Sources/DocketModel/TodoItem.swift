@@ -26,7 +26,8 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     public var recurrence: Recurrence? { repeating?.value }
     // NB: boxed, as most todos do not repeat: a recurrence is 50 bytes, and lists hold 100,000 todos.
     private let repeating: Box<Recurrence>?
-    /// Keys another tool's item had that Docket has no field for (a Taskwarrior `wait`, a UDA), handed back by an export to it.
+    /// Keys another tool's item had that Docket has no field for (a Taskwarrior `wait`, a UDA), handed back by an
+    /// export to it.
     public var kept: KeptKeys { keeping?.value ?? KeptKeys() }
     private let keeping: Box<KeptKeys>?
 
@@ -52,13 +53,17 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
 
     /// A new open item with the given text, made now.
     public init(text: String) {
-        self.init(id: DocketIDs.make(), text: text, creationDate: DocketClock.now, completed: false, dueDate: nil, alterDate: nil)
+        self.init(
+            id: DocketIDs.make(), text: text, creationDate: DocketClock.now, completed: false, dueDate: nil,
+            alterDate: nil)
     }
 
     /// An item exactly as stored, for decoding and merging.
-    public init(id: UUID, text: String, creationDate: Date, completed: Bool, dueDate: Date?, alterDate: Date?,
-                tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
-                recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys()) {
+    public init(
+        id: UUID, text: String, creationDate: Date, completed: Bool, dueDate: Date?, alterDate: Date?,
+        tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
+        recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys()
+    ) {
         self.id = id
         self.text = text
         self.creationDate = creationDate
@@ -102,7 +107,8 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
             let notes = self.notes.applying(change)
             return notes == self.notes ? self : replacing(alterDate: nextAlterDate, notes: notes)
         case let .recurrence(recurrence):
-            return recurrence == self.recurrence ? self : replacing(alterDate: nextAlterDate, recurrence: .some(recurrence))
+            return recurrence == self.recurrence
+                ? self : replacing(alterDate: nextAlterDate, recurrence: .some(recurrence))
         }
     }
 
@@ -116,23 +122,31 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         let due = recurrence.nextDue(due: dueDate, done: done, calendar: calendar)
         // NB: a series whose next due date no file can hold (past the year 9999) ends here.
         guard ISODate.holds(due) else { return nil }
-        return replacing(id: recurrence.nextID, creationDate: done, completed: false, dueDate: .some(due), alterDate: .some(nil),
-                         notes: [], completedDate: .some(nil),
-                         recurrence: .some(Recurrence(every: recurrence.every, from: recurrence.from, series: recurrence.series,
-                                                      occurrence: recurrence.occurrence + 1)))
+        return replacing(
+            id: recurrence.nextID, creationDate: done, completed: false, dueDate: .some(due), alterDate: .some(nil),
+            notes: [], completedDate: .some(nil),
+            recurrence: .some(
+                Recurrence(
+                    every: recurrence.every, from: recurrence.from, series: recurrence.series,
+                    occurrence: recurrence.occurrence + 1)))
     }
 
     /// This item with some fields replaced; a nil argument keeps the field.
     /// Every copy of a todo made from another goes through here (or a field's
     /// `set`), starting from the item it copies: a field added to `TodoItem`
     /// is carried by every copy without an edit (`ItemCopySpec` checks each).
-    public func replacing(id: UUID? = nil, text: String? = nil, creationDate: Date? = nil, completed: Bool? = nil,
-                      dueDate: Date?? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
-                      notes: [Note]? = nil, completedDate: Date?? = nil, recurrence: Recurrence?? = nil, kept: KeptKeys? = nil) -> TodoItem {
-        TodoItem(id: id ?? self.id, text: text ?? self.text, creationDate: creationDate ?? self.creationDate,
-                 completed: completed ?? self.completed, dueDate: dueDate ?? self.dueDate, alterDate: alterDate ?? self.alterDate,
-                 tags: tags ?? self.tags, priority: priority ?? self.priority, notes: notes ?? self.notes,
-                 completedDate: completedDate ?? self.completedDate, recurrence: recurrence ?? self.recurrence, kept: kept ?? self.kept)
+    public func replacing(
+        id: UUID? = nil, text: String? = nil, creationDate: Date? = nil, completed: Bool? = nil,
+        dueDate: Date?? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
+        notes: [Note]? = nil, completedDate: Date?? = nil, recurrence: Recurrence?? = nil, kept: KeptKeys? = nil
+    ) -> TodoItem {
+        TodoItem(
+            id: id ?? self.id, text: text ?? self.text, creationDate: creationDate ?? self.creationDate,
+            completed: completed ?? self.completed, dueDate: dueDate ?? self.dueDate,
+            alterDate: alterDate ?? self.alterDate,
+            tags: tags ?? self.tags, priority: priority ?? self.priority, notes: notes ?? self.notes,
+            completedDate: completedDate ?? self.completedDate, recurrence: recurrence ?? self.recurrence,
+            kept: kept ?? self.kept)
     }
 
     // MARK: Fields
@@ -142,21 +156,39 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     public static let fields: [ItemField<TodoItem>] = [
         ItemField("id", rule: .identity, get: { $0.id }, set: { $0.replacing(id: $1) }),
         ItemField("text", rule: .laterEdit, get: { $0.text }, set: { $0.replacing(text: $1) }),
-        ItemField("creationDate", label: "creation date", rule: .earliest, get: { $0.creationDate }, set: { $0.replacing(creationDate: $1) }),
-        ItemField("completed", rule: .laterEdit, default: false, get: { $0.completed }, set: { $0.replacing(completed: $1) }),
-        ItemField("dueDate", label: "due date", rule: .laterEdit, get: { $0.dueDate }, set: { $0.replacing(dueDate: $1) }),
-        ItemField("alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.replacing(alterDate: $1) }),
-        ItemField("tags", rule: .set, default: [String](), omitWhenAbsent: true, check: Tags.problem(in:), get: { $0.tags }, set: { $0.replacing(tags: Tags.normalized($1)) }),
-        ItemField("priority", rule: .laterEdit, omitWhenAbsent: true, get: { $0.priority }, set: { $0.replacing(priority: .some($1)) }),
-        ItemField("notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes }, set: { $0.replacing(notes: Note.inOrder($1)) }),
-        ItemField("completedDate", label: "completion date", rule: .follows("completed"), omitWhenAbsent: true,
-                  get: { $0.completedDate }, set: { $0.replacing(completedDate: .some($1)) }),
-        ItemField("recurrence", rule: .laterEdit, omitWhenAbsent: true, get: { $0.recurrence }, set: { $0.replacing(recurrence: .some($1)) }),
-        ItemField("kept", label: "kept keys", rule: .laterEdit, default: KeptKeys(), omitWhenAbsent: true, get: { $0.kept }, set: { $0.replacing(kept: $1) }),
+        ItemField(
+            "creationDate", label: "creation date", rule: .earliest, get: { $0.creationDate },
+            set: { $0.replacing(creationDate: $1) }),
+        ItemField(
+            "completed", rule: .laterEdit, default: false, get: { $0.completed }, set: { $0.replacing(completed: $1) }),
+        ItemField(
+            "dueDate", label: "due date", rule: .laterEdit, get: { $0.dueDate }, set: { $0.replacing(dueDate: $1) }),
+        ItemField(
+            "alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.replacing(alterDate: $1) }
+        ),
+        ItemField(
+            "tags", rule: .set, default: [String](), omitWhenAbsent: true, check: Tags.problem(in:), get: { $0.tags },
+            set: { $0.replacing(tags: Tags.normalized($1)) }),
+        ItemField(
+            "priority", rule: .laterEdit, omitWhenAbsent: true, get: { $0.priority },
+            set: { $0.replacing(priority: .some($1)) }),
+        ItemField(
+            "notes", rule: .notes, default: [Note](), omitWhenAbsent: true, get: { $0.notes },
+            set: { $0.replacing(notes: Note.inOrder($1)) }),
+        ItemField(
+            "completedDate", label: "completion date", rule: .follows("completed"), omitWhenAbsent: true,
+            get: { $0.completedDate }, set: { $0.replacing(completedDate: .some($1)) }),
+        ItemField(
+            "recurrence", rule: .laterEdit, omitWhenAbsent: true, get: { $0.recurrence },
+            set: { $0.replacing(recurrence: .some($1)) }),
+        ItemField(
+            "kept", label: "kept keys", rule: .laterEdit, default: KeptKeys(), omitWhenAbsent: true, get: { $0.kept },
+            set: { $0.replacing(kept: $1) }),
     ]
 
-    public static let blank = TodoItem(id: .zero, text: "", creationDate: .distantPast, completed: false,
-                                       dueDate: nil, alterDate: nil)
+    public static let blank = TodoItem(
+        id: .zero, text: "", creationDate: .distantPast, completed: false,
+        dueDate: nil, alterDate: nil)
 
     // Equality at the stored precision: dates to the millisecond.
     public static func == (a: TodoItem, b: TodoItem) -> Bool { sameFields(a, b) }

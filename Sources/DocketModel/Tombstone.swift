@@ -34,12 +34,18 @@ public struct Tombstone: Identifiable, Sendable, FieldCoded {
 
     /// Every field of a tombstone.
     public static let fields: [ItemField<Tombstone>] = [
-        ItemField("id", rule: .identity, get: { $0.id }, set: { Tombstone(id: $1, kind: $0.kind, projectID: $0.projectID, removedDate: $0.removedDate) }),
-        ItemField("kind", rule: .identity, get: { $0.kind }, set: { Tombstone(id: $0.id, kind: $1, projectID: $0.projectID, removedDate: $0.removedDate) }),
-        ItemField("project", rule: .identity, omitWhenAbsent: true, get: { $0.projectID },
-                  set: { Tombstone(id: $0.id, kind: $0.kind, projectID: $1, removedDate: $0.removedDate) }),
-        ItemField("removedDate", label: "removal date", rule: .latest, get: { $0.removedDate },
-                  set: { Tombstone(id: $0.id, kind: $0.kind, projectID: $0.projectID, removedDate: $1) }),
+        ItemField(
+            "id", rule: .identity, get: { $0.id },
+            set: { Tombstone(id: $1, kind: $0.kind, projectID: $0.projectID, removedDate: $0.removedDate) }),
+        ItemField(
+            "kind", rule: .identity, get: { $0.kind },
+            set: { Tombstone(id: $0.id, kind: $1, projectID: $0.projectID, removedDate: $0.removedDate) }),
+        ItemField(
+            "project", rule: .identity, omitWhenAbsent: true, get: { $0.projectID },
+            set: { Tombstone(id: $0.id, kind: $0.kind, projectID: $1, removedDate: $0.removedDate) }),
+        ItemField(
+            "removedDate", label: "removal date", rule: .latest, get: { $0.removedDate },
+            set: { Tombstone(id: $0.id, kind: $0.kind, projectID: $0.projectID, removedDate: $1) }),
     ]
 
     public static let blank = Tombstone(id: .zero, kind: .todo, removedDate: .distantPast)

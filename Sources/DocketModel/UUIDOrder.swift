@@ -5,7 +5,8 @@ extension UUID {
     /// strings, computed on the bytes (hex digits keep byte order) without
     /// making strings, since stores sort 100,000 ids.
     package func precedes(_ other: UUID) -> Bool {
-        var a = uuid, b = other.uuid
+        var a = uuid
+        var b = other.uuid
         return withUnsafeBytes(of: &a) { pa in
             withUnsafeBytes(of: &b) { pb in memcmp(pa.baseAddress!, pb.baseAddress!, 16) < 0 }
         }
@@ -33,7 +34,9 @@ extension UUID {
                     position += 1
                     continue
                 }
-                guard let high = UUID.hexValue(text[position]), let low = UUID.hexValue(text[position + 1]) else { return false }
+                guard let high = UUID.hexValue(text[position]), let low = UUID.hexValue(text[position + 1]) else {
+                    return false
+                }
                 out[index] = high << 4 | low
                 index += 1
                 position += 2

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -36,7 +37,9 @@ public enum AbandonedLocks {
         var holders = 0
         var complete = true
         while let entry = readdir(proc) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
             guard let pid = Int32(name), pid != getpid() else { continue }
             guard let fds = opendir("/proc/\(pid)/fd") else {
                 if errno == EACCES { complete = false }
@@ -44,10 +47,14 @@ public enum AbandonedLocks {
             }
             defer { closedir(fds) }
             while let fd = readdir(fds) {
-                let fdName = withUnsafeBytes(of: fd.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                let fdName = withUnsafeBytes(of: fd.pointee.d_name) {
+                    String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+                }
                 guard Int(fdName) != nil else { continue }
                 var target = stat()
-                if stat("/proc/\(pid)/fd/\(fdName)", &target) == 0, target.st_dev == dev, target.st_ino == inode { holders += 1 }
+                if stat("/proc/\(pid)/fd/\(fdName)", &target) == 0, target.st_dev == dev, target.st_ino == inode {
+                    holders += 1
+                }
             }
         }
         return (holders, complete)

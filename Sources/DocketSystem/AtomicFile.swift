@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,7 +49,9 @@ public enum AtomicFile {
     /// Writes `data` to a temporary file beside `path`, flushed to disk when `durable`.
     public static func prepare(_ data: Data, at path: String, durable: Bool = true) throws -> Pending {
         let temporary = temporaryPath(for: path)
-        let fd = try systemCall("open", path: temporary) { open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644) }
+        let fd = try systemCall("open", path: temporary) {
+            open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        }
         do {
             try data.withUnsafeBytes { try writeAll(fd, $0, path: temporary) }
             if durable { try systemCall("fsync", path: temporary) { fsync(fd) } }
@@ -78,7 +81,9 @@ public enum AtomicFile {
     public static func makeFolders(_ folder: String) throws {
         var info = stat()
         if lstat(folder, &info) == 0 { return }
-        if let slash = folder.lastIndex(of: "/"), slash != folder.startIndex { try makeFolders(String(folder[..<slash])) }
+        if let slash = folder.lastIndex(of: "/"), slash != folder.startIndex {
+            try makeFolders(String(folder[..<slash]))
+        }
         if mkdir(folder, 0o755) != 0 && errno != EEXIST { throw SystemError("mkdir", path: folder, code: errno) }
     }
 }

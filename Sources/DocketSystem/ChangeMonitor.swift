@@ -1,5 +1,6 @@
 import CSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,7 +69,8 @@ public enum ChangeMonitor {
         let head = String(decoding: reply[..<end], as: UTF8.self)
         if head.hasPrefix("unknown "), let now = MonitorToken(head.dropFirst(8)) { return .unknown(now: now) }
         guard head.hasPrefix("changed "), let now = MonitorToken(head.dropFirst(8)) else { return nil }
-        var folders: [String] = [], subtrees: [String] = []
+        var folders: [String] = []
+        var subtrees: [String] = []
         for record in reply[(end + 1)...].split(separator: 0) {
             guard record.count > 2, record[record.startIndex + 1] == UInt8(ascii: " ") else { return nil }
             let path = String(decoding: record.dropFirst(2), as: UTF8.self)
@@ -103,13 +105,18 @@ public enum ChangeMonitor {
         defer { close(fd) }
         // A socket another user made in its place is not asked.
         guard docket_peer_uid(fd) == Int(getuid()) else { return nil }
-        guard (try? request.utf8CString.withUnsafeBytes { try writeAll(fd, UnsafeRawBufferPointer(rebasing: $0.dropLast())) }) != nil,
-              shutdown(fd, Int32(SHUT_WR)) == 0 else { return nil }
+        guard
+            (try? request.utf8CString.withUnsafeBytes {
+                try writeAll(fd, UnsafeRawBufferPointer(rebasing: $0.dropLast()))
+            }) != nil,
+            shutdown(fd, Int32(SHUT_WR)) == 0
+        else { return nil }
         guard let data = try? readAll(fd, limit: replyLimit), data.count < replyLimit else { return nil }
         return [UInt8](data)
     }
 
-    /// Calls `body` with a path to the socket short enough for an address (through `/proc/self/fd` when the folder's is not).
+    /// Calls `body` with a path to the socket short enough for an address (through `/proc/self/fd` when the folder's is
+    /// not).
     static func withSocketPath<T>(in folder: String, _ body: (String) -> T) -> T? {
         let path = folder + "/" + socketName
         if path.utf8.count < 100 { return body(path) }

@@ -1,5 +1,6 @@
 import CSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +22,8 @@ public final class ChangeMonitorRun {
         public var description: String {
             switch self {
             case .running: "a change monitor already runs for this store"
-            case let .remoteFileSystem(kind): "the store is on a \(kind) file system, whose changes inotify does not see"
+            case let .remoteFileSystem(kind):
+                "the store is on a \(kind) file system, whose changes inotify does not see"
             case let .tooManyFolders(count):
                 "\(count) folders cannot be watched: the system's limit (fs.inotify.max_user_watches) is reached"
             }
@@ -42,9 +44,11 @@ public final class ChangeMonitorRun {
     private var ended = false
     private let lock: FileLock
 
-    private static let rootEvents = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB)
-    private static let folderEvents = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM
-        | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)
+    private static let rootEvents = UInt32(
+        IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ATTRIB)
+    private static let folderEvents = UInt32(
+        IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+            | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF)
 
     /// Takes the monitor's lock, starts watching and listens; throws when
     /// another monitor runs, the store is on a network file system, or a folder cannot be watched.
@@ -60,10 +64,11 @@ public final class ChangeMonitorRun {
         inotify = try systemCall("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
         try watchAll()
         guard unwatched == 0 else { throw Failure.tooManyFolders(unwatched) }
-        let socket = ChangeMonitor.withSocketPath(in: home) { path -> Int32 in
-            unlink(path)
-            return docket_unix_listen(path)
-        } ?? -1
+        let socket =
+            ChangeMonitor.withSocketPath(in: home) { path -> Int32 in
+                unlink(path)
+                return docket_unix_listen(path)
+            } ?? -1
         guard socket >= 0 else { throw SystemError("listen", path: home + "/" + ChangeMonitor.socketName, code: errno) }
         listener = socket
         var named = stat()
@@ -89,11 +94,15 @@ public final class ChangeMonitorRun {
     /// Answers until stopped.
     public func run() {
         StopSignals.catchThem()
-        // A command that goes away before reading its answer must not end the monitor; nor may it hold the folder it started in.
+        // A command that goes away before reading its answer must not end the monitor; nor may it hold the folder it
+        // started in.
         signal(SIGPIPE, SIG_IGN)
         _ = chdir("/")
         while !ended && !StopSignals.stopRequested {
-            var polled = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0), pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            var polled = [
+                pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+            ]
             let ready = poll(&polled, 2, 30_000)
             if ready < 0 && errno != EINTR { break }
             drain()
@@ -106,7 +115,8 @@ public final class ChangeMonitorRun {
 
     private func ownsSocket(_ identity: (dev_t, ino_t)) -> Bool {
         var info = stat()
-        return lstat(home + "/" + ChangeMonitor.socketName, &info) == 0 && info.st_dev == identity.0 && info.st_ino == identity.1
+        return lstat(home + "/" + ChangeMonitor.socketName, &info) == 0 && info.st_dev == identity.0
+            && info.st_ino == identity.1
     }
 
     /// Answers one connection.
@@ -138,7 +148,8 @@ public final class ChangeMonitorRun {
         case _ where line.hasPrefix("since "):
             let now = MonitorToken(epoch: epoch, sequence: sequence)
             guard let since = MonitorToken(line.dropFirst(6)), since.epoch == epoch, since.sequence <= sequence,
-                  unwatched == 0 else {
+                unwatched == 0
+            else {
                 reply = Array("unknown \(now)\n".utf8)
                 break
             }
@@ -186,7 +197,9 @@ public final class ChangeMonitorRun {
         defer { closedir(stream) }
         var subfolders: [String] = []
         while let item = readdir(stream) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            let name = withUnsafeBytes(of: item.pointee.d_name) {
+                String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+            }
             if name == "." || name == ".." { continue }
             var isFolder = item.pointee.d_type == DT_DIR
             if item.pointee.d_type == DT_UNKNOWN {

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -34,8 +35,11 @@ public final class FileLock {
             if flock(fd, LOCK_EX | LOCK_NB) == 0 {
                 // NB: the holder before may have removed the file after this
                 // one opened it; a lock on a removed file locks nothing.
-                var held = stat(), named = stat()
-                if fstat(fd, &held) == 0, lstat(path, &named) == 0, held.st_ino == named.st_ino, held.st_dev == named.st_dev {
+                var held = stat()
+                var named = stat()
+                if fstat(fd, &held) == 0, lstat(path, &named) == 0, held.st_ino == named.st_ino,
+                    held.st_dev == named.st_dev
+                {
                     let lock = FileLock(path: path, fd: fd)
                     lock.writeOwner()
                     return lock

@@ -1,5 +1,6 @@
 import CSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +26,8 @@ public enum FileProblem: Error, Equatable, Sendable, CustomStringConvertible {
         case .link: "is a symbolic link, which Docket does not follow"
         case .notRegular: "is not a regular file"
         case let .notAFolder(name): "lies under \(name), which is a link or a file, not a folder"
-        case let .tooLarge(size, limit): "is \(size) bytes, larger than the \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit) bytes") an item file may be"
+        case let .tooLarge(size, limit):
+            "is \(size) bytes, larger than the \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit) bytes") an item file may be"
         case let .system(error): error.reason
         }
     }
@@ -124,7 +126,10 @@ public final class Folder: @unchecked Sendable {
         defer { closedir(stream) }
         rewinddir(stream)
         while let entry = readdir(stream) {
-            body(withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }, entry.pointee.d_type)
+            body(
+                withUnsafeBytes(of: entry.pointee.d_name) {
+                    String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+                }, entry.pointee.d_type)
         }
     }
 
@@ -158,7 +163,9 @@ public final class Folder: @unchecked Sendable {
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw FileProblem.system(SystemError("stat", path: child(name), code: errno)) }
+        guard fstat(fd, &info) == 0 else {
+            throw FileProblem.system(SystemError("stat", path: child(name), code: errno))
+        }
         guard info.st_mode & S_IFMT == S_IFREG else { throw FileProblem.notRegular }
         guard Int(info.st_size) <= limit else { throw FileProblem.tooLarge(size: Int(info.st_size), limit: limit) }
         do {
@@ -212,18 +219,25 @@ public final class Folder: @unchecked Sendable {
                 defer { closedir(stream) }
                 var names: [String] = []
                 while let entry = readdir(stream) {
-                    let child = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+                    let child = withUnsafeBytes(of: entry.pointee.d_name) {
+                        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+                    }
                     if child != "." && child != ".." { names.append(child) }
                 }
                 for child in names {
-                    if unlinkat(inner.fd, child, 0) != 0 && (errno == EISDIR || errno == EPERM) { try inner.removeTree(child) }
+                    if unlinkat(inner.fd, child, 0) != 0 && (errno == EISDIR || errno == EPERM) {
+                        try inner.removeTree(child)
+                    }
                 }
             } else {
                 close(copy)
             }
         }
         if unlinkat(fd, name, AT_REMOVEDIR) != 0 && errno != ENOENT {
-            if errno == ENOTDIR { unlinkat(fd, name, 0); return }
+            if errno == ENOTDIR {
+                unlinkat(fd, name, 0)
+                return
+            }
             throw SystemError("rmdir", path: child(name), code: errno)
         }
     }
@@ -254,12 +268,6 @@ public struct PendingFile: @unchecked Sendable {
     let temporary: String
     /// The file's name in its folder.
     public let name: String
-
-    init(folder: Folder, temporary: String, name: String) {
-        self.folder = folder
-        self.temporary = temporary
-        self.name = name
-    }
 
     /// Renames the temporary file into place.
     public func commit() throws {

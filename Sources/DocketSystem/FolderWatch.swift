@@ -1,5 +1,6 @@
 import CSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +14,8 @@ public final class FolderWatch {
     /// Folders that could not be watched (the inotify limit reached), for a warning.
     public private(set) var unwatched: [String] = []
 
-    private static let fileEvents = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_DELETE_SELF)
+    private static let fileEvents = UInt32(
+        IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_DELETE_SELF)
 
     /// Watches `folders` and every folder under them; missing ones are skipped.
     public init(folders: [String]) throws {
@@ -56,10 +58,19 @@ public final class FolderWatch {
     public func drain() -> Bool {
         var changed = false
         readInotifyEvents(fd) { wd, mask, name in
-            if mask & UInt32(IN_Q_OVERFLOW) != 0 { changed = true; return }
-            if mask & UInt32(IN_IGNORED) != 0 { watched[wd] = nil; return }
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                changed = true
+                return
+            }
+            if mask & UInt32(IN_IGNORED) != 0 {
+                watched[wd] = nil
+                return
+            }
             guard let folder = watched[wd] else { return }
-            if mask & UInt32(IN_DELETE_SELF) != 0 { changed = true; return }
+            if mask & UInt32(IN_DELETE_SELF) != 0 {
+                changed = true
+                return
+            }
             if name.hasPrefix(".") && name != ".docket" { return }
             if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { add(folder + "/" + name) }
             // NB: a file made but not yet written counts when it is closed.
@@ -84,7 +95,8 @@ func readInotifyEvents(_ fd: Int32, _ body: (_ wd: Int32, _ mask: UInt32, _ name
                 return (event.wd, event.mask, Int(event.len))
             }
             let nameStart = offset + MemoryLayout<inotify_event>.size
-            let name = String(decoding: buffer[nameStart..<min(nameStart + length, count)].prefix { $0 != 0 }, as: UTF8.self)
+            let name = String(
+                decoding: buffer[nameStart..<min(nameStart + length, count)].prefix { $0 != 0 }, as: UTF8.self)
             offset = nameStart + length
             body(wd, mask, name)
         }

@@ -47,5 +47,10 @@ public final class SharedCount: @unchecked Sendable {
     public init() {}
 
     /// Adds `amount` and returns the new count.
-    public func add(_ amount: Int) -> Int { lock.withLock { done += amount; return done } }
+    public func add(_ amount: Int) -> Int {
+        lock.withLock {
+            done += amount
+            return done
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import CSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,9 +29,13 @@ public enum Spawn {
     /// feeding it `input`, and waits for it. stderr is captured when
     /// `captureErrors`, else it goes to /dev/null. `environment` entries are
     /// added to (or, with a nil value, removed from) this process's.
-    public static func run(_ arguments: [String], input: Data? = nil, environment: [String: String?] = [:],
-                           captureErrors: Bool = false, folder: String? = nil) throws -> Outcome {
-        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0]
+    public static func run(
+        _ arguments: [String], input: Data? = nil, environment: [String: String?] = [:],
+        captureErrors: Bool = false, folder: String? = nil
+    ) throws -> Outcome {
+        var inPipe: [Int32] = [0, 0]
+        var outPipe: [Int32] = [0, 0]
+        var errPipe: [Int32] = [0, 0]
         try systemCall("pipe") { docket_pipe_cloexec(&inPipe) }
         try systemCall("pipe") { docket_pipe_cloexec(&outPipe) }
         try systemCall("pipe") { docket_pipe_cloexec(&errPipe) }
@@ -51,7 +56,9 @@ public enum Spawn {
             for fd in inPipe + outPipe + errPipe { close(fd) }
             throw error
         }
-        close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+        close(inPipe[0])
+        close(outPipe[1])
+        close(errPipe[1])
         if !captureErrors { close(errPipe[0]) }
         feed(input, to: inPipe[1])
         let (output, errors) = drain(outPipe[0], captureErrors ? errPipe[0] : nil)
@@ -63,9 +70,12 @@ public enum Spawn {
     /// After `timeout` seconds the whole group is killed, so a program that
     /// hangs, or leaves a child holding its output open, cannot hold the caller;
     /// `timedOut` then says so.
-    public static func runBounded(_ arguments: [String], input: Data?, environment: [String: String?] = [:], folder: String? = nil,
-                                  timeout: TimeInterval) throws -> (outcome: Outcome, timedOut: Bool) {
-        var inPipe: [Int32] = [0, 0], outPipe: [Int32] = [0, 0]
+    public static func runBounded(
+        _ arguments: [String], input: Data?, environment: [String: String?] = [:], folder: String? = nil,
+        timeout: TimeInterval
+    ) throws -> (outcome: Outcome, timedOut: Bool) {
+        var inPipe: [Int32] = [0, 0]
+        var outPipe: [Int32] = [0, 0]
         try systemCall("pipe") { docket_pipe_cloexec(&inPipe) }
         try systemCall("pipe") { docket_pipe_cloexec(&outPipe) }
         var actions = posix_spawn_file_actions_t()
@@ -81,12 +91,14 @@ public enum Spawn {
         posix_spawnattr_setpgroup(&attributes, 0)
         let pid: pid_t
         do {
-            pid = try start(arguments, actions: &actions, attributes: &attributes, environment: environment, folder: folder)
+            pid = try start(
+                arguments, actions: &actions, attributes: &attributes, environment: environment, folder: folder)
         } catch {
             for fd in inPipe + outPipe { close(fd) }
             throw error
         }
-        close(inPipe[0]); close(outPipe[1])
+        close(inPipe[0])
+        close(outPipe[1])
         feed(input, to: inPipe[1])
         let deadline = Date().addingTimeInterval(timeout)
         var output = Data()
@@ -133,7 +145,8 @@ public enum Spawn {
 
     /// Starts `executable` in a session of its own with stdio on /dev/null,
     /// and does not wait: it goes on after this process ends, and a terminal
-    /// closing or Ctrl-C does not stop it. `name` is what `ps` shows it as (its `argv[0]`), the executable's path by default.
+    /// closing or Ctrl-C does not stop it. `name` is what `ps` shows it as (its `argv[0]`), the executable's path by
+    /// default.
     public static func detached(executable: String, name: String? = nil, _ arguments: [String]) {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -142,7 +155,9 @@ public enum Spawn {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd in 0...2 { posix_spawn_file_actions_addopen(&actions, Int32(fd), "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        for fd in 0...2 {
+            posix_spawn_file_actions_addopen(&actions, Int32(fd), "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
         let argv = ([name ?? executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -159,8 +174,10 @@ public enum Spawn {
 
     // MARK: Parts
 
-    static func start(_ arguments: [String], actions: inout posix_spawn_file_actions_t, attributes: UnsafePointer<posix_spawnattr_t>?,
-                      environment: [String: String?], folder: String?) throws -> pid_t {
+    static func start(
+        _ arguments: [String], actions: inout posix_spawn_file_actions_t, attributes: UnsafePointer<posix_spawnattr_t>?,
+        environment: [String: String?], folder: String?
+    ) throws -> pid_t {
         var env = ProcessInfo.processInfo.environment
         // NB: the token is for the https server it was given for, never for a hook, an editor or a helper.
         for secret in Spawn.secrets { env[secret] = nil }
@@ -169,7 +186,10 @@ public enum Spawn {
         // The folder is entered by a shell, as posix_spawn's chdir action is not available here.
         let command = folder.map { ["/bin/sh", "-c", "cd \"$0\" && exec /usr/bin/env \"$@\"", $0] } ?? ["/usr/bin/env"]
         let argv = (command + arguments).map { strdup($0) } + [nil]
-        defer { envp.forEach { free($0) }; argv.forEach { free($0) } }
+        defer {
+            envp.forEach { free($0) }
+            argv.forEach { free($0) }
+        }
         var pid: pid_t = 0
         let code = posix_spawn(&pid, command[0], &actions, attributes, argv, envp)
         guard code == 0 else { throw SystemError("spawn", path: arguments.first, code: code) }
@@ -187,7 +207,8 @@ public enum Spawn {
     }
 
     static func drain(_ out: Int32, _ err: Int32?) -> (Data, Data) {
-        var output = Data(), errors = Data()
+        var output = Data()
+        var errors = Data()
         var open = [out] + (err.map { [$0] } ?? [])
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while !open.isEmpty {
@@ -196,7 +217,11 @@ public enum Spawn {
             for entry in fds where entry.revents != 0 {
                 let count = read(entry.fd, &buffer, buffer.count)
                 if count > 0 {
-                    if entry.fd == out { output.append(buffer, count: count) } else { errors.append(buffer, count: count) }
+                    if entry.fd == out {
+                        output.append(buffer, count: count)
+                    } else {
+                        errors.append(buffer, count: count)
+                    }
                 } else if count == 0 || errno != EINTR {
                     close(entry.fd)
                     open.removeAll { $0 == entry.fd }
@@ -217,4 +242,3 @@ public enum Spawn {
         (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
 }
-

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,8 +32,10 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 /// throws a `SystemError` naming `operation` and `path` for any other failure.
 /// A call fails when it returns a negative value, as POSIX calls do.
 @discardableResult
-public func systemCall<T: FixedWidthInteger & SignedInteger>(_ operation: String, path: String? = nil,
-                                                             _ call: () -> T) throws -> T {
+public func systemCall<T: FixedWidthInteger & SignedInteger>(
+    _ operation: String, path: String? = nil,
+    _ call: () -> T
+) throws -> T {
     while true {
         let result = call()
         if result >= 0 { return result }
@@ -45,7 +48,9 @@ public func systemCall<T: FixedWidthInteger & SignedInteger>(_ operation: String
 public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String? = nil) throws {
     var offset = 0
     while offset < bytes.count {
-        offset += try systemCall("write", path: path) { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+        offset += try systemCall("write", path: path) {
+            Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        }
     }
 }
 
@@ -77,7 +82,9 @@ public func readAll(_ fd: Int32, limit: Int = .max, expected: Int = 4096, path: 
 public func readExactly(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String? = nil) throws -> Bool {
     var count = 0
     while count < buffer.count {
-        let read = try systemCall("read", path: path) { Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count) }
+        let read = try systemCall("read", path: path) {
+            Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+        }
         if read == 0 { return false }
         count += read
     }

@@ -1,5 +1,6 @@
 import CSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,7 +43,10 @@ public final class WriteBatch {
 
     /// Flushes every temporary file to disk, then renames each into place.
     public func commit() throws {
-        defer { pending = []; current = nil }
+        defer {
+            pending = []
+            current = nil
+        }
         guard !pending.isEmpty else { return }
         do {
             if pending.count <= 8 {

@@ -8,14 +8,20 @@ import Foundation
 /// cache as `list` reads them. Completing never creates, locks or changes a
 /// store; a store that does not open completes nothing.
 enum Completions {
-    static let openTodos = CompletionKind.custom { words, _, prefix in todoIDs(words: words, prefix: prefix, completed: false) }
-    static let doneTodos = CompletionKind.custom { words, _, prefix in todoIDs(words: words, prefix: prefix, completed: true) }
+    static let openTodos = CompletionKind.custom { words, _, prefix in
+        todoIDs(words: words, prefix: prefix, completed: false)
+    }
+    static let doneTodos = CompletionKind.custom { words, _, prefix in
+        todoIDs(words: words, prefix: prefix, completed: true)
+    }
 
     static func todoIDs(words: [String], prefix: String, completed: Bool) -> [String] {
         guard let folder = storeFolder(words: words), let store = try? Store.open(at: folder),
-              let todos = try? store.loadTodos().todos else { return [] }
+            let todos = try? store.loadTodos().todos
+        else { return [] }
         let typed = prefix.lowercased()
-        return todos.filter { $0.completed == completed }.map { Output.short($0.id) }.filter { $0.hasPrefix(typed) }.sorted()
+        return todos.filter { $0.completed == completed }.map { Output.short($0.id) }.filter { $0.hasPrefix(typed) }
+            .sorted()
     }
 
     /// The folder the words name with -C, else the one docket would find.

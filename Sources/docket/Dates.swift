@@ -7,13 +7,17 @@ import Foundation
 /// ISO dates (2026-12-24, 2026-12-24T18:30, 2026-12-24 18:30). A date without a
 /// time is noon that day. Only dates a Docket file can hold (years 1 to 9999) are taken.
 enum DateInput {
-    static let forms = "today, tomorrow, yesterday, a weekday, next week, eow, eom, eoy, +3d, -1d, +2w, +1m, +1y, YYYY-MM-DD or YYYY-MM-DD HH:MM"
+    static let forms =
+        "today, tomorrow, yesterday, a weekday, next week, eow, eom, eoy, +3d, -1d, +2w, +1m, +1y, YYYY-MM-DD or YYYY-MM-DD HH:MM"
 
     /// The date of a text, or a usage error naming what is wrong. For a
     /// filter (`since`), a weekday is its last occurrence (today included) and
     /// a day without a time starts at midnight rather than noon.
-    static func parse(_ text: String, now: Date = Date(), calendar: Calendar = .current, since: Bool = false) throws -> Date {
-        let offset = text.range(of: #"^\s*[+-][0-9]+[dwmy]\s*$"#, options: [.regularExpression, .caseInsensitive]) != nil
+    static func parse(_ text: String, now: Date = Date(), calendar: Calendar = .current, since: Bool = false) throws
+        -> Date
+    {
+        let offset =
+            text.range(of: #"^\s*[+-][0-9]+[dwmy]\s*$"#, options: [.regularExpression, .caseInsensitive]) != nil
         guard var date = date(text, now: now, calendar: calendar, past: since) else {
             if offset { throw ValidationError("'\(Output.safe(text))' is outside the years 1 to 9999 a date can have") }
             throw ValidationError("'\(Output.safe(text))' is not a date; use \(forms)")
@@ -40,16 +44,17 @@ enum DateInput {
     static func date(_ text: String, now: Date, calendar: Calendar, past: Bool = false) -> Date? {
         let word = text.trimmingCharacters(in: .whitespaces).lowercased()
         let today = calendar.startOfDay(for: now)
-        // NB: a date without a time is due at noon, local time, so it stays the same day when the time zone shifts a little.
+        // NB: a date without a time is due at noon, local time, so it stays the same day when the time zone shifts a
+        // little.
         func noon(_ day: Date?) -> Date? { day.flatMap { calendar.date(byAdding: .hour, value: 12, to: $0) } }
         func days(_ count: Int) -> Date? { noon(calendar.date(byAdding: .day, value: count, to: today)) }
-        let weekday = calendar.component(.weekday, from: today) - 1  // 0 is Sunday
+        let weekday = calendar.component(.weekday, from: today) - 1 // 0 is Sunday
         switch word {
         case "today", "eod": return days(0)
         case "tomorrow": return days(1)
         case "yesterday": return days(-1)
-        case "eow": return days((7 - weekday) % 7)  // the coming Sunday, today on a Sunday
-        case "next week": return days((8 - weekday) % 7 == 0 ? 7 : (8 - weekday) % 7)  // next Monday
+        case "eow": return days((7 - weekday) % 7) // the coming Sunday, today on a Sunday
+        case "next week": return days((8 - weekday) % 7 == 0 ? 7 : (8 - weekday) % 7) // next Monday
         case "eom":
             let month = calendar.dateInterval(of: .month, for: today)
             return noon(month.flatMap { calendar.date(byAdding: .day, value: -1, to: $0.end) })
@@ -67,7 +72,8 @@ enum DateInput {
             return days(ahead == 0 ? 7 : ahead)
         }
         if let first = word.first, first == "+" || first == "-", let unit = word.last, word.count >= 3,
-           let magnitude = Int(word.dropFirst().dropLast()), magnitude <= 4_000_000 {
+            let magnitude = Int(word.dropFirst().dropLast()), magnitude <= 4_000_000
+        {
             let count = first == "-" ? -magnitude : magnitude
             switch unit {
             case "d": return days(count)
@@ -82,14 +88,16 @@ enum DateInput {
 
     /// `YYYY-MM-DD`, with `THH:MM` or ` HH:MM` after it, or `HH:MM` alone (today).
     private static func isoDate(_ word: String, today: Date, calendar: Calendar) -> Date? {
-        let parts = word.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "t" || $0 == " " }).map(String.init)
+        let parts = word.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "t" || $0 == " " }).map(
+            String.init)
         guard !parts.isEmpty, parts.count <= 2 else { return nil }
         var components: DateComponents
         var timePart: String?
         if parts[0].count == 10 {
             let ymd = parts[0].split(separator: "-", omittingEmptySubsequences: false)
             guard ymd.count == 3, ymd[0].count == 4, ymd[1].count == 2, ymd[2].count == 2,
-                  let year = Int(ymd[0]), let month = Int(ymd[1]), let day = Int(ymd[2]), year >= 1 else { return nil }
+                let year = Int(ymd[0]), let month = Int(ymd[1]), let day = Int(ymd[2]), year >= 1
+            else { return nil }
             components = DateComponents(year: year, month: month, day: day)
             timePart = parts.count == 2 ? parts[1] : nil
         } else if parts.count == 1, parts[0].count == 5 {
@@ -101,20 +109,24 @@ enum DateInput {
         if let timePart {
             let hm = timePart.split(separator: ":", omittingEmptySubsequences: false)
             guard hm.count == 2, timePart.count == 5, let hour = Int(hm[0]), let minute = Int(hm[1]),
-                  (0..<24).contains(hour), (0..<60).contains(minute) else { return nil }
+                (0..<24).contains(hour), (0..<60).contains(minute)
+            else { return nil }
             components.hour = hour
             components.minute = minute
         } else {
             components.hour = 12
         }
         guard let date = calendar.date(from: components), calendar.component(.day, from: date) == components.day,
-              calendar.component(.month, from: date) == components.month else { return nil }
+            calendar.component(.month, from: date) == components.month
+        else { return nil }
         return date
     }
 
     /// "due today", "due tomorrow", "due in 3 days", "overdue 2 days".
     static func relative(_ due: Date, now: Date = Date(), calendar: Calendar = .current) -> String {
-        let days = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: due)).day ?? 0
+        let days =
+            calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: due)).day
+            ?? 0
         switch days {
         case 0: return "due today"
         case 1: return "due tomorrow"

@@ -38,15 +38,18 @@ struct DocketCommand: ParsableCommand {
             """,
         version: "0.2.0, store format 2 (libgit2 \(LibGit2.version))",
         subcommands: [
-            Today.self, Init.self, Add.self, List.self, Show.self, Done.self, Reopen.self, Edit.self, Due.self, Tag.self, SetPriority.self,
+            Today.self, Init.self, Add.self, List.self, Show.self, Done.self, Reopen.self, Edit.self, Due.self,
+            Tag.self, SetPriority.self,
             NoteCommand.self, Repeat.self, Remove.self, Fork.self, Undo.self,
             ProjectCommand.self, TaskCommand.self, Report.self, Status.self, Commit.self, Log.self, Pack.self,
-            Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Autosync.self, Monitor.self, Merges.self, MergeDriver.self,
+            Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Autosync.self, Monitor.self, Merges.self,
+            MergeDriver.self,
             ImportCommand.self, ExportCommand.self, ICalCommand.self,
         ],
         defaultSubcommand: Today.self)
 
-    /// `-C <dir>`, read here wherever it stands, before or after the command's name; every command's own `StoreOptions` is this one.
+    /// `-C <dir>`, read here wherever it stands, before or after the command's name; every command's own `StoreOptions`
+    /// is this one.
     @OptionGroup var store: StoreOptions
 }
 

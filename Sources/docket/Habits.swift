@@ -23,7 +23,8 @@ enum CommandLineHabits {
         guard let head = arguments.first, head != "---completion", !commands.contains(head) else { return arguments }
         // A line the root's options do not parse is left for the parser to name what is wrong.
         guard let leading = try? LeadingWords.parse(arguments), let first = leading.rest.first,
-              !first.hasPrefix("-"), !commands.contains(first) else { return arguments }
+            !first.hasPrefix("-"), !commands.contains(first)
+        else { return arguments }
         let rest = leading.rest
         var command: [String]
         if looksLikeID(first) {
@@ -32,19 +33,25 @@ enum CommandLineHabits {
             } else if let words = idFirst[rest[1]] {
                 command = words + [first] + rest.dropFirst(2)
             } else {
-                throw ValidationError("'\(Output.safe(rest[1]))' cannot follow an id; after an id come \(idFirst.keys.sorted().joined(separator: ", "))")
+                throw ValidationError(
+                    "'\(Output.safe(rest[1]))' cannot follow an id; after an id come \(idFirst.keys.sorted().joined(separator: ", "))"
+                )
             }
         } else {
             let near = Suggest.nearest(first, among: commands.filter { $0 != "merge-driver" })
-            throw ValidationError("'\(Output.safe(first))' is not a docket command"
-                + (near.map { "; did you mean '\($0)'?" } ?? "; 'docket --help' lists the commands (to add a todo: docket add \(Output.safe(rest.joined(separator: " "))))"))
+            throw ValidationError(
+                "'\(Output.safe(first))' is not a docket command"
+                    + (near.map { "; did you mean '\($0)'?" }
+                        ?? "; 'docket --help' lists the commands (to add a todo: docket add \(Output.safe(rest.joined(separator: " "))))")
+            )
         }
         return leading.store.arguments + command
     }
 
     /// Four or more hex digits, or a whole UUID: what an id prefix looks like.
     static func looksLikeID(_ word: String) -> Bool {
-        word.count >= 4 && word.allSatisfy { $0.isHexDigit || $0 == "-" } && word.contains(where: \.isHexDigit) && !word.hasPrefix("-")
+        word.count >= 4 && word.allSatisfy { $0.isHexDigit || $0 == "-" } && word.contains(where: \.isHexDigit)
+            && !word.hasPrefix("-")
     }
 }
 

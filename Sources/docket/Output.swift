@@ -3,7 +3,8 @@ import Foundation
 
 /// Printing for people (colour only on a terminal, never with a non-empty NO_COLOR) and for scripts (JSON).
 enum Output {
-    static let colour: Bool = isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    static let colour: Bool =
+        isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
         && ProcessInfo.processInfo.environment["TERM"] != "dumb"
 
     static func paint(_ text: String, _ code: String) -> String { colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
@@ -33,7 +34,9 @@ enum Output {
     /// one-line-per-item listing.
     static func safe(_ text: String) -> String {
         // NB: the lead bytes of U+0080–009F (C2), U+061C (D8) and U+2000–2FFF (E2); other text is returned as it is.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }) else { return text }
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }) else {
+            return text
+        }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         for scalar in text.unicodeScalars {
@@ -42,7 +45,8 @@ enum Output {
             case 0x09: out += "\\t"
             case 0x0D: out += "\\r"
             case 0x1B: out += "\\e"
-            case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x061C, 0x200B...0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069:
+            case 0x00..<0x20, 0x7F, 0x80..<0xA0, 0x061C, 0x200B...0x200F, 0x2028, 0x2029, 0x202A...0x202E,
+                0x2066...0x2069:
                 out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default: out.unicodeScalars.append(scalar)
             }
@@ -101,7 +105,8 @@ enum Output {
     static func short(_ id: UUID) -> String {
         let digits = Array("0123456789abcdef".utf8)
         let bytes = id.uuid
-        return String(decoding: [bytes.0, bytes.1, bytes.2, bytes.3].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] },
-                      as: UTF8.self)
+        return String(
+            decoding: [bytes.0, bytes.1, bytes.2, bytes.3].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] },
+            as: UTF8.self)
     }
 }

@@ -45,12 +45,19 @@ enum TextWords {
     static func join(_ words: [String], what: String, command: ParsableCommand.Type? = nil) throws -> String {
         let end = words.firstIndex(of: "--") ?? words.endIndex
         if let option = words[..<end].first(where: looksLikeOption) {
-            let near = Suggest.nearest(option, among: command.map(DeclaredOptions.names) ?? []).map { "; did you mean '\($0)'?" } ?? ""
+            let near =
+                Suggest.nearest(option, among: command.map(DeclaredOptions.names) ?? []).map {
+                    "; did you mean '\($0)'?"
+                } ?? ""
             let example = command == Add.self ? ": docket add -- \(Output.safe(option))" : ""
-            throw ValidationError("unknown option '\(Output.safe(option))'\(near) (text that starts with dashes goes after '--'\(example))")
+            throw ValidationError(
+                "unknown option '\(Output.safe(option))'\(near) (text that starts with dashes goes after '--'\(example))"
+            )
         }
         let text = words.enumerated().filter { $0.offset != end }.map(\.element).joined(separator: " ")
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("\(what) cannot be empty") }
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("\(what) cannot be empty")
+        }
         return text
     }
 
@@ -66,7 +73,8 @@ enum TextWords {
 enum DeclaredOptions {
     static func names(of command: ParsableCommand.Type) -> [String] {
         guard let json = try? JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any],
-              let arguments = (json["command"] as? [String: Any])?["arguments"] as? [[String: Any]] else { return [] }
+            let arguments = (json["command"] as? [String: Any])?["arguments"] as? [[String: Any]]
+        else { return [] }
         return arguments.filter { $0["kind"] as? String != "positional" }.flatMap { argument in
             (argument["names"] as? [[String: Any]] ?? []).compactMap { name -> String? in
                 guard let text = name["name"] as? String else { return nil }
@@ -84,14 +92,17 @@ enum Suggest {
         let started = candidates.filter { word.count >= 3 && $0.hasPrefix(word.lowercased()) }
         if started.count == 1 { return started[0] }
         let scored = candidates.map { ($0, distance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
-        guard let (best, score) = scored, score <= max(1, (min(word.count, best.count) + 2) / 3) || best.hasPrefix(word.lowercased()) && word.count >= 2
+        guard let (best, score) = scored,
+            score <= max(1, (min(word.count, best.count) + 2) / 3)
+                || best.hasPrefix(word.lowercased()) && word.count >= 2
         else { return nil }
         return best
     }
 
     /// Levenshtein distance, with a swap of two neighbours counted as one edit.
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var rows = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
         for i in 0...a.count { rows[i][0] = i }
@@ -100,7 +111,9 @@ enum Suggest {
             for j in 1...b.count {
                 let cost = a[i - 1] == b[j - 1] ? 0 : 1
                 rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1) }
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+                }
             }
         }
         return rows[a.count][b.count]

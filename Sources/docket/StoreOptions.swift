@@ -7,7 +7,11 @@ import Foundation
 /// its repository), else ~/.docket, which alone is created on first use. A
 /// `GIT_DIR` or `GIT_WORK_TREE` naming another repository is refused.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .customShort("C", allowingJoined: true), help: ArgumentHelp("The store's folder (default: $DOCKET_DIR, else the store the working folder is in, else ~/.docket).", valueName: "dir"))
+    @Option(
+        name: .customShort("C", allowingJoined: true),
+        help: ArgumentHelp(
+            "The store's folder (default: $DOCKET_DIR, else the store the working folder is in, else ~/.docket).",
+            valueName: "dir"))
     var directory: String?
 
     /// The options as they would be typed: `-C <dir>`, or nothing.
@@ -19,7 +23,9 @@ struct StoreOptions: ParsableArguments {
     /// The folder named by `directory` (given with -C), else by DOCKET_DIR, if any.
     static func named(_ directory: String?) -> URL? {
         if let directory { return URL(fileURLWithPath: Home.expand(directory)) }
-        if let env = ProcessInfo.processInfo.environment["DOCKET_DIR"], !env.isEmpty { return URL(fileURLWithPath: Home.expand(env)) }
+        if let env = ProcessInfo.processInfo.environment["DOCKET_DIR"], !env.isEmpty {
+            return URL(fileURLWithPath: Home.expand(env))
+        }
         return nil
     }
 
@@ -47,8 +53,14 @@ struct StoreOptions: ParsableArguments {
         var words = ["docket"]
         var skipNext = false
         for word in arguments {
-            if skipNext { skipNext = false; continue }
-            if word == "-C" { skipNext = true; continue }
+            if skipNext {
+                skipNext = false
+                continue
+            }
+            if word == "-C" {
+                skipNext = true
+                continue
+            }
             if word.hasPrefix("-C") && word.count > 2 { continue }
             words.append(word)
         }
@@ -91,10 +103,13 @@ func prepared(_ store: Store, quietly: Bool = false) -> Store {
     guard store.mergeDriverNeedsSetup(command: docketExecutable) else { return store }
     do {
         if try store.setUpMergeDriver(command: docketExecutable), !quietly {
-            Output.notice("Set up git's merge driver in this clone: plain 'git pull' and 'git merge' now merge Docket's files item by item (merge.docket.driver).")
+            Output.notice(
+                "Set up git's merge driver in this clone: plain 'git pull' and 'git merge' now merge Docket's files item by item (merge.docket.driver)."
+            )
         }
     } catch {
-        Output.warning("could not set up git's merge driver (\(error)); plain 'git pull' will merge Docket's files line by line")
+        Output.warning(
+            "could not set up git's merge driver (\(error)); plain 'git pull' will merge Docket's files line by line")
     }
     return store
 }
@@ -117,6 +132,7 @@ func showHookRun(_ run: HookRun) {
 /// Why a hook failed, as a warning says it (without "Warning: "); nil when it did not.
 func hookWarning(_ run: HookRun) -> String? {
     guard let problem = run.problem else { return nil }
-    return problem.hasPrefix("is not executable") ? "the \(run.event) hook \(run.path) \(problem)"
+    return problem.hasPrefix("is not executable")
+        ? "the \(run.event) hook \(run.path) \(problem)"
         : "the \(run.event) hook \(run.path) failed: it \(problem); the change is kept"
 }

@@ -1,9 +1,10 @@
 import CGit2
-@testable import DocketGit
 import DocketSpecSupport
 import Foundation
 import Nimble
 import Quick
+
+@testable import DocketGit
 
 /// Docket's own reader and writer of git's index, against indexes the git
 /// CLI writes: every flag judged as git judges it and kept, every form it
@@ -19,11 +20,13 @@ final class IndexFileSpec: QuickSpec {
             gitCLI(["init", "-q", "-b", "main", folder.path], in: folder.deletingLastPathComponent())
             for (n, path) in files.enumerated() {
                 let url = folder.appendingPathComponent(path)
-                try! FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try! FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try! Data("{\"n\": \(n)}\n".utf8).write(to: url)
             }
             gitCLI(["add", "-A"], in: folder)
-            gitCLI(["-c", "user.name=Spec", "-c", "user.email=spec@example.invalid", "commit", "-qm", "First"], in: folder)
+            gitCLI(
+                ["-c", "user.name=Spec", "-c", "user.email=spec@example.invalid", "commit", "-qm", "First"], in: folder)
             repository = try! Repository.open(at: folder.path)
         }
         afterEach { try? FileManager.default.removeItem(at: folder) }
@@ -39,7 +42,9 @@ final class IndexFileSpec: QuickSpec {
             for version in ["2", "3"] {
                 git("update-index", "--index-version", version)
                 guard let index = read() else { return fail("version \(version) did not read") }
-                let listed = index.entries.map { "\(String(format: "%o", index.mode($0))) \(index.id($0)) 0\t\(String(cString: index.path($0)))" }
+                let listed = index.entries.map {
+                    "\(String(format: "%o", index.mode($0))) \(index.id($0)) 0\t\(String(cString: index.path($0)))"
+                }
                 expect(listed.joined(separator: "\n") + "\n") == git("ls-files", "-s")
             }
         }
@@ -57,8 +62,11 @@ final class IndexFileSpec: QuickSpec {
             expect(read()).to(beNil())
             git("read-tree", "HEAD")
             let blob = git("rev-parse", "HEAD:a/one.json").trimmingCharacters(in: .newlines)
-            runCommand("git", ["update-index", "--index-info"], in: folder,
-                       input: "0 \(String(repeating: "0", count: 40))\ta/one.json\n100644 \(blob) 1\ta/one.json\n100644 \(blob) 2\ta/one.json\n")
+            runCommand(
+                "git", ["update-index", "--index-info"], in: folder,
+                input:
+                    "0 \(String(repeating: "0", count: 40))\ta/one.json\n100644 \(blob) 1\ta/one.json\n100644 \(blob) 2\ta/one.json\n"
+            )
             expect(git("ls-files", "-u")).notTo(beEmpty())
             expect(read()).to(beNil())
         }
@@ -97,7 +105,9 @@ final class IndexFileSpec: QuickSpec {
             let blob = try! repository.writeBlob(Data("{\"n\": 9}\n".utf8))
             guard let file = read() else { return fail("the index did not read") }
             let head = try! repository.tree(ofCommit: repository.head()!)
-            expect(try repository.writeIndex(NotedIndex(file, tree: head), setting: [("a/two.json", blob)], noting: nil)) == true
+            expect(
+                try repository.writeIndex(NotedIndex(file, tree: head), setting: [("a/two.json", blob)], noting: nil))
+                == true
             expect(git("ls-files", "-v")) == "h a/one.json\nH a/two.json\nS b/three.json\n"
             expect(git("ls-files", "-s", "a/two.json")).to(contain(blob.description))
             expect(gitCLI(["fsck", "--strict"], in: folder).status) == 0
@@ -136,11 +146,16 @@ final class IndexFileSpec: QuickSpec {
             }
             expect(pack.count) == 3
             try! pack.finish()
-            let packs = try! FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent(".git/objects/pack").path)
+            let packs = try! FileManager.default.contentsOfDirectory(
+                atPath: folder.appendingPathComponent(".git/objects/pack").path)
             let idx = packs.first { $0.hasSuffix(".idx") }!
-            expect(gitCLI(["verify-pack", folder.appendingPathComponent(".git/objects/pack/" + idx).path], in: folder).status) == 0
+            expect(
+                gitCLI(["verify-pack", folder.appendingPathComponent(".git/objects/pack/" + idx).path], in: folder)
+                    .status) == 0
             expect(gitCLI(["fsck", "--strict"], in: folder).status) == 0
-            for (id, data) in zip(ids, blobs) { expect(git("cat-file", "blob", id.description)) == String(decoding: data, as: UTF8.self) }
+            for (id, data) in zip(ids, blobs) {
+                expect(git("cat-file", "blob", id.description)) == String(decoding: data, as: UTF8.self)
+            }
         }
     }
 }
@@ -148,7 +163,8 @@ final class IndexFileSpec: QuickSpec {
 /// Where each entry of an index in version 2 or 3 starts.
 private func entryOffsets(_ data: Data) -> [Int] {
     let count = Int(data[8]) << 24 | Int(data[9]) << 16 | Int(data[10]) << 8 | Int(data[11])
-    var offsets: [Int] = [], offset = 12
+    var offsets: [Int] = []
+    var offset = 12
     for _ in 0..<count {
         offsets.append(offset)
         let extended = data[offset + 60] & 0x40 != 0

@@ -17,12 +17,15 @@ final class RepositorySpec: QuickSpec {
         afterEach { try? FileManager.default.removeItem(at: folder) }
         func write(_ path: String, _ text: String) {
             let url = folder.appendingPathComponent(path)
-            try! FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try! FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try! Data(text.utf8).write(to: url)
         }
         func commitAll(_ paths: [String], _ message: String, parents: [ObjectID]? = nil) throws -> ObjectID {
             let tree = try repository.stageAndWriteTree(paths)
-            let commit = try repository.commit(tree: tree, parents: parents ?? (try repository.head().map { [$0] } ?? []), message: message, identities: Identities(author: me, committer: me))
+            let commit = try repository.commit(
+                tree: tree, parents: parents ?? (try repository.head().map { [$0] } ?? []), message: message,
+                identities: Identities(author: me, committer: me))
             try repository.noteIndexHolds(tree)
             return commit
         }
@@ -52,7 +55,9 @@ final class RepositorySpec: QuickSpec {
                 expect(gitCLI(["add", "todos/AB/one.json"], in: folder).status) == 0
                 expect(try repository.status(under: ["todos"])) == []
             }
-            it("writes a first checkout into an empty clone on all cores, reading every blob itself, as git's checkout leaves it") {
+            it(
+                "writes a first checkout into an empty clone on all cores, reading every blob itself, as git's checkout leaves it"
+            ) {
                 var paths: [String] = []
                 for i in 0..<300 {
                     let path = String(format: "todos/%02X/%04d.json", i % 40, i)
@@ -62,7 +67,8 @@ final class RepositorySpec: QuickSpec {
                 write("README", "r\n")
                 _ = try commitAll(paths + ["README"], "Many")
                 let clone = folder.appendingPathComponent("clone").path
-                let cloned = try Repository.clone(url: folder.path, to: clone, options: .fromEnvironment(), checkout: false)
+                let cloned = try Repository.clone(
+                    url: folder.path, to: clone, options: .fromEnvironment(), checkout: false)
                 expect(try cloned.checkoutIntoEmpty(try cloned.head()!)) == true
                 let clonedURL = URL(fileURLWithPath: clone)
                 expect(try? String(contentsOfFile: clone + "/todos/07/0007.json", encoding: .utf8)) == "{\"n\": 7}\n"
@@ -85,23 +91,31 @@ final class RepositorySpec: QuickSpec {
                 expect(try repository.blobs(inTree: tree).count) == 3
             }
             it("lists the paths that differ between two trees") {
-                write("a.json", "1\n"); write("b.json", "2\n")
+                write("a.json", "1\n")
+                write("b.json", "2\n")
                 let first = try repository.tree(ofCommit: try commitAll(["a.json", "b.json"], "one"))
-                write("a.json", "changed\n"); write("c.json", "3\n")
+                write("a.json", "changed\n")
+                write("c.json", "3\n")
                 try FileManager.default.removeItem(at: folder.appendingPathComponent("b.json"))
                 let second = try repository.tree(ofCommit: try commitAll(["a.json", "b.json", "c.json"], "two"))
                 let changes = try repository.changedPaths(from: first, to: second)
-                expect(changes.map { "\($0.path) \($0.kind)" }.sorted()) == ["a.json modified", "b.json deleted", "c.json added"]
+                expect(changes.map { "\($0.path) \($0.kind)" }.sorted()) == [
+                    "a.json modified", "b.json deleted", "c.json added",
+                ]
             }
-            it("lists the same changes as git diff-tree, in its order, over random trees (files, folders, links, modes)") {
+            it(
+                "lists the same changes as git diff-tree, in its order, over random trees (files, folders, links, modes)"
+            ) {
                 forAll(15) { g in
                     try? FileManager.default.removeItem(at: folder)
                     folder = temporaryFolder()
                     repository = try! Repository.create(at: folder.path)
-                    // Names chosen so that a file and a folder share one ("a" and "a/…", "a.json", "a-b"), as git's order turns on.
+                    // Names chosen so that a file and a folder share one ("a" and "a/…", "a.json", "a-b"), as git's
+                    // order turns on.
                     let names = ["a", "a.json", "a-b", "b", "c0", "ab"]
                     func randomPath() -> String {
-                        (0..<Int.random(in: 1...3, using: &g)).map { _ in names.randomElement(using: &g)! }.joined(separator: "/")
+                        (0..<Int.random(in: 1...3, using: &g)).map { _ in names.randomElement(using: &g)! }.joined(
+                            separator: "/")
                     }
                     func tree() -> String {
                         gitCLI(["add", "-A"], in: folder)
@@ -110,21 +124,27 @@ final class RepositorySpec: QuickSpec {
                     func randomize(_ count: Int) {
                         for _ in 0..<count {
                             let url = folder.appendingPathComponent(randomPath())
-                            // Whatever stands on the way (a file where a folder must go) goes, as a user's edit would do.
+                            // Whatever stands on the way (a file where a folder must go) goes, as a user's edit would
+                            // do.
                             var parent = url.deletingLastPathComponent()
                             while parent.path.count > folder.path.count {
                                 var isFolder: ObjCBool = false
-                                if FileManager.default.fileExists(atPath: parent.path, isDirectory: &isFolder), !isFolder.boolValue {
+                                if FileManager.default.fileExists(atPath: parent.path, isDirectory: &isFolder),
+                                    !isFolder.boolValue
+                                {
                                     try? FileManager.default.removeItem(at: parent)
                                 }
                                 parent = parent.deletingLastPathComponent()
                             }
                             try? FileManager.default.removeItem(at: url)
                             switch Int.random(in: 0..<6, using: &g) {
-                            case 0: continue  // removed
-                            case 1: try? FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: "target")
+                            case 0: continue // removed
+                            case 1:
+                                try? FileManager.default.createSymbolicLink(
+                                    atPath: url.path, withDestinationPath: "target")
                             default:
-                                try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                                try? FileManager.default.createDirectory(
+                                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                                 try? Data("\(Int.random(in: 0..<3, using: &g))\n".utf8).write(to: url)
                                 if Int.random(in: 0..<4, using: &g) == 0 { chmod(url.path, 0o755) }
                             }
@@ -136,7 +156,9 @@ final class RepositorySpec: QuickSpec {
                     let second = tree()
                     // git lists a file become a link as one type change; Docket, as libgit2 does, as gone and come.
                     var expected: [String] = []
-                    for line in gitCLI(["diff-tree", "-r", "--no-renames", first, second], in: folder).stdout.split(separator: "\n") {
+                    for line in gitCLI(["diff-tree", "-r", "--no-renames", first, second], in: folder).stdout.split(
+                        separator: "\n")
+                    {
                         let parts = line.split(separator: "\t", maxSplits: 1)
                         let fields = parts[0].split(separator: " ")
                         let path = String(parts[1])
@@ -148,18 +170,24 @@ final class RepositorySpec: QuickSpec {
                         }
                     }
                     guard let a = ObjectID(hex: first), let b = ObjectID(hex: second),
-                          let changes = try? repository.changedPaths(from: a, to: b) else { return "no trees" }
+                        let changes = try? repository.changedPaths(from: a, to: b)
+                    else { return "no trees" }
                     let found = changes.map { "\($0.path) \($0.kind) \(($0.newID ?? $0.oldID)!)" }
                     return found == expected ? nil : "found \(found), git lists \(expected)"
                 }
             }
-            it("never leaves out a change of a tree whose entries are out of git's order, as a hostile remote may send") {
-                write("a.json", "1\n"); write("c.json", "3\n")
+            it("never leaves out a change of a tree whose entries are out of git's order, as a hostile remote may send")
+            {
+                write("a.json", "1\n")
+                write("c.json", "3\n")
                 let first = try repository.tree(ofCommit: try commitAll(["a.json", "c.json"], "one"))
                 func blob(_ text: String) -> [UInt8] {
-                    let hex = runCommand("sh", ["-c", "printf '\(text)' | git hash-object -w --stdin"], in: folder).stdout
+                    let hex = runCommand("sh", ["-c", "printf '\(text)' | git hash-object -w --stdin"], in: folder)
+                        .stdout
                     let digits = Array(hex.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
-                    return stride(from: 0, to: 40, by: 2).map { UInt8(String(decoding: digits[$0..<($0 + 2)], as: UTF8.self), radix: 16)! }
+                    return stride(from: 0, to: 40, by: 2).map {
+                        UInt8(String(decoding: digits[$0..<($0 + 2)], as: UTF8.self), radix: 16)!
+                    }
                 }
                 // c.json (changed), a.json and a new b.json, in that order: git would write a, b, c.
                 var raw: [UInt8] = []
@@ -175,10 +203,14 @@ final class RepositorySpec: QuickSpec {
                 // Whatever the order, no entry that differs from the old tree's goes unlisted.
                 expect(changes.map { "\($0.path) \($0.kind)" }).to(contain("b.json added", "c.json modified"))
             }
-            it("builds a commit's tree from HEAD's tree exactly as git builds it from the index, emptied folders gone") {
-                write("a/1.json", "1\n"); write("a/2.json", "2\n"); write("b/1.json", "3\n")
+            it("builds a commit's tree from HEAD's tree exactly as git builds it from the index, emptied folders gone")
+            {
+                write("a/1.json", "1\n")
+                write("a/2.json", "2\n")
+                write("b/1.json", "3\n")
                 _ = try commitAll(["a/1.json", "a/2.json", "b/1.json"], "one")
-                write("a/1.json", "changed\n"); write("c/d/1.json", "4\n")
+                write("a/1.json", "changed\n")
+                write("c/d/1.json", "4\n")
                 try FileManager.default.removeItem(at: folder.appendingPathComponent("a/2.json"))
                 try FileManager.default.removeItem(at: folder.appendingPathComponent("b/1.json"))
                 let second = try commitAll(["a/1.json", "a/2.json", "b/1.json", "c/d/1.json"], "two")
@@ -188,21 +220,31 @@ final class RepositorySpec: QuickSpec {
                 expect(gitCLI(["fsck", "--strict"], in: folder).status) == 0
             }
             it("merges trees as git does: each side's own changes, and the replacements on top") {
-                write("README", "r\n"); write("notes.txt", "n\n"); write("todos/AB/1.json", "1\n")
+                write("README", "r\n")
+                write("notes.txt", "n\n")
+                write("todos/AB/1.json", "1\n")
                 let base = try commitAll(["README", "notes.txt", "todos/AB/1.json"], "base")
-                write("README", "ours\n"); write("todos/AB/1.json", "ours\n")
+                write("README", "ours\n")
+                write("todos/AB/1.json", "ours\n")
                 let ours = try commitAll(["README", "todos/AB/1.json"], "ours")
                 gitCLI(["checkout", "-q", "-b", "theirs", base.description], in: folder)
-                write("notes.txt", "theirs\n"); write("extra.txt", "x\n"); write("todos/AB/1.json", "theirs\n")
+                write("notes.txt", "theirs\n")
+                write("extra.txt", "x\n")
+                write("todos/AB/1.json", "theirs\n")
                 gitCLI(["add", "-A"], in: folder)
                 gitCLI(["commit", "-q", "-m", "theirs"], in: folder)
                 let theirs = try repository.reference("refs/heads/theirs")!
                 let merged = try repository.writeBlob(Data("merged\n".utf8))
-                let tree = try repository.mergeTrees(base: try repository.tree(ofCommit: base), ours: try repository.tree(ofCommit: ours),
-                                                     theirs: try repository.tree(ofCommit: theirs),
-                                                     replacing: ["todos/AB/1.json": merged], resolvedUnder: ["todos"])
-                let files = try repository.blobs(inTree: tree).mapValues { String(decoding: try repository.blob($0), as: UTF8.self) }
-                expect(files) == ["README": "ours\n", "notes.txt": "theirs\n", "extra.txt": "x\n", "todos/AB/1.json": "merged\n"]
+                let tree = try repository.mergeTrees(
+                    base: try repository.tree(ofCommit: base), ours: try repository.tree(ofCommit: ours),
+                    theirs: try repository.tree(ofCommit: theirs),
+                    replacing: ["todos/AB/1.json": merged], resolvedUnder: ["todos"])
+                let files = try repository.blobs(inTree: tree).mapValues {
+                    String(decoding: try repository.blob($0), as: UTF8.self)
+                }
+                expect(files) == [
+                    "README": "ours\n", "notes.txt": "theirs\n", "extra.txt": "x\n", "todos/AB/1.json": "merged\n",
+                ]
             }
             it("stops on a file outside the given folders that both sides changed differently") {
                 write("README", "r\n")
@@ -214,8 +256,9 @@ final class RepositorySpec: QuickSpec {
                 gitCLI(["commit", "-q", "-am", "theirs"], in: folder)
                 let theirs = try repository.reference("refs/heads/theirs")!
                 expect {
-                    try repository.mergeTrees(base: try repository.tree(ofCommit: base), ours: try repository.tree(ofCommit: ours),
-                                              theirs: try repository.tree(ofCommit: theirs), replacing: [:], resolvedUnder: ["todos"])
+                    try repository.mergeTrees(
+                        base: try repository.tree(ofCommit: base), ours: try repository.tree(ofCommit: ours),
+                        theirs: try repository.tree(ofCommit: theirs), replacing: [:], resolvedUnder: ["todos"])
                 }.to(throwError { (error: MergeConflict) in expect(error.paths) == ["README"] })
             }
             it("writes a commit with two parents") {
@@ -223,9 +266,12 @@ final class RepositorySpec: QuickSpec {
                 let base = try commitAll(["a"], "base")
                 write("a", "2\n")
                 let left = try commitAll(["a"], "left")
-                let merge = try repository.commit(tree: try repository.tree(ofCommit: left), parents: [left, base], message: "merge", identities: Identities(author: me, committer: me))
+                let merge = try repository.commit(
+                    tree: try repository.tree(ofCommit: left), parents: [left, base], message: "merge",
+                    identities: Identities(author: me, committer: me))
                 expect(try repository.commitInfo(merge).parents) == [left, base]
-                expect(gitCLI(["rev-list", "--parents", "-n", "1", "HEAD"], in: folder).stdout) == "\(merge) \(left) \(base)\n"
+                expect(gitCLI(["rev-list", "--parents", "-n", "1", "HEAD"], in: folder).stdout)
+                    == "\(merge) \(left) \(base)\n"
             }
             it("reads and moves references") {
                 write("a", "1\n")
@@ -242,17 +288,22 @@ final class RepositorySpec: QuickSpec {
             it("reports the status of given folders, untracked files included") {
                 write("todos/AB/one.json", "1\n")
                 write("README", "r\n")
-                expect(try repository.status(under: ["todos"]).map { "\($0.path) \($0.kind)" }) == ["todos/AB/one.json new"]
+                expect(try repository.status(under: ["todos"]).map { "\($0.path) \($0.kind)" }) == [
+                    "todos/AB/one.json new"
+                ]
             }
             it("names the libgit2 function that failed") {
-                expect { try Repository.open(at: folder.appendingPathComponent("nowhere").path) }.to(throwError { (error: Error) in
-                    expect((error as? GitError)?.function) == "git_repository_open_ext"
-                })
+                expect { try Repository.open(at: folder.appendingPathComponent("nowhere").path) }.to(
+                    throwError { (error: Error) in
+                        expect((error as? GitError)?.function) == "git_repository_open_ext"
+                    })
             }
         }
 
         describe("the history walk") {
-            it("reads only the commits it shows: log -n 2 works where older commits are gone, and keeps git log's order") {
+            it(
+                "reads only the commits it shows: log -n 2 works where older commits are gone, and keeps git log's order"
+            ) {
                 var commits: [ObjectID] = []
                 for n in 1...5 {
                     write("todos/AB/one.json", "{\"n\": \(n)}\n")
@@ -263,10 +314,13 @@ final class RepositorySpec: QuickSpec {
                 // As in a shallow clone: the oldest commits are not there.
                 for old in commits.prefix(2) {
                     let hex = old.description
-                    try FileManager.default.removeItem(at: folder.appendingPathComponent(".git/objects/\(hex.prefix(2))/\(hex.dropFirst(2))"))
+                    try FileManager.default.removeItem(
+                        at: folder.appendingPathComponent(".git/objects/\(hex.prefix(2))/\(hex.dropFirst(2))"))
                 }
                 expect(try repository.log(from: commits[4], limit: 2).map(\.id)) == [commits[4], commits[3]]
-                expect(try repository.log(from: commits[4], limit: 1, where: { $0.message.hasPrefix("Commit 4") }).map(\.id)) == [commits[3]]
+                expect(
+                    try repository.log(from: commits[4], limit: 1, where: { $0.message.hasPrefix("Commit 4") }).map(
+                        \.id)) == [commits[3]]
             }
         }
 
@@ -277,8 +331,16 @@ final class RepositorySpec: QuickSpec {
                 let store = folder.appendingPathComponent("store")
                 let env = ["HOME": home.path, "XDG_CONFIG_HOME": home.path, "GIT_CONFIG_NOSYSTEM": "1"]
                 expect(runCommand(docketBinary, ["init", store.path], environment: env).status) == 0
-                docket("add", "x", store: store, environment: env.merging(["DOCKET_AUTHOR_NAME": "Ann", "DOCKET_AUTHOR_EMAIL": "ann@example.invalid"]) { a, _ in a })
-                docket("commit", store: store, environment: env.merging(["DOCKET_AUTHOR_NAME": "Ann", "DOCKET_AUTHOR_EMAIL": "ann@example.invalid"]) { a, _ in a })
+                docket(
+                    "add", "x", store: store,
+                    environment: env.merging([
+                        "DOCKET_AUTHOR_NAME": "Ann", "DOCKET_AUTHOR_EMAIL": "ann@example.invalid",
+                    ]) { a, _ in a })
+                docket(
+                    "commit", store: store,
+                    environment: env.merging([
+                        "DOCKET_AUTHOR_NAME": "Ann", "DOCKET_AUTHOR_EMAIL": "ann@example.invalid",
+                    ]) { a, _ in a })
                 expect(gitCLI(["log", "-1", "--format=%an <%ae>"], in: store).stdout) == "Ann <ann@example.invalid>\n"
                 docket("add", "y", store: store, environment: env)
                 docket("commit", store: store, environment: env)
@@ -289,10 +351,14 @@ final class RepositorySpec: QuickSpec {
         describe("the system's certificates") {
             it("are parsed before an https remote is reached") {
                 _ = try Repository.open(at: folder.path).head()
-                let options = TransferOptions(sshKeyFiles: [], useSSHAgent: false, knownHostsFile: "/dev/null",
-                                              useCredentialHelpers: false, environment: ["HOME": folder.path])
-                expect { try Repository.clone(url: "https://127.0.0.1:1/nothing.git", to: folder.path + "/clone", options: options) }
-                    .to(throwError())
+                let options = TransferOptions(
+                    sshKeyFiles: [], useSSHAgent: false, knownHostsFile: "/dev/null",
+                    useCredentialHelpers: false, environment: ["HOME": folder.path])
+                expect {
+                    try Repository.clone(
+                        url: "https://127.0.0.1:1/nothing.git", to: folder.path + "/clone", options: options)
+                }
+                .to(throwError())
                 expect(LibGit2.systemCertificatesWaiting) == false
             }
         }

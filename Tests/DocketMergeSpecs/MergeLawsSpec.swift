@@ -39,7 +39,9 @@ final class MergeLawsSpec: QuickSpec {
                     let one = merge(base: c.base, ours: c.ours, theirs: c.theirs)
                     let other = merge(base: c.base, ours: c.theirs, theirs: c.ours)
                     if one.state != other.state { return "states differ:\n\(one.state)\n\(other.state)" }
-                    if one.report != other.report.swappingSides() { return "reports differ:\n\(one.report)\n\(other.report)" }
+                    if one.report != other.report.swappingSides() {
+                        return "reports differ:\n\(one.report)\n\(other.report)"
+                    }
                     return nil
                 }
             }
@@ -47,7 +49,8 @@ final class MergeLawsSpec: QuickSpec {
                 forAllMerges { c in
                     let one = merge(base: nil, ours: c.ours, theirs: c.theirs)
                     let other = merge(base: nil, ours: c.theirs, theirs: c.ours)
-                    return one.state == other.state && one.report == other.report.swappingSides() ? nil : "differ without a base"
+                    return one.state == other.state && one.report == other.report.swappingSides()
+                        ? nil : "differ without a base"
                 }
             }
             it("gives x back when both sides are x") {
@@ -71,7 +74,8 @@ final class MergeLawsSpec: QuickSpec {
             it("leaves at most one running slip per task") {
                 forAllMerges { c in
                     let result = merge(base: c.base, ours: c.ours, theirs: c.theirs)
-                    for task in result.state.projects.flatMap(\.tasks) where task.timeSlips.filter(\.isRunning).count > 1 {
+                    for task in result.state.projects.flatMap(\.tasks)
+                    where task.timeSlips.filter(\.isRunning).count > 1 {
                         return "task \(task.title) has \(task.timeSlips.filter(\.isRunning).count) running slips"
                     }
                     return nil
@@ -94,7 +98,9 @@ final class MergeLawsSpec: QuickSpec {
 func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> String? {
     let report = result.report
     func decision(_ id: UUID) -> ItemDecision? { report.items.first { $0.id == id } }
-    func removalWon(_ id: UUID) -> Bool { decision(id)?.removal?.outcome == .removalWon && decision(id)?.removal?.lostItem != nil }
+    func removalWon(_ id: UUID) -> Bool {
+        decision(id)?.removal?.outcome == .removalWon && decision(id)?.removal?.lostItem != nil
+    }
     func recorded(_ id: UUID, _ field: String, _ value: String) -> Bool {
         decision(id)?.fields.contains { $0.field == field && $0.lost == value } ?? false
     }
@@ -108,10 +114,13 @@ func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> St
                 if field.isSame(side, merged) || recorded(side.id, field.key, field.text(of: side)) { continue }
                 return "\(field.key) \(field.text(of: side)) of \(side.id) is lost without a trace"
             case .timeSlips:
-                let slips = field.value(of: side) as! [TimeSlip], mergedSlips = field.value(of: merged) as! [TimeSlip]
+                let slips = field.value(of: side) as! [TimeSlip]
+                let mergedSlips = field.value(of: merged) as! [TimeSlip]
                 let baseSlips = base.map { field.value(of: $0) as! [TimeSlip] } ?? []
                 for slip in slips {
-                    guard let ms = mergedSlips.first(where: { $0.id == slip.id }) else { return "slip \(slip.id) vanished" }
+                    guard let ms = mergedSlips.first(where: { $0.id == slip.id }) else {
+                        return "slip \(slip.id) vanished"
+                    }
                     if let bs = baseSlips.first(where: { $0.id == slip.id }), bs.stop.isSame(as: slip.stop) { continue }
                     if slip.stop == nil || slip.stop.isSame(as: ms.stop) { continue }
                     if !recorded(side.id, "timeSlips[\(slip.id.uuidString)].stop", slip.stop.fieldText) {
@@ -120,19 +129,31 @@ func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> St
                 }
             case .set:
                 // Every element the side added is there, every one it removed is gone.
-                let values = Set(field.value(of: side) as! [String]), merged = Set(field.value(of: merged) as! [String])
+                let values = Set(field.value(of: side) as! [String])
+                let merged = Set(field.value(of: merged) as! [String])
                 let was = base.map { Set(field.value(of: $0) as! [String]) } ?? []
-                if let added = values.subtracting(was).subtracting(merged).first { return "\(field.key) \(added) added to \(side.id) is lost" }
-                if let removed = was.subtracting(values).intersection(merged).first { return "\(field.key) \(removed) removed from \(side.id) is back" }
+                if let added = values.subtracting(was).subtracting(merged).first {
+                    return "\(field.key) \(added) added to \(side.id) is lost"
+                }
+                if let removed = was.subtracting(values).intersection(merged).first {
+                    return "\(field.key) \(removed) removed from \(side.id) is back"
+                }
             case .notes:
-                let notes = field.value(of: side) as! [Note], mergedNotes = field.value(of: merged) as! [Note]
+                let notes = field.value(of: side) as! [Note]
+                let mergedNotes = field.value(of: merged) as! [Note]
                 let was = base.map { field.value(of: $0) as! [Note] } ?? []
                 for note in notes where was.first(where: { $0.id == note.id })?.text != note.text {
                     if mergedNotes.first(where: { $0.id == note.id })?.text == note.text { continue }
-                    if !recorded(side.id, "notes[\(note.id.uuidString)]", note.text) { return "note '\(note.text)' of \(side.id) is lost without a trace" }
+                    if !recorded(side.id, "notes[\(note.id.uuidString)]", note.text) {
+                        return "note '\(note.text)' of \(side.id) is lost without a trace"
+                    }
                 }
-                for note in was where !notes.contains(where: { $0.id == note.id }) && mergedNotes.contains(where: { $0.id == note.id }) {
-                    if !recorded(side.id, "notes[\(note.id.uuidString)]", "none") { return "removal of note '\(note.text)' of \(side.id) is undone without a trace" }
+                for note in was
+                where !notes.contains(where: { $0.id == note.id }) && mergedNotes.contains(where: { $0.id == note.id })
+                {
+                    if !recorded(side.id, "notes[\(note.id.uuidString)]", "none") {
+                        return "removal of note '\(note.text)' of \(side.id) is undone without a trace"
+                    }
                 }
             }
         }

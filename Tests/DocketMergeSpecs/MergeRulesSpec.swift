@@ -65,20 +65,29 @@ final class MergeRulesSpec: QuickSpec {
                     ours = milk.alter(.completed(true))
                     later()
                     theirs = milk.alter(.text("Buy oat milk"))
-                    result = merge(base: base, ours: base.alter(by: .updating(.todo(ours))), theirs: base.alter(by: .updating(.todo(theirs))))
+                    result = merge(
+                        base: base, ours: base.alter(by: .updating(.todo(ours))),
+                        theirs: base.alter(by: .updating(.todo(theirs))))
                 }
                 it("takes each changed field from the side that changed it, and the later alterDate") {
-                    expect(result.state.todos) == [TodoItem(id: milk.id, text: "Buy oat milk", creationDate: milk.creationDate,
-                                                            completed: true, dueDate: nil, alterDate: theirs.alterDate,
-                                                            completedDate: ours.completedDate)]
+                    expect(result.state.todos) == [
+                        TodoItem(
+                            id: milk.id, text: "Buy oat milk", creationDate: milk.creationDate,
+                            completed: true, dueDate: nil, alterDate: theirs.alterDate,
+                            completedDate: ours.completedDate)
+                    ]
                 }
                 it("reports which field came from which side, with nothing lost") {
                     expect(result.report.items.count) == 1
                     expect(result.report.items[0].fields) == [
-                        FieldDecision(field: "completed", from: .ours, rule: .onlyOneSideChanged, kept: "true", lost: nil),
-                        FieldDecision(field: "completedDate", from: .ours, rule: .follows, kept: ours.completedDate!.fieldText, lost: nil,
-                                      leader: "completed"),
-                        FieldDecision(field: "text", from: .theirs, rule: .onlyOneSideChanged, kept: "Buy oat milk", lost: nil),
+                        FieldDecision(
+                            field: "completed", from: .ours, rule: .onlyOneSideChanged, kept: "true", lost: nil),
+                        FieldDecision(
+                            field: "completedDate", from: .ours, rule: .follows, kept: ours.completedDate!.fieldText,
+                            lost: nil,
+                            leader: "completed"),
+                        FieldDecision(
+                            field: "text", from: .theirs, rule: .onlyOneSideChanged, kept: "Buy oat milk", lost: nil),
                     ]
                 }
             }
@@ -89,7 +98,9 @@ final class MergeRulesSpec: QuickSpec {
                     let ours = milk.alter(.text("Buy oat milk"))
                     later()
                     let theirs = milk.alter(.text("Buy oat milk"))
-                    let result = merge(base: base, ours: base.alter(by: .updating(.todo(ours))), theirs: base.alter(by: .updating(.todo(theirs))))
+                    let result = merge(
+                        base: base, ours: base.alter(by: .updating(.todo(ours))),
+                        theirs: base.alter(by: .updating(.todo(theirs))))
                     expect(result.state.todos) == [theirs]
                     expect(result.report.isEmpty) == true
                 }
@@ -111,11 +122,15 @@ final class MergeRulesSpec: QuickSpec {
                     expect(merge(base: base, ours: ours, theirs: theirs).state.todos) == [laterEdit]
                 }
                 it("gives the same state whichever side is ours") {
-                    expect(merge(base: base, ours: theirs, theirs: ours).state) == merge(base: base, ours: ours, theirs: theirs).state
+                    expect(merge(base: base, ours: theirs, theirs: ours).state)
+                        == merge(base: base, ours: ours, theirs: theirs).state
                 }
                 it("records the losing value") {
                     let field = merge(base: base, ours: ours, theirs: theirs).report.items.first?.fields.first
-                    expect(field) == FieldDecision(field: "text", from: .ours, rule: .laterEdit, kept: "Buy milk tomorrow", lost: "Buy milk today")
+                    expect(field)
+                        == FieldDecision(
+                            field: "text", from: .ours, rule: .laterEdit, kept: "Buy milk tomorrow",
+                            lost: "Buy milk today")
                 }
                 it("says so in its summary") {
                     expect(merge(base: base, ours: ours, theirs: theirs).report.summary)
@@ -129,7 +144,8 @@ final class MergeRulesSpec: QuickSpec {
                     let a = milk.alter(.text("Apples"))
                     let b = milk.alter(.text("Bananas"))
                     expect(a.alterDate) == b.alterDate
-                    let ours = base.alter(by: .updating(.todo(a))), theirs = base.alter(by: .updating(.todo(b)))
+                    let ours = base.alter(by: .updating(.todo(a)))
+                    let theirs = base.alter(by: .updating(.todo(b)))
                     let one = merge(base: base, ours: ours, theirs: theirs)
                     let other = merge(base: base, ours: theirs, theirs: ours)
                     expect(one.state.todos.map(\.text)) == ["Bananas"]
@@ -137,7 +153,8 @@ final class MergeRulesSpec: QuickSpec {
                     expect(one.report.items.first?.fields.first?.rule) == .tieBreak
                     expect(other.report) == one.report.swappingSides()
                     // No edit was later: the summary does not say one was.
-                    expect(one.report.summary) == "1 item merged; 1 field edited at the same moment kept the greater value: todo 'Bananas' text"
+                    expect(one.report.summary)
+                        == "1 item merged; 1 field edited at the same moment kept the greater value: todo 'Bananas' text"
                 }
             }
 
@@ -147,7 +164,9 @@ final class MergeRulesSpec: QuickSpec {
                     let fork = milk.alter(.fork([.text("Buy milk for Anna")]))
                     later()
                     let done = milk.alter(.completed(true))
-                    let result = merge(base: base, ours: base.alter(by: .adding(.todo(fork))), theirs: base.alter(by: .updating(.todo(done))))
+                    let result = merge(
+                        base: base, ours: base.alter(by: .adding(.todo(fork))),
+                        theirs: base.alter(by: .updating(.todo(done))))
                     expect(result.state.todos.count) == 2
                     expect(result.state.todo(id: milk.id)) == done
                     expect(result.state.todo(id: fork.id)) == fork
@@ -192,7 +211,8 @@ final class MergeRulesSpec: QuickSpec {
                         let removal = result.report.items.first?.removal
                         expect(removal?.outcome) == .removalWon
                         expect(removal?.lostItem).to(contain("Buy milk, really"))
-                        expect(result.report.summary) == "1 item merged; 1 removal won over a concurrent edit: todo 'Buy milk, really'"
+                        expect(result.report.summary)
+                            == "1 item merged; 1 removal won over a concurrent edit: todo 'Buy milk, really'"
                     }
                 }
                 context("and the other side left it untouched") {
@@ -225,10 +245,15 @@ final class MergeRulesSpec: QuickSpec {
                     let ours = milk.alter(.text("Buy milk and bread"))
                     later()
                     let theirs = milk.alter(.completed(true))
-                    let result = merge(base: nil, ours: AppState().alter(by: .adding(.todo(ours))), theirs: AppState().alter(by: .adding(.todo(theirs))))
-                    expect(result.state.todos) == [TodoItem(id: milk.id, text: "Buy milk", creationDate: milk.creationDate,
-                                                            completed: true, dueDate: nil, alterDate: theirs.alterDate,
-                                                            completedDate: theirs.completedDate)]
+                    let result = merge(
+                        base: nil, ours: AppState().alter(by: .adding(.todo(ours))),
+                        theirs: AppState().alter(by: .adding(.todo(theirs))))
+                    expect(result.state.todos) == [
+                        TodoItem(
+                            id: milk.id, text: "Buy milk", creationDate: milk.creationDate,
+                            completed: true, dueDate: nil, alterDate: theirs.alterDate,
+                            completedDate: theirs.completedDate)
+                    ]
                     expect(result.report.items.first?.fields.map(\.rule)) == [.laterEdit, .follows, .laterEdit]
                 }
                 it("keeps what only one side holds") {
@@ -241,8 +266,12 @@ final class MergeRulesSpec: QuickSpec {
             context("when fields never change") {
                 it("keeps the id and creationDate") {
                     later()
-                    let a = milk.alter(.text("A")), b = milk.alter(.text("B"))
-                    let merged = merge(base: nil, ours: AppState().alter(by: .adding(.todo(a))), theirs: AppState().alter(by: .adding(.todo(b)))).state.todos[0]
+                    let a = milk.alter(.text("A"))
+                    let b = milk.alter(.text("B"))
+                    let merged = merge(
+                        base: nil, ours: AppState().alter(by: .adding(.todo(a))),
+                        theirs: AppState().alter(by: .adding(.todo(b)))
+                    ).state.todos[0]
                     expect(merged.id) == milk.id
                     expect(merged.creationDate) == milk.creationDate
                 }
@@ -265,8 +294,9 @@ final class MergeRulesSpec: QuickSpec {
                     let early = party.alter(by: .setting(.title(to: "Garden party")))
                     later()
                     let late = party.alter(by: .setting(.title(to: "Beach party")))
-                    let result = merge(base: projectBase, ours: projectBase.alter(by: .updating(.project(early))),
-                                       theirs: projectBase.alter(by: .updating(.project(late))))
+                    let result = merge(
+                        base: projectBase, ours: projectBase.alter(by: .updating(.project(early))),
+                        theirs: projectBase.alter(by: .updating(.project(late))))
                     expect(result.state.projects.map(\.title)) == ["Beach party"]
                     expect(result.report.items.first?.fields.first?.lost) == "Garden party"
                 }
@@ -275,7 +305,8 @@ final class MergeRulesSpec: QuickSpec {
             context("when each side added a task to the same project") {
                 it("keeps both tasks, in the same order whichever side is ours") {
                     later()
-                    let chips = ProjectTask(title: "Buy Chips"), pizza = ProjectTask(title: "Order Pizza")
+                    let chips = ProjectTask(title: "Buy Chips")
+                    let pizza = ProjectTask(title: "Order Pizza")
                     let ours = projectBase.alter(by: .updating(.project(party.alter(by: .adding(.task(chips))))))
                     later()
                     let theirs = projectBase.alter(by: .updating(.project(party.alter(by: .adding(.task(pizza))))))
@@ -328,10 +359,14 @@ final class MergeRulesSpec: QuickSpec {
             }
 
             context("order") {
-                var a: Project!, b: Project!, c: Project!
+                var a: Project!
+                var b: Project!
+                var c: Project!
                 var abc: AppState!
                 beforeEach {
-                    a = Project(title: "A"); b = Project(title: "B"); c = Project(title: "C")
+                    a = Project(title: "A")
+                    b = Project(title: "B")
+                    c = Project(title: "C")
                     abc = AppState().alter(by: .adding(.project(a)), .adding(.project(b)), .adding(.project(c)))
                 }
                 it("keeps an item moved on one side where that side moved it") {
@@ -339,7 +374,8 @@ final class MergeRulesSpec: QuickSpec {
                     expect(merge(base: abc, ours: abc, theirs: moved).state.projects.map(\.title)) == ["B", "C", "A"]
                 }
                 it("shows every item added concurrently, removed ones gone, the same on both sides") {
-                    let d = Project(title: "D"), e = Project(title: "E")
+                    let d = Project(title: "D")
+                    let e = Project(title: "E")
                     later()
                     let ours = abc.alter(by: .adding(.project(d)), .removing(.project(b)))
                     let theirs = abc.alter(by: .adding(.project(e)))
@@ -356,7 +392,9 @@ final class MergeRulesSpec: QuickSpec {
             var task: ProjectTask!
             var project: Project!
             var slipBase: AppState!
-            func state(_ t: ProjectTask) -> AppState { slipBase.alter(by: .updating(.project(project.alter(by: .updating(.task(t)))))) }
+            func state(_ t: ProjectTask) -> AppState {
+                slipBase.alter(by: .updating(.project(project.alter(by: .updating(.task(t))))))
+            }
             beforeEach {
                 task = ProjectTask(title: "Write report")
                 project = Project(title: "Work").alter(by: .adding(.task(task)))
@@ -381,7 +419,9 @@ final class MergeRulesSpec: QuickSpec {
                     expect(slips[1].stop).to(beNil())
                 }
                 it("reports the stopped slip") {
-                    expect(result.report.items.first?.stoppedSlips) == [StoppedSlip(slipID: early.timeSlips[0].id, stop: late.timeSlips[0].start)]
+                    expect(result.report.items.first?.stoppedSlips) == [
+                        StoppedSlip(slipID: early.timeSlips[0].id, stop: late.timeSlips[0].start)
+                    ]
                     expect(result.report.summary).to(contain("1 running slip stopped: task 'Write report'"))
                 }
             }
@@ -395,8 +435,12 @@ final class MergeRulesSpec: QuickSpec {
                     let stopped = running.alter(by: .recording(.stop))
                     later()
                     let renamed = running.alter(by: .setting(.title(to: "Write the report")))
-                    let merged = merge(base: base, ours: base.alter(by: .updating(.project(base.projects[0].alter(by: .updating(.task(stopped)))))),
-                                       theirs: base.alter(by: .updating(.project(base.projects[0].alter(by: .updating(.task(renamed)))))))
+                    let merged = merge(
+                        base: base,
+                        ours: base.alter(
+                            by: .updating(.project(base.projects[0].alter(by: .updating(.task(stopped)))))),
+                        theirs: base.alter(
+                            by: .updating(.project(base.projects[0].alter(by: .updating(.task(renamed)))))))
                     let slip = merged.state.projects[0].tasks[0].timeSlips[0]
                     expect(slip.stop) == stopped.timeSlips[0].stop
                     expect(merged.state.projects[0].tasks[0].title) == "Write the report"
@@ -407,8 +451,11 @@ final class MergeRulesSpec: QuickSpec {
         describe("the report") {
             it("reads back from its JSON") {
                 later()
-                let a = milk.alter(.text("A")), b = milk.alter(.text("B"))
-                let report = merge(base: base, ours: base.alter(by: .updating(.todo(a))), theirs: base.alter(by: .updating(.todo(b)))).report
+                let a = milk.alter(.text("A"))
+                let b = milk.alter(.text("B"))
+                let report = merge(
+                    base: base, ours: base.alter(by: .updating(.todo(a))), theirs: base.alter(by: .updating(.todo(b)))
+                ).report
                 let back = try DocketJSON.decode(MergeReport.self, from: DocketJSON.encode(report))
                 expect(back) == report
             }

@@ -18,7 +18,9 @@ final class RichItemsMergeSpec: QuickSpec {
         afterEach { world.uninstall() }
         func later(_ seconds: Int64 = 60) { world.time += seconds * 1000 }
         func merged(_ ours: TodoItem, _ theirs: TodoItem) -> MergeResult {
-            merge(base: base, ours: base.alter(by: .updating(.todo(ours))), theirs: base.alter(by: .updating(.todo(theirs))))
+            merge(
+                base: base, ours: base.alter(by: .updating(.todo(ours))),
+                theirs: base.alter(by: .updating(.todo(theirs))))
         }
 
         describe("tags") {
@@ -29,7 +31,11 @@ final class RichItemsMergeSpec: QuickSpec {
                 let theirs = milk.alter(.tagging(add: ["shop"], remove: []))
                 let result = merged(ours, theirs)
                 expect(result.state.todos.first?.tags) == ["errand", "home", "shop"]
-                expect(merge(base: base, ours: base.alter(by: .updating(.todo(theirs))), theirs: base.alter(by: .updating(.todo(ours)))).state)
+                expect(
+                    merge(
+                        base: base, ours: base.alter(by: .updating(.todo(theirs))),
+                        theirs: base.alter(by: .updating(.todo(ours)))
+                    ).state)
                     == result.state
             }
             it("reports what each side did, and that nothing was lost") {
@@ -47,7 +53,9 @@ final class RichItemsMergeSpec: QuickSpec {
             it("keeps both sides' tags of an item both made, with no common ancestor") {
                 let a = milk.alter(.tagging(add: ["home"], remove: ["errand"]))
                 let b = milk.alter(.tagging(add: ["shop"], remove: []))
-                let result = merge(base: nil, ours: AppState().alter(by: .adding(.todo(a))), theirs: AppState().alter(by: .adding(.todo(b))))
+                let result = merge(
+                    base: nil, ours: AppState().alter(by: .adding(.todo(a))),
+                    theirs: AppState().alter(by: .adding(.todo(b))))
                 expect(result.state.todos.first?.tags) == ["errand", "home", "shop", "work"]
             }
             it("are written sorted, each once") {
@@ -63,7 +71,9 @@ final class RichItemsMergeSpec: QuickSpec {
                 let theirs = milk.alter(.priority(.high))
                 let result = merged(ours, theirs)
                 expect(result.state.todos.first?.priority) == .high
-                expect(result.report.items.first?.fields) == [FieldDecision(field: "priority", from: .theirs, rule: .laterEdit, kept: "high", lost: "low")]
+                expect(result.report.items.first?.fields) == [
+                    FieldDecision(field: "priority", from: .theirs, rule: .laterEdit, kept: "high", lost: "low")
+                ]
             }
         }
 
@@ -87,7 +97,9 @@ final class RichItemsMergeSpec: QuickSpec {
                 let result = merged(ours, theirs)
                 expect(result.state.todos.first?.notes.map(\.text)) == ["call Anna tomorrow"]
                 expect(result.report.items.first?.fields) == [
-                    FieldDecision(field: "notes[\(note.id.uuidString)]", from: .theirs, rule: .laterEdit, kept: "call Anna tomorrow", lost: "call Anna at 5"),
+                    FieldDecision(
+                        field: "notes[\(note.id.uuidString)]", from: .theirs, rule: .laterEdit,
+                        kept: "call Anna tomorrow", lost: "call Anna at 5")
                 ]
             }
             it("removes a note removed on one side and untouched on the other") {
@@ -128,15 +140,21 @@ final class RichItemsMergeSpec: QuickSpec {
                 expect(finished.completedDate) == finished.alterDate
                 expect(finished.alter(by: .setting(.state(to: .inProgress))).completedDate).to(beNil())
             }
-            it("goes with the completion: reopened on one side and done again on the other never leaves a date on an open todo") {
+            it(
+                "goes with the completion: reopened on one side and done again on the other never leaves a date on an open todo"
+            ) {
                 let done = milk.alter(.completed(true))
                 base = AppState().alter(by: .adding(.todo(done)))
                 later()
                 let reopened = done.alter(.completed(false))
                 later()
                 let again = done.alter(.completed(false)).alter(.completed(true))
-                for result in [merged(reopened, again), merge(base: base, ours: base.alter(by: .updating(.todo(again))),
-                                                              theirs: base.alter(by: .updating(.todo(reopened))))] {
+                for result in [
+                    merged(reopened, again),
+                    merge(
+                        base: base, ours: base.alter(by: .updating(.todo(again))),
+                        theirs: base.alter(by: .updating(.todo(reopened)))),
+                ] {
                     let todo = result.state.todos[0]
                     expect(todo.completed) == false
                     expect(todo.completedDate).to(beNil())
@@ -146,8 +164,12 @@ final class RichItemsMergeSpec: QuickSpec {
 
         describe("a task's creation date") {
             func holding(_ task: ProjectTask) -> AppState {
-                AppState().alter(by: .adding(.project(Project(id: UUID(uuidString: "00000000-0000-0000-0000-0000000000aa")!, title: "Party",
-                                                              tasks: [task], alterDate: nil))))
+                AppState().alter(
+                    by: .adding(
+                        .project(
+                            Project(
+                                id: UUID(uuidString: "00000000-0000-0000-0000-0000000000aa")!, title: "Party",
+                                tasks: [task], alterDate: nil))))
             }
             it("is when the task was made, and no edit changes it") {
                 let task = ProjectTask(title: "Book venue")
@@ -159,13 +181,16 @@ final class RichItemsMergeSpec: QuickSpec {
             }
             it("survives a merge with a side that has none, either way round, whatever else both changed") {
                 let dated = ProjectTask(title: "Book venue")
-                let undated = ProjectTask(id: dated.id, title: dated.title, dueDate: dated.dueDate, state: dated.state, timeSlips: [], alterDate: nil)
+                let undated = ProjectTask(
+                    id: dated.id, title: dated.title, dueDate: dated.dueDate, state: dated.state, timeSlips: [],
+                    alterDate: nil)
                 later()
                 let ours = dated.alter(by: .setting(.title(to: "Book the hall")))
                 later()
                 let theirs = undated.alter(by: .setting(.priority(to: .high)))
                 for (a, b) in [(ours, theirs), (theirs, ours)] {
-                    let task = merge(base: holding(undated), ours: holding(a), theirs: holding(b)).state.projects.first?.tasks.first
+                    let task = merge(base: holding(undated), ours: holding(a), theirs: holding(b)).state.projects.first?
+                        .tasks.first
                     expect(task?.creationDate) == dated.creationDate
                     expect(task?.title) == "Book the hall"
                     expect(task?.priority) == .high
@@ -201,7 +226,8 @@ final class RichItemsMergeSpec: QuickSpec {
             }
             it("makes one next instance when each machine completes it and reopens, then completes it again") {
                 let once = start.completingTodo(water.id)
-                let twice = once.alter(by: .updating(.todo(once.todo(id: water.id)!.alter(.completed(false))))).completingTodo(water.id)
+                let twice = once.alter(by: .updating(.todo(once.todo(id: water.id)!.alter(.completed(false)))))
+                    .completingTodo(water.id)
                 expect(twice.todos.count) == 2
             }
             it("makes a removed next instance again, dated after its removal, when the one before is done again") {
@@ -216,10 +242,12 @@ final class RichItemsMergeSpec: QuickSpec {
                 expect(again.tombstone(id: next.id)).to(beNil())
             }
             it("counts from completion when asked to") {
-                let fromDone = water.alter(.recurrence(Recurrence(every: .init(.day, count: 3), from: .completion, series: water.id)))
+                let fromDone = water.alter(
+                    .recurrence(Recurrence(every: .init(.day, count: 3), from: .completion, series: water.id)))
                 let state = AppState().alter(by: .adding(.todo(fromDone))).completingTodo(water.id)
                 let done = state.todo(id: water.id)!
-                expect(state.todo(id: water.recurrence!.nextID)?.dueDate) == Calendar.current.date(byAdding: .day, value: 3, to: done.completedDate!)
+                expect(state.todo(id: water.recurrence!.nextID)?.dueDate)
+                    == Calendar.current.date(byAdding: .day, value: 3, to: done.completedDate!)
             }
             it("skips the weekend for weekdays") {
                 var calendar = Calendar(identifier: .gregorian)
@@ -234,7 +262,8 @@ final class RichItemsMergeSpec: QuickSpec {
             it("derives the next id by name, as RFC 4122 version 5 does") {
                 // The RFC's DNS namespace and "www.example.com" give this id in Python's uuid.uuid5.
                 let dns = UUID(uuidString: "6ba7b810-9dad-11d1-80b4-00c04fd430c8")!
-                expect(NameBasedID.make(namespace: dns, name: "www.example.com").uuidString.lowercased()) == "2ed6657d-e927-568b-95e1-2665a8aea6a2"
+                expect(NameBasedID.make(namespace: dns, name: "www.example.com").uuidString.lowercased())
+                    == "2ed6657d-e927-568b-95e1-2665a8aea6a2"
             }
         }
     }

@@ -35,14 +35,19 @@ final class AlterationRulesSpec: QuickSpec {
                 expect(todo.alter(.text("Call Anna")).alterDate) == todo.alterDate
             }
             it("leaves a todo unchanged when completed again") { expect(todo.alter(.completed(true))) == todo }
-            it("leaves a todo unchanged when given the same due date") { expect(todo.alter(.due(todo.dueDate))) == todo }
+            it("leaves a todo unchanged when given the same due date") {
+                expect(todo.alter(.due(todo.dueDate))) == todo
+            }
             it("leaves a fresh todo without an alterDate") {
                 let fresh = TodoItem(text: "x")
                 expect(fresh.alter(.text("x"), .completed(false), .due(nil)).alterDate).to(beNil())
             }
             it("leaves a task unchanged") {
                 let task = ProjectTask(title: "Buy Beer")
-                expect(task.alter(by: .setting(.title(to: "Buy Beer")), .setting(.state(to: .unfinished)), .setting(.dueDate(to: .unknown)))) == task
+                expect(
+                    task.alter(
+                        by: .setting(.title(to: "Buy Beer")), .setting(.state(to: .unfinished)),
+                        .setting(.dueDate(to: .unknown)))) == task
             }
             it("leaves a project unchanged when renamed to its title") {
                 let project = Project(title: "Party")

@@ -1,7 +1,7 @@
 import DocketModel
+import DocketSpecSupport
 import Foundation
 import Nimble
-import DocketSpecSupport
 import Quick
 
 final class AppStateRemovalSpec: QuickSpec {
@@ -29,7 +29,11 @@ final class AppStateRemovalSpec: QuickSpec {
             it("orders todos made in the same millisecond by their id's text") {
                 forAll(200) { g in
                     let made = clock.now
-                    let todos = (0..<8).map { _ in TodoItem(id: RandomValues.uuid(&g), text: "x", creationDate: made, completed: false, dueDate: nil, alterDate: nil) }
+                    let todos = (0..<8).map { _ in
+                        TodoItem(
+                            id: RandomValues.uuid(&g), text: "x", creationDate: made, completed: false, dueDate: nil,
+                            alterDate: nil)
+                    }
                     let ids = AppState(todos: todos, projects: [], removed: []).todos.map(\.id.uuidString)
                     return ids == ids.sorted() ? nil : "\(ids) is not in text order"
                 }
@@ -110,7 +114,8 @@ final class AppStateRemovalSpec: QuickSpec {
 
         describe("Project's updating of a task") {
             it("replaces the task in place") {
-                let a = ProjectTask(title: "a"), b = ProjectTask(title: "b")
+                let a = ProjectTask(title: "a")
+                let b = ProjectTask(title: "b")
                 let project = Project(title: "p").alter(by: .adding(.task(a)), .adding(.task(b)))
                 let a2 = a.alter(by: .setting(.state(to: .finished)))
                 expect(project.alter(by: .updating(.task(a2))).tasks) == [a2, b]

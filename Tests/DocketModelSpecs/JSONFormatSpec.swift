@@ -20,13 +20,15 @@ final class JSONFormatSpec: QuickSpec {
             }
 
             context("of each committed fixture") {
-                it("decodes and re-encodes a TodoItem byte for byte"   ) { roundTrip(TodoItem.self,    "TodoItem")    }
-                it("decodes and re-encodes a TimeSlip byte for byte"   ) { roundTrip(TimeSlip.self,    "TimeSlip")    }
+                it("decodes and re-encodes a TodoItem byte for byte") { roundTrip(TodoItem.self, "TodoItem") }
+                it("decodes and re-encodes a TimeSlip byte for byte") { roundTrip(TimeSlip.self, "TimeSlip") }
                 it("decodes and re-encodes a ProjectTask byte for byte") { roundTrip(ProjectTask.self, "ProjectTask") }
-                it("decodes and re-encodes a Project byte for byte"    ) { roundTrip(Project.self,     "Project")     }
-                it("decodes and re-encodes a Tombstone byte for byte"  ) { roundTrip(Tombstone.self,   "Tombstone")   }
-                it("decodes and re-encodes an AppState byte for byte"  ) { roundTrip(AppState.self,    "AppState")    }
-                it("decodes and re-encodes a format-2 todo (tags, priority, notes, completion date, recurrence) byte for byte") {
+                it("decodes and re-encodes a Project byte for byte") { roundTrip(Project.self, "Project") }
+                it("decodes and re-encodes a Tombstone byte for byte") { roundTrip(Tombstone.self, "Tombstone") }
+                it("decodes and re-encodes an AppState byte for byte") { roundTrip(AppState.self, "AppState") }
+                it(
+                    "decodes and re-encodes a format-2 todo (tags, priority, notes, completion date, recurrence) byte for byte"
+                ) {
                     roundTrip(TodoItem.self, "TodoItemFormat2")
                 }
                 it("decodes and re-encodes a todo with another tool's keys kept, every JSON kind, byte for byte") {
@@ -51,13 +53,18 @@ final class JSONFormatSpec: QuickSpec {
                 }
                 it("leaves the new fields out while they are empty, so a format-1 todo reads and writes as before") {
                     let text = String(decoding: try! DocketJSON.encode(TodoItem(text: "x")), as: UTF8.self)
-                    for key in ["tags", "priority", "notes", "completedDate", "recurrence", "kept"] { expect(text).notTo(contain("\"\(key)\"")) }
+                    for key in ["tags", "priority", "notes", "completedDate", "recurrence", "kept"] {
+                        expect(text).notTo(contain("\"\(key)\""))
+                    }
                 }
                 it("refuses a recurrence it cannot read, naming it") {
-                    let json = #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00Z","recurrence":{"every":"fortnightly","series":"6F9619FF-8B86-4D11-B42D-00C04FC964FF"}}"#
-                    expect { try DocketJSON.decode(TodoItem.self, from: Data(json.utf8)) }.to(throwError { error in
-                        expect("\(error)").to(contain("\"fortnightly\" is not an interval such as \"week\" or \"2 days\""))
-                    })
+                    let json =
+                        #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00Z","recurrence":{"every":"fortnightly","series":"6F9619FF-8B86-4D11-B42D-00C04FC964FF"}}"#
+                    expect { try DocketJSON.decode(TodoItem.self, from: Data(json.utf8)) }.to(
+                        throwError { error in
+                            expect("\(error)").to(
+                                contain("\"fortnightly\" is not an interval such as \"week\" or \"2 days\""))
+                        })
                 }
             }
 
@@ -82,7 +89,8 @@ final class JSONFormatSpec: QuickSpec {
                 }
                 it("writes dates as UTC with milliseconds") {
                     let date = Date(timeIntervalSince1970: 1_795_339_815.2509)
-                    let text = String(decoding: try! DocketJSON.encode(TodoItem(text: "x").alter(.due(date))), as: UTF8.self)
+                    let text = String(
+                        decoding: try! DocketJSON.encode(TodoItem(text: "x").alter(.due(date))), as: UTF8.self)
                     expect(text).to(contain("\"dueDate\" : \"2026-11-22T09:30:15.250Z\""))
                 }
             }
@@ -92,24 +100,34 @@ final class JSONFormatSpec: QuickSpec {
                     @MillisecondDate var at: Date
                     @OptionalMillisecondDate var until: Date?
                 }
-                it("writes them as the files do whatever strategy the encoder was given, null for none, and reads them back") {
+                it(
+                    "writes them as the files do whatever strategy the encoder was given, null for none, and reads them back"
+                ) {
                     let encoder = JSONEncoder()
                     encoder.dateEncodingStrategy = .secondsSince1970
                     encoder.outputFormatting = .sortedKeys
                     let value = Stamped(at: Date(timeIntervalSince1970: 1_795_339_815.2509), until: nil)
                     let text = String(decoding: try encoder.encode(value), as: UTF8.self)
                     expect(text) == #"{"at":"2026-11-22T09:30:15.250Z","until":null}"#
-                    expect(try JSONDecoder().decode(Stamped.self, from: Data(text.utf8)).at.docketMilliseconds) == value.at.docketMilliseconds
-                    expect(try JSONDecoder().decode(Stamped.self, from: Data(#"{"at":"2026-11-22T09:30:15Z"}"#.utf8)).until).to(beNil())
+                    expect(try JSONDecoder().decode(Stamped.self, from: Data(text.utf8)).at.docketMilliseconds)
+                        == value.at.docketMilliseconds
+                    expect(
+                        try JSONDecoder().decode(Stamped.self, from: Data(#"{"at":"2026-11-22T09:30:15Z"}"#.utf8)).until
+                    ).to(beNil())
                     expect { try JSONDecoder().decode(Stamped.self, from: Data(#"{"at":"soon"}"#.utf8)) }
-                        .to(throwError { (error: Error) in expect("\(error)").to(contain("\"soon\" is not an ISO-8601 date")) })
-                    expect { try encoder.encode(Stamped(at: Date(timeIntervalSince1970: 1e12), until: nil)) }.to(throwError())
+                        .to(
+                            throwError { (error: Error) in
+                                expect("\(error)").to(contain("\"soon\" is not an ISO-8601 date"))
+                            })
+                    expect { try encoder.encode(Stamped(at: Date(timeIntervalSince1970: 1e12), until: nil)) }.to(
+                        throwError())
                 }
             }
 
             context("when a file was edited by hand") {
                 it("accepts a date with a time zone offset and no fraction") {
-                    let json = #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00+01:00"}"#
+                    let json =
+                        #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00+01:00"}"#
                     let todo = try! DocketJSON.decode(TodoItem.self, from: Data(json.utf8))
                     expect(todo.creationDate) == Date(timeIntervalSince1970: 1_795_339_800)
                     expect(todo.completed) == false
@@ -121,7 +139,8 @@ final class JSONFormatSpec: QuickSpec {
                         .to(throwError { (error: Error) in expect("\(error)").to(contain("yesterday")) })
                 }
                 it("refuses an impossible date") {
-                    let json = #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-02-30T10:00:00Z"}"#
+                    let json =
+                        #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-02-30T10:00:00Z"}"#
                     expect { try DocketJSON.decode(TodoItem.self, from: Data(json.utf8)) }.to(throwError())
                 }
             }

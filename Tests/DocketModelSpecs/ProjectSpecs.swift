@@ -16,8 +16,8 @@ class ProjectSpecs: QuickSpec {
                 project = nil
             }
             context("newly created") {
-                it("has an id"   ) { expect(project.id   ).toNot(beNil()       ) }
-                it("has a title" ) { expect(project.title).to   (equal("Party")) }
+                it("has an id") { expect(project.id).toNot(beNil()) }
+                it("has a title") { expect(project.title).to(equal("Party")) }
             }
             context("change title") {
                 var p0: Project!
@@ -27,8 +27,8 @@ class ProjectSpecs: QuickSpec {
                 afterEach {
                     p0 = nil
                 }
-                it("has new title"   ) { expect(p0.title).to(equal("Party — deluxe!")) }
-                it("has unchanged id") { expect(p0.id   ).to(equal(project.id)       ) }
+                it("has new title") { expect(p0.title).to(equal("Party — deluxe!")) }
+                it("has unchanged id") { expect(p0.id).to(equal(project.id)) }
             }
             context("adding task") {
                 var p0: Project!
@@ -65,7 +65,8 @@ class ProjectSpecs: QuickSpec {
                     t1 = ProjectTask(title: "Buy Chips")
                     t2 = ProjectTask(title: "Order Pizza")
 
-                    p0 = project
+                    p0 =
+                        project
                         .alter(by: .adding(.task(t0)))
                         .alter(by: .adding(.task(t1)))
                         .alter(by: .adding(.task(t2)))
@@ -78,8 +79,8 @@ class ProjectSpecs: QuickSpec {
                     t1 = nil
                     t2 = nil
                 }
-                it("has 2 tasks"     ) { expect(p0.tasks).to(equal([t0, t2])   ) }
-                it("has unchanged id") { expect(p0.id   ).to(equal(project.id)) }
+                it("has 2 tasks") { expect(p0.tasks).to(equal([t0, t2])) }
+                it("has unchanged id") { expect(p0.id).to(equal(project.id)) }
             }
         }
     }

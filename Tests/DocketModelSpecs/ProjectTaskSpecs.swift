@@ -16,10 +16,10 @@ class ProjectTaskSpecs: QuickSpec {
                 projectTask = nil
             }
             context("newly created") {
-                it("has an id"           ) { expect(projectTask.id     ).notTo(beNil()           ) }
-                it("has a title"         ) { expect(projectTask.title  ).to   (equal("Buy Beer") ) }
-                it("has unknown due date") { expect(projectTask.dueDate).to   (equal(.unknown)   ) }
-                it("has unfinished state") { expect(projectTask.state  ).to   (equal(.unfinished)) }
+                it("has an id") { expect(projectTask.id).notTo(beNil()) }
+                it("has a title") { expect(projectTask.title).to(equal("Buy Beer")) }
+                it("has unknown due date") { expect(projectTask.dueDate).to(equal(.unknown)) }
+                it("has unfinished state") { expect(projectTask.state).to(equal(.unfinished)) }
             }
             context("setting title") {
                 var t0: ProjectTask!
@@ -29,10 +29,10 @@ class ProjectTaskSpecs: QuickSpec {
                 afterEach {
                     t0 = nil
                 }
-                it("has new title"         ) { expect(t0.title  ).to(equal("Buy Beer ASAP!"))    }
-                it("has unchanged id"      ) { expect(t0.id     ).to(equal(projectTask.id))      }
+                it("has new title") { expect(t0.title).to(equal("Buy Beer ASAP!")) }
+                it("has unchanged id") { expect(t0.id).to(equal(projectTask.id)) }
                 it("has unchanged due date") { expect(t0.dueDate).to(equal(projectTask.dueDate)) }
-                it("has unchanged state"   ) { expect(t0.state  ).to(equal(projectTask.state))   }
+                it("has unchanged state") { expect(t0.state).to(equal(projectTask.state)) }
             }
             context("setting due date") {
                 var t0: ProjectTask!
@@ -43,24 +43,26 @@ class ProjectTaskSpecs: QuickSpec {
                 }
                 context("to tomoorow noon") {
                     beforeEach {
-                        d0 = Calendar.current.date(byAdding: .hour, value: 12, to: Calendar.current.startOfDay(for: .now))!
+                        d0 = Calendar.current.date(
+                            byAdding: .hour, value: 12, to: Calendar.current.startOfDay(for: .now))!
                         t0 = projectTask.alter(by: .setting(.dueDate(to: .date(d0))))
                     }
                     it("has due date tomorrow noon") { expect(t0.dueDate).to(equal(.date(d0))) }
-                    it("has unchanged title"       ) { expect(t0.title  ).to(equal(projectTask.title)) }
-                    it("has unchanged id"          ) { expect(t0.id     ).to(equal(projectTask.id)) }
-                    it("has unchanged state"       ) { expect(t0.state  ).to(equal(projectTask.state)) }
+                    it("has unchanged title") { expect(t0.title).to(equal(projectTask.title)) }
+                    it("has unchanged id") { expect(t0.id).to(equal(projectTask.id)) }
+                    it("has unchanged state") { expect(t0.state).to(equal(projectTask.state)) }
                 }
                 context("to unknown") {
                     beforeEach {
-                        d0 = Calendar.current.date(byAdding: .hour, value: 12, to: Calendar.current.startOfDay(for: .now))!
+                        d0 = Calendar.current.date(
+                            byAdding: .hour, value: 12, to: Calendar.current.startOfDay(for: .now))!
                         t0 = projectTask.alter(by: .setting(.dueDate(to: .date(d0))))
                         t0 = t0.alter(by: .setting(.dueDate(to: .unknown)))
                     }
                     it("has unknown due date") { expect(t0.dueDate).to(equal(.unknown)) }
-                    it("has unchanged title" ) { expect(t0.title  ).to(equal(projectTask.title)) }
-                    it("has unchanged id"    ) { expect(t0.id     ).to(equal(projectTask.id)) }
-                    it("has unchanged state" ) { expect(t0.state  ).to(equal(projectTask.state)) }
+                    it("has unchanged title") { expect(t0.title).to(equal(projectTask.title)) }
+                    it("has unchanged id") { expect(t0.id).to(equal(projectTask.id)) }
+                    it("has unchanged state") { expect(t0.state).to(equal(projectTask.state)) }
                 }
             }
             context("setting state") {
@@ -72,18 +74,18 @@ class ProjectTaskSpecs: QuickSpec {
                     beforeEach {
                         t0 = projectTask.alter(by: .setting(.state(to: .inProgress)))
                     }
-                    it("has state in progress" ) { expect(t0.state  ).to(equal(.inProgress)) }
-                    it("has unchanged title"   ) { expect(t0.title  ).to(equal(projectTask.title)) }
-                    it("has unchanged id"      ) { expect(t0.id     ).to(equal(projectTask.id)) }
+                    it("has state in progress") { expect(t0.state).to(equal(.inProgress)) }
+                    it("has unchanged title") { expect(t0.title).to(equal(projectTask.title)) }
+                    it("has unchanged id") { expect(t0.id).to(equal(projectTask.id)) }
                     it("has unchanged due date") { expect(t0.dueDate).to(equal(projectTask.dueDate)) }
                 }
                 context("to finished") {
                     beforeEach {
                         t0 = projectTask.alter(by: .setting(.state(to: .finished)))
                     }
-                    it("has state finished"    ) { expect(t0.state  ).to(equal(.finished)) }
-                    it("has unchanged title"   ) { expect(t0.title  ).to(equal(projectTask.title)) }
-                    it("has unchanged id"      ) { expect(t0.id     ).to(equal(projectTask.id)) }
+                    it("has state finished") { expect(t0.state).to(equal(.finished)) }
+                    it("has unchanged title") { expect(t0.title).to(equal(projectTask.title)) }
+                    it("has unchanged id") { expect(t0.id).to(equal(projectTask.id)) }
                     it("has unchanged due date") { expect(t0.dueDate).to(equal(projectTask.dueDate)) }
                 }
                 context("to unfinished") {
@@ -91,9 +93,9 @@ class ProjectTaskSpecs: QuickSpec {
                         t0 = projectTask.alter(by: .setting(.state(to: .finished)))
                         t0 = t0.alter(by: .setting(.state(to: .unfinished)))
                     }
-                    it("has state unfinished"  ) { expect(t0.state  ).to(equal(.unfinished)) }
-                    it("has unchanged title"   ) { expect(t0.title  ).to(equal(projectTask.title)) }
-                    it("has unchanged id"      ) { expect(t0.id     ).to(equal(projectTask.id)) }
+                    it("has state unfinished") { expect(t0.state).to(equal(.unfinished)) }
+                    it("has unchanged title") { expect(t0.title).to(equal(projectTask.title)) }
+                    it("has unchanged id") { expect(t0.id).to(equal(projectTask.id)) }
                     it("has unchanged due date") { expect(t0.dueDate).to(equal(projectTask.dueDate)) }
                 }
             }
@@ -112,8 +114,8 @@ class ProjectTaskSpecs: QuickSpec {
                         t0 = projectTask.alter(by: .recording(.start))
                     }
                     it("records start in last timeslip") { expect(t0.timeSlips.last!.start).to(beCloseTo(d0)) }
-                    it("has 1 timeslip"                ) { expect(t0.timeSlips            ).to(haveCount(1)  ) }
-                    it("records no stop date"          ) { expect(t0.timeSlips.last!.stop ).to(beNil()       ) }
+                    it("has 1 timeslip") { expect(t0.timeSlips).to(haveCount(1)) }
+                    it("records no stop date") { expect(t0.timeSlips.last!.stop).to(beNil()) }
                     context("start again") {
                         var t1: ProjectTask!
                         beforeEach {
@@ -144,10 +146,10 @@ class ProjectTaskSpecs: QuickSpec {
                                 d2 = nil
                                 t2 = nil
                             }
-                            it("has first timeslip start"   ) { expect(t2.timeSlips[0].start).to(beCloseTo(d0)) }
-                            it("has second timeslip start"  ) { expect(t2.timeSlips[1].start).to(beCloseTo(d1)) }
-                            it("has first timeslip stop"    ) { expect(t2.timeSlips[0].stop ).to(beCloseTo(d2)) }
-                            it("hasn't second timeslip stop") { expect(t2.timeSlips[1].stop ).to(beNil()) }
+                            it("has first timeslip start") { expect(t2.timeSlips[0].start).to(beCloseTo(d0)) }
+                            it("has second timeslip start") { expect(t2.timeSlips[1].start).to(beCloseTo(d1)) }
+                            it("has first timeslip stop") { expect(t2.timeSlips[0].stop).to(beCloseTo(d2)) }
+                            it("hasn't second timeslip stop") { expect(t2.timeSlips[1].stop).to(beNil()) }
                             context("stop") {
                                 var d3: Date!
                                 var t3: ProjectTask!
@@ -159,10 +161,10 @@ class ProjectTaskSpecs: QuickSpec {
                                     d3 = nil
                                     t3 = nil
                                 }
-                                it("has first timeslip start" ) { expect(t3.timeSlips[0].start).to(beCloseTo(d0)) }
+                                it("has first timeslip start") { expect(t3.timeSlips[0].start).to(beCloseTo(d0)) }
                                 it("has second timeslip start") { expect(t3.timeSlips[1].start).to(beCloseTo(d1)) }
-                                it("has first timeslip stop"  ) { expect(t3.timeSlips[0].stop ).to(beCloseTo(d2)) }
-                                it("has second timeslip stop" ) { expect(t3.timeSlips[1].stop ).to(beCloseTo(d3)) }
+                                it("has first timeslip stop") { expect(t3.timeSlips[0].stop).to(beCloseTo(d2)) }
+                                it("has second timeslip stop") { expect(t3.timeSlips[1].stop).to(beCloseTo(d3)) }
                             }
                         }
                         context("stop again") {

@@ -20,9 +20,9 @@ class TimeSlipSpecs: QuickSpec {
             }
 
             context("newly created") {
-                it("has an id"         ) { expect(timeSlip.id   ).toNot(beNil()) }
-                it("has start date now") { expect(timeSlip.start).to   (equal(d0)) }
-                it("has no stop date"  ) { expect(timeSlip.stop ).to   (beNil()) }
+                it("has an id") { expect(timeSlip.id).toNot(beNil()) }
+                it("has start date now") { expect(timeSlip.start).to(equal(d0)) }
+                it("has no stop date") { expect(timeSlip.stop).to(beNil()) }
             }
             context("setting stop date") {
                 var t0: TimeSlip!
@@ -35,8 +35,8 @@ class TimeSlipSpecs: QuickSpec {
                     t0 = nil
                     d1 = nil
                 }
-                it("has an stop date"           ) { expect(t0.stop ).to(equal(d1)            ) }
-                it("has an unchanged id"        ) { expect(t0.id   ).to(equal(timeSlip.id)   ) }
+                it("has an stop date") { expect(t0.stop).to(equal(d1)) }
+                it("has an unchanged id") { expect(t0.id).to(equal(timeSlip.id)) }
                 it("has an unchanged start date") { expect(t0.start).to(equal(timeSlip.start)) }
             }
         }

@@ -16,7 +16,9 @@ public struct CraftedFile: Encodable {
     }
     /// A plain file of these bytes.
     public static func bytes(_ path: String, _ data: Data) -> CraftedFile {
-        CraftedFile(path: path, mode: "100644", content: nil, hex: data.map { String(format: "%02x", $0) }.joined(), delete: nil)
+        CraftedFile(
+            path: path, mode: "100644", content: nil, hex: data.map { String(format: "%02x", $0) }.joined(), delete: nil
+        )
     }
     /// A plain file of `count` zero bytes, which compresses to almost nothing.
     public static func zeros(_ path: String, count: Int) -> CraftedFile {

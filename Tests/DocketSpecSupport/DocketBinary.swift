@@ -16,10 +16,15 @@ public func docket(_ arguments: String..., store folder: URL, environment: [Stri
     docket(arguments, store: folder, environment: environment)
 }
 
-/// Runs `docket` with these arguments and the store in `folder`, from the working folder `cwd` (the test's own by default).
+/// Runs `docket` with these arguments and the store in `folder`, from the working folder `cwd` (the test's own by
+/// default).
 @discardableResult
-public func docket(_ arguments: [String], store folder: URL, environment: [String: String] = [:], in cwd: URL? = nil) -> CommandResult {
-    runCommand(docketBinary, arguments, in: cwd, environment: ["DOCKET_DIR": folder.path].merging(environment) { _, new in new })
+public func docket(_ arguments: [String], store folder: URL, environment: [String: String] = [:], in cwd: URL? = nil)
+    -> CommandResult
+{
+    runCommand(
+        docketBinary, arguments, in: cwd,
+        environment: ["DOCKET_DIR": folder.path].merging(environment) { _, new in new })
 }
 
 /// A new store in a new folder, made as a user makes one (`docket init`).

@@ -25,8 +25,10 @@ public struct SeededGenerator: RandomNumberGenerator {
 /// `continuing`, every seed runs and each failing one fails on its own (for
 /// long runs that count failures). `DOCKET_PROPERTY_SCALE=10` runs ten
 /// times the cases (the long run; the suite keeps the short one).
-public func forAll(_ cases: Int, continuing: Bool = false, file: FileString = #filePath, line: UInt = #line,
-                   _ body: (inout SeededGenerator) -> String?) {
+public func forAll(
+    _ cases: Int, continuing: Bool = false, file: FileString = #filePath, line: UInt = #line,
+    _ body: (inout SeededGenerator) -> String?
+) {
     let seeds: [UInt64]
     if let text = ProcessInfo.processInfo.environment["DOCKET_SEED"], let seed = UInt64(text) {
         seeds = [seed]
@@ -37,7 +39,9 @@ public func forAll(_ cases: Int, continuing: Bool = false, file: FileString = #f
     for seed in seeds {
         var generator = SeededGenerator(seed: seed)
         if let problem = body(&generator) {
-            fail("property failed for seed \(seed) (replay with DOCKET_SEED=\(seed)): \(problem)", file: file, line: line)
+            fail(
+                "property failed for seed \(seed) (replay with DOCKET_SEED=\(seed)): \(problem)", file: file, line: line
+            )
             if !continuing { return }
         }
     }

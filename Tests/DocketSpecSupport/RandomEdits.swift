@@ -45,7 +45,10 @@ extension Date {
 
 /// Random edits of every kind, made through the Change DSL.
 public enum RandomEdits {
-    static let texts = ["Buy milk", "Call Anna", "Fix bike", "Water plants", "Book flights", "Pay rent", "Party", "Buy Beer", "Order Pizza", "Café"]
+    static let texts = [
+        "Buy milk", "Call Anna", "Fix bike", "Water plants", "Book flights", "Pay rent", "Party", "Buy Beer",
+        "Order Pizza", "Café",
+    ]
 
     /// A state made from nothing by `count` random edits.
     public static func state(_ count: Int, _ g: inout SeededGenerator, world: SeededWorld) -> AppState {
@@ -53,7 +56,9 @@ public enum RandomEdits {
     }
 
     /// `state` after `count` random edits, the clock stepping between them.
-    public static func edits(_ state: AppState, _ count: Int, _ g: inout SeededGenerator, world: SeededWorld) -> AppState {
+    public static func edits(_ state: AppState, _ count: Int, _ g: inout SeededGenerator, world: SeededWorld)
+        -> AppState
+    {
         (0..<count).reduce(state) { state, _ in edit(state, &g, world: world) }
     }
 
@@ -66,8 +71,11 @@ public enum RandomEdits {
         case 3: world.time -= Int64.random(in: 1...5, using: &g) * 1000
         default: world.time += Int64.random(in: 1...3, using: &g) * 1000
         }
-        let text = texts.randomElement(using: &g)! + (Bool.random(using: &g) ? "" : " \(Int.random(in: 1...9, using: &g))")
-        let due: Date? = Bool.random(using: &g) ? world.now.addingTimeInterval(Double(Int.random(in: 1...30, using: &g)) * 86_400) : nil
+        let text =
+            texts.randomElement(using: &g)! + (Bool.random(using: &g) ? "" : " \(Int.random(in: 1...9, using: &g))")
+        let due: Date? =
+            Bool.random(using: &g)
+            ? world.now.addingTimeInterval(Double(Int.random(in: 1...30, using: &g)) * 86_400) : nil
 
         switch Int.random(in: 0..<20, using: &g) {
         case 0, 1:
@@ -75,17 +83,28 @@ public enum RandomEdits {
         case 2, 3, 4:
             guard let todo = state.todos.randomElement(using: &g) else { return state }
             switch Int.random(in: 0..<10, using: &g) {
-            case 0: return todo.completed ? state.alter(by: .updating(.todo(todo.alter(.completed(false))))) : state.completingTodo(todo.id)
+            case 0:
+                return todo.completed
+                    ? state.alter(by: .updating(.todo(todo.alter(.completed(false))))) : state.completingTodo(todo.id)
             case 1: return state.alter(by: .updating(.todo(todo.alter(.tagging(add: tags(&g), remove: tags(&g))))))
-            case 2: return state.alter(by: .updating(.todo(todo.alter(.priority(Priority.allCases.randomElement(using: &g))))))
+            case 2:
+                return state.alter(
+                    by: .updating(.todo(todo.alter(.priority(Priority.allCases.randomElement(using: &g))))))
             case 3: return state.alter(by: .updating(.todo(todo.alter(.noting(noteChange(todo.notes, text, &g))))))
             case 4:
-                let every = Recurrence.Interval(Recurrence.Interval.Unit.allCases.randomElement(using: &g)!, count: Int.random(in: 1...2, using: &g))
-                let recurrence = Bool.random(using: &g) ? nil : Recurrence(every: every, from: Bool.random(using: &g) ? .due : .completion,
-                                                                         series: todo.recurrence?.series ?? todo.id, occurrence: todo.recurrence?.occurrence ?? 1)
+                let every = Recurrence.Interval(
+                    Recurrence.Interval.Unit.allCases.randomElement(using: &g)!, count: Int.random(in: 1...2, using: &g)
+                )
+                let recurrence =
+                    Bool.random(using: &g)
+                    ? nil
+                    : Recurrence(
+                        every: every, from: Bool.random(using: &g) ? .due : .completion,
+                        series: todo.recurrence?.series ?? todo.id, occurrence: todo.recurrence?.occurrence ?? 1)
                 return state.alter(by: .updating(.todo(todo.alter(.recurrence(recurrence)))))
             default:
-                let change: TodoItem.Change = [.text(text), .completed(!todo.completed), .due(due)].randomElement(using: &g)!
+                let change: TodoItem.Change = [.text(text), .completed(!todo.completed), .due(due)].randomElement(
+                    using: &g)!
                 return state.alter(by: .updating(.todo(todo.alter(change))))
             }
         case 5:
@@ -104,12 +123,14 @@ public enum RandomEdits {
             guard let project = state.projects.randomElement(using: &g) else { return state }
             return Int.random(in: 0..<3, using: &g) == 0
                 ? state.alter(by: .removing(.project(project)))
-                : state.alter(by: .adding(.project(project)))  // moves it to the end
+                : state.alter(by: .adding(.project(project))) // moves it to the end
         case 10, 11:
             guard let project = state.projects.randomElement(using: &g) else { return state }
             return state.alter(by: .updating(.project(project.alter(by: .adding(.task(ProjectTask(title: text)))))))
         case 12, 13, 14:
-            guard let project = state.projects.randomElement(using: &g), let task = project.tasks.randomElement(using: &g) else { return state }
+            guard let project = state.projects.randomElement(using: &g),
+                let task = project.tasks.randomElement(using: &g)
+            else { return state }
             let change: ProjectTask.Change = [
                 .setting(.title(to: text)), .setting(.dueDate(to: DueDate(due))),
                 .setting(.state(to: TaskState.allCases.randomElement(using: &g)!)),
@@ -118,15 +139,21 @@ public enum RandomEdits {
             ].randomElement(using: &g)!
             return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task.alter(by: change)))))))
         case 15, 16, 17:
-            guard let project = state.projects.randomElement(using: &g), let task = project.tasks.randomElement(using: &g) else { return state }
+            guard let project = state.projects.randomElement(using: &g),
+                let task = project.tasks.randomElement(using: &g)
+            else { return state }
             let record: ProjectTask.Change = .recording(Bool.random(using: &g) ? .start : .stop)
             return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task.alter(by: record)))))))
         case 18:
-            guard let project = state.projects.randomElement(using: &g), let task = project.tasks.randomElement(using: &g) else { return state }
+            guard let project = state.projects.randomElement(using: &g),
+                let task = project.tasks.randomElement(using: &g)
+            else { return state }
             return state.alter(by: .updating(.project(project.alter(by: .removing(.task(task))))))
         default:
-            guard let project = state.projects.randomElement(using: &g), let task = project.tasks.randomElement(using: &g) else { return state }
-            return state.alter(by: .updating(.project(project.alter(by: .adding(.task(task))))))  // moves it to the end
+            guard let project = state.projects.randomElement(using: &g),
+                let task = project.tasks.randomElement(using: &g)
+            else { return state }
+            return state.alter(by: .updating(.project(project.alter(by: .adding(.task(task)))))) // moves it to the end
         }
     }
 

@@ -3,8 +3,10 @@ import Foundation
 
 /// Random model values for property specs, from a seeded generator.
 public enum RandomValues {
-    static let words = ["Buy", "milk", "Call", "Anna", "about", "the", "party", "fix", "bike", "tyre",
-                        "Café", "naïve", "日本語", "emoji 🎉", "quote \"x\"", "back\\slash", "path/to", "tab\tand\nnewline", ""]
+    static let words = [
+        "Buy", "milk", "Call", "Anna", "about", "the", "party", "fix", "bike", "tyre",
+        "Café", "naïve", "日本語", "emoji 🎉", "quote \"x\"", "back\\slash", "path/to", "tab\tand\nnewline", "",
+    ]
 
     /// A text of a few words, with the characters JSON must escape now and then.
     public static func text(_ g: inout SeededGenerator) -> String {
@@ -23,13 +25,20 @@ public enum RandomValues {
     }
 
     public static func uuid(_ g: inout SeededGenerator) -> UUID {
-        let a = g.next(), b = g.next()
+        let a = g.next()
+        let b = g.next()
         var bytes = [UInt8](repeating: 0, count: 16)
-        for i in 0..<8 { bytes[i] = UInt8(truncatingIfNeeded: a >> (8 * UInt64(i))); bytes[8 + i] = UInt8(truncatingIfNeeded: b >> (8 * UInt64(i))) }
+        for i in 0..<8 {
+            bytes[i] = UInt8(truncatingIfNeeded: a >> (8 * UInt64(i)))
+            bytes[8 + i] = UInt8(truncatingIfNeeded: b >> (8 * UInt64(i)))
+        }
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     /// An item with a random value in every field it declares, so a new field is exercised as soon as it is declared.
@@ -53,14 +62,21 @@ public enum RandomValues {
         case is Tombstone.Kind.Type: return [Tombstone.Kind.todo, .project, .task].randomElement(using: &g)!
         case is [TimeSlip].Type: return (0..<Int.random(in: 0...3, using: &g)).map { _ in slip(&g) }
         case is [String].Type: return (0..<Int.random(in: 0...3, using: &g)).map { _ in tags.randomElement(using: &g)! }
-        case is Priority?.Type: return Bool.random(using: &g) ? Priority.allCases.randomElement(using: &g)! : nil as Priority?
-        case is [Note].Type: return Note.inOrder((0..<Int.random(in: 0...3, using: &g)).map { _ in Note(id: uuid(&g), date: date(&g), text: text(&g)) })
+        case is Priority?.Type:
+            return Bool.random(using: &g) ? Priority.allCases.randomElement(using: &g)! : nil as Priority?
+        case is [Note].Type:
+            return Note.inOrder(
+                (0..<Int.random(in: 0...3, using: &g)).map { _ in Note(id: uuid(&g), date: date(&g), text: text(&g)) })
         case is Recurrence?.Type: return Bool.random(using: &g) ? recurrence(&g) : nil as Recurrence?
         case is KeptKeys.Type:
             guard Bool.random(using: &g) else { return KeptKeys() }
-            let values: [JSONValue] = [.string(text(&g)), .integer(Int64.random(in: -5...5, using: &g)), .bool(Bool.random(using: &g)),
-                                       .array([.string(uuid(&g).uuidString.lowercased())]), .null]
-            return KeptKeys(["taskwarrior": ["wait": values.randomElement(using: &g)!, "estimate": values.randomElement(using: &g)!]])
+            let values: [JSONValue] = [
+                .string(text(&g)), .integer(Int64.random(in: -5...5, using: &g)), .bool(Bool.random(using: &g)),
+                .array([.string(uuid(&g).uuidString.lowercased())]), .null,
+            ]
+            return KeptKeys([
+                "taskwarrior": ["wait": values.randomElement(using: &g)!, "estimate": values.randomElement(using: &g)!]
+            ])
         case is [ProjectTask].Type: return (0..<Int.random(in: 0...4, using: &g)).map { _ in task(&g) }
         default: fatalError("RandomValues has no generator for a field of type \(type); add one")
         }
@@ -74,8 +90,10 @@ public enum RandomValues {
     /// A recurrence of any interval, anchor and occurrence.
     public static func recurrence(_ g: inout SeededGenerator) -> Recurrence {
         let unit = Recurrence.Interval.Unit.allCases.randomElement(using: &g)!
-        return Recurrence(every: .init(unit, count: Int.random(in: 1...3, using: &g)), from: Recurrence.Anchor.allCases.randomElement(using: &g)!,
-                          series: uuid(&g), occurrence: Int.random(in: 1...20, using: &g))
+        return Recurrence(
+            every: .init(unit, count: Int.random(in: 1...3, using: &g)),
+            from: Recurrence.Anchor.allCases.randomElement(using: &g)!,
+            series: uuid(&g), occurrence: Int.random(in: 1...20, using: &g))
     }
 
     public static func slip(_ g: inout SeededGenerator) -> TimeSlip {
@@ -94,8 +112,9 @@ public enum RandomValues {
     }
 
     public static func state(_ g: inout SeededGenerator) -> AppState {
-        AppState(todos: (0..<Int.random(in: 0...6, using: &g)).map { _ in todo(&g) },
-                 projects: (0..<Int.random(in: 0...3, using: &g)).map { _ in project(&g) },
-                 removed: (0..<Int.random(in: 0...3, using: &g)).map { _ in tombstone(&g) })
+        AppState(
+            todos: (0..<Int.random(in: 0...6, using: &g)).map { _ in todo(&g) },
+            projects: (0..<Int.random(in: 0...3, using: &g)).map { _ in project(&g) },
+            removed: (0..<Int.random(in: 0...3, using: &g)).map { _ in tombstone(&g) })
     }
 }

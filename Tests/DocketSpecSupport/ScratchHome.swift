@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,13 +20,16 @@ public enum ScratchHome {
         try! FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         for program in ["crontab", "systemctl"] {
             let path = bin.appendingPathComponent(program).path
-            try! "#!/bin/sh\necho \"a spec ran \(program) without its own stand-in; it would change this machine\" >&2\nexit 1\n"
+            try!
+                "#!/bin/sh\necho \"a spec ran \(program) without its own stand-in; it would change this machine\" >&2\nexit 1\n"
                 .write(toFile: path, atomically: true, encoding: .utf8)
             chmod(path, 0o755)
         }
         setenv("HOME", home.path, 1)
-        for variable in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "DOCKET_DIR", "GIT_DIR",
-                         "GIT_WORK_TREE", "SSH_AUTH_SOCK"] {
+        for variable in [
+            "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR", "DOCKET_DIR", "GIT_DIR",
+            "GIT_WORK_TREE", "SSH_AUTH_SOCK",
+        ] {
             unsetenv(variable)
         }
         setenv("PATH", bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), 1)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +31,9 @@ public func isListening(_ port: Int) -> Bool {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = UInt16(port).bigEndian
     return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     } == 0
 }
 
@@ -54,10 +57,12 @@ public final class GitDaemon {
     public init(serving base: URL, pushes: Bool = true, informativeErrors: Bool = true) {
         port = freePort()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git", "daemon", "--reuseaddr", "--export-all",
-                             pushes ? "--enable=receive-pack" : "--disable=receive-pack",
-                             informativeErrors ? "--informative-errors" : "--no-informative-errors",
-                             "--listen=127.0.0.1", "--port=\(port)", "--base-path=\(base.path)", base.path]
+        process.arguments = [
+            "git", "daemon", "--reuseaddr", "--export-all",
+            pushes ? "--enable=receive-pack" : "--disable=receive-pack",
+            informativeErrors ? "--informative-errors" : "--no-informative-errors",
+            "--listen=127.0.0.1", "--port=\(port)", "--base-path=\(base.path)", base.path,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try! process.run()
@@ -107,8 +112,10 @@ public final class SSHServer {
         knownHosts = folder.appendingPathComponent("known_hosts").path
         runCommand("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", userKey])
         runCommand("ssh-keygen", ["-q", "-t", "rsa", "-b", "2048", "-N", "", "-f", userRSAKey])
-        let authorized = [userKey, userRSAKey].map { try! String(contentsOfFile: $0 + ".pub", encoding: .utf8) }.joined()
-        try! authorized.write(toFile: folder.appendingPathComponent("authorized_keys").path, atomically: true, encoding: .utf8)
+        let authorized = [userKey, userRSAKey].map { try! String(contentsOfFile: $0 + ".pub", encoding: .utf8) }
+            .joined()
+        try! authorized.write(
+            toFile: folder.appendingPathComponent("authorized_keys").path, atomically: true, encoding: .utf8)
         let hostName = self.port == 22 ? "127.0.0.1" : "[127.0.0.1]:\(self.port)"
         var hostKeyFiles: [String] = []
         var lines: [String] = []
@@ -116,7 +123,8 @@ public final class SSHServer {
             let hostKey = folder.appendingPathComponent("host_key_\(type)").path
             runCommand("ssh-keygen", ["-q", "-t", type, "-N", "", "-f", hostKey])
             hostKeyFiles.append(hostKey)
-            let hostPublic = try! String(contentsOfFile: hostKey + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+            let hostPublic = try! String(contentsOfFile: hostKey + ".pub", encoding: .utf8).split(separator: " ")
+                .prefix(2).joined(separator: " ")
             lines.append("\(hostName) \(hostPublic)")
         }
         hostKeyLines = lines
@@ -250,12 +258,21 @@ public final class HTTPSGitServer {
         self.plain = plain
         certificate = folder.appendingPathComponent("cert.pem").path
         let key = folder.appendingPathComponent("key.pem").path
-        runCommand("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
-                               "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
+        runCommand(
+            "openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1",
+                "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ])
         let users = folder.appendingPathComponent("users")
         try! "\(user):\(token)\n".write(to: users, atomically: true, encoding: .utf8)
-        let backend = runCommand("git", ["--exec-path"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) + "/git-http-backend"
-        let tls = plain ? "" : """
+        let backend =
+            runCommand("git", ["--exec-path"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            + "/git-http-backend"
+        let tls =
+            plain
+            ? ""
+            : """
             ssl.engine = "enable"
             ssl.pemfile = "\(certificate)"
             ssl.privkey = "\(key)"
@@ -285,11 +302,16 @@ public final class HTTPSGitServer {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try! process.run()
-        precondition(waitForPort(port), "lighttpd did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
+        precondition(
+            waitForPort(port),
+            "lighttpd did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")"
+        )
     }
 
     /// The https (or http) URL of a repository under the served folder.
-    public func url(_ name: String, host: String = "localhost") -> String { "\(plain ? "http" : "https")://\(host):\(port)/\(name)" }
+    public func url(_ name: String, host: String = "localhost") -> String {
+        "\(plain ? "http" : "https")://\(host):\(port)/\(name)"
+    }
 
     public func stop() {
         // NB: not waited for: Foundation's Process can miss an exit while other children run.
@@ -351,9 +373,11 @@ public final class CalendarServer {
         try? #"{"C:supported-calendar-component-set": "VTODO", "tag": "VCALENDAR"}"#
             .write(to: collection.appendingPathComponent(".Radicale.props"), atomically: true, encoding: .utf8)
         let settings = root.appendingPathComponent("radicale.cfg")
-        try? "[server]\nhosts = 127.0.0.1:\(port)\n[auth]\ntype = none\n[storage]\nfilesystem_folder = \(storage.path)\n[logging]\nlevel = warning\n"
+        try?
+            "[server]\nhosts = 127.0.0.1:\(port)\n[auth]\ntype = none\n[storage]\nfilesystem_folder = \(storage.path)\n[logging]\nlevel = warning\n"
             .write(to: settings, atomically: true, encoding: .utf8)
-        radicale = Background("/usr/bin/radicale", ["--config", settings.path], log: root.appendingPathComponent("radicale.log"))
+        radicale = Background(
+            "/usr/bin/radicale", ["--config", settings.path], log: root.appendingPathComponent("radicale.log"))
         isRunning = waitForPort(port)
         home = root.appendingPathComponent("home")
         config = root.appendingPathComponent("vdirsyncer.cfg")
@@ -383,7 +407,9 @@ public final class CalendarServer {
     }
 
     /// The environment vdirsyncer and todoman run in: a scratch home, UTC, UTF-8.
-    public var environment: [String: String] { ["HOME": home.path, "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"] }
+    public var environment: [String: String] {
+        ["HOME": home.path, "TZ": "UTC", "LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"]
+    }
 
     /// Runs vdirsyncer with this configuration.
     @discardableResult

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,9 +16,13 @@ public struct CommandResult {
 /// NB: spawned with posix_spawn and reaped with waitpid, not Foundation's
 /// Process, which on Linux can miss a child's exit while other children run.
 @discardableResult
-public func runCommand(_ program: String, _ arguments: [String], in folder: URL? = nil,
-                       environment: [String: String] = [:], unsetting: Set<String> = [], input: String? = nil) -> CommandResult {
-    var outPipe: [Int32] = [0, 0], errPipe: [Int32] = [0, 0], inPipe: [Int32] = [0, 0]
+public func runCommand(
+    _ program: String, _ arguments: [String], in folder: URL? = nil,
+    environment: [String: String] = [:], unsetting: Set<String> = [], input: String? = nil
+) -> CommandResult {
+    var outPipe: [Int32] = [0, 0]
+    var errPipe: [Int32] = [0, 0]
+    var inPipe: [Int32] = [0, 0]
     precondition(pipe(&outPipe) == 0 && pipe(&errPipe) == 0 && pipe(&inPipe) == 0)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -25,20 +30,33 @@ public func runCommand(_ program: String, _ arguments: [String], in folder: URL?
     posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
     posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-    for fd in [inPipe[0], inPipe[1], outPipe[0], outPipe[1], errPipe[0], errPipe[1]] { posix_spawn_file_actions_addclose(&actions, fd) }
-    let env = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }.filter { !unsetting.contains($0.key) }
+    for fd in [inPipe[0], inPipe[1], outPipe[0], outPipe[1], errPipe[0], errPipe[1]] {
+        posix_spawn_file_actions_addclose(&actions, fd)
+    }
+    let env = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }.filter {
+        !unsetting.contains($0.key)
+    }
     let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
     // The folder is entered by a shell, as posix_spawn's chdir action is not available here.
-    let command = folder.map { ["/bin/sh", "-c", "cd \"$0\" && exec /usr/bin/env \"$@\"", $0.path, program] } ?? ["/usr/bin/env", program]
+    let command =
+        folder.map { ["/bin/sh", "-c", "cd \"$0\" && exec /usr/bin/env \"$@\"", $0.path, program] } ?? [
+            "/usr/bin/env", program,
+        ]
     let argv = (command + arguments).map { strdup($0) } + [nil]
-    defer { envp.forEach { free($0) }; argv.forEach { free($0) } }
+    defer {
+        envp.forEach { free($0) }
+        argv.forEach { free($0) }
+    }
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
-    close(inPipe[0]); close(outPipe[1]); close(errPipe[1])
+    close(inPipe[0])
+    close(outPipe[1])
+    close(errPipe[1])
     precondition(spawned == 0, "could not run \(program)")
     if let input { _ = input.withCString { write(inPipe[1], $0, strlen($0)) } }
     close(inPipe[1])
-    var out = Data(), err = Data()
+    var out = Data()
+    var err = Data()
     var open: [Int32] = [outPipe[0], errPipe[0]]
     var buffer = [UInt8](repeating: 0, count: 65_536)
     while !open.isEmpty {
@@ -57,16 +75,19 @@ public func runCommand(_ program: String, _ arguments: [String], in folder: URL?
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-    return CommandResult(status: exitStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    return CommandResult(
+        status: exitStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
 }
 
 /// Runs git in a folder with a fixed identity.
 @discardableResult
 public func gitCLI(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) -> CommandResult {
-    runCommand("git", arguments, in: folder, environment: [
-        "GIT_AUTHOR_NAME": "Spec", "GIT_AUTHOR_EMAIL": "spec@example.invalid",
-        "GIT_COMMITTER_NAME": "Spec", "GIT_COMMITTER_EMAIL": "spec@example.invalid",
-    ].merging(environment) { _, new in new })
+    runCommand(
+        "git", arguments, in: folder,
+        environment: [
+            "GIT_AUTHOR_NAME": "Spec", "GIT_AUTHOR_EMAIL": "spec@example.invalid",
+            "GIT_COMMITTER_NAME": "Spec", "GIT_COMMITTER_EMAIL": "spec@example.invalid",
+        ].merging(environment) { _, new in new })
 }
 
 /// Whether `condition` holds within `seconds`, asked every 50 ms (for what another process does by itself).
@@ -137,7 +158,10 @@ public final class Background {
         let env = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { envp.forEach { free($0) }; argv.forEach { free($0) } }
+        defer {
+            envp.forEach { free($0) }
+            argv.forEach { free($0) }
+        }
         var pid: pid_t = 0
         precondition(posix_spawn(&pid, program, &actions, nil, argv, envp) == 0, "could not run \(program)")
         self.pid = pid

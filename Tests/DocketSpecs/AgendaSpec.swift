@@ -11,9 +11,13 @@ final class AgendaSpec: QuickSpec {
         // Wednesday 2026-11-25, 15:00 UTC.
         let now = ISODate.date(from: "2026-11-25T15:00:00.000Z")!
         func at(_ text: String) -> Date { ISODate.date(from: text)! }
-        func todo(_ text: String, due: String? = nil, done: Bool = false, made: String = "2026-11-01T00:00:00.000Z",
-                  changed: String? = nil) -> TodoItem {
-            TodoItem(id: UUID(), text: text, creationDate: at(made), completed: done, dueDate: due.map(at), alterDate: changed.map(at))
+        func todo(
+            _ text: String, due: String? = nil, done: Bool = false, made: String = "2026-11-01T00:00:00.000Z",
+            changed: String? = nil
+        ) -> TodoItem {
+            TodoItem(
+                id: UUID(), text: text, creationDate: at(made), completed: done, dueDate: due.map(at),
+                alterDate: changed.map(at))
         }
 
         describe("Agenda") {
@@ -24,17 +28,23 @@ final class AgendaSpec: QuickSpec {
             let later = todo("Renew passport", due: "2027-01-10T12:00:00.000Z")
             let someday = todo("Learn Swift")
             let finished = todo("Old", due: "2026-11-20T12:00:00.000Z", done: true)
-            let beer = ProjectTask(id: UUID(), title: "Buy Beer", dueDate: .date(at("2026-11-24T12:00:00.000Z")), state: .inProgress,
-                                   timeSlips: [TimeSlip(id: UUID(), start: at("2026-11-25T14:00:00.000Z"), stop: nil)], alterDate: nil)
-            let done = ProjectTask(id: UUID(), title: "Book hall", dueDate: .date(at("2026-11-20T12:00:00.000Z")), state: .finished,
-                                   timeSlips: [], alterDate: nil)
+            let beer = ProjectTask(
+                id: UUID(), title: "Buy Beer", dueDate: .date(at("2026-11-24T12:00:00.000Z")), state: .inProgress,
+                timeSlips: [TimeSlip(id: UUID(), start: at("2026-11-25T14:00:00.000Z"), stop: nil)], alterDate: nil)
+            let done = ProjectTask(
+                id: UUID(), title: "Book hall", dueDate: .date(at("2026-11-20T12:00:00.000Z")), state: .finished,
+                timeSlips: [], alterDate: nil)
             let party = Project(id: UUID(), title: "Party", tasks: [beer, done], alterDate: nil)
-            let agenda = Agenda(todos: [someday, later, flights, evening, milk, rent, finished], projects: [party], now: now, calendar: calendar)
+            let agenda = Agenda(
+                todos: [someday, later, flights, evening, milk, rent, finished], projects: [party], now: now,
+                calendar: calendar)
 
             it("puts what was due on an earlier day first, open todos and unfinished tasks alike, earliest first") {
                 expect(agenda.overdue.map(\.text)) == ["Pay rent", "Buy Beer"]
             }
-            it("keeps what is due today under today at any hour, so a date without a time is not overdue in the afternoon") {
+            it(
+                "keeps what is due today under today at any hour, so a date without a time is not overdue in the afternoon"
+            ) {
                 expect(agenda.today.map(\.text)) == ["Buy milk", "Call Anna"]
             }
             it("shows the next days as soon, and the rest of the open todos dated first, then undated") {
@@ -60,7 +70,8 @@ final class AgendaSpec: QuickSpec {
                 todo("Buy stamps", due: "2026-12-10T12:00:00.000Z"),
                 todo("Call Anna", made: "2026-10-01T00:00:00.000Z"),
                 todo("Write letter", made: "2026-11-10T00:00:00.000Z"),
-                todo("Mailed parcel", done: true, made: "2026-10-06T00:00:00.000Z", changed: "2026-11-24T09:00:00.000Z"),
+                todo(
+                    "Mailed parcel", done: true, made: "2026-10-06T00:00:00.000Z", changed: "2026-11-24T09:00:00.000Z"),
                 todo("Mailed card", done: true, made: "2026-10-05T00:00:00.000Z", changed: "2026-11-10T09:00:00.000Z"),
             ].map(Entry.todo)
             func texts(_ change: (inout EntryFilter) -> Void) -> [String] {
@@ -70,25 +81,48 @@ final class AgendaSpec: QuickSpec {
             }
 
             it("lists open ones by due date (overdue first), then undated ones oldest first") {
-                expect(texts { _ in }) == ["Pay rent", "Buy milk", "Buy bread", "Buy stamps", "Call Anna", "Write letter"]
+                expect(texts { _ in }) == [
+                    "Pay rent", "Buy milk", "Buy bread", "Buy stamps", "Call Anna", "Write letter",
+                ]
             }
             it("takes due conditions as alternatives") {
                 expect(texts { $0.overdue = true }) == ["Pay rent"]
                 expect(texts { $0.dueToday = true }) == ["Buy milk"]
                 expect(texts { $0.dueThisWeek = true }) == ["Buy milk", "Buy bread"]
-                expect(texts { $0.overdue = true; $0.dueToday = true }) == ["Pay rent", "Buy milk"]
+                expect(
+                    texts {
+                        $0.overdue = true
+                        $0.dueToday = true
+                    }) == ["Pay rent", "Buy milk"]
                 expect(texts { $0.dueBefore = at("2026-11-26T00:00:00.000Z") }) == ["Pay rent", "Buy milk"]
             }
             it("needs every word in the text, in any case, and every other condition too") {
                 expect(texts { $0.words = ["BUY"] }) == ["Buy milk", "Buy bread", "Buy stamps"]
-                expect(texts { $0.words = ["buy"]; $0.dueThisWeek = true }) == ["Buy milk", "Buy bread"]
+                expect(
+                    texts {
+                        $0.words = ["buy"]
+                        $0.dueThisWeek = true
+                    }) == ["Buy milk", "Buy bread"]
                 expect(texts { $0.words = ["buy", "BREAD"] }) == ["Buy bread"]
-                expect(texts { $0.words = ["buy"]; $0.limit = 2 }) == ["Buy milk", "Buy bread"]
+                expect(
+                    texts {
+                        $0.words = ["buy"]
+                        $0.limit = 2
+                    }) == ["Buy milk", "Buy bread"]
             }
             it("finds what was done since a date, and done or all ones by status") {
-                expect(texts { $0.status = .done; $0.doneSince = at("2026-11-20T00:00:00.000Z") }) == ["Mailed parcel"]
+                expect(
+                    texts {
+                        $0.status = .done
+                        $0.doneSince = at("2026-11-20T00:00:00.000Z")
+                    }) == ["Mailed parcel"]
                 expect(texts { $0.status = .done }) == ["Mailed card", "Mailed parcel"]
-                expect(texts { $0.status = .all; $0.words = ["mailed"] }).to(haveCount(2))
+                expect(
+                    texts {
+                        $0.status = .all
+                        $0.words = ["mailed"]
+                    }
+                ).to(haveCount(2))
             }
         }
     }

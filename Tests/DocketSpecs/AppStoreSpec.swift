@@ -7,31 +7,31 @@ import Quick
 final class AppStoreSpec: QuickSpec {
     override class func spec() {
         describe("AppStore") {
-            var appStore : AppStore!
+            var appStore: AppStore!
             var persister: DiskAppPersister!
 
             beforeEach {
                 persister = DiskAppPersister(pathInDocuments: "AppStoreSpec.json")
-                appStore  = AppStore(persister: persister)
+                appStore = AppStore(persister: persister)
             }
             afterEach {
                 persister.destroy()
                 persister = nil
-                appStore  = nil
+                appStore = nil
             }
             context("Creation") {
                 it("has fresh state") { expect(appStore.state).to(equal(AppState())) }
             }
             context("Change Store") {
                 var subscriber: SubscriberMock!
-                var project   : Project!
+                var project: Project!
                 beforeEach {
                     subscriber = SubscriberMock()
-                    project    = Project(title: "Conquer the world!")
+                    project = Project(title: "Conquer the world!")
                 }
                 afterEach {
                     subscriber = nil
-                    project    = nil
+                    project = nil
                 }
                 it("has no projects in state") { expect(appStore.state.projects).to(beEmpty()) }
 
@@ -44,8 +44,8 @@ final class AppStoreSpec: QuickSpec {
                         beforeEach {
                             appStore.change(.adding(.project(project)))
                         }
-                        it("has project added to state") { expect(appStore.state.projects ).to(equal([project])) }
-                        it("notified subscriber"       ) { expect(subscriber.hasBeenNotified).to(beTrue()       ) }
+                        it("has project added to state") { expect(appStore.state.projects).to(equal([project])) }
+                        it("notified subscriber") { expect(subscriber.hasBeenNotified).to(beTrue()) }
                     }
                 }
             }

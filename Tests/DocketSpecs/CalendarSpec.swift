@@ -21,24 +21,35 @@ final class CalendarSpec: QuickSpec {
             try? FileManager.default.removeItem(at: root)
             try? FileManager.default.removeItem(at: store)
         }
-        func run(_ arguments: String...) -> CommandResult { docket(arguments, store: store, environment: ["TZ": "UTC"]) }
-        func sync(_ extra: String...) -> CommandResult { docket(["ical", "sync", vdir.path] + extra, store: store, environment: ["TZ": "UTC"]) }
-        func files() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: vdir.path)) ?? []).filter { $0.hasSuffix(".ics") }.sorted() }
+        func run(_ arguments: String...) -> CommandResult {
+            docket(arguments, store: store, environment: ["TZ": "UTC"])
+        }
+        func sync(_ extra: String...) -> CommandResult {
+            docket(["ical", "sync", vdir.path] + extra, store: store, environment: ["TZ": "UTC"])
+        }
+        func files() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: vdir.path)) ?? []).filter { $0.hasSuffix(".ics") }
+                .sorted()
+        }
         func file(_ id: String) -> URL { vdir.appendingPathComponent(files().first { $0.hasPrefix(id) }!) }
         func read(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
         func todos() -> [[String: Any]] {
-            (try? JSONSerialization.jsonObject(with: Data(run("list", "--all", "--json").stdout.utf8))) as? [[String: Any]] ?? []
+            (try? JSONSerialization.jsonObject(with: Data(run("list", "--all", "--json").stdout.utf8)))
+                as? [[String: Any]] ?? []
         }
         func replace(_ url: URL, _ old: String, _ new: String) {
             try! read(url).replacingOccurrences(of: old, with: new).write(to: url, atomically: true, encoding: .utf8)
         }
         func vcalendar(_ body: String) -> String {
-            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Spec//EN\r\n" + body.split(separator: "\n").map { $0 + "\r\n" }.joined() + "END:VCALENDAR\r\n"
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Spec//EN\r\n"
+                + body.split(separator: "\n").map { $0 + "\r\n" }.joined() + "END:VCALENDAR\r\n"
         }
 
         describe("a folder of .ics files") {
             it("gets a VTODO per todo and per task with a due date, and keeps what Docket does not know") {
-                let milk = run("add", "Buy milk", "+errand", "--due", "2026-12-01", "--priority", "high", "--every", "week").stdout.trimmed
+                let milk = run(
+                    "add", "Buy milk", "+errand", "--due", "2026-12-01", "--priority", "high", "--every", "week"
+                ).stdout.trimmed
                 let project = run("project", "add", "Work").stdout.trimmed
                 expect(run("task", "add", project, "Write report", "--due", "2026-12-03").status) == 0
                 expect(run("task", "add", project, "Someday").status) == 0
@@ -50,7 +61,8 @@ final class CalendarSpec: QuickSpec {
                 expect(text).to(contain("PRIORITY:1\r\n"))
                 expect(text).to(contain("CATEGORIES:errand\r\n"))
                 expect(text).to(contain("RRULE:FREQ=WEEKLY\r\n"))
-                expect(read(vdir.appendingPathComponent(files().first { !$0.hasPrefix(milk) }!))).to(contain("SUMMARY:Write report"))
+                expect(read(vdir.appendingPathComponent(files().first { !$0.hasPrefix(milk) }!))).to(
+                    contain("SUMMARY:Write report"))
 
                 replace(file(milk), "END:VTODO", "X-PHONE-COLOUR:red\r\nEND:VTODO")
                 expect(run("edit", milk, "Buy oat milk").status) == 0
@@ -67,7 +79,8 @@ final class CalendarSpec: QuickSpec {
                 replace(file(milk), "STATUS:NEEDS-ACTION", "STATUS:COMPLETED\r\nCOMPLETED:20261122T101500Z")
                 replace(file(milk), "LAST-MODIFIED:", "X-OLD-LAST-MODIFIED:")
                 try! FileManager.default.removeItem(at: file(mum))
-                try! vcalendar("""
+                try! vcalendar(
+                    """
                     BEGIN:VTODO
                     UID:from-the-phone@example.org
                     SUMMARY:Pick up parcel
@@ -76,16 +89,20 @@ final class CalendarSpec: QuickSpec {
                     DESCRIPTION:at the kiosk\\, not the office
                     DTSTAMP:20261122T100000Z
                     END:VTODO
-                    """).write(to: vdir.appendingPathComponent("phone.ics"), atomically: true, encoding: .utf8)
+                    """
+                ).write(to: vdir.appendingPathComponent("phone.ics"), atomically: true, encoding: .utf8)
                 let synced = sync()
                 expect(synced.status) == 0
                 expect(synced.stdout).to(contain("3 items changed in the store"))
                 let list = todos()
-                expect(list.first { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }?["completed"] as? Bool) == true
+                expect(
+                    list.first { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }?["completed"] as? Bool)
+                    == true
                 expect(list.contains { ($0["id"] as? String)?.lowercased().hasPrefix(mum) == true }) == false
                 let parcel = list.first { $0["text"] as? String == "Pick up parcel" }
                 expect(parcel?["tags"] as? [String]) == ["errand", "post"]
-                expect(((parcel?["notes"] as? [[String: Any]])?.first?["text"]) as? String) == "at the kiosk, not the office"
+                expect(((parcel?["notes"] as? [[String: Any]])?.first?["text"]) as? String)
+                    == "at the kiosk, not the office"
                 expect(parcel?["dueDate"] as? String).to(beginWith("2026-11-30"))
                 expect(read(vdir.appendingPathComponent("phone.ics"))).to(contain("UID:from-the-phone@example.org"))
 
@@ -108,7 +125,8 @@ final class CalendarSpec: QuickSpec {
                 expect(run("edit", milk, "Buy oat milk").status) == 0
                 let merged = sync()
                 expect(merged.status) == 0
-                expect(merged.stdout).to(contain("kept \"Buy oat milk\" (ours, the later edit), lost \"Buy milk and eggs\""))
+                expect(merged.stdout).to(
+                    contain("kept \"Buy oat milk\" (ours, the later edit), lost \"Buy milk and eggs\""))
                 let todo = todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }
                 expect(todo?["text"] as? String) == "Buy oat milk"
                 expect(todo?["dueDate"] as? String).to(beginWith("2026-12-05"))
@@ -116,16 +134,22 @@ final class CalendarSpec: QuickSpec {
                 expect(read(file(milk))).to(contain("DUE;VALUE=DATE:20261205"))
             }
 
-            it("merges a calendar's edit against the version it started from, so a later Docket edit is kept, and records it") {
+            it(
+                "merges a calendar's edit against the version it started from, so a later Docket edit is kept, and records it"
+            ) {
                 let carol = run("add", "Email Carol").stdout.trimmed
                 expect(sync().status) == 0
-                // The phone's copy: the version Docket wrote first, and vdirsyncer's "b wins" puts it back over a later one.
+                // The phone's copy: the version Docket wrote first, and vdirsyncer's "b wins" puts it back over a later
+                // one.
                 let started = read(file(carol))
                 expect(started).to(contain("X-DOCKET-VERSION:"))
                 expect(run("edit", carol, "Email", "Carol", "about", "the", "lease").status) == 0
                 expect(sync().stdout).to(contain("1 file written"))
-                let phoneEdit = started.replacingOccurrences(of: "SUMMARY:Email Carol\r\n", with: "SUMMARY:Email Carol\r\nDUE;VALUE=DATE:20261205\r\n")
-                    .replacingOccurrences(of: "LAST-MODIFIED:", with: "LAST-MODIFIED:20261129T100000Z\r\nX-WAS-LAST-MODIFIED:")
+                let phoneEdit = started.replacingOccurrences(
+                    of: "SUMMARY:Email Carol\r\n", with: "SUMMARY:Email Carol\r\nDUE;VALUE=DATE:20261205\r\n"
+                )
+                .replacingOccurrences(
+                    of: "LAST-MODIFIED:", with: "LAST-MODIFIED:20261129T100000Z\r\nX-WAS-LAST-MODIFIED:")
                 try! phoneEdit.write(to: file(carol), atomically: true, encoding: .utf8)
 
                 let merged = sync()
@@ -149,8 +173,11 @@ final class CalendarSpec: QuickSpec {
                 expect(read(file(carol))).notTo(contain("DUE"))
             }
 
-            it("merges a phone's edit of a todo it made (no stamp) against the copy it made, so Docket's completion is kept") {
-                let made = vcalendar("""
+            it(
+                "merges a phone's edit of a todo it made (no stamp) against the copy it made, so Docket's completion is kept"
+            ) {
+                let made = vcalendar(
+                    """
                     BEGIN:VTODO
                     UID:from-the-phone@example.org
                     SUMMARY:Pick up parcel
@@ -163,9 +190,11 @@ final class CalendarSpec: QuickSpec {
                 expect(run("done", parcel).status) == 0
                 expect(sync().stdout).to(contain("1 file written"))
                 // The phone edits the copy it made, and vdirsyncer's "b wins" puts it over Docket's.
-                try! made.replacingOccurrences(of: "SUMMARY:Pick up parcel", with: "SUMMARY:Pick up parcel at the kiosk")
-                    .replacingOccurrences(of: "LAST-MODIFIED:20261122T100000Z", with: "LAST-MODIFIED:20261201T100000Z")
-                    .write(to: vdir.appendingPathComponent("phone.ics"), atomically: true, encoding: .utf8)
+                try! made.replacingOccurrences(
+                    of: "SUMMARY:Pick up parcel", with: "SUMMARY:Pick up parcel at the kiosk"
+                )
+                .replacingOccurrences(of: "LAST-MODIFIED:20261122T100000Z", with: "LAST-MODIFIED:20261201T100000Z")
+                .write(to: vdir.appendingPathComponent("phone.ics"), atomically: true, encoding: .utf8)
                 expect(sync().status) == 0
                 let todo = todos().first
                 expect(todo?["text"] as? String) == "Pick up parcel at the kiosk"
@@ -175,13 +204,16 @@ final class CalendarSpec: QuickSpec {
             it("changes only the task a calendar edited: the project's order is the store's, not the folder's") {
                 let project = run("project", "add", "Work").stdout.trimmed
                 var ids: [String] = []
-                for day in 1...8 { ids.append(run("task", "add", project, "Task \(day)", "--due", "2026-12-0\(day)").stdout.trimmed) }
+                for day in 1...8 {
+                    ids.append(run("task", "add", project, "Task \(day)", "--due", "2026-12-0\(day)").stdout.trimmed)
+                }
                 expect(run("commit").status) == 0
                 expect(sync().stdout).to(contain("8 files written"))
                 replace(file(ids[3]), "SUMMARY:Task 4", "SUMMARY:Task four")
                 replace(file(ids[3]), "LAST-MODIFIED:", "LAST-MODIFIED:20261201T100000Z\r\nX-WAS:")
                 expect(sync().stdout).to(contain("1 item changed in the store"))
-                let changed = gitCLI(["show", "--name-only", "--format=", "HEAD"], in: store).stdout.split(separator: "\n")
+                let changed = gitCLI(["show", "--name-only", "--format=", "HEAD"], in: store).stdout.split(
+                    separator: "\n")
                 expect(changed.count) == 1
                 expect(changed.first.map(String.init)).to(contain(ids[3].uppercased()))
                 expect(sync().stdout).to(contain("In step"))
@@ -199,7 +231,9 @@ final class CalendarSpec: QuickSpec {
                 let commit = String(merges.split(separator: " ").first ?? "")
                 let restored = run("merges", "restore", commit, "1")
                 expect(restored.status) == 0
-                expect(todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }?["text"] as? String) == "Buy milk and eggs"
+                expect(
+                    todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }?["text"] as? String)
+                    == "Buy milk and eggs"
                 expect(sync().stdout).to(contain("1 file written"))
                 expect(read(file(milk))).to(contain("SUMMARY:Buy milk and eggs"))
             }
@@ -210,7 +244,9 @@ final class CalendarSpec: QuickSpec {
                 replace(file(milk), "SUMMARY:Buy milk", "SUMMARY:Buy milk and eggs")
                 replace(file(milk), "LAST-MODIFIED:", "LAST-MODIFIED:20200101T100000Z\r\nX-WAS:")
                 expect(run("edit", milk, "Buy oat milk").status) == 0
-                let killed = docket(["ical", "sync", vdir.path], store: store, environment: ["TZ": "UTC", "DOCKET_FAULT": "after-calendar-store"])
+                let killed = docket(
+                    ["ical", "sync", vdir.path], store: store,
+                    environment: ["TZ": "UTC", "DOCKET_FAULT": "after-calendar-store"])
                 expect(killed.status) != 0
                 expect(run("commit").status) == 0
                 expect(run("merges").stdout).to(contain("lost \"Buy milk and eggs\""))
@@ -224,13 +260,15 @@ final class CalendarSpec: QuickSpec {
                 expect(sync().status) == 0
                 replace(file(milk), "STATUS:NEEDS-ACTION", "STATUS:CANCELLED")
                 replace(file(milk), "LAST-MODIFIED:", "LAST-MODIFIED:20261126T100000Z\r\nX-WAS:")
-                try! vcalendar("""
+                try! vcalendar(
+                    """
                     BEGIN:VTODO
                     UID:cancelled-on-the-phone
                     SUMMARY:Never mind
                     STATUS:CANCELLED
                     END:VTODO
-                    """).write(to: vdir.appendingPathComponent("phone.ics"), atomically: true, encoding: .utf8)
+                    """
+                ).write(to: vdir.appendingPathComponent("phone.ics"), atomically: true, encoding: .utf8)
                 let synced = sync()
                 expect(synced.status) == 0
                 expect(synced.stdout).to(contain("1 item changed in the store"))
@@ -245,7 +283,9 @@ final class CalendarSpec: QuickSpec {
             it("completes one instance of a series that a calendar completed by an override, and the series goes on") {
                 let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
                 expect(sync().status) == 0
-                replace(file(gym), "END:VCALENDAR", """
+                replace(
+                    file(gym), "END:VCALENDAR",
+                    """
                     BEGIN:VTODO\r
                     UID:\((todos()[0]["id"] as! String).lowercased())\r
                     RECURRENCE-ID;VALUE=DATE:20261201\r
@@ -260,7 +300,8 @@ final class CalendarSpec: QuickSpec {
                 expect(synced.status) == 0
                 let list = todos()
                 expect(list.count) == 2
-                expect(list.first { ($0["id"] as? String)?.lowercased().hasPrefix(gym) == true }?["completed"] as? Bool) == true
+                expect(list.first { ($0["id"] as? String)?.lowercased().hasPrefix(gym) == true }?["completed"] as? Bool)
+                    == true
                 let next = list.first { ($0["completed"] as? Bool) == false }
                 expect(next?["dueDate"] as? String).to(beginWith("2026-12-08"))
                 expect(((next?["recurrence"] as? [String: Any])?["series"] as? String)?.lowercased()).to(beginWith(gym))
@@ -268,12 +309,15 @@ final class CalendarSpec: QuickSpec {
             }
 
             it("refuses a file nested 60,000 components deep, with --skip-bad too, and takes nothing from it") {
-                let deep = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:deep\r\nSUMMARY:Deep\r\n" + String(repeating: "BEGIN:X\r\n", count: 60_000)
+                let deep =
+                    "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:deep\r\nSUMMARY:Deep\r\n"
+                    + String(repeating: "BEGIN:X\r\n", count: 60_000)
                     + String(repeating: "END:X\r\n", count: 60_000) + "END:VTODO\r\nEND:VCALENDAR\r\n"
                 try! deep.write(to: vdir.appendingPathComponent("deep.ics"), atomically: true, encoding: .utf8)
                 let refused = sync()
                 expect(refused.status) == 1
-                expect(refused.stderr).to(contain("deep.ics: it is not iCalendar: its components are nested more than 16 deep"))
+                expect(refused.stderr).to(
+                    contain("deep.ics: it is not iCalendar: its components are nested more than 16 deep"))
                 let skipped = sync("--skip-bad")
                 expect(skipped.status) == 0
                 expect(run("list").stdout).notTo(contain("Deep"))
@@ -285,16 +329,22 @@ final class CalendarSpec: QuickSpec {
                 replace(file(milk), "SUMMARY:Buy milk", "SUMMARY:Buy oat milk")
                 try! vcalendar("BEGIN:VTODO\nUID:a\nSUMMARY:One\nEND:VTODO\nBEGIN:VTODO\nUID:b\nSUMMARY:Two\nEND:VTODO")
                     .write(to: vdir.appendingPathComponent("two.ics"), atomically: true, encoding: .utf8)
-                try! vcalendar("BEGIN:VEVENT\nUID:c\nSUMMARY:Meeting\nEND:VEVENT").write(to: vdir.appendingPathComponent("event.ics"), atomically: true, encoding: .utf8)
+                try! vcalendar("BEGIN:VEVENT\nUID:c\nSUMMARY:Meeting\nEND:VEVENT").write(
+                    to: vdir.appendingPathComponent("event.ics"), atomically: true, encoding: .utf8)
                 try! vcalendar("BEGIN:VTODO\nUID:d\nSUMMARY:Gym\nRRULE:FREQ=WEEKLY;COUNT=4\nEND:VTODO")
                     .write(to: vdir.appendingPathComponent("count.ics"), atomically: true, encoding: .utf8)
-                try! Data("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:Caf\u{E9}".utf8.map { $0 == 0xC3 ? 0xE9 : $0 }.filter { $0 != 0xA9 })
-                    .write(to: vdir.appendingPathComponent("latin1.ics"))
+                try! Data(
+                    "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:Caf\u{E9}".utf8.map { $0 == 0xC3 ? 0xE9 : $0 }.filter {
+                        $0 != 0xA9
+                    }
+                )
+                .write(to: vdir.appendingPathComponent("latin1.ics"))
                 let refused = sync()
                 expect(refused.status) != 0
                 expect(refused.stderr).to(contain("two.ics: it holds 2 VTODOs, not one"))
                 expect(refused.stderr).to(contain("event.ics: it holds no VTODO"))
-                expect(refused.stderr).to(contain("count.ics, todo 'Gym': RRULE part COUNT is one Docket does not keep"))
+                expect(refused.stderr).to(
+                    contain("count.ics, todo 'Gym': RRULE part COUNT is one Docket does not keep"))
                 expect(refused.stderr).to(contain("latin1.ics: it is not UTF-8 text"))
                 expect(refused.stderr).to(contain("run again with --skip-bad to sync the rest"))
                 expect(run("list").stdout).to(contain("Buy milk"))
@@ -309,7 +359,8 @@ final class CalendarSpec: QuickSpec {
             }
         }
 
-        /// Docket's folder ↔ vdirsyncer (the README's pair, "b wins") ↔ Radicale on 127.0.0.1 ↔ vdirsyncer ↔ a folder todoman reads.
+        /// Docket's folder ↔ vdirsyncer (the README's pair, "b wins") ↔ Radicale on 127.0.0.1 ↔ vdirsyncer ↔ a folder
+        /// todoman reads.
         struct Phone {
             let vdirsyncer: ([String]) -> CommandResult
             let todoman: ([String]) -> CommandResult
@@ -323,13 +374,18 @@ final class CalendarSpec: QuickSpec {
             let environment = server.environment
             let vdirsyncer = server.vdirsyncer
             let todomanConfig = root.appendingPathComponent("todoman.py")
-            try! "path = \"\(phone.path)\"\ndate_format = \"%Y-%m-%d\"\ntime_format = \"%H:%M\"\ndefault_list = \"phone\"\n"
+            try!
+                "path = \"\(phone.path)\"\ndate_format = \"%Y-%m-%d\"\ntime_format = \"%H:%M\"\ndefault_list = \"phone\"\n"
                 .write(to: todomanConfig, atomically: true, encoding: .utf8)
             func todoman(_ arguments: [String]) -> CommandResult {
-                runCommand("todoman", ["--config", todomanConfig.path, "--color", "never"] + arguments, environment: environment, input: "")
+                runCommand(
+                    "todoman", ["--config", todomanConfig.path, "--color", "never"] + arguments,
+                    environment: environment, input: "")
             }
             func phoneTodos() -> [[String: Any]] {
-                (try? JSONSerialization.jsonObject(with: Data(todoman(["--porcelain", "list", "--status", "ANY"]).stdout.utf8))) as? [[String: Any]] ?? []
+                (try? JSONSerialization.jsonObject(
+                    with: Data(todoman(["--porcelain", "list", "--status", "ANY"]).stdout.utf8))) as? [[String: Any]]
+                    ?? []
             }
             expect(vdirsyncer(["discover"]).status) == 0
             return Phone(vdirsyncer: vdirsyncer, todoman: todoman, todos: phoneTodos, stop: server.stop)
@@ -368,7 +424,8 @@ final class CalendarSpec: QuickSpec {
                 roundTrip()
 
                 let list = todos()
-                expect(list.first { ($0["id"] as? String)?.lowercased().hasPrefix(mum) == true }?["completed"] as? Bool) == true
+                expect(list.first { ($0["id"] as? String)?.lowercased().hasPrefix(mum) == true }?["completed"] as? Bool)
+                    == true
                 expect(list.filter { $0["text"] as? String == "Pick up parcel" }.count) == 1
                 let phoneList = todoman("list").stdout
                 expect(phoneList).to(contain("Water plants"))
@@ -379,7 +436,9 @@ final class CalendarSpec: QuickSpec {
                 expect(sync().stdout).to(contain("In step"))
             }
 
-            it("keeps a Docket edit when the phone edits the same todo and vdirsyncer's \"b wins\" takes the phone's version") {
+            it(
+                "keeps a Docket edit when the phone edits the same todo and vdirsyncer's \"b wins\" takes the phone's version"
+            ) {
                 let phone = phone()
                 defer { phone.stop() }
                 func roundTrip() {
@@ -389,7 +448,8 @@ final class CalendarSpec: QuickSpec {
                 }
                 let carol = run("add", "Email Carol").stdout.trimmed
                 roundTrip()
-                // The issue's order: an edit in Docket goes to the folder; the phone edits its older copy; vdirsyncer meets both.
+                // The issue's order: an edit in Docket goes to the folder; the phone edits its older copy; vdirsyncer
+                // meets both.
                 expect(run("edit", carol, "Email Carol about the lease").status) == 0
                 expect(phone.vdirsyncer(["sync", "docket"]).status) == 0
                 expect(sync().stdout).to(contain("1 file written"))
@@ -436,7 +496,9 @@ final class CalendarSpec: QuickSpec {
                 expect(next?["dueDate"] as? String).to(beginWith("2026-12-08"))
                 expect(phone.vdirsyncer(["sync", "docket"]).status) == 0
                 expect(phone.vdirsyncer(["sync", "phone"]).status) == 0
-                let open = phone.todos().filter { $0["summary"] as? String == "Water plants" && ($0["completed"] as? Bool) != true }
+                let open = phone.todos().filter {
+                    $0["summary"] as? String == "Water plants" && ($0["completed"] as? Bool) != true
+                }
                 expect(open.count) == 1
                 expect(sync().stdout).to(contain("In step"))
             }
@@ -444,6 +506,6 @@ final class CalendarSpec: QuickSpec {
     }
 }
 
-private extension String {
-    var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+extension String {
+    fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }

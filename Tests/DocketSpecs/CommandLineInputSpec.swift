@@ -16,9 +16,16 @@ final class CommandLineInputSpec: QuickSpec {
                 folder = temporaryFolder()
                 scratch = temporaryFolder("docket-scratch")
                 runCommand(docketBinary, ["init", folder.path])
-                ids = ["Buy milk", "Call Anna"].map { docket("add", $0, store: folder).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
-                let project = docket("project", "add", "Party", store: folder).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                ids += [project, docket("task", "add", project, "Buy Beer", store: folder).stdout.trimmingCharacters(in: .whitespacesAndNewlines)]
+                ids = ["Buy milk", "Call Anna"].map {
+                    docket("add", $0, store: folder).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                let project = docket("project", "add", "Party", store: folder).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+                ids += [
+                    project,
+                    docket("task", "add", project, "Buy Beer", store: folder).stdout.trimmingCharacters(
+                        in: .whitespacesAndNewlines),
+                ]
             }
             afterEach {
                 try? FileManager.default.removeItem(at: folder)
@@ -26,29 +33,45 @@ final class CommandLineInputSpec: QuickSpec {
             }
 
             it("never traps on a date, whichever command takes it") {
-                let dates = ["", " ", "-1d", "+3000000d", "+99999999999999d", "+9223372036854775807d", "+2000000000000000000w",
-                             "-9223372036854775808d", "0000-01-01", "10000-01-01", "2026-02-30", "2026-12-01T25:00", "none", "t", "T", "-", "+",
-                             "+d", "99999999999999999999-01-01"]
+                let dates = [
+                    "", " ", "-1d", "+3000000d", "+99999999999999d", "+9223372036854775807d", "+2000000000000000000w",
+                    "-9223372036854775808d", "0000-01-01", "10000-01-01", "2026-02-30", "2026-12-01T25:00", "none", "t",
+                    "T", "-", "+",
+                    "+d", "99999999999999999999-01-01",
+                ]
                 for date in dates {
-                    for arguments in [["add", "x", "--due", date], ["fork", ids[0], "--due", date], ["due", ids[0], date],
-                                      ["task", "add", ids[2], "y", "--due", date], ["task", "due", ids[3], date]] {
+                    for arguments in [
+                        ["add", "x", "--due", date], ["fork", ids[0], "--due", date], ["due", ids[0], date],
+                        ["task", "add", ids[2], "y", "--due", date], ["task", "due", ids[3], date],
+                    ] {
                         let result = docket(arguments, store: folder)
-                        expect([0, 1, 64]).to(contain(result.status), description: "docket \(arguments): \(result.stderr)")
+                        expect([0, 1, 64]).to(
+                            contain(result.status), description: "docket \(arguments): \(result.stderr)")
                     }
                 }
             }
             it("never traps, whatever the arguments") {
                 let commands: [[String]] = [
-                    ["add"], ["list"], ["show"], ["done"], ["reopen"], ["edit"], ["due"], ["rm"], ["fork"], ["project", "add"],
-                    ["project", "list"], ["project", "show"], ["project", "rename"], ["project", "rm"], ["task", "add"], ["task", "state"],
-                    ["task", "due"], ["task", "rename"], ["task", "rm"], ["task", "start"], ["task", "stop"], ["report"], ["status"],
-                    ["commit"], ["log"], ["merges"], ["remote", "add"], ["remote", "list"], ["remote", "remove"], ["pack"], [],
+                    ["add"], ["list"], ["show"], ["done"], ["reopen"], ["edit"], ["due"], ["rm"], ["fork"],
+                    ["project", "add"],
+                    ["project", "list"], ["project", "show"], ["project", "rename"], ["project", "rm"],
+                    ["task", "add"], ["task", "state"],
+                    ["task", "due"], ["task", "rename"], ["task", "rm"], ["task", "start"], ["task", "stop"],
+                    ["report"], ["status"],
+                    ["commit"], ["log"], ["merges"], ["remote", "add"], ["remote", "list"], ["remote", "remove"],
+                    ["pack"], [],
                 ]
-                let words = ["", " ", "x", "Buy milk", "-1d", "+3d", "+99999999999999d", "+9223372036854775807d", "-9223372036854775808d",
-                             "0000-01-01", "9999-12-31", "2026-02-30", "2026-12-01 09:30", "none", "today", "--due", "--json", "--all",
-                             "--done", "-n", "-5", "99999999999999999999", "-C", "/nonexistent", "\u{1B}[2K", "日本語", "../../etc/passwd",
-                             String(repeating: "a", count: 5000), "abcd", "ffff", "-", "--", "--text", "--open", "--project", "in-progress",
-                             "%s%n", "\u{0}", "origin", "https://u:p@127.0.0.1:1/x"]
+                let words = [
+                    "", " ", "x", "Buy milk", "-1d", "+3d", "+99999999999999d", "+9223372036854775807d",
+                    "-9223372036854775808d",
+                    "0000-01-01", "9999-12-31", "2026-02-30", "2026-12-01 09:30", "none", "today", "--due", "--json",
+                    "--all",
+                    "--done", "-n", "-5", "99999999999999999999", "-C", "/nonexistent", "\u{1B}[2K", "日本語",
+                    "../../etc/passwd",
+                    String(repeating: "a", count: 5000), "abcd", "ffff", "-", "--", "--text", "--open", "--project",
+                    "in-progress",
+                    "%s%n", "\u{0}", "origin", "https://u:p@127.0.0.1:1/x",
+                ]
                 let options = ["--due", "--text", "-n", "-C", "--project", "-m"]
                 forAll(250) { g in
                     var arguments = commands.randomElement(using: &g)!
@@ -60,8 +83,10 @@ final class CommandLineInputSpec: QuickSpec {
                         }
                     }
                     // From a scratch folder: a relative path given to -C lands there.
-                    let result = docket(arguments.filter { !$0.contains("\u{0}") }, store: folder, environment: ["DOCKET_LOCK_TIMEOUT": "1"],
-                                        in: scratch)
+                    let result = docket(
+                        arguments.filter { !$0.contains("\u{0}") }, store: folder,
+                        environment: ["DOCKET_LOCK_TIMEOUT": "1"],
+                        in: scratch)
                     if ![0, 1, 64].contains(result.status) || result.stderr.contains("Fatal error") {
                         return "docket \(arguments) exited \(result.status): \(result.stderr.prefix(300))"
                     }

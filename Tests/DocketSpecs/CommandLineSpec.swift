@@ -20,7 +20,9 @@ final class CommandLineSpec: QuickSpec {
                     let home = temporaryFolder("docket-home")
                     defer { try? FileManager.default.removeItem(at: home) }
                     func run() -> CommandResult {
-                        runCommand(docketBinary, ["list"], in: home, environment: ["HOME": home.path], unsetting: ["DOCKET_DIR"])
+                        runCommand(
+                            docketBinary, ["list"], in: home, environment: ["HOME": home.path],
+                            unsetting: ["DOCKET_DIR"])
                     }
                     let result = run()
                     expect(result.status) == 0
@@ -33,8 +35,10 @@ final class CommandLineSpec: QuickSpec {
             describe("init") {
                 it("makes a store in the folder given, and says so once") {
                     let target = folder.appendingPathComponent("lists")
-                    expect(runCommand(docketBinary, ["init", target.path]).stdout) == "Created a Docket store in \(target.path)\n"
-                    expect(runCommand(docketBinary, ["init", target.path]).stdout) == "\(target.path) is already a Docket store\n"
+                    expect(runCommand(docketBinary, ["init", target.path]).stdout)
+                        == "Created a Docket store in \(target.path)\n"
+                    expect(runCommand(docketBinary, ["init", target.path]).stdout)
+                        == "\(target.path) is already a Docket store\n"
                 }
             }
 
@@ -55,7 +59,8 @@ final class CommandLineSpec: QuickSpec {
                     expect(out).to(contain("Late  overdue"))
                 }
                 it("lists open todos by default, done ones with --done, all with --all") {
-                    let a = add("open one"), b = add("done one")
+                    let a = add("open one")
+                    let b = add("done one")
                     docket("done", b, store: folder)
                     expect(docket("list", store: folder).stdout).toNot(contain("done one"))
                     expect(docket("list", "--done", store: folder).stdout).to(contain("\(b)  [x]  done one"))
@@ -71,16 +76,20 @@ final class CommandLineSpec: QuickSpec {
                 it("refuses a date it does not know, listing the forms it does") {
                     let result = docket("add", "x", "--due", "someday", store: folder)
                     expect(result.status) == 64
-                    expect(result.stderr).to(contain("'someday' is not a date; use today, tomorrow, yesterday, a weekday"))
+                    expect(result.stderr).to(
+                        contain("'someday' is not a date; use today, tomorrow, yesterday, a weekday"))
                     expect(state().todos).to(beEmpty())
                 }
                 it("uses colour on a terminal, and none with NO_COLOR") {
                     add("x", "--due", "2020-01-01")
-                    let tty = runCommand("script", ["-qec", "\(docketBinary) list", "/dev/null"], environment: ["DOCKET_DIR": folder.path, "TERM": "xterm"],
-                                         unsetting: ["NO_COLOR"])
+                    let tty = runCommand(
+                        "script", ["-qec", "\(docketBinary) list", "/dev/null"],
+                        environment: ["DOCKET_DIR": folder.path, "TERM": "xterm"],
+                        unsetting: ["NO_COLOR"])
                     expect(tty.stdout).to(contain("\u{1B}["))
-                    let plain = runCommand("script", ["-qec", "\(docketBinary) list", "/dev/null"],
-                                           environment: ["DOCKET_DIR": folder.path, "TERM": "xterm", "NO_COLOR": "1"])
+                    let plain = runCommand(
+                        "script", ["-qec", "\(docketBinary) list", "/dev/null"],
+                        environment: ["DOCKET_DIR": folder.path, "TERM": "xterm", "NO_COLOR": "1"])
                     expect(plain.stdout).toNot(contain("\u{1B}["))
                     expect(plain.stdout).to(contain("overdue"))
                 }
@@ -114,14 +123,16 @@ final class CommandLineSpec: QuickSpec {
                 }
                 it("forks it with changes, keeping the original") {
                     docket("done", id, store: folder)
-                    let fork = docket("fork", id, "--text", "Buy milk for Anna", "--open", store: folder).stdout.trimmingCharacters(in: .newlines)
+                    let fork = docket("fork", id, "--text", "Buy milk for Anna", "--open", store: folder).stdout
+                        .trimmingCharacters(in: .newlines)
                     expect(fork) != id
                     let todos = state().todos
                     expect(Set(todos.map(\.text))) == Set(["Buy milk", "Buy milk for Anna"])
                     expect(todos.first { $0.text == "Buy milk for Anna" }?.completed) == false
                 }
                 it("shows it, and as JSON") {
-                    expect(docket("show", id, store: folder).stdout).to(contain("Buy milk\n  id        \(state().todos[0].id.uuidString.lowercased())"))
+                    expect(docket("show", id, store: folder).stdout).to(
+                        contain("Buy milk\n  id        \(state().todos[0].id.uuidString.lowercased())"))
                     let json = docket("show", id, "--json", store: folder).stdout
                     expect(try DocketJSON.decode(TodoItem.self, from: Data(json.utf8))) == state().todos[0]
                 }
@@ -135,18 +146,26 @@ final class CommandLineSpec: QuickSpec {
                     add("x")
                     let result = docket("done", "ffff", store: folder)
                     expect(result.status) == 1
-                    expect(result.stderr) == "Error: no todo has the id ffff; 'docket list --all' shows the todos' ids\n"
+                    expect(result.stderr)
+                        == "Error: no todo has the id ffff; 'docket list --all' shows the todos' ids\n"
                     expect(state().todos[0].completed) == false
                 }
                 it("lists the candidates of an ambiguous prefix") {
                     let store = try Store.create(at: folder)
                     let made = Date()
-                    let a = TodoItem(id: UUID(uuidString: "ABCD1111-0000-4000-8000-000000000000")!, text: "a", creationDate: made, completed: false, dueDate: nil, alterDate: nil)
-                    let b = TodoItem(id: UUID(uuidString: "ABCD2222-0000-4000-8000-000000000000")!, text: "b", creationDate: made, completed: false, dueDate: nil, alterDate: nil)
+                    let a = TodoItem(
+                        id: UUID(uuidString: "ABCD1111-0000-4000-8000-000000000000")!, text: "a", creationDate: made,
+                        completed: false, dueDate: nil, alterDate: nil)
+                    let b = TodoItem(
+                        id: UUID(uuidString: "ABCD2222-0000-4000-8000-000000000000")!, text: "b", creationDate: made,
+                        completed: false, dueDate: nil, alterDate: nil)
                     try store.edit { $0.alter(by: .adding(.todo(a)), .adding(.todo(b))) }
                     let result = docket("done", "abcd", store: folder)
                     expect(result.status) == 1
-                    expect(result.stderr).to(contain("the id abcd matches 2 todos: abcd1111-0000-4000-8000-000000000000, abcd2222-0000-4000-8000-000000000000"))
+                    expect(result.stderr).to(
+                        contain(
+                            "the id abcd matches 2 todos: abcd1111-0000-4000-8000-000000000000, abcd2222-0000-4000-8000-000000000000"
+                        ))
                     expect(docket("done", "abcd1", store: folder).status) == 0
                 }
                 it("wants at least 4 characters") {
@@ -160,7 +179,8 @@ final class CommandLineSpec: QuickSpec {
                 var task: String!
                 beforeEach {
                     project = docket("project", "add", "Party", store: folder).stdout.trimmingCharacters(in: .newlines)
-                    task = docket("task", "add", project, "Buy Beer", "--due", "+2d", store: folder).stdout.trimmingCharacters(in: .newlines)
+                    task = docket("task", "add", project, "Buy Beer", "--due", "+2d", store: folder).stdout
+                        .trimmingCharacters(in: .newlines)
                 }
                 it("adds a project and a task to it") {
                     expect(state().projects.map(\.title)) == ["Party"]
@@ -174,7 +194,8 @@ final class CommandLineSpec: QuickSpec {
                     expect(state().projects).to(beEmpty())
                 }
                 it("changes a task's state, due date and title, and removes it") {
-                    expect(docket("task", "state", task, "in-progress", store: folder).stdout) == "Task 'Buy Beer' is now in progress\n"
+                    expect(docket("task", "state", task, "in-progress", store: folder).stdout)
+                        == "Task 'Buy Beer' is now in progress\n"
                     docket("task", "due", task, "none", store: folder)
                     docket("task", "rename", task, "Buy more beer", store: folder)
                     let changed = state().projects[0].tasks[0]
@@ -189,12 +210,14 @@ final class CommandLineSpec: QuickSpec {
                 }
                 it("records time: start, no second start, stop, and a report") {
                     expect(docket("task", "start", task, store: folder).stdout) == "Task 'Buy Beer' recording time\n"
-                    expect(docket("task", "start", task, store: folder).stdout) == "Task 'Buy Beer' is already recording time\n"
+                    expect(docket("task", "start", task, store: folder).stdout)
+                        == "Task 'Buy Beer' is already recording time\n"
                     expect(docket("report", store: folder).stdout).to(contain("Buy Beer  (running)"))
                     docket("task", "stop", task, store: folder)
                     expect(state().projects[0].tasks[0].timeSlips.count) == 1
                     expect(state().projects[0].tasks[0].runningSlip).to(beNil())
-                    expect(docket("task", "stop", task, store: folder).stdout) == "Task 'Buy Beer' was not recording time\n"
+                    expect(docket("task", "stop", task, store: folder).stdout)
+                        == "Task 'Buy Beer' was not recording time\n"
                 }
                 it("prints projects and the report as JSON") {
                     let projects = docket("project", "list", "--json", store: folder).stdout
@@ -213,7 +236,8 @@ final class CommandLineSpec: QuickSpec {
                     add("Buy milk")
                     expect(docket("status", store: folder).stdout) == "Not committed yet:\n  added todo 'Buy milk'\n"
                     expect(docket("commit", store: folder).stdout).to(contain(": Add 1 todo"))
-                    expect(docket("status", store: folder).stdout) == "Nothing to commit; the store matches its last commit.\n"
+                    expect(docket("status", store: folder).stdout)
+                        == "Nothing to commit; the store matches its last commit.\n"
                     expect(docket("log", store: folder).stdout).to(contain("Add 1 todo"))
                     expect(gitCLI(["log", "--format=%s"], in: folder).stdout) == "Add 1 todo\nStart a Docket store\n"
                     expect(docket("commit", store: folder).stdout) == "Nothing to commit.\n"
@@ -228,17 +252,21 @@ final class CommandLineSpec: QuickSpec {
             describe("bad input") {
                 it("warns about a damaged file on stderr and still lists the rest") {
                     add("Buy milk")
-                    let bad = folder.appendingPathComponent(StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!))
-                    try FileManager.default.createDirectory(at: bad.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    let bad = folder.appendingPathComponent(
+                        StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!))
+                    try FileManager.default.createDirectory(
+                        at: bad.deletingLastPathComponent(), withIntermediateDirectories: true)
                     try Data("not json".utf8).write(to: bad)
                     let result = docket("list", store: folder)
                     expect(result.status) == 0
                     expect(result.stdout).to(contain("Buy milk"))
-                    expect(result.stderr).to(contain("Warning: skipped todos/00/00000000-0000-4000-8000-000000000000.json"))
+                    expect(result.stderr).to(
+                        contain("Warning: skipped todos/00/00000000-0000-4000-8000-000000000000.json"))
                     let commit = docket("commit", store: folder)
                     expect(commit.status) == 1
                     expect(commit.stderr).to(contain("Error: nothing was committed"))
-                    expect(commit.stderr).to(contain(StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!)))
+                    expect(commit.stderr).to(
+                        contain(StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!)))
                     expect(try Data(contentsOf: bad)) == Data("not json".utf8)
                 }
                 it("refuses a git repository that is not a store") {
@@ -248,7 +276,8 @@ final class CommandLineSpec: QuickSpec {
                     let result = docket("list", store: folder)
                     expect(result.status) == 1
                     expect(result.stderr).to(contain("is a git repository but not a Docket store"))
-                    expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".docket").path)) == false
+                    expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".docket").path))
+                        == false
                 }
                 it("refuses a store of a newer format") {
                     add("x")
@@ -274,8 +303,10 @@ final class CommandLineSpec: QuickSpec {
             describe("the cost of a change") {
                 it("does not read the other todos to add one or mark one done") {
                     let id = add("target")
-                    let bad = folder.appendingPathComponent(StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!))
-                    try FileManager.default.createDirectory(at: bad.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    let bad = folder.appendingPathComponent(
+                        StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!))
+                    try FileManager.default.createDirectory(
+                        at: bad.deletingLastPathComponent(), withIntermediateDirectories: true)
                     try Data("never read".utf8).write(to: bad)
                     let added = docket("add", "another", store: folder)
                     let done = docket("done", id, store: folder)

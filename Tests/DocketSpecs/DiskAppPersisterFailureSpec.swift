@@ -11,7 +11,8 @@ final class DiskAppPersisterFailureSpec: QuickSpec {
             var persister: DiskAppPersister!
             var file: URL { folder.appendingPathComponent("state.json") }
             beforeEach {
-                folder = FileManager.default.temporaryDirectory.appendingPathComponent("docket-spec-\(UUID().uuidString)")
+                folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "docket-spec-\(UUID().uuidString)")
                 persister = DiskAppPersister(pathInDocuments: "state.json", baseDirectory: folder)
             }
             afterEach {
@@ -44,9 +45,10 @@ final class DiskAppPersisterFailureSpec: QuickSpec {
                     expect(persister.lastError?.description).to(contain("not a Docket state file"))
                 }
                 it("throws from load, naming the file") {
-                    expect { try persister.load() }.to(throwError { (error: Error) in
-                        expect("\(error)").to(contain(file.path))
-                    })
+                    expect { try persister.load() }.to(
+                        throwError { (error: Error) in
+                            expect("\(error)").to(contain(file.path))
+                        })
                 }
                 it("keeps the file untouched until something is saved") {
                     _ = persister.loadAppState()
@@ -95,7 +97,9 @@ final class DiskAppPersisterFailureSpec: QuickSpec {
             it("is ~/Documents when it exists, else Docket's XDG data folder") {
                 // A scratch home ($HOME, as users and tests mean it), never the real one.
                 let home = temporaryFolder("docket-persister-home")
-                let saved = (ProcessInfo.processInfo.environment["HOME"], ProcessInfo.processInfo.environment["XDG_DATA_HOME"])
+                let saved = (
+                    ProcessInfo.processInfo.environment["HOME"], ProcessInfo.processInfo.environment["XDG_DATA_HOME"]
+                )
                 setenv("HOME", home.path, 1)
                 unsetenv("XDG_DATA_HOME")
                 defer {
@@ -104,7 +108,8 @@ final class DiskAppPersisterFailureSpec: QuickSpec {
                     try? FileManager.default.removeItem(at: home)
                 }
                 expect(DiskAppPersister.defaultBaseDirectory().path) == home.path + "/.local/share/docket"
-                try! FileManager.default.createDirectory(at: home.appendingPathComponent("Documents"), withIntermediateDirectories: true)
+                try! FileManager.default.createDirectory(
+                    at: home.appendingPathComponent("Documents"), withIntermediateDirectories: true)
                 expect(DiskAppPersister.defaultBaseDirectory().path) == home.path + "/Documents"
             }
         }

@@ -39,7 +39,9 @@ final class DiskAppPersisterSpec: QuickSpec {
                         loadedAppState = nil
                         project = nil
                     }
-                    it("loads state with given project") { expect(loadedAppState).to(equal(AppState().alter(by: .adding(.project(project))))) }
+                    it("loads state with given project") {
+                        expect(loadedAppState).to(equal(AppState().alter(by: .adding(.project(project)))))
+                    }
                 }
             }
         }

@@ -24,8 +24,10 @@ final class EverydayUseSpec: QuickSpec {
         /// docket run as a user of this home would: `$HOME` set, no DOCKET_DIR, from `cwd` (home by default).
         @discardableResult
         func user(_ arguments: [String], in cwd: URL? = nil, environment: [String: String] = [:]) -> CommandResult {
-            runCommand(docketBinary, arguments, in: cwd ?? home, environment: ["HOME": home.path].merging(environment) { _, new in new },
-                       unsetting: environment["DOCKET_DIR"] == nil ? ["DOCKET_DIR"] : [])
+            runCommand(
+                docketBinary, arguments, in: cwd ?? home,
+                environment: ["HOME": home.path].merging(environment) { _, new in new },
+                unsetting: environment["DOCKET_DIR"] == nil ? ["DOCKET_DIR"] : [])
         }
         @discardableResult
         func user(_ arguments: String..., in cwd: URL? = nil, environment: [String: String] = [:]) -> CommandResult {
@@ -44,14 +46,19 @@ final class EverydayUseSpec: QuickSpec {
                 expect(user("-C", "~/lists", "add", "Buy milk").status) == 0
                 expect(todos().map(\.text)) == ["Buy milk"]
                 expect(user("list").stdout) == "No open todos.\n"
-                expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".docket/.docket/format.json").path)) == true
+                expect(
+                    FileManager.default.fileExists(
+                        atPath: home.appendingPathComponent(".docket/.docket/format.json").path)) == true
             }
-            it("never makes a store where -C or DOCKET_DIR points at nothing, and says how to make one; following it works") {
+            it(
+                "never makes a store where -C or DOCKET_DIR points at nothing, and says how to make one; following it works"
+            ) {
                 let typo = home.appendingPathComponent("typo/lists")
                 for arguments in [["list"], ["show", "abcd"], ["add", "x"]] {
                     let result = user(arguments + ["-C", typo.path])
                     expect(result.status) == 1
-                    expect(result.stderr).to(contain("there is no folder \(typo.path); check the path, or run 'docket init \(typo.path)'"))
+                    expect(result.stderr).to(
+                        contain("there is no folder \(typo.path); check the path, or run 'docket init \(typo.path)'"))
                 }
                 let viaEnvironment = user("list", environment: ["DOCKET_DIR": typo.path])
                 expect(viaEnvironment.status) == 1
@@ -65,7 +72,8 @@ final class EverydayUseSpec: QuickSpec {
                 expect(user("list", "-C", file.path).stderr).to(contain("\(file.path) is a file, not a store's folder"))
                 let empty = home.appendingPathComponent("empty")
                 try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
-                expect(user("list", "-C", empty.path).stderr).to(contain("\(empty.path) is not a Docket store; run 'docket init \(empty.path)'"))
+                expect(user("list", "-C", empty.path).stderr).to(
+                    contain("\(empty.path) is not a Docket store; run 'docket init \(empty.path)'"))
             }
             it("finds the store the working folder is in, as git finds its repository, after -C and DOCKET_DIR") {
                 let other = home.appendingPathComponent("other")
@@ -91,15 +99,19 @@ final class EverydayUseSpec: QuickSpec {
                 expect(user("list", "-C", copy.path).stdout).to(contain("Shared"))
                 expect(user("--help").stdout).to(contain("-C <dir>"))
             }
-            it("reads -C where the parser reads it: an option missing its value never takes -C's, and -C never lands in the text") {
+            it(
+                "reads -C where the parser reads it: an option missing its value never takes -C's, and -C never lands in the text"
+            ) {
                 let lists = home.appendingPathComponent("lists")
                 let missing = user("-C", lists.path, "add", "Read", "--due")
                 expect(missing.status) == 64
                 expect(missing.stderr).to(contain("Missing value for '--due <date>'"))
-                expect(user("-C", lists.path, "note", "abcd", "--edit").stderr).to(contain("Missing value for '--edit <n>'"))
+                expect(user("-C", lists.path, "note", "abcd", "--edit").stderr).to(
+                    contain("Missing value for '--edit <n>'"))
                 expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".docket").path)) == false
                 // Joined, after the command, and before an id-first command line.
-                let milk = user("-C\(lists.path)", "add", "Buy", "milk").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let milk = user("-C\(lists.path)", "add", "Buy", "milk").stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
                 expect(user(milk, "done", "-C", lists.path).stdout) == "Done: Buy milk\n"
                 expect(user("-C", lists.path, milk, "reopen").stdout) == "Reopened: Buy milk\n"
                 expect(user("-C", lists.path).stdout).to(contain("Buy milk"))
@@ -121,13 +133,19 @@ final class EverydayUseSpec: QuickSpec {
                 expect(refused.status) == 1
                 expect(refused.stderr).to(contain("belongs to another user"))
                 expect(refused.stderr).to(contain("git config --global --add safe.directory \(store.path)"))
-                expect(runCommand("git", ["config", "--global", "--add", "safe.directory", store.path], environment: ["HOME": home.path]).status) == 0
+                expect(
+                    runCommand(
+                        "git", ["config", "--global", "--add", "safe.directory", store.path],
+                        environment: ["HOME": home.path]
+                    ).status) == 0
                 expect(user("status", "-C", store.path).status) == 0
             }
         }
 
         describe("typing habits") {
-            it("joins unquoted words into the text, takes '-5 pushups' as text, and refuses a mistyped option naming the right one") {
+            it(
+                "joins unquoted words into the text, takes '-5 pushups' as text, and refuses a mistyped option naming the right one"
+            ) {
                 let bread = add("Buy", "bread", "--due", "tomorrow")
                 expect(run("show", bread).stdout).to(contain("Buy bread"))
                 expect(todos().first?.dueDate).toNot(beNil())
@@ -162,7 +180,10 @@ final class EverydayUseSpec: QuickSpec {
             }
             it("refuses empty titles for projects and tasks, and empty texts") {
                 let project = run("project", "add", "Party").stdout.trimmingCharacters(in: .newlines)
-                for arguments in [["task", "add", project, ""], ["task", "add", project, "   "], ["project", "add", " "], ["add", ""]] {
+                for arguments in [
+                    ["task", "add", project, ""], ["task", "add", project, "   "], ["project", "add", " "],
+                    ["add", ""],
+                ] {
                     let refused = docket(arguments, store: store)
                     expect(refused.status) == 64
                     expect(refused.stderr).to(contain("cannot be empty"))
@@ -171,12 +192,14 @@ final class EverydayUseSpec: QuickSpec {
             }
             it("points a missing task's id to where task ids are shown") {
                 let refused = run("task", "start", "abcd1234")
-                expect(refused.stderr).to(contain("'docket project show <project>' shows a project's tasks with their ids"))
+                expect(refused.stderr).to(
+                    contain("'docket project show <project>' shows a project's tasks with their ids"))
             }
             it("names a remote name git refuses, with what a name may hold") {
                 let refused = run("remote", "add", "my remote", "/srv/lists.git")
                 expect(refused.status) == 1
-                expect(refused.stderr).to(contain("'my remote' is not a valid remote name; use letters, digits, '-', '_' and '.'"))
+                expect(refused.stderr).to(
+                    contain("'my remote' is not a valid remote name; use letters, digits, '-', '_' and '.'"))
                 expect(refused.stderr).toNot(contain("git_remote_create"))
             }
         }
@@ -200,14 +223,17 @@ final class EverydayUseSpec: QuickSpec {
                 expect(due.count) == 7
                 expect(due["On none"] ?? Date()).to(beNil())
                 expect(due["On -1d"] ?? nil) == due["On yesterday"] ?? Date()
-                let exact = (due["On 2026-12-01 09:30"] ?? nil).map { Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: $0) }
+                let exact = (due["On 2026-12-01 09:30"] ?? nil).map {
+                    Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: $0)
+                }
                 expect([exact?.year, exact?.month, exact?.day, exact?.hour, exact?.minute]) == [2026, 12, 1, 9, 30]
                 expect((due["On +1m"] ?? nil) ?? .distantPast) > (due["On next week"] ?? nil) ?? .distantFuture
             }
             it("says a todo it cannot read is unreadable in status, not removed") {
                 let milk = add("Buy milk")
                 run("commit")
-                let file = store.appendingPathComponent(StoreLayout.todo(todos().first { $0.id.uuidString.lowercased().hasPrefix(milk) }!.id))
+                let file = store.appendingPathComponent(
+                    StoreLayout.todo(todos().first { $0.id.uuidString.lowercased().hasPrefix(milk) }!.id))
                 try Data("{ not json".utf8).write(to: file)
                 let status = run("status").stdout
                 expect(status).to(contain("cannot be read"))
@@ -231,7 +257,10 @@ final class EverydayUseSpec: QuickSpec {
             }
             it("opens $EDITOR on the text and due date and applies what changed") {
                 let milk = add("Buy milk")
-                let edited = run("edit", milk, environment: editor(#"sed -i -e 's/^text: .*/text: Buy oat milk/' -e 's/^due: .*/due: 2030-01-02/' "$1""#))
+                let edited = run(
+                    "edit", milk,
+                    environment: editor(
+                        #"sed -i -e 's/^text: .*/text: Buy oat milk/' -e 's/^due: .*/due: 2030-01-02/' "$1""#))
                 expect(edited.status) == 0
                 expect(edited.stdout).to(contain("Edited: Buy oat milk"))
                 expect(todos().first?.text) == "Buy oat milk"
@@ -241,9 +270,11 @@ final class EverydayUseSpec: QuickSpec {
             }
             it("changes nothing when the editor fails or the form does not read, and the next edit goes on from it") {
                 let milk = add("Buy milk")
-                let failed = run("edit", milk, environment: editor(#"sed -i 's/^text: .*/text: Buy soy milk/' "$1"; exit 3"#))
+                let failed = run(
+                    "edit", milk, environment: editor(#"sed -i 's/^text: .*/text: Buy soy milk/' "$1"; exit 3"#))
                 expect(failed.status) == 1
-                expect(failed.stderr).to(contain("exited with status 3; nothing was changed; 'docket edit \(milk)' goes on from your edit"))
+                expect(failed.stderr).to(
+                    contain("exited with status 3; nothing was changed; 'docket edit \(milk)' goes on from your edit"))
                 expect(todos().first?.text) == "Buy milk"
                 let bad = run("edit", milk, environment: editor(#"sed -i 's/^due: .*/due: someday/' "$1""#))
                 expect(bad.stderr).to(contain("'someday' is not a date"))
@@ -273,19 +304,27 @@ final class EverydayUseSpec: QuickSpec {
                 add("Learn Swift")
                 add("Someday", "--due", "+60d")
                 let project = run("project", "add", "Party").stdout.trimmingCharacters(in: .newlines)
-                let beer = run("task", "add", project, "Buy Beer", "--due", "tomorrow").stdout.trimmingCharacters(in: .newlines)
+                let beer = run("task", "add", project, "Buy Beer", "--due", "tomorrow").stdout.trimmingCharacters(
+                    in: .newlines)
                 run("task", "start", beer)
                 let view = run().stdout
-                let order = ["Overdue", "Pay rent", "Today", "Buy milk", "Next 7 days", "Buy Beer", "Book flights", "Running", "Buy Beer", "Open", "Someday", "Learn Swift"]
+                let order = [
+                    "Overdue", "Pay rent", "Today", "Buy milk", "Next 7 days", "Buy Beer", "Book flights", "Running",
+                    "Buy Beer", "Open", "Someday", "Learn Swift",
+                ]
                 var rest = Substring(view)
                 for part in order {
-                    guard let found = rest.range(of: part) else { fail("'\(part)' is missing or out of order in:\n\(view)"); break }
+                    guard let found = rest.range(of: part) else {
+                        fail("'\(part)' is missing or out of order in:\n\(view)")
+                        break
+                    }
                     rest = rest[found.upperBound...]
                 }
                 expect(view).to(contain("Buy Beer  · Party  due tomorrow"))
                 let json = try JSONSerialization.jsonObject(with: Data(run("--json").stdout.utf8)) as? [String: Any]
                 expect((json?["overdue"] as? [[String: Any]])?.first?["text"] as? String) == "Pay rent"
-                expect(((json?["running"] as? [[String: Any]])?.first?["task"] as? [String: Any])?["kind"] as? String) == "task"
+                expect(((json?["running"] as? [[String: Any]])?.first?["task"] as? [String: Any])?["kind"] as? String)
+                    == "task"
             }
             it("says there is nothing to do, and how to add something") {
                 expect(run().stdout) == "Nothing to do. Add a todo with 'docket add <text>'.\n"
@@ -303,7 +342,9 @@ final class EverydayUseSpec: QuickSpec {
             }
             func texts(_ arguments: String...) -> [String] {
                 let data = Data(docket(arguments + ["--json"], store: store).stdout.utf8)
-                return ((try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? []).compactMap { ($0["text"] ?? $0["title"]) as? String }
+                return ((try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] ?? []).compactMap {
+                    ($0["text"] ?? $0["title"]) as? String
+                }
             }
             it("sorts overdue first, then by due date, undated last") {
                 expect(texts("list")) == ["Pay rent", "Buy milk", "Buy bread", "Call Anna"]
@@ -332,14 +373,18 @@ final class EverydayUseSpec: QuickSpec {
         describe("JSON from every listing command") {
             it("prints status, log and remote list as JSON") {
                 add("Buy milk")
-                let status = try JSONSerialization.jsonObject(with: Data(run("status", "--json").stdout.utf8)) as? [String: Any]
+                let status =
+                    try JSONSerialization.jsonObject(with: Data(run("status", "--json").stdout.utf8)) as? [String: Any]
                 expect((status?["changes"] as? [[String: Any]])?.first?["change"] as? String) == "added"
                 run("commit")
-                let log = try JSONSerialization.jsonObject(with: Data(run("log", "--json").stdout.utf8)) as? [[String: Any]]
+                let log =
+                    try JSONSerialization.jsonObject(with: Data(run("log", "--json").stdout.utf8)) as? [[String: Any]]
                 expect(log?.first?["message"] as? String) == "Add 1 todo\n"
                 expect((log?.first?["date"] as? String)?.hasSuffix("Z")) == true
                 run("remote", "add", "origin", "/srv/lists.git")
-                let remotes = try JSONSerialization.jsonObject(with: Data(run("remote", "list", "--json").stdout.utf8)) as? [[String: Any]]
+                let remotes =
+                    try JSONSerialization.jsonObject(with: Data(run("remote", "list", "--json").stdout.utf8))
+                    as? [[String: Any]]
                 expect(remotes?.first?["name"] as? String) == "origin"
             }
         }
@@ -350,8 +395,10 @@ final class EverydayUseSpec: QuickSpec {
                 func atTerminal(_ noColor: String?) -> String {
                     var environment = ["DOCKET_DIR": store.path, "TERM": "xterm"]
                     if let noColor { environment["NO_COLOR"] = noColor }
-                    return runCommand("script", ["-qec", "\(docketBinary) list", "/dev/null"], environment: environment,
-                                      unsetting: noColor == nil ? ["NO_COLOR"] : []).stdout
+                    return runCommand(
+                        "script", ["-qec", "\(docketBinary) list", "/dev/null"], environment: environment,
+                        unsetting: noColor == nil ? ["NO_COLOR"] : []
+                    ).stdout
                 }
                 expect(atTerminal(nil)).to(contain("\u{1B}["))
                 expect(atTerminal("")).to(contain("\u{1B}["))
@@ -383,7 +430,10 @@ final class EverydayUseSpec: QuickSpec {
                 let target = home.appendingPathComponent("copy")
                 let refused = user("clone", plain.path, target.path)
                 expect(refused.status) == 1
-                expect(refused.stderr).to(contain("is a git repository but not a Docket store (its branch main has no .docket/format.json); nothing was cloned"))
+                expect(refused.stderr).to(
+                    contain(
+                        "is a git repository but not a Docket store (its branch main has no .docket/format.json); nothing was cloned"
+                    ))
                 expect(FileManager.default.fileExists(atPath: target.path)) == false
                 expect(gitCLI(["log", "--oneline"], in: plain).stdout.split(separator: "\n").count) == 1
                 // The advice: git clone, docket init, docket push.
@@ -397,8 +447,13 @@ final class EverydayUseSpec: QuickSpec {
         describe("progress on a terminal") {
             it("is redrawn at most ten times a second, and the result starts on a clean line") {
                 let source = try Store.open(at: store)
-                let many = AppState(todos: (0..<3000).map { TodoItem(id: UUID(), text: "Todo \($0)", creationDate: Date(), completed: false, dueDate: nil, alterDate: nil) },
-                                    projects: [], removed: [])
+                let many = AppState(
+                    todos: (0..<3000).map {
+                        TodoItem(
+                            id: UUID(), text: "Todo \($0)", creationDate: Date(), completed: false, dueDate: nil,
+                            alterDate: nil)
+                    },
+                    projects: [], removed: [])
                 try source.withLock { try source.write(from: AppState(), to: many) }
                 run("commit")
                 let remote = home.appendingPathComponent("remote.git")
@@ -406,8 +461,10 @@ final class EverydayUseSpec: QuickSpec {
                 let target = home.appendingPathComponent("copy")
                 let started = Date()
                 // Progress from the start (git's GIT_PROGRESS_DELAY=0), so a clone of 3,000 shows it throughout.
-                let shown = runCommand("script", ["-qec", "\(docketBinary) clone file://\(remote.path) \(target.path)", "/dev/null"],
-                                       environment: ["HOME": home.path, "DOCKET_PROGRESS_DELAY": "0"]).stdout
+                let shown = runCommand(
+                    "script", ["-qec", "\(docketBinary) clone file://\(remote.path) \(target.path)", "/dev/null"],
+                    environment: ["HOME": home.path, "DOCKET_PROGRESS_DELAY": "0"]
+                ).stdout
                 let seconds = Date().timeIntervalSince(started)
                 let redraws = shown.components(separatedBy: "\r\u{1B}[K").count - 1
                 expect(Double(redraws)) <= 10 * seconds + 8

@@ -18,8 +18,12 @@ final class ExchangeSpec: QuickSpec {
             try? FileManager.default.removeItem(at: root)
             try? FileManager.default.removeItem(at: store)
         }
-        func run(_ arguments: String...) -> CommandResult { docket(arguments, store: store, environment: ["TZ": "UTC"]) }
-        func json(_ text: String) -> [[String: Any]] { (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]] ?? [] }
+        func run(_ arguments: String...) -> CommandResult {
+            docket(arguments, store: store, environment: ["TZ": "UTC"])
+        }
+        func json(_ text: String) -> [[String: Any]] {
+            (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]] ?? []
+        }
         func write(_ text: String, _ name: String) -> String {
             let file = root.appendingPathComponent(name)
             try! text.write(to: file, atomically: true, encoding: .utf8)
@@ -32,15 +36,25 @@ final class ExchangeSpec: QuickSpec {
             func taskwarrior(_ name: String, repeating: Bool = false) -> (String...) -> CommandResult {
                 let data = root.appendingPathComponent(name)
                 try! FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-                let settings = repeating ? "recurrence.confirmation=no\nuda.estimate.type=numeric\nuda.estimate.label=Estimate\n" : "recurrence=off\n"
-                let rc = write("data.location=\(data.path)\nconfirmation=off\nverbose=nothing\n" + settings, name + ".taskrc")
-                return { arguments in runCommand("task", Array(arguments), environment: ["TASKRC": rc, "TASKDATA": data.path]) }
+                let settings =
+                    repeating
+                    ? "recurrence.confirmation=no\nuda.estimate.type=numeric\nuda.estimate.label=Estimate\n"
+                    : "recurrence=off\n"
+                let rc = write(
+                    "data.location=\(data.path)\nconfirmation=off\nverbose=nothing\n" + settings, name + ".taskrc")
+                return { arguments in
+                    runCommand("task", Array(arguments), environment: ["TASKRC": rc, "TASKDATA": data.path])
+                }
             }
             func fields(_ task: [String: Any]) -> [String: String] {
                 var out: [String: String] = [:]
-                for key in ["uuid", "description", "status", "entry", "due", "end", "project", "priority"] { out[key] = task[key].map { "\($0)" } }
+                for key in ["uuid", "description", "status", "entry", "due", "end", "project", "priority"] {
+                    out[key] = task[key].map { "\($0)" }
+                }
                 out["tags"] = ((task["tags"] as? [String]) ?? []).sorted().joined(separator: ",")
-                out["annotations"] = ((task["annotations"] as? [[String: String]]) ?? []).map { "\($0["entry"]!) \($0["description"]!)" }.joined(separator: "|")
+                out["annotations"] = ((task["annotations"] as? [[String: String]]) ?? []).map {
+                    "\($0["entry"]!) \($0["description"]!)"
+                }.joined(separator: "|")
                 return out
             }
 
@@ -78,9 +92,15 @@ final class ExchangeSpec: QuickSpec {
                 }
             }
 
-            it("round-trips with the real Taskwarrior: waits, UDAs, depends, deletions and a series with its template come back whole") {
+            it(
+                "round-trips with the real Taskwarrior: waits, UDAs, depends, deletions and a series with its template come back whole"
+            ) {
                 let task = taskwarrior("tw", repeating: true)
-                expect(task("add", "Buy milk", "+errand", "due:2026-12-01", "wait:2026-11-28", "scheduled:2026-11-27", "estimate:5").status) == 0
+                expect(
+                    task(
+                        "add", "Buy milk", "+errand", "due:2026-12-01", "wait:2026-11-28", "scheduled:2026-11-27",
+                        "estimate:5"
+                    ).status) == 0
                 expect(task("add", "Gym", "due:2026-12-01", "recur:weekly", "until:2027-06-01").status) == 0
                 expect(task("add", "Plan trip", "project:Home", "due:2026-12-15", "recur:monthly").status) == 0
                 expect(task("add", "Pay rent", "depends:1").status) == 0
@@ -88,12 +108,14 @@ final class ExchangeSpec: QuickSpec {
                 _ = task("list")
                 let first = task("export").stdout
                 func uuid(_ tasks: [[String: Any]], _ text: String, status: String = "pending") -> String {
-                    tasks.first { $0["description"] as? String == text && $0["status"] as? String == status }?["uuid"] as? String ?? "none"
+                    tasks.first { $0["description"] as? String == text && $0["status"] as? String == status }?["uuid"]
+                        as? String ?? "none"
                 }
 
                 let imported = run("import", "taskwarrior", write(first, "tw.json"))
                 expect(imported.status) == 0
-                expect(imported.stdout).to(contain("not used by Docket: depends (1), estimate (1), scheduled (1), until (1), wait (1)"))
+                expect(imported.stdout).to(
+                    contain("not used by Docket: depends (1), estimate (1), scheduled (1), until (1), wait (1)"))
                 expect(imported.stdout).notTo(contain("recur"))
                 expect(gitCLI(["log", "-1", "--format=%B"], in: store).stdout).to(contain("wait (1)"))
                 expect(run("show", String(uuid(json(first), "Buy milk").prefix(8))).stdout)
@@ -117,25 +139,35 @@ final class ExchangeSpec: QuickSpec {
                 expect(head()) == before
                 expect(task("import", export).status) == 0
                 let back = json(task("export").stdout)
-                let pending = back.filter { $0["description"] as? String == "Gym" && $0["status"] as? String == "pending" }
+                let pending = back.filter {
+                    $0["description"] as? String == "Gym" && $0["status"] as? String == "pending"
+                }
                 expect(pending.count) == 1
                 expect(pending.first?["due"] as? String) == "20261208T000000Z"
-                expect(back.filter { $0["description"] as? String == "Gym" && $0["status"] as? String == "completed" }.count) == 1
-                expect(back.first { ($0["uuid"] as? String)?.hasPrefix(rent) == true }?["status"] as? String) == "deleted"
+                expect(
+                    back.filter { $0["description"] as? String == "Gym" && $0["status"] as? String == "completed" }
+                        .count) == 1
+                expect(back.first { ($0["uuid"] as? String)?.hasPrefix(rent) == true }?["status"] as? String)
+                    == "deleted"
                 let oat = back.first { $0["description"] as? String == "Buy oat milk" }
                 expect(oat?["wait"] as? String) == "20261128T000000Z"
                 expect(oat?["scheduled"] as? String) == "20261127T000000Z"
                 expect(oat?["estimate"] as? Int) == 5
                 expect((oat?["annotations"] as? [[String: Any]])?.count) == 2
-                expect(back.first { $0["description"] as? String == "Gym" && $0["status"] as? String == "recurring" }?["until"] as? String)
+                expect(
+                    back.first { $0["description"] as? String == "Gym" && $0["status"] as? String == "recurring" }?[
+                        "until"] as? String)
                     == "20270601T000000Z"
-                let trips = back.filter { $0["description"] as? String == "Plan trip" && $0["status"] as? String == "pending" }
+                let trips = back.filter {
+                    $0["description"] as? String == "Plan trip" && $0["status"] as? String == "pending"
+                }
                 expect(trips.count) == 1
                 expect(trips.first?["due"] as? String) == "20270115T000000Z"
                 expect(trips.first?["project"] as? String) == "Home"
                 expect(trips.first?["recur"] as? String) == "monthly"
 
-                // Edits made in Taskwarrior (a second later: it keeps seconds) come back, and the round trip adds nothing else.
+                // Edits made in Taskwarrior (a second later: it keeps seconds) come back, and the round trip adds
+                // nothing else.
                 Thread.sleep(forTimeInterval: 1.1)
                 expect(task(pending.first?["uuid"] as? String ?? "none", "done").status) == 0
                 expect(task(oat?["uuid"] as? String ?? "none", "modify", "priority:H").status) == 0
@@ -144,17 +176,24 @@ final class ExchangeSpec: QuickSpec {
                 expect(again.stdout).to(contain("Import from Taskwarrior: complete 1 todo"))
                 let list = json(run("list", "--all", "--json").stdout)
                 expect(list.first { $0["text"] as? String == "Buy oat milk" }?["priority"] as? String) == "high"
-                expect(list.filter { $0["text"] as? String == "Buy oat milk" }.first.map { ($0["notes"] as? [Any])?.count }) == 2
-                expect(run("import", "taskwarrior", write(task("export").stdout, "third.json")).stdout).to(contain("Nothing to import"))
+                expect(
+                    list.filter { $0["text"] as? String == "Buy oat milk" }.first.map { ($0["notes"] as? [Any])?.count }
+                ) == 2
+                expect(run("import", "taskwarrior", write(task("export").stdout, "third.json")).stdout).to(
+                    contain("Nothing to import"))
             }
 
-            it("merges what comes back against what went out: each side's edit of its own field is kept, and a lost value is restorable") {
+            it(
+                "merges what comes back against what went out: each side's edit of its own field is kept, and a lost value is restorable"
+            ) {
                 let task = taskwarrior("tw", repeating: true)
-                let milk = run("add", "Buy milk", "--due", "2026-12-01").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let milk = run("add", "Buy milk", "--due", "2026-12-01").stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
                 let mum = run("add", "Call mum").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 expect(run("commit").status) == 0
                 expect(task("import", write(run("export", "taskwarrior").stdout, "docket.json")).status) == 0
-                // Docket changes the due date, then, a second later, Taskwarrior the text; both edit Call mum, Docket last.
+                // Docket changes the due date, then, a second later, Taskwarrior the text; both edit Call mum, Docket
+                // last.
                 expect(run("due", milk, "2026-12-05").status) == 0
                 Thread.sleep(forTimeInterval: 1.1)
                 expect(task(milk, "modify", "Buy oat milk").status) == 0
@@ -168,17 +207,23 @@ final class ExchangeSpec: QuickSpec {
                 let bought = list.first { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }
                 expect(bought?["text"] as? String) == "Buy oat milk"
                 expect(bought?["dueDate"] as? String).to(beginWith("2026-12-05"))
-                expect(list.first { ($0["id"] as? String)?.lowercased().hasPrefix(mum) == true }?["text"] as? String) == "Call mum on Sunday"
+                expect(list.first { ($0["id"] as? String)?.lowercased().hasPrefix(mum) == true }?["text"] as? String)
+                    == "Call mum on Sunday"
                 let merges = run("merges").stdout
                 expect(merges).to(contain("lost \"Call mum back\""))
                 expect(merges).notTo(contain("2026-12-01"))
                 let commit = String(merges.split(separator: " ").first ?? "")
                 expect(run("merges", "restore", commit, "1").status) == 0
-                expect(json(run("list", "--json").stdout).first { ($0["id"] as? String)?.lowercased().hasPrefix(mum) == true }?["text"] as? String)
+                expect(
+                    json(run("list", "--json").stdout).first {
+                        ($0["id"] as? String)?.lowercased().hasPrefix(mum) == true
+                    }?["text"] as? String)
                     == "Call mum back"
             }
 
-            it("takes a task deleted in Taskwarrior as a removal, with no conflict, and a series' instance Taskwarrior made as the next") {
+            it(
+                "takes a task deleted in Taskwarrior as a removal, with no conflict, and a series' instance Taskwarrior made as the next"
+            ) {
                 let task = taskwarrior("tw", repeating: true)
                 expect(task("add", "Call mum").status) == 0
                 // Due three days ago: Taskwarrior makes an instance for each day since.
@@ -186,10 +231,15 @@ final class ExchangeSpec: QuickSpec {
                 _ = task("list")
                 let first = json(task("export").stdout)
                 expect(run("import", "taskwarrior", write(task("export").stdout, "first.json")).status) == 0
-                let pills = { json(run("list", "--all", "--json").stdout).filter { $0["text"] as? String == "Daily pill" } }
+                let pills = {
+                    json(run("list", "--all", "--json").stdout).filter { $0["text"] as? String == "Daily pill" }
+                }
                 let made = pills().count
                 expect(made) > 1
-                let oldest = first.filter { $0["description"] as? String == "Daily pill" && $0["status"] as? String == "pending" }
+                let oldest =
+                    first.filter {
+                        $0["description"] as? String == "Daily pill" && $0["status"] as? String == "pending"
+                    }
                     .min { ($0["due"] as? String ?? "") < ($1["due"] as? String ?? "") }?["uuid"] as? String ?? "none"
                 let done = run("done", String(oldest.prefix(8)))
                 expect(done.status) == 0
@@ -197,7 +247,9 @@ final class ExchangeSpec: QuickSpec {
                 expect(pills().count) == made
                 expect(run("commit").status) == 0
                 expect(task("import", write(run("export", "taskwarrior").stdout, "docket.json")).status) == 0
-                let back = json(task("export").stdout).filter { $0["description"] as? String == "Daily pill" && $0["status"] as? String == "pending" }
+                let back = json(task("export").stdout).filter {
+                    $0["description"] as? String == "Daily pill" && $0["status"] as? String == "pending"
+                }
                 expect(Set(back.compactMap { $0["imask"] as? Int }).count) == back.count
 
                 let mum = first.first { $0["description"] as? String == "Call mum" }?["uuid"] as? String ?? "none"
@@ -244,9 +296,14 @@ final class ExchangeSpec: QuickSpec {
                 expect(cut.status) != 0
                 expect(cut.stderr).to(contain("cut.json: it is not complete JSON"))
                 var tasks = json(export)
-                tasks.append(["uuid": "not-a-uuid", "description": "Broken", "entry": "20261122T100000Z", "status": "pending"])
-                tasks.append(["uuid": UUID().uuidString, "description": "Bad date", "entry": "soon", "status": "pending"])
-                let file = write(String(decoding: try! JSONSerialization.data(withJSONObject: tasks), as: UTF8.self), "bad.json")
+                tasks.append([
+                    "uuid": "not-a-uuid", "description": "Broken", "entry": "20261122T100000Z", "status": "pending",
+                ])
+                tasks.append([
+                    "uuid": UUID().uuidString, "description": "Bad date", "entry": "soon", "status": "pending",
+                ])
+                let file = write(
+                    String(decoding: try! JSONSerialization.data(withJSONObject: tasks), as: UTF8.self), "bad.json")
                 let refused = run("import", "taskwarrior", file)
                 expect(refused.status) != 0
                 expect(refused.stderr).to(contain("bad.json, task 2 (not-a-uu): its uuid is missing or not a uuid"))
@@ -263,13 +320,15 @@ final class ExchangeSpec: QuickSpec {
 
         describe("todo.txt") {
             func todo(_ arguments: String...) -> CommandResult {
-                let config = write("""
+                let config = write(
+                    """
                     export TODO_DIR=\(root.path)/todo
                     export TODO_FILE=$TODO_DIR/todo.txt
                     export DONE_FILE=$TODO_DIR/done.txt
                     export REPORT_FILE=$TODO_DIR/report.txt
                     """, "todo.cfg")
-                try? FileManager.default.createDirectory(at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
+                try? FileManager.default.createDirectory(
+                    at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
                 return runCommand("todo-txt", ["-d", config, "-p"] + arguments)
             }
             let todoFile = { root.appendingPathComponent("todo/todo.txt").path }
@@ -308,22 +367,26 @@ final class ExchangeSpec: QuickSpec {
                 expect(head()) == after
 
                 // Done in todo.sh, done in Docket.
-                let number = try! String(contentsOfFile: todoFile(), encoding: .utf8).split(separator: "\n").firstIndex { $0.contains("Water plants") }!
+                let number = try! String(contentsOfFile: todoFile(), encoding: .utf8).split(separator: "\n").firstIndex
+                { $0.contains("Water plants") }!
                 expect(todo("do", String(number + 1)).status) == 0
                 expect(run("import", "todotxt", todoFile(), doneFile()).status) == 0
                 expect(run("list").stdout).notTo(contain("Water plants"))
             }
 
             it("keeps a priority todo.sh drops on completion, and a series through rec:, done in todo.sh") {
-                let rent = run("add", "Pay rent", "--priority", "high").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let rent = run("add", "Pay rent", "--priority", "high").stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
                 expect(run("add", "Water plants", "--every", "week").status) == 0
                 expect(run("commit").status) == 0
-                try! FileManager.default.createDirectory(at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
+                try! FileManager.default.createDirectory(
+                    at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
                 try! run("export", "todotxt").stdout.write(toFile: todoFile(), atomically: true, encoding: .utf8)
                 let lines = try! String(contentsOfFile: todoFile(), encoding: .utf8).split(separator: "\n")
                 expect(lines.first { $0.contains("Water plants") }.map(String.init)).to(contain("rec:+1w"))
                 for text in ["Pay rent", "Water plants"] {
-                    let number = try! String(contentsOfFile: todoFile(), encoding: .utf8).split(separator: "\n").firstIndex { $0.contains(text) }!
+                    let number = try! String(contentsOfFile: todoFile(), encoding: .utf8).split(separator: "\n")
+                        .firstIndex { $0.contains(text) }!
                     expect(todo("do", String(number + 1)).status) == 0
                 }
                 expect(try! String(contentsOfFile: doneFile(), encoding: .utf8)).notTo(contain("(A)"))
@@ -340,14 +403,21 @@ final class ExchangeSpec: QuickSpec {
                 let series = Set(plants.compactMap { ($0["recurrence"] as? [String: Any])?["series"] as? String })
                 expect(series.count) == 1
                 expect(run("import", "todotxt", todoFile(), doneFile()).stdout).to(contain("Nothing to import"))
-                expect(run("export", "todotxt").stdout.split(separator: "\n").filter { $0.contains("Water plants") && !$0.hasPrefix("x ") }.count) == 1
+                expect(
+                    run("export", "todotxt").stdout.split(separator: "\n").filter {
+                        $0.contains("Water plants") && !$0.hasPrefix("x ")
+                    }.count) == 1
             }
 
-            it("keeps what a todo.txt line cannot say when todo.sh changes the line: notes, other tools' keys, the time of day") {
-                let bread = run("add", "Buy bread", "--due", "2026-12-01 08:30").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            it(
+                "keeps what a todo.txt line cannot say when todo.sh changes the line: notes, other tools' keys, the time of day"
+            ) {
+                let bread = run("add", "Buy bread", "--due", "2026-12-01 08:30").stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
                 expect(run("note", bread, "from the bakery").status) == 0
                 expect(run("commit").status) == 0
-                try! FileManager.default.createDirectory(at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
+                try! FileManager.default.createDirectory(
+                    at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
                 try! run("export", "todotxt").stdout.write(toFile: todoFile(), atomically: true, encoding: .utf8)
                 Thread.sleep(forTimeInterval: 1.05)
                 expect(todo("append", "1", "wholemeal").status) == 0
@@ -382,7 +452,9 @@ final class ExchangeSpec: QuickSpec {
                 "{\"uuid\": \"\(id)\", \"description\": \"\(text)\", \"status\": \"pending\", \"entry\": \"20261120T100000Z\", \"modified\": \"20261120T100000Z\"}"
             }
             it("refuses a Taskwarrior export that lists one uuid twice, naming the task, and changes nothing") {
-                let file = write("[\(task(uuid, "Buy milk")), \(task("7c1e0000-0000-4000-8000-000000000002", "Call Anna")), \(task(uuid, "Buy oat milk"))]", "twice.json")
+                let file = write(
+                    "[\(task(uuid, "Buy milk")), \(task("7c1e0000-0000-4000-8000-000000000002", "Call Anna")), \(task(uuid, "Buy oat milk"))]",
+                    "twice.json")
                 let before = head()
                 let refused = run("import", "taskwarrior", file)
                 expect(refused.status) != 0
@@ -396,7 +468,9 @@ final class ExchangeSpec: QuickSpec {
             it("is taken back as one step by undo") {
                 _ = run("add", "Mine")
                 _ = run("commit")
-                let file = write("[\(task(uuid, "Buy milk")), \(task("7c1e0000-0000-4000-8000-000000000002", "Call Anna"))]", "two.json")
+                let file = write(
+                    "[\(task(uuid, "Buy milk")), \(task("7c1e0000-0000-4000-8000-000000000002", "Call Anna"))]",
+                    "two.json")
                 expect(run("import", "taskwarrior", file).status) == 0
                 let undone = run("undo")
                 expect(undone.status).to(equal(0), description: undone.stderr)
@@ -404,40 +478,58 @@ final class ExchangeSpec: QuickSpec {
                 expect(try! Store.open(at: store).load().state.todos.map(\.text)) == ["Mine"]
             }
             it("killed after its files are written, leaves its record for the next commit") {
-                let file = write("[\(task(uuid, "Buy milk")), \(task("7c1e0000-0000-4000-8000-000000000002", "Call Anna"))]", "two.json")
-                let killed = docket(["import", "taskwarrior", file], store: store, environment: ["TZ": "UTC", "DOCKET_FAULT": "after-import-files"])
+                let file = write(
+                    "[\(task(uuid, "Buy milk")), \(task("7c1e0000-0000-4000-8000-000000000002", "Call Anna"))]",
+                    "two.json")
+                let killed = docket(
+                    ["import", "taskwarrior", file], store: store,
+                    environment: ["TZ": "UTC", "DOCKET_FAULT": "after-import-files"])
                 expect(killed.status) != 0
                 expect(run("commit").status) == 0
-                expect(gitCLI(["log", "-1", "--format=%s"], in: store).stdout).to(beginWith("Import from Taskwarrior: add 2 todos"))
+                expect(gitCLI(["log", "-1", "--format=%s"], in: store).stdout).to(
+                    beginWith("Import from Taskwarrior: add 2 todos"))
                 expect(run("commit").stdout).notTo(contain("Import from"))
             }
         }
 
         describe("what goes out to other tools' formats") {
             // Line breaks of every kind a reader may split at, and the lines an attacker would inject after them.
-            let hostile = "Pay rent\rBEGIN:VALARM\rACTION:EMAIL\rATTENDEE:mailto:evil@example.invalid\rEND:VALARM"
+            let hostile =
+                "Pay rent\rBEGIN:VALARM\rACTION:EMAIL\rATTENDEE:mailto:evil@example.invalid\rEND:VALARM"
                 + "\u{2028}UID:other\u{85}BEGIN:VTODO\u{0B}X:y\u{0C}Z:w\u{1C}END:VTODO\r\nDESCRIPTION:x\u{1B}]0;t\u{07}"
 
-            it("writes a todo's text into an .ics as one value that vdirsyncer's parser reads back as one todo, with no alarm") {
+            it(
+                "writes a todo's text into an .ics as one value that vdirsyncer's parser reads back as one todo, with no alarm"
+            ) {
                 _ = docket(["add", hostile], store: store)
                 let exported = run("ical", "export")
                 expect(exported.status) == 0
                 let file = write(exported.stdout, "export.ics")
-                let parsed = runCommand("/usr/bin/python3", ["-c", """
-                    import sys, vdirsyncer.vobject as v
-                    c = v._Component.parse(open(sys.argv[1], encoding="utf-8").read())
-                    print(c.name, [s.name for s in c.subcomponents], [[t.name for t in s.subcomponents] for s in c.subcomponents],
-                          [s["UID"] for s in c.subcomponents])
-                    """, file])
+                let parsed = runCommand(
+                    "/usr/bin/python3",
+                    [
+                        "-c",
+                        """
+                        import sys, vdirsyncer.vobject as v
+                        c = v._Component.parse(open(sys.argv[1], encoding="utf-8").read())
+                        print(c.name, [s.name for s in c.subcomponents], [[t.name for t in s.subcomponents] for s in c.subcomponents],
+                              [s["UID"] for s in c.subcomponents])
+                        """, file,
+                    ])
                 expect(parsed.status).to(equal(0), description: parsed.stderr)
                 let id = try! Store.open(at: store).load().state.todos[0].id.uuidString
-                expect(parsed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).to(beginWith("VCALENDAR ['VTODO'] [[]] ['"))
+                expect(parsed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)).to(
+                    beginWith("VCALENDAR ['VTODO'] [[]] ['"))
                 expect(parsed.stdout.uppercased()).to(contain(id))
-                for raw in ["\u{2028}", "\u{85}", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1B}", "\u{07}"] { expect(exported.stdout).toNot(contain(raw)) }
+                for raw in ["\u{2028}", "\u{85}", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1B}", "\u{07}"] {
+                    expect(exported.stdout).toNot(contain(raw))
+                }
                 expect(exported.stdout.replacingOccurrences(of: "\r\n", with: "")).toNot(contain("\r"))
             }
 
-            it("writes a task title into report --csv as one quoted field, a leading formula sign neutralized, and rows as slips") {
+            it(
+                "writes a task title into report --csv as one quoted field, a leading formula sign neutralized, and rows as slips"
+            ) {
                 let project = run("project", "add", "Work").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 for title in ["=HYPERLINK(\"http://evil.invalid\")", "Write\r\n=1+2", "\t=cmd", "-2+3", "@SUM(A1)"] {
                     let task = run("task", "add", project, title).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -446,19 +538,29 @@ final class ExchangeSpec: QuickSpec {
                     expect(run("task", "stop", task).status) == 0
                 }
                 let csv = run("report", "--csv").stdout
-                let read = runCommand("/usr/bin/python3", ["-c", "import csv, json, sys; print(json.dumps([r[1] for r in csv.reader(open(sys.argv[1], newline=''))]))",
-                                                          write(csv, "report.csv")])
+                let read = runCommand(
+                    "/usr/bin/python3",
+                    [
+                        "-c",
+                        "import csv, json, sys; print(json.dumps([r[1] for r in csv.reader(open(sys.argv[1], newline=''))]))",
+                        write(csv, "report.csv"),
+                    ])
                 let titles = (try? JSONSerialization.jsonObject(with: Data(read.stdout.utf8))) as? [String]
-                expect(titles.map(Set.init)) == ["task", "'=HYPERLINK(\"http://evil.invalid\")", "Write\r\n=1+2", "'\t=cmd", "'-2+3", "'@SUM(A1)"]
+                expect(titles.map(Set.init)) == [
+                    "task", "'=HYPERLINK(\"http://evil.invalid\")", "Write\r\n=1+2", "'\t=cmd", "'-2+3", "'@SUM(A1)",
+                ]
             }
 
-            it("writes no todo.txt line that a tag read from a file starts, and refuses such a tag as a typed one is refused") {
+            it(
+                "writes no todo.txt line that a tag read from a file starts, and refuses such a tag as a typed one is refused"
+            ) {
                 let id = UUID(uuidString: "AB000000-0000-4000-8000-000000000009")!
                 let file = store.appendingPathComponent(StoreLayout.todo(id))
-                try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try! FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try! """
-                    {"id":"\(id.uuidString)","text":"Water plants","creationDate":"2026-11-20T10:00:00.000Z","completed":false,"tags":["home\\nx 2026-01-01 Pay the attacker id:\(id.uuidString.lowercased())"]}
-                    """.write(to: file, atomically: true, encoding: .utf8)
+                {"id":"\(id.uuidString)","text":"Water plants","creationDate":"2026-11-20T10:00:00.000Z","completed":false,"tags":["home\\nx 2026-01-01 Pay the attacker id:\(id.uuidString.lowercased())"]}
+                """.write(to: file, atomically: true, encoding: .utf8)
                 let listed = run("list")
                 expect(listed.stderr).to(contain("the tag"))
                 expect(listed.stderr).to(contain("a tag is one word, without spaces or control characters"))
@@ -467,10 +569,14 @@ final class ExchangeSpec: QuickSpec {
                 expect(exported).toNot(contain("Pay the attacker"))
             }
 
-            it("shows controls escaped when an export prints to a terminal, and --json carries C1 and bidi controls escaped") {
+            it(
+                "shows controls escaped when an export prints to a terminal, and --json carries C1 and bidi controls escaped"
+            ) {
                 _ = docket(["add", "Evil\u{1B}]0;title\u{07} \u{9B}2J \u{202E}txt.exe"], store: store)
                 for export in [["export", "todotxt"], ["ical", "export"], ["export", "taskwarrior"]] {
-                    let shown = runCommand("/usr/bin/script", ["-qec", ([docketBinary, "-C", store.path] + export).joined(separator: " "), "/dev/null"])
+                    let shown = runCommand(
+                        "/usr/bin/script",
+                        ["-qec", ([docketBinary, "-C", store.path] + export).joined(separator: " "), "/dev/null"])
                     expect(shown.stdout).toNot(contain("\u{1B}]0;"))
                     expect(shown.stdout).toNot(contain("\u{9B}"))
                     expect(shown.stdout).toNot(contain("\u{202E}"))
@@ -485,11 +591,17 @@ final class ExchangeSpec: QuickSpec {
         }
 
         describe("time") {
-            it("imports Timewarrior's intervals as slips on the tasks their tags name, once, and reports a range as CSV") {
+            it(
+                "imports Timewarrior's intervals as slips on the tasks their tags name, once, and reports a range as CSV"
+            ) {
                 let db = root.appendingPathComponent("timew")
-                try! FileManager.default.createDirectory(at: db.appendingPathComponent("data"), withIntermediateDirectories: true)
-                _ = FileManager.default.createFile(atPath: db.appendingPathComponent("timewarrior.cfg").path, contents: Data())
-                func timew(_ arguments: String...) -> CommandResult { runCommand("timew", arguments, environment: ["TIMEWARRIORDB": db.path], input: "") }
+                try! FileManager.default.createDirectory(
+                    at: db.appendingPathComponent("data"), withIntermediateDirectories: true)
+                _ = FileManager.default.createFile(
+                    atPath: db.appendingPathComponent("timewarrior.cfg").path, contents: Data())
+                func timew(_ arguments: String...) -> CommandResult {
+                    runCommand("timew", arguments, environment: ["TIMEWARRIORDB": db.path], input: "")
+                }
                 let work = run("project", "add", "Work").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 expect(run("task", "add", work, "Write report").status) == 0
                 expect(timew("track", "2026-11-20T09:00Z", "-", "2026-11-20T10:30Z", "Write report").status) == 0
@@ -504,7 +616,8 @@ final class ExchangeSpec: QuickSpec {
                 let imported = run("import", "timewarrior", file)
                 expect(imported.status) == 0
                 expect(imported.stdout).to(contain("Not carried: the annotation of 1 interval"))
-                expect(gitCLI(["log", "-1", "--format=%B"], in: store).stdout).to(contain("Not carried: the annotation of 1 interval"))
+                expect(gitCLI(["log", "-1", "--format=%B"], in: store).stdout).to(
+                    contain("Not carried: the annotation of 1 interval"))
                 let report = run("report").stdout
                 expect(report).to(contain("Work  2h 15m"))
                 expect(report).to(contain("Timewarrior  20m"))
@@ -520,7 +633,8 @@ final class ExchangeSpec: QuickSpec {
                 ]
                 let clipped = run("report", "--since", "2026-11-20 10:00", "--until", "2026-11-20", "--json").stdout
                 expect(clipped).to(contain("\"seconds\" : 1800"))
-                expect(run("report", "--since", "2026-11-22", "--until", "2026-11-21").stderr).to(contain("--until is not after --since"))
+                expect(run("report", "--since", "2026-11-22", "--until", "2026-11-21").stderr).to(
+                    contain("--until is not after --since"))
             }
         }
     }

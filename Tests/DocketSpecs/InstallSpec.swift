@@ -1,5 +1,6 @@
 import DocketSpecSupport
 import Foundation
+import Synchronization
 import Nimble
 import Quick
 
@@ -10,7 +11,8 @@ import Quick
 /// are then left out, and it says so); scripts/install alone builds both for release.
 final class InstallSpec: QuickSpec {
     override class func spec() {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let manual: String? = {
             let outputs = root.appendingPathComponent(".build/plugins/GenerateManual/outputs")
             let folders = (try? FileManager.default.contentsOfDirectory(atPath: outputs.path)) ?? []
@@ -27,15 +29,20 @@ final class InstallSpec: QuickSpec {
             // NB: plain `swift test` writes no man page (`scripts/test` does, with `swift package generate-manual`):
             // without one, the spec installs without it and leaves out the man page's checks, saying so.
             func install(_ extra: [String] = []) -> CommandResult {
-                return runCommand(root.appendingPathComponent("scripts/install").path, ["--binary", docketBinary] + (manual.map { ["--man", $0] } ?? []) + extra,
-                                  environment: ["HOME": home.path, "PATH": "/usr/local/bin:/usr/bin:/bin"],
-                                  unsetting: ["DOCKET_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME"])
+                return runCommand(
+                    root.appendingPathComponent("scripts/install").path,
+                    ["--binary", docketBinary] + (manual.map { ["--man", $0] } ?? []) + extra,
+                    environment: ["HOME": home.path, "PATH": "/usr/local/bin:/usr/bin:/bin"],
+                    unsetting: ["DOCKET_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME"])
             }
             /// Keys typed into a new interactive shell; what its terminal showed.
             func type(in shell: String, _ keys: String...) -> String {
-                runCommand("python3", [root.appendingPathComponent("Tests/scripts/type-in-shell.py").path, shell] + keys, in: home,
-                           environment: ["HOME": home.path, "PATH": "/usr/local/bin:/usr/bin:/bin", "TERM": "xterm"],
-                           unsetting: ["DOCKET_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME"]).stdout
+                runCommand(
+                    "python3", [root.appendingPathComponent("Tests/scripts/type-in-shell.py").path, shell] + keys,
+                    in: home,
+                    environment: ["HOME": home.path, "PATH": "/usr/local/bin:/usr/bin:/bin", "TERM": "xterm"],
+                    unsetting: ["DOCKET_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME"]
+                ).stdout
             }
             let installed = { home.appendingPathComponent(".local/bin/docket").path }
 
@@ -43,32 +50,49 @@ final class InstallSpec: QuickSpec {
                 let result = install()
                 expect(result.status).to(equal(0), description: result.stderr)
                 expect(FileManager.default.isExecutableFile(atPath: installed())) == true
-                let shown = type(in: "bash", "docket\\r", "man -w docket\\r", "echo warnings: $(man docket 2>&1 >/dev/null | wc -l)\\r",
-                                 "echo pages: $(man docket 2>/dev/null | grep -c 'Todo lists and projects kept as JSON files')\\r")
+                let shown = type(
+                    in: "bash", "docket\\r", "man -w docket\\r",
+                    "echo warnings: $(man docket 2>&1 >/dev/null | wc -l)\\r",
+                    "echo pages: $(man docket 2>/dev/null | grep -c 'Todo lists and projects kept as JSON files')\\r")
                 expect(shown).to(contain("Created a new Docket store in \(home.path)/.docket"))
                 expect(shown).to(contain("Nothing to do. Add a todo with 'docket add <text>'."))
                 guard manual != nil else {
-                    return print("InstallSpec: no man page in .build/plugins/GenerateManual, so its checks are left out; scripts/test writes one")
+                    return print(
+                        "InstallSpec: no man page in .build/plugins/GenerateManual, so its checks are left out; scripts/test writes one"
+                    )
                 }
                 expect(shown).to(contain("\(home.path)/.local/share/man/man1/docket.1"))
                 expect(shown).to(contain("warnings: 0\r\n"))
                 expect(shown).to(contain("pages: 1\r\n"))
             }
-            for shell in ["bash", "zsh", "fish"] {
-                it("completes commands and open todo ids at TAB in a new \(shell)") {
-                    expect(install().status) == 0
-                    let store = home.appendingPathComponent(".docket")
-                    expect(runCommand(installed(), ["init", store.path]).status) == 0
-                    let open = docket(["add", "Buy milk"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                    let done = docket(["add", "Call Anna"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                    docket(["done", done], store: store)
-                    let command = type(in: shell, "docket repo\\t")
-                    expect(command).to(contain("docket report"))
-                    let id = type(in: shell, "docket done \\t")
-                    expect(id).to(contain("done \(open)"))
-                    expect(id).toNot(contain(done))
-                    let reopen = type(in: shell, "docket reopen \\t")
-                    expect(reopen).to(contain("reopen \(done)"))
+            it("completes commands and open todo ids at TAB in a new bash, zsh and fish") {
+                expect(install().status) == 0
+                let store = home.appendingPathComponent(".docket")
+                expect(runCommand(installed(), ["init", store.path]).status) == 0
+                let open = docket(["add", "Buy milk"], store: store).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+                let done = docket(["add", "Call Anna"], store: store).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+                docket(["done", done], store: store)
+                // The three shells at once, each typed into as a person would; Ctrl-C clears a line, and an echoed
+                // marker parts what each completion showed.
+                let shells = ["bash", "zsh", "fish"]
+                let shown = Mutex([String: String]())
+                DispatchQueue.concurrentPerform(iterations: shells.count) { index in
+                    let text = type(
+                        in: shells[index], "docket repo\\t", "\\x03", "echo @@1\\r", "docket done \\t", "\\x03",
+                        "echo @@2\\r", "docket reopen \\t")
+                    shown.withLock { $0[shells[index]] = text }
+                }
+                for shell in shells {
+                    let text = (shown.withLock { $0[shell] } ?? "").replacingOccurrences(of: "\r", with: "")
+                    let parts = text.components(separatedBy: "\n@@")
+                    expect(parts.count).to(equal(3), description: "\(shell) showed: \(parts)")
+                    guard parts.count == 3 else { continue }
+                    expect(parts[0]).to(contain("docket report"), description: shell)
+                    expect(parts[1]).to(contain("done \(open)"), description: shell)
+                    expect(parts[1]).toNot(contain(done), description: shell)
+                    expect(parts[2]).to(contain("reopen \(done)"), description: shell)
                 }
             }
             it("runs again over itself, keeping the rest of each start-up file and one block of its own") {

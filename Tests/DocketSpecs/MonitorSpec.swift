@@ -2,6 +2,7 @@ import DocketSpecSupport
 import Foundation
 import Nimble
 import Quick
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,9 @@ final class MonitorSpec: QuickSpec {
         func path(_ relative: String) -> String { store.path + "/" + relative }
         /// The running monitor's pid, from its lock file.
         func monitorPid() -> Int32? {
-            guard let text = try? String(contentsOfFile: path(".git/docket/monitor.lock"), encoding: .utf8) else { return nil }
+            guard let text = try? String(contentsOfFile: path(".git/docket/monitor.lock"), encoding: .utf8) else {
+                return nil
+            }
             return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         /// `docket status --json` as the monitor's answer leads it, and as a status that looks at every file finds it.
@@ -47,7 +50,8 @@ final class MonitorSpec: QuickSpec {
                 let commandLine = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid ?? 0)/cmdline"))) ?? Data()
                 expect(commandLine.split(separator: 0).map { String(decoding: $0, as: UTF8.self) })
                     == ["docket", "-C", store.path, "monitor", "run", "--background"]
-                expect(run("monitor").stdout).to(beginWith("The change monitor is on and runs: pid \(pid ?? 0), watching "))
+                expect(run("monitor").stdout).to(
+                    beginWith("The change monitor is on and runs: pid \(pid ?? 0), watching "))
                 // A second one started by hand leaves at once, naming why.
                 let second = runCommand("timeout", ["20", docketBinary, "-C", store.path, "monitor", "run"])
                 expect(second.status) == 1
@@ -57,7 +61,9 @@ final class MonitorSpec: QuickSpec {
                 expect(run("monitor").stdout) == "The change monitor is off; 'docket monitor on' starts it.\n"
             }
 
-            it("lets status and commit see an edit in place that keeps the size and the modification time, a new folder and a removed one") {
+            it(
+                "lets status and commit see an edit in place that keeps the size and the modification time, a new folder and a removed one"
+            ) {
                 expect(run("add", "Buy milk").status) == 0
                 expect(run("add", "Call Anna").status) == 0
                 expect(run("commit").status) == 0
@@ -65,7 +71,9 @@ final class MonitorSpec: QuickSpec {
                 expect(run("status").stdout) == "Nothing to commit; the store matches its last commit.\n"
 
                 // The same number of bytes, written into the file as it is, and its time put back.
-                let milk = items().first { (try? String(contentsOfFile: path($0), encoding: .utf8))?.contains("Buy milk") == true }!
+                let milk = items().first {
+                    (try? String(contentsOfFile: path($0), encoding: .utf8))?.contains("Buy milk") == true
+                }!
                 var before = stat()
                 stat(path(milk), &before)
                 let handle = FileHandle(forUpdatingAtPath: path(milk))!
@@ -78,7 +86,8 @@ final class MonitorSpec: QuickSpec {
                 expect(run("status").stdout).to(contain("todo 'Buy milk' renamed to 'Buy mint'"))
 
                 // A folder made with a file in it at once, and a bucket removed whole.
-                try FileManager.default.createDirectory(atPath: path("todos/new/deeper"), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: path("todos/new/deeper"), withIntermediateDirectories: true)
                 try Data("{}".utf8).write(to: URL(fileURLWithPath: path("todos/new/deeper/stray.json")))
                 let anna = items().first { $0 != milk }!
                 try FileManager.default.removeItem(atPath: path((anna as NSString).deletingLastPathComponent))
@@ -104,29 +113,38 @@ final class MonitorSpec: QuickSpec {
                 expect(eventually(within: 10) { kill(first, 0) != 0 }).to(beTrue())
                 let milk = items()[0]
                 let text = try String(contentsOfFile: path(milk), encoding: .utf8)
-                try text.replacingOccurrences(of: "Buy milk", with: "Buy oats").write(toFile: path(milk), atomically: false, encoding: .utf8)
+                try text.replacingOccurrences(of: "Buy milk", with: "Buy oats").write(
+                    toFile: path(milk), atomically: false, encoding: .utf8)
                 expect(run("status").stdout).to(contain("todo 'Buy milk' renamed to 'Buy oats'"))
-                expect(eventually(within: 10) { monitorPid().map { $0 != first && kill($0, 0) == 0 } ?? false }).to(beTrue())
-                expect(run("monitor").stdout).to(beginWith("The change monitor is on and runs: pid \(monitorPid() ?? 0)"))
+                expect(eventually(within: 10) { monitorPid().map { $0 != first && kill($0, 0) == 0 } ?? false }).to(
+                    beTrue())
+                expect(run("monitor").stdout).to(
+                    beginWith("The change monitor is on and runs: pid \(monitorPid() ?? 0)"))
                 expect(run("status").stdout).to(contain("todo 'Buy milk' renamed to 'Buy oats'"))
             }
 
-            it("trusts the index where it saw no change: an edit through a hard link elsewhere, which inotify does not see, shows once it is off") {
+            it(
+                "trusts the index where it saw no change: an edit through a hard link elsewhere, which inotify does not see, shows once it is off"
+            ) {
                 expect(run("add", "Buy milk").status) == 0
                 expect(run("commit").status) == 0
                 expect(run("monitor", "on").status) == 0
                 expect(run("status").status) == 0
-                // Past the second the file and the index were written in: until then a status reads it again (racily clean), as git
+                // Past the second the file and the index were written in: until then a status reads it again (racily
+                // clean), as git
                 // does, and lists its folder once more after that.
                 Thread.sleep(forTimeInterval: 1.1)
                 expect(run("status").status) == 0
                 expect(run("status").status) == 0
                 let milk = items()[0]
-                let elsewhere = store.deletingLastPathComponent().appendingPathComponent("link-\(UUID().uuidString).json").path
+                let elsewhere = store.deletingLastPathComponent().appendingPathComponent(
+                    "link-\(UUID().uuidString).json"
+                ).path
                 defer { unlink(elsewhere) }
                 expect(link(path(milk), elsewhere)) == 0
                 let text = try String(contentsOfFile: elsewhere, encoding: .utf8)
-                try text.replacingOccurrences(of: "Buy milk", with: "Buy corn").write(toFile: elsewhere, atomically: false, encoding: .utf8)
+                try text.replacingOccurrences(of: "Buy milk", with: "Buy corn").write(
+                    toFile: elsewhere, atomically: false, encoding: .utf8)
                 expect(run("status").stdout) == "Nothing to commit; the store matches its last commit.\n"
                 expect(run("monitor", "off").status) == 0
                 expect(run("status").stdout).to(contain("todo 'Buy milk' renamed to 'Buy corn'"))
@@ -135,7 +153,9 @@ final class MonitorSpec: QuickSpec {
             it("looks everywhere once inotify has lost events, so an edit made after the loss still shows") {
                 // A monitor whose inotify queue holds 16 events (the limit is read when it starts; root may lower it).
                 let limit = "/proc/sys/fs/inotify/max_queued_events"
-                guard getuid() == 0, access(limit, W_OK) == 0, let saved = try? String(contentsOfFile: limit, encoding: .utf8) else {
+                guard getuid() == 0, access(limit, W_OK) == 0,
+                    let saved = try? String(contentsOfFile: limit, encoding: .utf8)
+                else {
                     print("skipped: lowering \(limit) needs root")
                     return
                 }
@@ -178,11 +198,13 @@ final class MonitorSpec: QuickSpec {
                 /// Whether the last status was led by the monitor: it noted its answer for the index as it is.
                 func ledByMonitor() -> Bool {
                     guard let note = try? String(contentsOfFile: path(".git/docket/monitor-scan"), encoding: .utf8),
-                          let index = FileManager.default.contents(atPath: path(".git/index")), index.count > 20 else { return false }
+                        let index = FileManager.default.contents(atPath: path(".git/index")), index.count > 20
+                    else { return false }
                     let checksum = index.suffix(20).map { String(format: "%02x", $0) }.joined()
                     return note.split(separator: "\0").dropFirst(2).first.map(String.init) == checksum
                 }
-                var asked = 0, steps = 0
+                var asked = 0
+                var steps = 0
                 forAll(3) { g in
                     // Every kind of change twice per seed, in a seeded order.
                     let order = (0..<16).shuffled(using: &g) + (0..<16).shuffled(using: &g)
@@ -199,7 +221,9 @@ final class MonitorSpec: QuickSpec {
                             // The last byte (the closing newline) made a space: still the same size, and still JSON.
                             var info = stat()
                             let fd = open(path(pick!), O_WRONLY)
-                            if fd >= 0, fstat(fd, &info) == 0, info.st_size > 0 { _ = pwrite(fd, " ", 1, info.st_size - 1) }
+                            if fd >= 0, fstat(fd, &info) == 0, info.st_size > 0 {
+                                _ = pwrite(fd, " ", 1, info.st_size - 1)
+                            }
                             close(fd)
                         case 4 where pick != nil:
                             what = "append to \(pick!)"
@@ -212,11 +236,13 @@ final class MonitorSpec: QuickSpec {
                             unlink(path(pick!))
                         case 6:
                             what = "make a stray in a new folder"
-                            try? FileManager.default.createDirectory(atPath: path("todos/S\(step)/inner"), withIntermediateDirectories: true)
+                            try? FileManager.default.createDirectory(
+                                atPath: path("todos/S\(step)/inner"), withIntermediateDirectories: true)
                             try? Data("{}".utf8).write(to: URL(fileURLWithPath: path("todos/S\(step)/inner/x.json")))
                         case 7 where pick != nil:
                             what = "remove the folder of \(pick!)"
-                            try? FileManager.default.removeItem(atPath: path((pick! as NSString).deletingLastPathComponent))
+                            try? FileManager.default.removeItem(
+                                atPath: path((pick! as NSString).deletingLastPathComponent))
                         case 8 where pick != nil:
                             what = "move the folder of \(pick!)"
                             rename(path((pick! as NSString).deletingLastPathComponent), path("todos/M\(step)"))
@@ -224,7 +250,9 @@ final class MonitorSpec: QuickSpec {
                             what = "the strays removed, and a commit"
                             for name in (try? FileManager.default.contentsOfDirectory(atPath: path("todos"))) ?? [] {
                                 var info = stat()
-                                if name.hasPrefix("S") || name.hasPrefix("M") || (lstat(path("todos/" + name), &info) == 0 && info.st_mode & S_IFMT == S_IFLNK) {
+                                if name.hasPrefix("S") || name.hasPrefix("M")
+                                    || (lstat(path("todos/" + name), &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
+                                {
                                     try? FileManager.default.removeItem(atPath: path("todos/" + name))
                                 }
                             }
@@ -250,16 +278,20 @@ final class MonitorSpec: QuickSpec {
                         steps += 1
                         if ledByMonitor() { asked += 1 }
                         if shown.monitored != shown.everywhere {
-                            let note = (try? String(contentsOfFile: path(".git/docket/monitor-scan"), encoding: .utf8))?
+                            let note =
+                                (try? String(contentsOfFile: path(".git/docket/monitor-scan"), encoding: .utf8))?
                                 .replacingOccurrences(of: "\0", with: " | ") ?? "none"
-                            return "after step \(step) (\(what)) the monitored status said\n\(shown.monitored)\nand a full one\n\(shown.everywhere)\n"
+                            return
+                                "after step \(step) (\(what)) the monitored status said\n\(shown.monitored)\nand a full one\n\(shown.everywhere)\n"
                                 + "monitor-scan: \(note)\ngit status: \(gitCLI(["status", "--porcelain", "-uall"], in: store).stdout)"
                         }
                     }
                     return nil
                 }
-                // The monitor's answers led most of those statuses (a status after git changed the index looks everywhere).
-                expect(asked * 2).to(beGreaterThan(steps), description: "\(asked) of \(steps) statuses were led by the monitor")
+                // The monitor's answers led most of those statuses (a status after git changed the index looks
+                // everywhere).
+                expect(asked * 2).to(
+                    beGreaterThan(steps), description: "\(asked) of \(steps) statuses were led by the monitor")
             }
         }
     }

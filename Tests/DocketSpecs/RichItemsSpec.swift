@@ -12,11 +12,16 @@ final class RichItemsSpec: QuickSpec {
         afterEach { try? FileManager.default.removeItem(at: store) }
         @discardableResult
         func run(_ arguments: String...) -> CommandResult { docket(arguments, store: store) }
-        @discardableResult func add(_ words: String...) -> String { docket(["add"] + words, store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines) }
+        @discardableResult func add(_ words: String...) -> String {
+            docket(["add"] + words, store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         func todos() -> [TodoItem] { (try? Store.open(at: store).load().state.todos) ?? [] }
         func file(_ id: String) -> String {
             let full = todos().first { $0.id.uuidString.lowercased().hasPrefix(id) }!.id.uuidString
-            return (try? String(contentsOf: store.appendingPathComponent("todos/\(full.prefix(2))/\(full).json"), encoding: .utf8)) ?? ""
+            return
+                (try? String(
+                    contentsOf: store.appendingPathComponent("todos/\(full.prefix(2))/\(full).json"), encoding: .utf8))
+                ?? ""
         }
 
         describe("tags") {
@@ -41,23 +46,30 @@ final class RichItemsSpec: QuickSpec {
             }
             it("ask for more of an id that starts both a todo's and a task's, and take the longer one") {
                 let opened = try Store.open(at: store)
-                let todo = TodoItem(id: UUID(uuidString: "ABCD1111-0000-4000-8000-000000000000")!, text: "Buy milk", creationDate: Date(),
-                                    completed: false, dueDate: nil, alterDate: nil)
+                let todo = TodoItem(
+                    id: UUID(uuidString: "ABCD1111-0000-4000-8000-000000000000")!, text: "Buy milk",
+                    creationDate: Date(),
+                    completed: false, dueDate: nil, alterDate: nil)
                 try opened.addTodo(todo)
                 let project = Project(title: "Garden")
                 try opened.addProject(project)
-                try opened.addTask(ProjectTask(id: UUID(uuidString: "ABCD2222-0000-4000-8000-000000000000")!, title: "Dig", dueDate: .unknown,
-                                               state: .unfinished, timeSlips: [], alterDate: nil), to: project.id)
+                try opened.addTask(
+                    ProjectTask(
+                        id: UUID(uuidString: "ABCD2222-0000-4000-8000-000000000000")!, title: "Dig", dueDate: .unknown,
+                        state: .unfinished, timeSlips: [], alterDate: nil), to: project.id)
                 let both = run("tag", "abcd", "+x")
-                expect(both.stderr).to(contain("the id abcd matches todo abcd1111 and task abcd2222; give more of the id"))
+                expect(both.stderr).to(
+                    contain("the id abcd matches todo abcd1111 and task abcd2222; give more of the id"))
                 expect(run("tag", "abcd2", "+x").stdout) == "Tagged: Dig  +x\n"
             }
             it("are refused when they are not one word, with the reason") {
                 let milk = add("Buy", "milk")
                 let spaced = run("tag", milk, "+two words")
                 expect(spaced.status) == 64
-                expect(spaced.stderr).to(contain("'+two words' is not a tag: a tag is one word, without spaces or control characters"))
-                expect(run("tag", milk, "home").stderr).to(contain("'home' is neither +tag nor -tag: docket tag <id> +home -work"))
+                expect(spaced.stderr).to(
+                    contain("'+two words' is not a tag: a tag is one word, without spaces or control characters"))
+                expect(run("tag", milk, "home").stderr).to(
+                    contain("'home' is neither +tag nor -tag: docket tag <id> +home -work"))
             }
             it("leave a file without tags as it was written before there were tags") {
                 let milk = add("Buy", "milk")
@@ -73,7 +85,9 @@ final class RichItemsSpec: QuickSpec {
                 add("None", "--due", "tomorrow")
                 add("High", "--due", "tomorrow", "--priority", "high")
                 add("Later", "--due", "+3d", "--priority", "high")
-                let texts = run("list").stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true)[3] }
+                let texts = run("list").stdout.split(separator: "\n").map {
+                    $0.split(separator: " ", omittingEmptySubsequences: true)[3]
+                }
                 expect(texts) == ["High", "Low", "None", "Later"]
             }
             it("is set and cleared with priority, and a word it does not know is refused") {
@@ -82,7 +96,8 @@ final class RichItemsSpec: QuickSpec {
                 expect(todos().first?.priority) == .high
                 expect(run("priority", milk, "none").stdout) == "Priority none: Buy milk\n"
                 expect(todos().first?.priority).to(beNil())
-                expect(run("priority", milk, "urgent").stderr).to(contain("'urgent' is not a priority; use high, medium, low or none"))
+                expect(run("priority", milk, "urgent").stderr).to(
+                    contain("'urgent' is not a priority; use high, medium, low or none"))
             }
         }
 
@@ -101,8 +116,10 @@ final class RichItemsSpec: QuickSpec {
                 expect(run("show", milk).status) == 0
             }
             it("go on a project's task too, and show shows the task") {
-                let project = docket(["project", "add", "Garden"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                let task = docket(["task", "add", project, "Dig", "beds"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let project = docket(["project", "add", "Garden"], store: store).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+                let task = docket(["task", "add", project, "Dig", "beds"], store: store).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
                 expect(run("note", task, "needs a spade").status) == 0
                 expect(run("tag", task, "+outside").status) == 0
                 let shown = run("show", task).stdout
@@ -124,22 +141,28 @@ final class RichItemsSpec: QuickSpec {
                 expect(todos().first?.completedDate).to(beNil())
             }
             it("is a finished task's, shown by the time report") {
-                let project = docket(["project", "add", "Garden"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                let task = docket(["task", "add", project, "Dig"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let project = docket(["project", "add", "Garden"], store: store).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+                let task = docket(["task", "add", project, "Dig"], store: store).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
                 run("task", "start", task)
                 run("task", "stop", task)
                 run("task", "state", task, "finished")
                 let finished = try Store.open(at: store).load().state.projects[0].tasks[0]
                 expect(finished.completedDate) == finished.alterDate
-                expect(run("report").stdout).to(contain("Dig  finished \(String(ISODate.string(from: finished.completedDate!).prefix(10)))"))
-                expect(run("report", "--json").stdout).to(contain("\"finished\" : \"\(ISODate.string(from: finished.completedDate!))\""))
+                expect(run("report").stdout).to(
+                    contain("Dig  finished \(String(ISODate.string(from: finished.completedDate!).prefix(10)))"))
+                expect(run("report", "--json").stdout).to(
+                    contain("\"finished\" : \"\(ISODate.string(from: finished.completedDate!))\""))
             }
         }
 
         describe("repeating todos") {
             it("make the next instance when done, once, and show says what repeats") {
                 let water = add("Water", "plants", "--every", "week", "--due", "2026-12-05")
-                expect(run("show", water).stdout).to(contain("repeats   every week from the due date, instance 1; when done, the next is due 2026-12-12"))
+                expect(run("show", water).stdout).to(
+                    contain("repeats   every week from the due date, instance 1; when done, the next is due 2026-12-12")
+                )
                 let done = run("done", water)
                 expect(done.stdout).to(contain("Done: Water plants\nNext: "))
                 expect(done.stdout).to(contain(", due 2026-12-12"))
@@ -148,7 +171,8 @@ final class RichItemsSpec: QuickSpec {
                 expect(todos().count) == 2
                 let next = todos().first { !$0.completed }!
                 expect(next.recurrence?.occurrence) == 2
-                expect(run("repeat", String(next.id.uuidString.prefix(8)), "none").stdout) == "Stopped repeating: Water plants\n"
+                expect(run("repeat", String(next.id.uuidString.prefix(8)), "none").stdout)
+                    == "Stopped repeating: Water plants\n"
                 expect(run("repeat", water, "fortnight").stderr).to(contain("'fortnight' is not an interval"))
             }
         }
@@ -177,8 +201,10 @@ final class RichItemsSpec: QuickSpec {
                 // A change made outside docket (here by hand) is kept, and named.
                 run("priority", milk, "high")
                 run("commit")
-                let path = store.appendingPathComponent("todos/\(committed.id.uuidString.prefix(2))/\(committed.id.uuidString).json")
-                let text = try String(contentsOf: path, encoding: .utf8).replacingOccurrences(of: "\"high\"", with: "\"low\"")
+                let path = store.appendingPathComponent(
+                    "todos/\(committed.id.uuidString.prefix(2))/\(committed.id.uuidString).json")
+                let text = try String(contentsOf: path, encoding: .utf8).replacingOccurrences(
+                    of: "\"high\"", with: "\"low\"")
                 try text.write(to: path, atomically: true, encoding: .utf8)
                 run("commit")
                 let undone = run("undo")
@@ -208,10 +234,13 @@ final class RichItemsSpec: QuickSpec {
                 run("done", water)
                 expect(todos().count) == 2
             }
-            it("of a change whose docket was killed before writing it changes nothing, and the undo before it still works") {
+            it(
+                "of a change whose docket was killed before writing it changes nothing, and the undo before it still works"
+            ) {
                 let milk = add("Buy", "milk")
                 run("priority", milk, "low")
-                let killed = docket(["priority", milk, "high"], store: store, environment: ["DOCKET_FAULT": "after-undo-record"])
+                let killed = docket(
+                    ["priority", milk, "high"], store: store, environment: ["DOCKET_FAULT": "after-undo-record"])
                 expect(killed.status) != 0
                 expect(todos().first?.priority) == .low
                 expect(run("undo").status) == 0
@@ -220,16 +249,22 @@ final class RichItemsSpec: QuickSpec {
                 expect(todos().first?.priority).to(beNil())
             }
             it("of a committed task removal brings the task back without its tombstone") {
-                let project = docket(["project", "add", "Garden"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                let task = docket(["task", "add", project, "Dig"], store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let project = docket(["project", "add", "Garden"], store: store).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+                let task = docket(["task", "add", project, "Dig"], store: store).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
                 run("commit")
                 let id = try Store.open(at: store).taskID(task).task
                 run("task", "rm", task)
                 run("commit")
-                expect(FileManager.default.fileExists(atPath: store.appendingPathComponent(StoreLayout.tombstone(id)).path)) == true
+                expect(
+                    FileManager.default.fileExists(atPath: store.appendingPathComponent(StoreLayout.tombstone(id)).path)
+                ) == true
                 expect(run("undo").stdout).to(contain("reversed by a new edit"))
                 expect(try Store.open(at: store).load().state.projects.first?.tasks.map(\.title)) == ["Dig"]
-                expect(FileManager.default.fileExists(atPath: store.appendingPathComponent(StoreLayout.tombstone(id)).path)) == false
+                expect(
+                    FileManager.default.fileExists(atPath: store.appendingPathComponent(StoreLayout.tombstone(id)).path)
+                ) == false
                 expect(run("commit").status) == 0
             }
             it("says it cannot take back a change too large to keep, and goes on past it") {
@@ -240,16 +275,22 @@ final class RichItemsSpec: QuickSpec {
                 try opened.edit { AppState(todos: $0.todos + many, projects: $0.projects, removed: $0.removed) }
                 expect(run("undo", "--list").stdout).to(contain("docket import  8000 items, too many to undo"))
                 let refused = run("undo")
-                expect(refused.stdout).to(contain("Cannot undo docket import: it changed 8000 items, too many to keep for undo; nothing changed"))
+                expect(refused.stdout).to(
+                    contain(
+                        "Cannot undo docket import: it changed 8000 items, too many to keep for undo; nothing changed"))
                 expect(todos().count) == 8_001
                 expect(run("undo").stdout).to(contain("Undid docket add Buy milk"))
                 expect(todos().count) == 8_000
             }
             describe("journal") {
                 var pages: URL { store.appendingPathComponent(".git/docket/undo") }
-                func pageNames() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: pages.path)) ?? []).sorted() }
+                func pageNames() -> [String] {
+                    ((try? FileManager.default.contentsOfDirectory(atPath: pages.path)) ?? []).sorted()
+                }
                 func stamp(_ name: String) -> [String] {
-                    let info = (try? FileManager.default.attributesOfItem(atPath: pages.appendingPathComponent(name).path)) ?? [:]
+                    let info =
+                        (try? FileManager.default.attributesOfItem(atPath: pages.appendingPathComponent(name).path))
+                        ?? [:]
                     return ["\(info[.systemFileNumber] ?? "-")", "\(info[.modificationDate] ?? "-")"]
                 }
 
@@ -266,11 +307,15 @@ final class RichItemsSpec: QuickSpec {
                     expect(run("undo").stdout).to(contain("Undid docket priority \(milk) high"))
                     expect(pageNames()) == kept
                 }
-                it("numbers its files again when one was named past where numbers read, and the newest change stays the newest") {
+                it(
+                    "numbers its files again when one was named past where numbers read, and the newest change stays the newest"
+                ) {
                     let milk = add("Buy", "milk")
-                    // A copy of the change under the largest name a page may have, as a hand or another tool might leave it.
-                    try FileManager.default.copyItem(at: pages.appendingPathComponent(pageNames()[0]),
-                                                     to: pages.appendingPathComponent("999999999999999999.json"))
+                    // A copy of the change under the largest name a page may have, as a hand or another tool might
+                    // leave it.
+                    try FileManager.default.copyItem(
+                        at: pages.appendingPathComponent(pageNames()[0]),
+                        to: pages.appendingPathComponent("999999999999999999.json"))
                     run("priority", milk, "low")
                     expect(pageNames()) == ["0000000001.json", "0000000002.json", "0000000003.json"]
                     expect(run("undo").stdout).to(contain("Undid docket priority \(milk) low"))
@@ -279,7 +324,11 @@ final class RichItemsSpec: QuickSpec {
                     let opened = try Store.open(at: store)
                     for number in 1...52 {
                         opened.action = "docket add Todo \(number)"
-                        try opened.edit { AppState(todos: $0.todos + [TodoItem(text: "Todo \(number)")], projects: $0.projects, removed: $0.removed) }
+                        try opened.edit {
+                            AppState(
+                                todos: $0.todos + [TodoItem(text: "Todo \(number)")], projects: $0.projects,
+                                removed: $0.removed)
+                        }
                     }
                     expect(pageNames().count) == Store.undoDepth
                     let listed = run("undo", "--list").stdout
@@ -292,28 +341,37 @@ final class RichItemsSpec: QuickSpec {
                     let milk = add("Buy", "milk")
                     run("priority", milk, "low")
                     // The two changes as an older docket kept them: one undo.json, oldest first.
-                    let entries = try pageNames().map { try String(contentsOf: pages.appendingPathComponent($0), encoding: .utf8) }
-                    try ("[" + entries.joined(separator: ",") + "]").write(to: store.appendingPathComponent(".git/docket/undo.json"), atomically: true, encoding: .utf8)
+                    let entries = try pageNames().map {
+                        try String(contentsOf: pages.appendingPathComponent($0), encoding: .utf8)
+                    }
+                    try ("[" + entries.joined(separator: ",") + "]").write(
+                        to: store.appendingPathComponent(".git/docket/undo.json"), atomically: true, encoding: .utf8)
                     try FileManager.default.removeItem(at: pages)
                     let listed = run("undo", "--list").stdout
                     expect(listed).to(contain("1  "))
                     expect(listed).to(contain("docket priority \(milk) low"))
                     expect(listed).to(contain("docket add Buy milk"))
-                    expect(FileManager.default.fileExists(atPath: store.appendingPathComponent(".git/docket/undo.json").path)) == false
+                    expect(
+                        FileManager.default.fileExists(
+                            atPath: store.appendingPathComponent(".git/docket/undo.json").path)) == false
                     run("done", milk)
                     expect(run("undo", "-n", "2").stdout).to(contain("Undid docket priority \(milk) low"))
                     expect(todos().first?.priority).to(beNil())
                     expect(todos().first?.completed) == false
                 }
-                it("names a kept change that does not read or is a link, and removing it as told goes on to the one before") {
+                it(
+                    "names a kept change that does not read or is a link, and removing it as told goes on to the one before"
+                ) {
                     let milk = add("Buy", "milk")
                     run("priority", milk, "low")
                     run("priority", milk, "high")
                     let names = pageNames()
-                    let outside = store.deletingLastPathComponent().appendingPathComponent("page-\(UUID().uuidString).json")
+                    let outside = store.deletingLastPathComponent().appendingPathComponent(
+                        "page-\(UUID().uuidString).json")
                     defer { try? FileManager.default.removeItem(at: outside) }
                     try FileManager.default.moveItem(at: pages.appendingPathComponent(names[2]), to: outside)
-                    try FileManager.default.createSymbolicLink(at: pages.appendingPathComponent(names[2]), withDestinationURL: outside)
+                    try FileManager.default.createSymbolicLink(
+                        at: pages.appendingPathComponent(names[2]), withDestinationURL: outside)
                     let linked = run("undo")
                     expect(linked.status) == 1
                     expect(linked.stderr).to(contain("\(names[2]) cannot be read: is a symbolic link"))

@@ -1,6 +1,6 @@
 import Docket
-import DocketSystem
 import DocketSpecSupport
+import DocketSystem
 import Foundation
 import Nimble
 import Quick
@@ -34,7 +34,8 @@ final class StoreSpec: QuickSpec {
 
         describe("Store.open") {
             it("refuses a folder that is no repository, saying how to make a store") {
-                expect { try Store.open(at: folder) }.to(throwError(StoreError.state(.notARepository(path: folder.path))))
+                expect { try Store.open(at: folder) }.to(
+                    throwError(StoreError.state(.notARepository(path: folder.path))))
             }
             it("refuses a git repository that is not a store") {
                 gitCLI(["init", "-q"], in: folder)
@@ -42,28 +43,44 @@ final class StoreSpec: QuickSpec {
             }
             it("refuses a bare repository") {
                 gitCLI(["init", "-q", "--bare"], in: folder)
-                expect { try Store.open(at: folder) }.to(throwError(StoreError.state(.bareRepository(path: folder.path))))
+                expect { try Store.open(at: folder) }.to(
+                    throwError(StoreError.state(.bareRepository(path: folder.path))))
             }
             it("refuses a newer format, and reads nothing") {
                 _ = try Store.create(at: folder)
-                try Data("{\"format\": \(Store.format + 1)}\n".utf8).write(to: URL(fileURLWithPath: file(StoreLayout.format)))
-                expect { try Store.open(at: folder) }.to(throwError(StoreError.state(.newerFormat(path: folder.path, found: Store.format + 1))))
+                try Data("{\"format\": \(Store.format + 1)}\n".utf8).write(
+                    to: URL(fileURLWithPath: file(StoreLayout.format)))
+                expect { try Store.open(at: folder) }.to(
+                    throwError(StoreError.state(.newerFormat(path: folder.path, found: Store.format + 1))))
             }
         }
 
         describe("StoreLayout") {
             it("names every item's file with its id in capitals, as uuidString spells it, and reads the same id back") {
                 forAll(2000) { g in
-                    let id = UUID(uuid: (UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
-                                         UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
-                                         UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
-                                         UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
-                                         UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
-                                         UInt8.random(in: 0...255, using: &g)))
+                    let id = UUID(
+                        uuid: (
+                            UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
+                            UInt8.random(in: 0...255, using: &g),
+                            UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
+                            UInt8.random(in: 0...255, using: &g),
+                            UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
+                            UInt8.random(in: 0...255, using: &g),
+                            UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
+                            UInt8.random(in: 0...255, using: &g),
+                            UInt8.random(in: 0...255, using: &g), UInt8.random(in: 0...255, using: &g),
+                            UInt8.random(in: 0...255, using: &g),
+                            UInt8.random(in: 0...255, using: &g)
+                        ))
                     let name = id.uuidString
-                    let expected = ["todos/\(name.prefix(2))/\(name).json", ".docket/removed/\(name.prefix(2))/\(name).json",
-                                    "projects/\(name)/project.json", "projects/\(name)/tasks/\(name).json"]
-                    let made = [StoreLayout.todo(id), StoreLayout.tombstone(id), StoreLayout.project(id), StoreLayout.task(id, in: id)]
+                    let expected = [
+                        "todos/\(name.prefix(2))/\(name).json", ".docket/removed/\(name.prefix(2))/\(name).json",
+                        "projects/\(name)/project.json", "projects/\(name)/tasks/\(name).json",
+                    ]
+                    let made = [
+                        StoreLayout.todo(id), StoreLayout.tombstone(id), StoreLayout.project(id),
+                        StoreLayout.task(id, in: id),
+                    ]
                     if made != expected { return "\(made) for \(name)" }
                     if StoreLayout.item(at: made[0]) != .todo(id) { return "\(made[0]) does not read back" }
                     return nil
@@ -92,7 +109,8 @@ final class StoreSpec: QuickSpec {
                 appStore.change(.adding(.todo(bread)))
                 let breadPath = file(StoreLayout.todo(bread.id))
                 let before = try FileManager.default.attributesOfItem(atPath: breadPath)[.modificationDate] as! Date
-                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: breadPath)
+                try FileManager.default.setAttributes(
+                    [.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: breadPath)
                 appStore.change(.updating(.todo(milk.alter(.completed(true)))))
                 let after = try FileManager.default.attributesOfItem(atPath: breadPath)[.modificationDate] as! Date
                 expect(after) == Date(timeIntervalSince1970: 1_000_000)
@@ -106,12 +124,17 @@ final class StoreSpec: QuickSpec {
                 expect(tombstone).to(contain("\"path\" : \"\(StoreLayout.todo(milk.id))\""))
             }
             it("reads back the same state, projects and tasks in their order") {
-                let a = Project(title: "A"), b = Project(title: "B"), c = Project(title: "C")
-                let t1 = ProjectTask(title: "one"), t2 = ProjectTask(title: "two"), t3 = ProjectTask(title: "three")
+                let a = Project(title: "A")
+                let b = Project(title: "B")
+                let c = Project(title: "C")
+                let t1 = ProjectTask(title: "one")
+                let t2 = ProjectTask(title: "two")
+                let t3 = ProjectTask(title: "three")
                 appStore.change(.adding(.project(c)))
-                appStore.change(.adding(.project(a.alter(by: .adding(.task(t3)), .adding(.task(t1)), .adding(.task(t2))))))
+                appStore.change(
+                    .adding(.project(a.alter(by: .adding(.task(t3)), .adding(.task(t1)), .adding(.task(t2))))))
                 appStore.change(.adding(.project(b)))
-                appStore.change(.adding(.project(c)))  // moves C to the end
+                appStore.change(.adding(.project(c))) // moves C to the end
                 let reloaded = StorePersister(store: try Store.open(at: folder)).loadAppState()
                 expect(reloaded) == appStore.state
                 expect(reloaded.projects.map(\.title)) == ["A", "B", "C"]
@@ -119,7 +142,8 @@ final class StoreSpec: QuickSpec {
             }
             it("keeps a JSON key it does not know when it rewrites the file") {
                 let path = StoreLayout.todo(milk.id)
-                let edited = text(path)!.replacingOccurrences(of: "\"completed\"", with: "\"estimate\" : \"2h\",\n  \"completed\"")
+                let edited = text(path)!.replacingOccurrences(
+                    of: "\"completed\"", with: "\"estimate\" : \"2h\",\n  \"completed\"")
                 try Data(edited.utf8).write(to: URL(fileURLWithPath: file(path)))
                 appStore.change(.updating(.todo(milk.alter(.completed(true)))))
                 expect(text(path)).to(contain("\"estimate\" : \"2h\""))
@@ -131,24 +155,34 @@ final class StoreSpec: QuickSpec {
                 // Each is put first in the file: the keys to keep, and keys that only look like keys inside values.
                 let variants: [(entry: String, kept: [String], notKeys: [String])] = [
                     (#""estimate" : "said \"}\", \"fake\" : {","#, ["estimate"], ["fake"]),
-                    (#""meta" : {"a" : [1, {"b" : "]}"}], "c" : null}, "size":3,"#, ["meta", "size"], ["a", "b", "c"]),
+                    (
+                        #""meta" : {"a" : [1, {"b" : "]}"}], "c" : null}, "size":3,"#, ["meta", "size"],
+                        ["a", "b", "c"]
+                    ),
                     (#""est\u0069mate" : 3,"#, ["estimate"], []),
                     (#""tags2" : [],"list" : [[], {}],"#, ["tags2", "list"], []),
                 ]
                 var completed = false
                 for variant in variants {
-                    let edited = original.replacingOccurrences(of: "{\n", with: "{\n  " + variant.entry + "\n", options: .anchored)
+                    let edited = original.replacingOccurrences(
+                        of: "{\n", with: "{\n  " + variant.entry + "\n", options: .anchored)
                     try Data(edited.utf8).write(to: URL(fileURLWithPath: file(path)))
                     completed.toggle()
                     appStore.change(.updating(.todo(milk.alter(.completed(completed)))))
                     let written = try JSONSerialization.jsonObject(with: Data(text(path)!.utf8)) as! [String: Any]
-                    for key in variant.kept { expect(written[key]).toNot(beNil(), description: "\(key) was dropped from \(variant.entry)") }
-                    for key in variant.notKeys { expect(written[key]).to(beNil(), description: "\(key) was made up from \(variant.entry)") }
+                    for key in variant.kept {
+                        expect(written[key]).toNot(beNil(), description: "\(key) was dropped from \(variant.entry)")
+                    }
+                    for key in variant.notKeys {
+                        expect(written[key]).to(beNil(), description: "\(key) was made up from \(variant.entry)")
+                    }
                     expect(written["completed"] as? Bool) == completed
                 }
                 // Written compactly, on one line, by another program.
-                let compact = try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: Data(original.utf8)))
-                try (String(decoding: compact, as: UTF8.self).dropLast() + ",\"zone\":\"x\"}").write(toFile: file(path), atomically: true, encoding: .utf8)
+                let compact = try JSONSerialization.data(
+                    withJSONObject: JSONSerialization.jsonObject(with: Data(original.utf8)))
+                try (String(decoding: compact, as: UTF8.self).dropLast() + ",\"zone\":\"x\"}").write(
+                    toFile: file(path), atomically: true, encoding: .utf8)
                 appStore.change(.updating(.todo(milk.alter(.completed(!completed)))))
                 expect(text(path)).to(contain("\"zone\" : \"x\""))
             }
@@ -179,17 +213,21 @@ final class StoreSpec: QuickSpec {
                     expect(snapshot.problems.first?.reason).toNot(beEmpty())
                 }
                 it("refuses to commit it, naming it, and commits nothing") {
-                    expect { try store.commit() }.to(throwError { (error: Error) in
-                        guard case let StoreError.state(.undecodable(problems)) = error else { return fail("\(error)") }
-                        expect(problems.map(\.path)) == [bad]
-                    })
+                    expect { try store.commit() }.to(
+                        throwError { (error: Error) in
+                            guard case let StoreError.state(.undecodable(problems)) = error else {
+                                return fail("\(error)")
+                            }
+                            expect(problems.map(\.path)) == [bad]
+                        })
                     expect(gitCLI(["rev-list", "--count", "HEAD"], in: folder).stdout) == "1\n"
                 }
             }
             it("skips a symbolic link and a file over 1 MiB, saying why") {
                 let link = StoreLayout.todo(UUID(uuidString: "BBBBBBBB-0000-4000-8000-000000000000")!)
                 let large = StoreLayout.todo(UUID(uuidString: "BBBBBBBB-1111-4000-8000-000000000000")!)
-                try FileManager.default.createDirectory(atPath: (file(link) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: (file(link) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 try FileManager.default.createSymbolicLink(atPath: file(link), withDestinationPath: "/etc/passwd")
                 try Data(repeating: 32, count: 1_100_000).write(to: URL(fileURLWithPath: file(large)))
                 let snapshot = try Store.open(at: folder).load()
@@ -207,14 +245,22 @@ final class StoreSpec: QuickSpec {
                 appStore = AppStore(persister: StorePersister(store: store))
             }
             it("summarises the change in its message") {
-                let a = TodoItem(text: "a"), b = TodoItem(text: "b"), c = TodoItem(text: "c")
+                let a = TodoItem(text: "a")
+                let b = TodoItem(text: "b")
+                let c = TodoItem(text: "c")
                 appStore.change([.adding(.todo(a)), .adding(.todo(c))])
                 _ = try store.commit()
-                appStore.change([.adding(.todo(b)), .updating(.todo(a.alter(.completed(true)))), .adding(.project(Project(title: "Party")))])
+                appStore.change([
+                    .adding(.todo(b)), .updating(.todo(a.alter(.completed(true)))),
+                    .adding(.project(Project(title: "Party"))),
+                ])
                 let outcome = try store.commit()
-                expect(outcome) == .committed(id: gitCLI(["rev-parse", "HEAD"], in: folder).stdout.trimmingCharacters(in: .newlines),
-                                              message: "Add 1 todo, complete 1, add project Party")
-                expect(gitCLI(["log", "-1", "--format=%s"], in: folder).stdout) == "Add 1 todo, complete 1, add project Party\n"
+                expect(outcome)
+                    == .committed(
+                        id: gitCLI(["rev-parse", "HEAD"], in: folder).stdout.trimmingCharacters(in: .newlines),
+                        message: "Add 1 todo, complete 1, add project Party")
+                expect(gitCLI(["log", "-1", "--format=%s"], in: folder).stdout)
+                    == "Add 1 todo, complete 1, add project Party\n"
             }
             it("takes the message it is given") {
                 appStore.change(.adding(.todo(TodoItem(text: "x"))))
@@ -245,7 +291,8 @@ final class StoreSpec: QuickSpec {
                 appStore.change(.adding(.todo(x)))
                 _ = try store.commit()
                 let path = file(StoreLayout.todo(x.id))
-                let edited = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"text\" : \"x\"", with: "\"text\" : \"y\"")
+                let edited = try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(
+                    of: "\"text\" : \"x\"", with: "\"text\" : \"y\"")
                 try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
                 expect(try store.status().map(\.description)) == ["todo 'x' renamed to 'y'"]
                 _ = try store.commit()
@@ -279,8 +326,11 @@ final class StoreSpec: QuickSpec {
                 _ = try store.commit()
                 let clone = temporaryFolder()
                 defer { try? FileManager.default.removeItem(at: clone) }
-                expect(runCommand("git", ["clone", "-q", folder.path, clone.appendingPathComponent("c").path]).status) == 0
-                expect(try Store.open(at: clone.appendingPathComponent("c")).load().state.todos.map(\.text)) == ["cloned"]
+                expect(runCommand("git", ["clone", "-q", folder.path, clone.appendingPathComponent("c").path]).status)
+                    == 0
+                expect(try Store.open(at: clone.appendingPathComponent("c")).load().state.todos.map(\.text)) == [
+                    "cloned"
+                ]
             }
         }
 
@@ -290,7 +340,8 @@ final class StoreSpec: QuickSpec {
             it("makes a second writer wait, then fail naming the lock file") {
                 let holder = LockHolder(store.lockFile)
                 defer { holder.stop() }
-                expect { try store.withLock(timeout: 0.2) {} }.to(throwError(StoreError.state(.locked(lockFile: store.lockFile, pid: nil))))
+                expect { try store.withLock(timeout: 0.2) {} }.to(
+                    throwError(StoreError.state(.locked(lockFile: store.lockFile, pid: nil))))
             }
             it("lets the next writer in as soon as the holder ends") {
                 let holder = LockHolder(store.lockFile)

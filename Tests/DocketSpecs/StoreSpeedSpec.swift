@@ -21,12 +21,22 @@ final class StoreSpeedSpec: QuickSpec {
             try! store.withLock { try store.write(from: old, to: state) }
         }
         /// The index holds exactly HEAD's files (as `git ls-files -s` lists them), ends with the SHA-1 of its bytes,
-        /// and has the tree cache git writes for HEAD's tree (so plain git reads no tree of HEAD to compare it with the index).
+        /// and has the tree cache git writes for HEAD's tree (so plain git reads no tree of HEAD to compare it with the
+        /// index).
         func expectIndexHoldsHEADAsGitWritesIt(file: FileString = #filePath, line: UInt = #line) {
-            let staged = gitCLI(["ls-files", "-s"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " 0\t", with: "\t") }
-            let tree = gitCLI(["ls-tree", "-r", "HEAD"], in: folder).stdout.split(separator: "\n").map { $0.replacingOccurrences(of: " blob ", with: " ") }
+            let staged = gitCLI(["ls-files", "-s"], in: folder).stdout.split(separator: "\n").map {
+                $0.replacingOccurrences(of: " 0\t", with: "\t")
+            }
+            let tree = gitCLI(["ls-tree", "-r", "HEAD"], in: folder).stdout.split(separator: "\n").map {
+                $0.replacingOccurrences(of: " blob ", with: " ")
+            }
             expect(file: file, line: line, staged) == tree
-            let sums = runCommand("sh", ["-c", "head -c -20 .git/index | sha1sum | cut -c1-40; tail -c 20 .git/index | od -An -tx1 | tr -d ' \\n'; echo"], in: folder)
+            let sums = runCommand(
+                "sh",
+                [
+                    "-c",
+                    "head -c -20 .git/index | sha1sum | cut -c1-40; tail -c 20 .git/index | od -An -tx1 | tr -d ' \\n'; echo",
+                ], in: folder)
             let lines = sums.stdout.split(separator: "\n")
             expect(file: file, line: line, lines.count) == 2
             expect(file: file, line: line, lines.first) == lines.last
@@ -48,7 +58,9 @@ final class StoreSpeedSpec: QuickSpec {
             }
             while offset + 8 <= bytes.count - 20 {
                 let length = number(offset + 4)
-                if bytes[offset..<(offset + 4)].elementsEqual("TREE".utf8) { return Array(bytes[(offset + 8)..<(offset + 8 + length)]) }
+                if bytes[offset..<(offset + 4)].elementsEqual("TREE".utf8) {
+                    return Array(bytes[(offset + 8)..<(offset + 8 + length)])
+                }
                 offset += 8 + length
             }
             return nil
@@ -71,8 +83,9 @@ final class StoreSpeedSpec: QuickSpec {
                     folder = temporaryFolder()
                     store = try! Store.create(at: folder)
                     // Up to 150 todos: past 64 files not cached, they are read on all cores.
-                    let state = AppState(todos: (0..<Int.random(in: 0...150, using: &g)).map { _ in RandomValues.todo(&g) },
-                                         projects: [], removed: [])
+                    let state = AppState(
+                        todos: (0..<Int.random(in: 0...150, using: &g)).map { _ in RandomValues.todo(&g) },
+                        projects: [], removed: [])
                     write(state)
                     let expected = try! store.load().state.todos
                     guard try! store.loadTodos().todos == expected else { return "differs without a cache" }
@@ -86,8 +99,12 @@ final class StoreSpeedSpec: QuickSpec {
             context("after the cache was built") {
                 var todos: [TodoItem]!
                 beforeEach {
-                    todos = (0..<5).map { TodoItem(id: UUID(), text: "todo \($0)", creationDate: Date(timeIntervalSince1970: 1_800_000_000 + Double($0)),
-                                                   completed: false, dueDate: nil, alterDate: nil) }
+                    todos = (0..<5).map {
+                        TodoItem(
+                            id: UUID(), text: "todo \($0)",
+                            creationDate: Date(timeIntervalSince1970: 1_800_000_000 + Double($0)),
+                            completed: false, dueDate: nil, alterDate: nil)
+                    }
                     write(AppState(todos: todos, projects: [], removed: []))
                     settle()
                     _ = try! store.loadTodos()
@@ -101,13 +118,17 @@ final class StoreSpeedSpec: QuickSpec {
                     try handle.seek(toOffset: UInt64(offset))
                     handle.write(Data("X".utf8))
                     try handle.close()
-                    expect(try store.loadTodos().todos.map(\.text)) == ["todo 0", "todo 1", "todo X", "todo 3", "todo 4"]
+                    expect(try store.loadTodos().todos.map(\.text)) == [
+                        "todo 0", "todo 1", "todo X", "todo 3", "todo 4",
+                    ]
                 }
                 it("sees a todo added, and one removed, by another program") {
-                    let added = TodoItem(id: UUID(), text: "new", creationDate: Date(timeIntervalSince1970: 1_900_000_000),
-                                         completed: false, dueDate: nil, alterDate: nil)
-                    write(AppState(todos: Array(todos.dropFirst()) + [added], projects: [], removed: []),
-                          over: AppState(todos: todos, projects: [], removed: []))
+                    let added = TodoItem(
+                        id: UUID(), text: "new", creationDate: Date(timeIntervalSince1970: 1_900_000_000),
+                        completed: false, dueDate: nil, alterDate: nil)
+                    write(
+                        AppState(todos: Array(todos.dropFirst()) + [added], projects: [], removed: []),
+                        over: AppState(todos: todos, projects: [], removed: []))
                     expect(try store.loadTodos().todos.map(\.text)) == ["todo 1", "todo 2", "todo 3", "todo 4", "new"]
                 }
                 it("reports a file that no longer decodes instead of showing its cached todo") {
@@ -131,13 +152,18 @@ final class StoreSpeedSpec: QuickSpec {
                 }
             }
 
-            it("reads many files not cached on all cores as load reads them: a conflicted file as last committed, a damaged one reported") {
+            it(
+                "reads many files not cached on all cores as load reads them: a conflicted file as last committed, a damaged one reported"
+            ) {
                 let todos = (0..<100).map { TodoItem(text: "todo \($0)") }
                 write(AppState(todos: todos, projects: [], removed: []))
                 _ = try store.commit()
-                let conflicted = file(of: todos[3]), damaged = file(of: todos[70])
+                let conflicted = file(of: todos[3])
+                let damaged = file(of: todos[70])
                 let committed = try String(contentsOfFile: conflicted, encoding: .utf8)
-                try ("<<<<<<< ours\n" + committed.replacingOccurrences(of: "todo 3", with: "todo three") + "=======\n" + committed + ">>>>>>> theirs\n")
+                try
+                    ("<<<<<<< ours\n" + committed.replacingOccurrences(of: "todo 3", with: "todo three") + "=======\n"
+                    + committed + ">>>>>>> theirs\n")
                     .write(toFile: conflicted, atomically: false, encoding: .utf8)
                 try Data("{ damaged".utf8).write(to: URL(fileURLWithPath: damaged))
                 let cache = folder.appendingPathComponent(".git/docket/todos.cache").path
@@ -147,7 +173,8 @@ final class StoreSpeedSpec: QuickSpec {
                 expect(listed) == loaded.state.todos
                 expect(listed.count) == 99
                 expect(listed.map(\.text)).to(contain("todo 3"))
-                expect(problems.map(\.path).sorted()) == [StoreLayout.todo(todos[3].id), StoreLayout.todo(todos[70].id)].sorted()
+                expect(problems.map(\.path).sorted())
+                    == [StoreLayout.todo(todos[3].id), StoreLayout.todo(todos[70].id)].sorted()
                 expect(problems.map(\.reason).sorted()) == loaded.problems.map(\.reason).sorted()
             }
 
@@ -164,13 +191,17 @@ final class StoreSpeedSpec: QuickSpec {
         }
 
         describe("Store.loadProjects (the project cache)") {
-            it("gives the projects, tasks and order load gives, over random stores, before and after the cache is built") {
+            it(
+                "gives the projects, tasks and order load gives, over random stores, before and after the cache is built"
+            ) {
                 forAll(10) { g in
                     try? FileManager.default.removeItem(at: folder)
                     folder = temporaryFolder()
                     store = try! Store.create(at: folder)
-                    let state = AppState(todos: [], projects: (0..<Int.random(in: 0...4, using: &g)).map { _ in RandomValues.project(&g) },
-                                         removed: [])
+                    let state = AppState(
+                        todos: [],
+                        projects: (0..<Int.random(in: 0...4, using: &g)).map { _ in RandomValues.project(&g) },
+                        removed: [])
                     write(state)
                     let expected = try! store.load().state.projects
                     guard try! store.loadProjects().projects == expected else { return "differs without a cache" }
@@ -188,13 +219,17 @@ final class StoreSpeedSpec: QuickSpec {
                 }
                 beforeEach {
                     project = Project(title: "Garden")
-                    for title in ["dig 0", "dig 1", "dig 2"] { project = project.alter(by: .adding(.task(ProjectTask(title: title)))) }
+                    for title in ["dig 0", "dig 1", "dig 2"] {
+                        project = project.alter(by: .adding(.task(ProjectTask(title: title))))
+                    }
                     write(AppState(todos: [], projects: [project], removed: []))
                     _ = try! store.commit()
                     settle()
                     _ = try! store.loadProjects()
                     _ = try! store.loadProjects()
-                    expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".git/docket/projects.cache").path)) == true
+                    expect(
+                        FileManager.default.fileExists(
+                            atPath: folder.appendingPathComponent(".git/docket/projects.cache").path)) == true
                 }
 
                 it("sees a task's file edited by hand in place, with the same size and the same inode") {
@@ -214,7 +249,9 @@ final class StoreSpeedSpec: QuickSpec {
                 }
                 it("shows a task's file holding git's conflict markers as last committed, and says so") {
                     let committed = try String(contentsOfFile: taskFile(0), encoding: .utf8)
-                    try ("<<<<<<< ours\n" + committed.replacingOccurrences(of: "dig 0", with: "dig zero") + "=======\n" + committed + ">>>>>>> theirs\n")
+                    try
+                        ("<<<<<<< ours\n" + committed.replacingOccurrences(of: "dig 0", with: "dig zero") + "=======\n"
+                        + committed + ">>>>>>> theirs\n")
                         .write(toFile: taskFile(0), atomically: false, encoding: .utf8)
                     let (projects, problems) = try store.loadProjects()
                     expect(projects.first?.tasks.map(\.title)) == ["dig 0", "dig 1", "dig 2"]
@@ -230,8 +267,11 @@ final class StoreSpeedSpec: QuickSpec {
                 }
                 it("sees a task added, and one removed, by another program") {
                     var changed = project!
-                    changed = changed.alter(by: .removing(.task(project.tasks[0]))).alter(by: .adding(.task(ProjectTask(title: "water"))))
-                    write(AppState(todos: [], projects: [changed], removed: []), over: AppState(todos: [], projects: [project], removed: []))
+                    changed = changed.alter(by: .removing(.task(project.tasks[0]))).alter(
+                        by: .adding(.task(ProjectTask(title: "water"))))
+                    write(
+                        AppState(todos: [], projects: [changed], removed: []),
+                        over: AppState(todos: [], projects: [project], removed: []))
                     expect(try store.loadProjects().projects.first?.tasks.map(\.title)) == ["dig 1", "dig 2", "water"]
                 }
             }
@@ -243,7 +283,9 @@ final class StoreSpeedSpec: QuickSpec {
                 write(AppState(todos: [todo], projects: [], removed: []))
                 _ = try store.commit()
                 // A process id that is not running: the largest allowed, above any in use here.
-                let leftover = (file(of: todo) as NSString).deletingLastPathComponent + "/.docket-tmp-4194303-\(todo.id.uuidString).json"
+                let leftover =
+                    (file(of: todo) as NSString).deletingLastPathComponent
+                    + "/.docket-tmp-4194303-\(todo.id.uuidString).json"
                 try Data("{ half written".utf8).write(to: URL(fileURLWithPath: leftover))
                 expect(try store.commit()) == .nothingToCommit
                 expect(FileManager.default.fileExists(atPath: leftover)) == false
@@ -253,7 +295,9 @@ final class StoreSpeedSpec: QuickSpec {
             it("is left alone while its process still runs") {
                 let todo = TodoItem(text: "kept")
                 write(AppState(todos: [todo], projects: [], removed: []))
-                let running = (file(of: todo) as NSString).deletingLastPathComponent + "/.docket-tmp-\(getpid())-\(todo.id.uuidString).json"
+                let running =
+                    (file(of: todo) as NSString).deletingLastPathComponent
+                    + "/.docket-tmp-\(getpid())-\(todo.id.uuidString).json"
                 try Data("{ being written".utf8).write(to: URL(fileURLWithPath: running))
                 _ = try store.commit()
                 expect(FileManager.default.fileExists(atPath: running)) == true
@@ -288,9 +332,12 @@ final class StoreSpeedSpec: QuickSpec {
             it("packs them in the background after a commit that passes the threshold") {
                 write(AppState(todos: (0..<30).map { TodoItem(text: "todo \($0)") }, projects: [], removed: []))
                 expect(docket(["commit"], store: folder, environment: ["DOCKET_PACK_THRESHOLD": "0"]).status) == 0
-                expect(gitCLI(["count-objects", "-v"], in: folder).stdout).toEventually(contain("count: 0\n"), timeout: .seconds(20))
-                expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".git/docket-pack.lock").path))
-                    .toEventually(beFalse(), timeout: .seconds(20))
+                expect(gitCLI(["count-objects", "-v"], in: folder).stdout).toEventually(
+                    contain("count: 0\n"), timeout: .seconds(20))
+                expect(
+                    FileManager.default.fileExists(atPath: folder.appendingPathComponent(".git/docket-pack.lock").path)
+                )
+                .toEventually(beFalse(), timeout: .seconds(20))
                 expect(gitCLI(["fsck", "--strict"], in: folder).status) == 0
                 expect(docket("list", "--all", store: folder).stdout.split(separator: "\n").count) == 30
             }
@@ -311,25 +358,36 @@ final class StoreSpeedSpec: QuickSpec {
                     let todos = (0..<40).map { _ in RandomValues.todo(&g) }
                     write(AppState(todos: todos, projects: [], removed: []))
                     _ = try! store.commit()
-                    // A status past the clock tick the folders changed in notes what they hold, and the next trusts that.
+                    // A status past the clock tick the folders changed in notes what they hold, and the next trusts
+                    // that.
                     settle()
                     _ = try! store.status()
                     for todo in todos.shuffled(using: &g).prefix(12) {
                         let path = file(of: todo)
                         let parent = (path as NSString).deletingLastPathComponent
                         switch Int.random(in: 0..<7, using: &g) {
-                        case 5:  // a file added beside it, the folder's modification time then set back (as tar and rsync -t do)
+                        // A file added beside it, the folder's modification time then set back (as tar and rsync -t do).
+                        case 5:
                             var info = stat()
                             stat(parent, &info)
-                            try! FileManager.default.copyItem(atPath: path, toPath: parent + "/" + UUID().uuidString + ".json")
-                            var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2 /* UTIME_OMIT: the access time as it is */), info.st_mtim]
+                            try! FileManager.default.copyItem(
+                                atPath: path, toPath: parent + "/" + UUID().uuidString + ".json")
+                            // UTIME_OMIT: the access time as it is.
+                            var times = [
+                                timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2),
+                                info.st_mtim,
+                            ]
                             utimensat(AT_FDCWD, parent, &times, 0)
-                        case 6:  // a file in a new folder inside its folder
-                            try! FileManager.default.createDirectory(atPath: parent + "/more", withIntermediateDirectories: true)
-                            try! FileManager.default.copyItem(atPath: path, toPath: parent + "/more/" + UUID().uuidString + ".json")
+                        case 6: // a file in a new folder inside its folder
+                            try! FileManager.default.createDirectory(
+                                atPath: parent + "/more", withIntermediateDirectories: true)
+                            try! FileManager.default.copyItem(
+                                atPath: path, toPath: parent + "/more/" + UUID().uuidString + ".json")
                         case 0: try! FileManager.default.removeItem(atPath: path)
-                        case 1: try! (String(contentsOfFile: path, encoding: .utf8) + " ").write(toFile: path, atomically: false, encoding: .utf8)
-                        case 2:  // same size, same inode
+                        case 1:
+                            try! (String(contentsOfFile: path, encoding: .utf8) + " ").write(
+                                toFile: path, atomically: false, encoding: .utf8)
+                        case 2: // same size, same inode
                             let text = try! String(contentsOfFile: path, encoding: .utf8)
                             let start = text.range(of: "\"id\" : \"")!.upperBound
                             let offset = text.utf8.distance(from: text.startIndex, to: start)
@@ -337,17 +395,20 @@ final class StoreSpeedSpec: QuickSpec {
                             handle.seek(toFileOffset: UInt64(offset))
                             handle.write(Data((text[start] == "A" ? "B" : "A").utf8))
                             try! handle.close()
-                        case 3:  // touched, not changed
-                            try! FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: path)
+                        case 3: // touched, not changed
+                            try! FileManager.default.setAttributes(
+                                [.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: path)
                         default:
                             let copy = RandomValues.todo(&g)
-                            try! FileManager.default.createDirectory(atPath: (file(of: copy) as NSString).deletingLastPathComponent,
-                                                                    withIntermediateDirectories: true)
+                            try! FileManager.default.createDirectory(
+                                atPath: (file(of: copy) as NSString).deletingLastPathComponent,
+                                withIntermediateDirectories: true)
                             try! FileManager.default.copyItem(atPath: path, toPath: file(of: copy))
                         }
                     }
-                    let theirs = Set(gitCLI(["status", "--porcelain", "--untracked-files=all", "--", "todos"], in: folder).stdout
-                        .split(separator: "\n").map { String($0.dropFirst(3)) })
+                    let theirs = Set(
+                        gitCLI(["status", "--porcelain", "--untracked-files=all", "--", "todos"], in: folder).stdout
+                            .split(separator: "\n").map { String($0.dropFirst(3)) })
                     // Twice: the second status past the tick, trusting what the first noted.
                     for _ in 0..<2 {
                         let ours = Set(try! store.status().map(\.path))
@@ -358,7 +419,9 @@ final class StoreSpeedSpec: QuickSpec {
                 }
             }
 
-            context("in a folder a status found holding only tracked files (noted, and not listed again while unchanged)") {
+            context(
+                "in a folder a status found holding only tracked files (noted, and not listed again while unchanged)"
+            ) {
                 var todo: TodoItem!
                 beforeEach {
                     todo = TodoItem(text: "Water plants")
@@ -368,13 +431,19 @@ final class StoreSpeedSpec: QuickSpec {
                     expect(try store.status()) == []
                 }
 
-                it("sees a file added there whose folder's modification time was then set back, as tar and rsync -t leave it") {
+                it(
+                    "sees a file added there whose folder's modification time was then set back, as tar and rsync -t leave it"
+                ) {
                     let parent = (file(of: todo) as NSString).deletingLastPathComponent
                     var before = stat()
                     stat(parent, &before)
                     let added = parent + "/" + UUID().uuidString + ".json"
                     try FileManager.default.copyItem(atPath: file(of: todo), toPath: added)
-                    var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2 /* UTIME_OMIT: the access time as it is */), before.st_mtim]
+                    // UTIME_OMIT: the access time as it is.
+                    var times = [
+                        timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2),
+                        before.st_mtim,
+                    ]
                     expect(utimensat(AT_FDCWD, parent, &times, 0)) == 0
                     var after = stat()
                     stat(parent, &after)
@@ -382,14 +451,19 @@ final class StoreSpeedSpec: QuickSpec {
                     expect(try store.status().map(\.path)) == [String(added.dropFirst(folder.path.count + 1))]
                 }
 
-                it("notes no folder that changed within the clock tick before it was listed: a name added in that tick could keep its times") {
+                it(
+                    "notes no folder that changed within the clock tick before it was listed: a name added in that tick could keep its times"
+                ) {
                     let parent = (StoreLayout.todo(todo.id) as NSString).deletingLastPathComponent
                     func noted() -> Bool {
-                        let data = FileManager.default.contents(atPath: folder.appendingPathComponent(".git/docket/folder-listings").path) ?? Data()
+                        let data =
+                            FileManager.default.contents(
+                                atPath: folder.appendingPathComponent(".git/docket/folder-listings").path) ?? Data()
                         return data.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == parent }
                     }
                     expect(noted()) == true
-                    try FileManager.default.copyItem(atPath: file(of: todo), toPath: folder.path + "/" + parent + "/added.json")
+                    try FileManager.default.copyItem(
+                        atPath: file(of: todo), toPath: folder.path + "/" + parent + "/added.json")
                     expect(try store.status().map(\.path)) == [parent + "/added.json"]
                     try FileManager.default.removeItem(atPath: folder.path + "/" + parent + "/added.json")
                     expect(try store.status()) == []
@@ -403,14 +477,17 @@ final class StoreSpeedSpec: QuickSpec {
                     let path = StoreLayout.todo(todo.id)
                     expect(gitCLI(["rm", "-q", "--cached", path], in: folder).status) == 0
                     expect(gitCLI(["commit", "-qm", "Untrack"], in: folder).status) == 0
-                    let theirs = gitCLI(["status", "--porcelain", "--untracked-files=all", "--", "todos"], in: folder).stdout
+                    let theirs = gitCLI(["status", "--porcelain", "--untracked-files=all", "--", "todos"], in: folder)
+                        .stdout
                     expect(theirs) == "?? \(path)\n"
                     expect(try store.status().map(\.path)) == [path]
                     expect(try store.status().map(\.path)) == [path]
                 }
             }
 
-            it("takes the stat data of files touched or copied without a change into the index at the next commit, as git refreshes it") {
+            it(
+                "takes the stat data of files touched or copied without a change into the index at the next commit, as git refreshes it"
+            ) {
                 let todos = [TodoItem(text: "Pay rent"), TodoItem(text: "Book train")]
                 write(AppState(todos: todos, projects: [], removed: []))
                 // Past the tick the files were written in: an entry of the index's own tick is marked to be read again.
@@ -418,7 +495,8 @@ final class StoreSpeedSpec: QuickSpec {
                 _ = try! store.commit()
                 let head = gitCLI(["rev-parse", "HEAD"], in: folder).stdout
                 let touched = file(of: todos[0])
-                try! FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: touched)
+                try! FileManager.default.setAttributes(
+                    [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: touched)
                 let name = String(touched.dropFirst(folder.path.count + 1))
                 // Until then git (and every status) finds its stat data stale and hashes it again.
                 expect(gitCLI(["diff-files", "--name-only", "--", "todos"], in: folder).stdout) == name + "\n"
@@ -428,11 +506,14 @@ final class StoreSpeedSpec: QuickSpec {
                 expect(gitCLI(["rev-parse", "HEAD"], in: folder).stdout) == head
                 expect(try! store.status()) == []
                 // A real edit after that is still seen.
-                try! (String(contentsOfFile: touched, encoding: .utf8) + " ").write(toFile: touched, atomically: false, encoding: .utf8)
+                try! (String(contentsOfFile: touched, encoding: .utf8) + " ").write(
+                    toFile: touched, atomically: false, encoding: .utf8)
                 expect(try! store.status().map(\.path)) == [name]
             }
 
-            it("takes the stat data of files copied or touched without a change into the index at the next status, as git status refreshes it") {
+            it(
+                "takes the stat data of files copied or touched without a change into the index at the next status, as git status refreshes it"
+            ) {
                 let todos = [TodoItem(text: "Pay rent"), TodoItem(text: "Book train"), TodoItem(text: "Call Ana")]
                 write(AppState(todos: todos, projects: [], removed: []))
                 _ = try! store.commit()
@@ -441,7 +522,10 @@ final class StoreSpeedSpec: QuickSpec {
                 let copy = temporaryFolder()
                 defer { try? FileManager.default.removeItem(at: copy) }
                 expect(runCommand("cp", ["-R", folder.path + "/.", copy.path]).status) == 0
-                func stale() -> [String] { gitCLI(["diff-files", "--name-only", "--", "todos"], in: copy).stdout.split(separator: "\n").map(String.init) }
+                func stale() -> [String] {
+                    gitCLI(["diff-files", "--name-only", "--", "todos"], in: copy).stdout.split(separator: "\n").map(
+                        String.init)
+                }
                 expect(stale().count) == 3
                 expect(try! Store.open(at: copy).status()) == []
                 expect(stale()) == []
@@ -449,9 +533,12 @@ final class StoreSpeedSpec: QuickSpec {
                 // One touched, one edited: the touched one is refreshed, the edit is still seen, and seen again.
                 let touched = copy.appendingPathComponent(StoreLayout.todo(todos[0].id)).path
                 let edited = copy.appendingPathComponent(StoreLayout.todo(todos[1].id)).path
-                try! FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: touched)
-                try! String(contentsOfFile: edited, encoding: .utf8).replacingOccurrences(of: "Book train", with: "Book plane")
-                    .write(toFile: edited, atomically: false, encoding: .utf8)
+                try! FileManager.default.setAttributes(
+                    [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: touched)
+                try! String(contentsOfFile: edited, encoding: .utf8).replacingOccurrences(
+                    of: "Book train", with: "Book plane"
+                )
+                .write(toFile: edited, atomically: false, encoding: .utf8)
                 let change = ["todo 'Book train' renamed to 'Book plane'"]
                 expect(try! Store.open(at: copy).status().map(\.description)) == change
                 expect(stale()) == [StoreLayout.todo(todos[1].id)]
@@ -462,7 +549,9 @@ final class StoreSpeedSpec: QuickSpec {
                 expect(gitCLI(["status", "--porcelain"], in: copy).stdout) == ""
             }
 
-            it("keeps an edit made in the second its entry was written visible to git, which compares whole seconds, after the index is written again") {
+            it(
+                "keeps an edit made in the second its entry was written visible to git, which compares whole seconds, after the index is written again"
+            ) {
                 // Start early in a second, so that the write, the commit and the edit share one.
                 let now = Date().timeIntervalSince1970
                 Thread.sleep(forTimeInterval: 1.02 - (now - now.rounded(.down)))
@@ -472,24 +561,32 @@ final class StoreSpeedSpec: QuickSpec {
                 let edited = file(of: todos[1])
                 let text = try! String(contentsOfFile: edited, encoding: .utf8)
                 // Same size, same inode: only the stat data's nanoseconds tell it apart from its index entry.
-                try! text.replacingOccurrences(of: "Book train", with: "Book plane").write(toFile: edited, atomically: false, encoding: .utf8)
+                try! text.replacingOccurrences(of: "Book train", with: "Book plane").write(
+                    toFile: edited, atomically: false, encoding: .utf8)
                 let second = Date().timeIntervalSince1970
-                guard second.rounded(.down) == now.rounded(.down) + 1 else { return fail("the machine took a second to commit two todos") }
+                guard second.rounded(.down) == now.rounded(.down) + 1 else {
+                    return fail("the machine took a second to commit two todos")
+                }
                 // In a later second, a touched file makes the status write the index again.
                 Thread.sleep(forTimeInterval: 1.02 - (second - second.rounded(.down)))
-                try! FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: file(of: todos[0]))
+                try! FileManager.default.setAttributes(
+                    [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: file(of: todos[0]))
                 let name = StoreLayout.todo(todos[1].id)
                 expect(try! store.status().map(\.path)) == [name]
                 expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == " M \(name)\n"
                 expect(try! store.status().map(\.path)) == [name]
             }
 
-            it("leaves the index as it is while another process holds the store or git's index lock, and reports the same") {
+            it(
+                "leaves the index as it is while another process holds the store or git's index lock, and reports the same"
+            ) {
                 let todo = TodoItem(text: "Pay rent")
                 write(AppState(todos: [todo], projects: [], removed: []))
                 _ = try! store.commit()
-                let path = file(of: todo), name = StoreLayout.todo(todo.id)
-                try! FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: path)
+                let path = file(of: todo)
+                let name = StoreLayout.todo(todo.id)
+                try! FileManager.default.setAttributes(
+                    [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: path)
                 let index = try! Data(contentsOf: folder.appendingPathComponent(".git/index"))
                 // git's lock, taken by another program: the status neither waits nor removes it.
                 let gitLock = folder.appendingPathComponent(".git/index.lock").path
@@ -509,7 +606,8 @@ final class StoreSpeedSpec: QuickSpec {
                 expect(try! Data(contentsOf: folder.appendingPathComponent(".git/index"))) == index
                 expect(gitCLI(["diff-files", "--name-only", "--", "todos"], in: folder).stdout) == name + "\n"
                 // Then, free: taken in.
-                expect(docket(["status"], store: folder).stdout) == "Nothing to commit; the store matches its last commit.\n"
+                expect(docket(["status"], store: folder).stdout)
+                    == "Nothing to commit; the store matches its last commit.\n"
                 expect(gitCLI(["diff-files", "--name-only", "--", "todos"], in: folder).stdout) == ""
             }
 
@@ -526,23 +624,34 @@ final class StoreSpeedSpec: QuickSpec {
                 let indexPath = folder.appendingPathComponent(".git/index").path
                 var index = [UInt8](FileManager.default.contents(atPath: indexPath)!)
                 let name = Array(StoreLayout.todo(todo.id).utf8)
-                let entry = (0..<index.count).first { index[$0..<min(index.count, $0 + name.count)].elementsEqual(name) }! - 62
+                let entry =
+                    (0..<index.count).first { index[$0..<min(index.count, $0 + name.count)].elementsEqual(name) }! - 62
                 var info = stat()
                 lstat(path, &info)
                 func put(_ value: Int, at offset: Int) {
-                    for i in 0..<4 { index[entry + offset + i] = UInt8(truncatingIfNeeded: UInt32(truncatingIfNeeded: value) >> (24 - 8 * UInt32(i))) }
+                    for i in 0..<4 {
+                        index[entry + offset + i] = UInt8(
+                            truncatingIfNeeded: UInt32(truncatingIfNeeded: value) >> (24 - 8 * UInt32(i)))
+                    }
                 }
-                put(info.st_ctim.tv_sec, at: 0); put(info.st_ctim.tv_nsec, at: 4); put(info.st_mtim.tv_sec, at: 8)
-                put(info.st_mtim.tv_nsec, at: 12); put(Int(info.st_ino), at: 20); put(Int(info.st_size), at: 36)
+                put(info.st_ctim.tv_sec, at: 0)
+                put(info.st_ctim.tv_nsec, at: 4)
+                put(info.st_mtim.tv_sec, at: 8)
+                put(info.st_mtim.tv_nsec, at: 12)
+                put(Int(info.st_ino), at: 20)
+                put(Int(info.st_size), at: 36)
                 _ = FileManager.default.createFile(atPath: indexPath, contents: Data(index))
                 // A new command (this process's libgit2 keeps the index it read).
-                expect(try Store.open(at: folder).status()).to(throwError { error in
-                    expect("\(error)").to(contain("git's index (.git/index) is damaged"))
-                    expect("\(error)").to(contain("'rm .git/index && git reset'"))
-                })
+                expect(try Store.open(at: folder).status()).to(
+                    throwError { error in
+                        expect("\(error)").to(contain("git's index (.git/index) is damaged"))
+                        expect("\(error)").to(contain("'rm .git/index && git reset'"))
+                    })
                 // The advice, followed: the index is rebuilt and the hand edit shows.
                 expect(runCommand("/bin/sh", ["-c", "rm .git/index && git reset -q"], in: folder).status) == 0
-                expect(try Store.open(at: folder).status().map(\.description)) == ["todo 'Water the plants' renamed to 'Water the garden'"]
+                expect(try Store.open(at: folder).status().map(\.description)) == [
+                    "todo 'Water the plants' renamed to 'Water the garden'"
+                ]
             }
 
             it("sees a folder of todos replaced by a link as git does: the link unreadable, its todos removed") {
@@ -558,7 +667,8 @@ final class StoreSpeedSpec: QuickSpec {
                     let changes = try! store.status()
                     expect(changes.map(\.description)).to(contain("removed todo 'Call the bank'"))
                     expect(changes.map(\.description).joined()).to(contain("is a symbolic link"))
-                    let theirs = gitCLI(["status", "--porcelain", "--untracked-files=all", "--", "todos"], in: folder).stdout
+                    let theirs = gitCLI(["status", "--porcelain", "--untracked-files=all", "--", "todos"], in: folder)
+                        .stdout
                         .split(separator: "\n").map { String($0.dropFirst(3)) }
                     expect(Set(changes.map(\.path))) == Set(theirs)
                     try! FileManager.default.removeItem(atPath: linked)
@@ -571,8 +681,12 @@ final class StoreSpeedSpec: QuickSpec {
         describe("a commit of many new items (a first commit, an import)") {
             var todos: [TodoItem]!
             beforeEach {
-                todos = (0..<150).map { TodoItem(id: UUID(), text: "todo \($0)", creationDate: Date(timeIntervalSince1970: 1_800_000_000 + Double($0)),
-                                                 completed: false, dueDate: nil, alterDate: nil) }
+                todos = (0..<150).map {
+                    TodoItem(
+                        id: UUID(), text: "todo \($0)",
+                        creationDate: Date(timeIntervalSince1970: 1_800_000_000 + Double($0)),
+                        completed: false, dueDate: nil, alterDate: nil)
+                }
             }
             func packedObjects() -> Int {
                 let counts = gitCLI(["count-objects", "-v"], in: folder).stdout
@@ -590,7 +704,8 @@ final class StoreSpeedSpec: QuickSpec {
                 expect(packedObjects()) == 150
                 expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: folder).status) == 0
                 let path = StoreLayout.todo(todos[7].id)
-                expect(gitCLI(["show", "HEAD:" + path], in: folder).stdout) == (try String(contentsOfFile: folder.path + "/" + path, encoding: .utf8))
+                expect(gitCLI(["show", "HEAD:" + path], in: folder).stdout)
+                    == (try String(contentsOfFile: folder.path + "/" + path, encoding: .utf8))
                 expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
                 expect(try store.status()) == []
                 let clone = temporaryFolder()
@@ -598,8 +713,10 @@ final class StoreSpeedSpec: QuickSpec {
                 expect(runCommand("git", ["clone", "-q", "--no-local", folder.path, clone.path + "/c"]).status) == 0
                 expect(try Store.open(at: clone.appendingPathComponent("c")).load().state.todos.count) == 150
                 // The next edit commits as usual on top of the pack.
-                try String(contentsOfFile: folder.path + "/" + path, encoding: .utf8).replacingOccurrences(of: "todo 7", with: "todo seven")
-                    .write(toFile: folder.path + "/" + path, atomically: false, encoding: .utf8)
+                try String(contentsOfFile: folder.path + "/" + path, encoding: .utf8).replacingOccurrences(
+                    of: "todo 7", with: "todo seven"
+                )
+                .write(toFile: folder.path + "/" + path, atomically: false, encoding: .utf8)
                 expect(try store.status().map(\.description)) == ["todo 'todo 7' renamed to 'todo seven'"]
                 _ = try store.commit()
                 expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: folder).status) == 0
@@ -610,13 +727,16 @@ final class StoreSpeedSpec: QuickSpec {
                 write(AppState(todos: todos, projects: [], removed: []))
                 let path = StoreLayout.todo(todos[3].id)
                 let text = try String(contentsOfFile: folder.path + "/" + path, encoding: .utf8)
-                try text.replacingOccurrences(of: "\n", with: "\r\n").write(toFile: folder.path + "/" + path, atomically: false, encoding: .utf8)
+                try text.replacingOccurrences(of: "\n", with: "\r\n").write(
+                    toFile: folder.path + "/" + path, atomically: false, encoding: .utf8)
                 _ = try store.commit()
                 expect(gitCLI(["show", "HEAD:" + path], in: folder).stdout) == text
                 expect(packedObjects()) == 0
                 expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: folder).status) == 0
             }
-            it("clones a store whose attributes ask for line endings with those line endings, and one without them byte for byte") {
+            it(
+                "clones a store whose attributes ask for line endings with those line endings, and one without them byte for byte"
+            ) {
                 write(AppState(todos: Array(todos.prefix(3)), projects: [], removed: []))
                 _ = try store.commit()
                 let path = StoreLayout.todo(todos[1].id)
@@ -628,11 +748,13 @@ final class StoreSpeedSpec: QuickSpec {
 
                 // A line in the store's .gitattributes, committed with git, as another tool might.
                 let attributes = try String(contentsOfFile: folder.path + "/.gitattributes", encoding: .utf8)
-                try (attributes + "todos/** text eol=crlf\n").write(toFile: folder.path + "/.gitattributes", atomically: false, encoding: .utf8)
+                try (attributes + "todos/** text eol=crlf\n").write(
+                    toFile: folder.path + "/.gitattributes", atomically: false, encoding: .utf8)
                 gitCLI(["add", ".gitattributes"], in: folder)
                 expect(gitCLI(["commit", "-qm", "Line endings"], in: folder).status) == 0
                 expect(runCommand(docketBinary, ["clone", folder.path, clones.path + "/crlf"]).status) == 0
-                expect(try String(contentsOfFile: clones.path + "/crlf/" + path, encoding: .utf8)) == text.replacingOccurrences(of: "\n", with: "\r\n")
+                expect(try String(contentsOfFile: clones.path + "/crlf/" + path, encoding: .utf8))
+                    == text.replacingOccurrences(of: "\n", with: "\r\n")
                 expect(gitCLI(["status", "--porcelain"], in: clones.appendingPathComponent("crlf")).stdout) == ""
             }
             it("commits an item's file that git's ignore rules name, so it syncs") {
@@ -645,12 +767,14 @@ final class StoreSpeedSpec: QuickSpec {
                 expect(gitCLI(["ls-tree", "-r", "--name-only", "HEAD", "todos"], in: folder).stdout)
                     .to(contain(StoreLayout.todo(todos[0].id)))
                 // A file of another name in the store's folders is still left to the ignore rules.
-                try "notes".write(to: folder.appendingPathComponent("todos/notes.json"), atomically: true, encoding: .utf8)
+                try "notes".write(
+                    to: folder.appendingPathComponent("todos/notes.json"), atomically: true, encoding: .utf8)
                 expect(try store.status()) == []
             }
             it("removes the unfinished pack of a docket killed while writing it") {
                 let leftover = folder.appendingPathComponent(".git/objects/pack/tmp_docket_999999.pack")
-                try? FileManager.default.createDirectory(at: leftover.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try? FileManager.default.createDirectory(
+                    at: leftover.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data("PACK".utf8).write(to: leftover)
                 write(AppState(todos: todos, projects: [], removed: []))
                 _ = try store.commit()
@@ -668,7 +792,8 @@ final class StoreSpeedSpec: QuickSpec {
             }
             func handEdit(_ todo: TodoItem, _ change: (String) -> String) throws {
                 let path = file(of: todo)
-                try change(try String(contentsOfFile: path, encoding: .utf8)).write(toFile: path, atomically: false, encoding: .utf8)
+                try change(try String(contentsOfFile: path, encoding: .utf8)).write(
+                    toFile: path, atomically: false, encoding: .utf8)
             }
 
             it("leaves the index as git would write it after a small commit, and still sees an edit made after it") {
@@ -681,13 +806,17 @@ final class StoreSpeedSpec: QuickSpec {
                 try handEdit(todos[7]) { $0.replacingOccurrences(of: "Todo 7", with: "Todo 8") }
                 expect(try store.status().map(\.description)) == ["todo 'Todo 7' renamed to 'Todo 8'"]
             }
-            it("leaves the index as git would write it after a commit of 100 files or more (one pack), and still sees an edit made after it") {
+            it(
+                "leaves the index as git would write it after a commit of 100 files or more (one pack), and still sees an edit made after it"
+            ) {
                 let more = (0..<130).map { TodoItem(text: "More \($0)") }
                 write(AppState(todos: todos + more, projects: [], removed: []))
                 try handEdit(todos[2]) { $0.replacingOccurrences(of: "Todo 2", with: "Todo two") }
                 try FileManager.default.removeItem(atPath: file(of: todos[6]))
                 guard case .committed = try store.commit() else { return fail("expected a commit") }
-                expect(gitCLI(["ls-tree", "-r", "--name-only", "HEAD", "todos"], in: folder).stdout.split(separator: "\n").count) == 20 + 130 - 1
+                expect(
+                    gitCLI(["ls-tree", "-r", "--name-only", "HEAD", "todos"], in: folder).stdout.split(separator: "\n")
+                        .count) == 20 + 130 - 1
                 expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
                 expect(gitCLI(["diff", "--cached", "--quiet"], in: folder).status) == 0
                 expect(gitCLI(["fsck", "--strict"], in: folder).status) == 0
@@ -695,9 +824,13 @@ final class StoreSpeedSpec: QuickSpec {
                 try handEdit(more[9]) { $0.replacingOccurrences(of: "More 9", with: "More nine") }
                 expect(try store.status().map(\.description)) == ["todo 'More 9' renamed to 'More nine'"]
             }
-            it("keeps git's tree cache whole over commits in other folders, and a plain git commit on top of it holds every change") {
+            it(
+                "keeps git's tree cache whole over commits in other folders, and a plain git commit on top of it holds every change"
+            ) {
                 let more = (0..<40).map { TodoItem(text: "More \($0)") }
-                write(AppState(todos: todos + more, projects: [], removed: []), over: AppState(todos: todos, projects: [], removed: []))
+                write(
+                    AppState(todos: todos + more, projects: [], removed: []),
+                    over: AppState(todos: todos, projects: [], removed: []))
                 guard case .committed = try store.commit() else { return fail("expected a commit") }
                 expectIndexHoldsHEADAsGitWritesIt()
                 for (i, todo) in more.prefix(5).enumerated() {
@@ -721,9 +854,12 @@ final class StoreSpeedSpec: QuickSpec {
             it("writes no folder's tree from an old tree cache that names a wrong one") {
                 // The index Docket noted, with the tree cache's entry for one folder naming another folder's tree.
                 let more = (0..<40).map { TodoItem(text: "More \($0)") }
-                write(AppState(todos: todos + more, projects: [], removed: []), over: AppState(todos: todos, projects: [], removed: []))
+                write(
+                    AppState(todos: todos + more, projects: [], removed: []),
+                    over: AppState(todos: todos, projects: [], removed: []))
                 guard case .committed = try store.commit() else { return fail("expected a commit") }
-                // The last two folders in the cache (a folder of todos and .docket) swap trees; the checksum and Docket's note follow.
+                // The last two folders in the cache (a folder of todos and .docket) swap trees; the checksum and
+                // Docket's note follow.
                 let swap = """
                     import hashlib, re
                     data = bytearray(open('.git/index', 'rb').read())
@@ -739,7 +875,8 @@ final class StoreSpeedSpec: QuickSpec {
                 expect(runCommand("python3", ["-c", swap], in: folder).status) == 0
                 expect(treeCache(folder.appendingPathComponent(".git/index").path)) != gitsTreeCache(of: "HEAD")
                 expect(try store.status()).to(beEmpty())
-                // A commit in one folder of todos: .docket, which it does not touch, must not keep the tree it was given.
+                // A commit in one folder of todos: .docket, which it does not touch, must not keep the tree it was
+                // given.
                 try handEdit(todos[0]) { $0.replacingOccurrences(of: "Todo 0", with: "Todo zero") }
                 guard case .committed = try store.commit() else { return fail("expected a commit") }
                 expectIndexHoldsHEADAsGitWritesIt()
@@ -749,8 +886,10 @@ final class StoreSpeedSpec: QuickSpec {
                 try Data("*.json text\n".utf8).write(to: folder.appendingPathComponent(".git/info/attributes"))
                 // Its alterDate moved by the hand edit too, so the commit keeps the file as it is instead of dating it.
                 try handEdit(todos[4]) {
-                    $0.replacingOccurrences(of: "Todo 4", with: "Todo four").replacingOccurrences(of: "\"alterDate\" : null", with: "\"alterDate\" : \"2026-11-23T10:00:00.000Z\"")
-                        .replacingOccurrences(of: "\n", with: "\r\n")
+                    $0.replacingOccurrences(of: "Todo 4", with: "Todo four").replacingOccurrences(
+                        of: "\"alterDate\" : null", with: "\"alterDate\" : \"2026-11-23T10:00:00.000Z\""
+                    )
+                    .replacingOccurrences(of: "\n", with: "\r\n")
                 }
                 guard case .committed = try store.commit() else { return fail("expected a commit") }
                 let blob = gitCLI(["cat-file", "-p", "HEAD:" + StoreLayout.todo(todos[4].id)], in: folder).stdout
@@ -761,7 +900,10 @@ final class StoreSpeedSpec: QuickSpec {
         }
 
         describe("Store.pull (the index written by Docket)") {
-            var remote: URL!, other: Store!, otherFolder: URL!, todos: [TodoItem]!
+            var remote: URL!
+            var other: Store!
+            var otherFolder: URL!
+            var todos: [TodoItem]!
             beforeEach {
                 remote = temporaryFolder()
                 otherFolder = temporaryFolder()
@@ -781,15 +923,21 @@ final class StoreSpeedSpec: QuickSpec {
             func edit(_ store: Store, _ chosen: ArraySlice<TodoItem>, _ tag: String) {
                 try! store.withLock {
                     let before = AppState(todos: Array(chosen), projects: [], removed: [])
-                    try store.write(from: before, to: AppState(todos: chosen.map { $0.alter(.text("\($0.text) (\(tag))")) }, projects: [], removed: []))
+                    try store.write(
+                        from: before,
+                        to: AppState(
+                            todos: chosen.map { $0.alter(.text("\($0.text) (\(tag))")) }, projects: [], removed: []))
                 }
                 _ = try! store.commit()
             }
             func index(_ folder: URL) -> [String: String] {
                 // "path: size" for each entry, as git reads the index.
-                var sizes: [String: String] = [:], path = ""
+                var sizes: [String: String] = [:]
+                var path = ""
                 for line in gitCLI(["ls-files", "--debug"], in: folder).stdout.split(separator: "\n") {
-                    if !line.hasPrefix(" ") { path = String(line) } else if line.contains("size: ") {
+                    if !line.hasPrefix(" ") {
+                        path = String(line)
+                    } else if line.contains("size: ") {
                         sizes[path] = String(line.split(separator: "size: ")[1].split(separator: "\t")[0])
                     }
                 }
@@ -803,7 +951,9 @@ final class StoreSpeedSpec: QuickSpec {
                 expect(gitCLI(["status", "--porcelain"], in: otherFolder).stdout) == ""
                 expect(try other.status()).to(beEmpty())
             }
-            it("leaves the index as git would write it: every entry HEAD's, its checksum whole, the merged files' stat data in it") {
+            it(
+                "leaves the index as git would write it: every entry HEAD's, its checksum whole, the merged files' stat data in it"
+            ) {
                 edit(other, todos[0..<5], "there")
                 try! other.push()
                 edit(store, todos[4..<9], "here")
@@ -814,17 +964,23 @@ final class StoreSpeedSpec: QuickSpec {
                 expectIndexHoldsHEADAsGitWritesIt()
                 expect(try store.status()).to(beEmpty())
             }
-            it("reads again, as git does, the files that may have changed unseen in the old index's second, and marks none that still hold their blob") {
+            it(
+                "reads again, as git does, the files that may have changed unseen in the old index's second, and marks none that still hold their blob"
+            ) {
                 edit(other, todos[0..<5], "there")
                 try! other.push()
                 edit(store, todos[4..<9], "here")
-                // Every entry as old as the index: each file might have changed in the same second, unseen by its stat data.
+                // Every entry as old as the index: each file might have changed in the same second, unseen by its stat
+                // data.
                 let past = Date(timeIntervalSinceNow: -3600)
-                try! FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: folder.appendingPathComponent(".git/index").path)
+                try! FileManager.default.setAttributes(
+                    [.modificationDate: past], ofItemAtPath: folder.appendingPathComponent(".git/index").path)
                 _ = try store.pull()
-                // Each was read and found unchanged: git may trust its stat data (a file that changed is marked; see Store.status).
+                // Each was read and found unchanged: git may trust its stat data (a file that changed is marked; see
+                // Store.status).
                 let sizes = index(folder)
-                let kept = StoreLayout.todo(todos[20].id), pulled = StoreLayout.todo(todos[0].id)
+                let kept = StoreLayout.todo(todos[20].id)
+                let pulled = StoreLayout.todo(todos[0].id)
                 expect(sizes[kept]) == String(try! Data(contentsOf: folder.appendingPathComponent(kept)).count)
                 expect(sizes[pulled]) != "0"
                 expect(sizes.values.filter { $0 == "0" }) == []

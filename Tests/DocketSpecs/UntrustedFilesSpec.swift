@@ -27,7 +27,8 @@ final class UntrustedFilesSpec: QuickSpec {
             return try! Store.open(at: folder).load().state.todos.first { $0.text == text }!.id
         }
         func link(_ path: String, to target: URL) {
-            try? FileManager.default.createDirectory(at: file(path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? FileManager.default.createDirectory(
+                at: file(path).deletingLastPathComponent(), withIntermediateDirectories: true)
             try! FileManager.default.createSymbolicLink(at: file(path), withDestinationURL: target)
         }
         func todoJSON(_ id: UUID, _ text: String) -> String {
@@ -54,7 +55,9 @@ final class UntrustedFilesSpec: QuickSpec {
                 }
                 let (base, ours, theirs) = (version("Base"), version("Ours"), version("Theirs"))
                 let before = try Data(contentsOf: ours)
-                let merged = runCommand(docketBinary, ["merge-driver", base.path, ours.path, theirs.path, StoreLayout.todo(id)], in: outside)
+                let merged = runCommand(
+                    docketBinary, ["merge-driver", base.path, ours.path, theirs.path, StoreLayout.todo(id)], in: outside
+                )
                 // git's line merge of three different one-line texts is a conflict: markers, exit 1.
                 expect(merged.status) == 1
                 let after = String(decoding: try Data(contentsOf: ours), as: UTF8.self)
@@ -72,7 +75,8 @@ final class UntrustedFilesSpec: QuickSpec {
                 expect(docket("rm", String(id.uuidString.prefix(8)), store: folder).status) == 0
                 let tombstone = try String(contentsOf: file(StoreLayout.tombstone(id)), encoding: .utf8)
                 expect(tombstone).toNot(contain("s3cret"))
-                expect(try FileManager.default.destinationOfSymbolicLink(atPath: file(StoreLayout.tombstone(id)).path)).to(throwError())
+                expect(try FileManager.default.destinationOfSymbolicLink(atPath: file(StoreLayout.tombstone(id)).path))
+                    .to(throwError())
                 expect(try String(contentsOf: secret, encoding: .utf8)) == "{\"auths\": \"s3cret\"}\n"
             }
         }
@@ -81,7 +85,8 @@ final class UntrustedFilesSpec: QuickSpec {
             var planted: UUID!
             beforeEach {
                 planted = UUID(uuidString: "CD000000-0000-4000-8000-000000000001")!
-                try! Data(todoJSON(planted, "Planted").utf8).write(to: outside.appendingPathComponent("\(planted.uuidString).json"))
+                try! Data(todoJSON(planted, "Planted").utf8).write(
+                    to: outside.appendingPathComponent("\(planted.uuidString).json"))
             }
             it("is not read by list or show, which say why") {
                 _ = add("Own todo")
@@ -108,7 +113,9 @@ final class UntrustedFilesSpec: QuickSpec {
                 link(StoreLayout.projectFolder(project), to: outside)
                 expect(docket("task", "add", "ee000000", "Sneaky", store: folder).status) == 1
                 expect(docket("project", "rm", "ee000000", store: folder).status) == 1
-                expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).sorted()) == ["\(planted.uuidString).json", "project.json"]
+                expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).sorted()) == [
+                    "\(planted.uuidString).json", "project.json",
+                ]
             }
             it("in place of the whole todos folder stops list with a message naming it") {
                 try? FileManager.default.removeItem(at: file(StoreLayout.todos))
@@ -120,11 +127,14 @@ final class UntrustedFilesSpec: QuickSpec {
             }
             it("in place of the folder of removals stops rm before anything changes") {
                 let id = add("Keep me")
-                try FileManager.default.createDirectory(at: file(StoreLayout.removed).deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: file(StoreLayout.removed).deletingLastPathComponent(), withIntermediateDirectories: true)
                 link(StoreLayout.removed, to: outside)
                 expect(docket("rm", String(id.uuidString.prefix(8)), store: folder).status) == 1
                 expect(try Store.open(at: folder).load().state.todos.map(\.text)) == ["Keep me"]
-                expect(try FileManager.default.contentsOfDirectory(atPath: outside.path)) == ["\(planted.uuidString).json"]
+                expect(try FileManager.default.contentsOfDirectory(atPath: outside.path)) == [
+                    "\(planted.uuidString).json"
+                ]
             }
         }
 
@@ -139,25 +149,31 @@ final class UntrustedFilesSpec: QuickSpec {
                 expect(gitCLI(["commit", "-qm", "A link"], in: folder).status) == 0
                 // The first status after git's commit is libgit2's; the next ones, Docket's own scan of the folders.
                 for _ in 0..<3 {
-                    expect(docket("status", store: folder).stdout) == "Nothing to commit; the store matches its last commit.\n"
+                    expect(docket("status", store: folder).stdout)
+                        == "Nothing to commit; the store matches its last commit.\n"
                 }
                 try FileManager.default.removeItem(at: file(shard))
                 link(shard, to: outside.appendingPathComponent("somewhere"))
-                expect(docket("status", store: folder).stdout).to(contain("\(shard) cannot be read: is a symbolic link, which Docket does not follow"))
+                expect(docket("status", store: folder).stdout).to(
+                    contain("\(shard) cannot be read: is a symbolic link, which Docket does not follow"))
             }
         }
 
         describe("a file that holds another item's id") {
-            it("stands for nothing: list skips it, changing the other item touches only its own file, and commit refuses it") {
+            it(
+                "stands for nothing: list skips it, changing the other item touches only its own file, and commit refuses it"
+            ) {
                 let milk = add("Buy milk")
                 let impostor = UUID(uuidString: "AB000000-0000-4000-8000-000000000001")!
-                try FileManager.default.createDirectory(at: file(StoreLayout.todo(impostor)).deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: file(StoreLayout.todo(impostor)).deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data(todoJSON(milk, "Impostor").utf8).write(to: file(StoreLayout.todo(impostor)))
                 let listed = docket("list", store: folder)
                 expect(listed.stdout).toNot(contain("Impostor"))
                 expect(listed.stderr).to(contain("holds the id \(milk.uuidString.lowercased())"))
                 expect(docket("done", String(milk.uuidString.prefix(8)), store: folder).status) == 0
-                expect(try String(contentsOf: file(StoreLayout.todo(impostor)), encoding: .utf8)) == todoJSON(milk, "Impostor")
+                expect(try String(contentsOf: file(StoreLayout.todo(impostor)), encoding: .utf8))
+                    == todoJSON(milk, "Impostor")
                 let committed = docket("commit", store: folder)
                 expect(committed.status) == 1
                 expect(committed.stderr).to(contain(StoreLayout.todo(impostor)))
@@ -169,8 +185,10 @@ final class UntrustedFilesSpec: QuickSpec {
                 _ = add("Buy milk")
                 _ = docket("commit", store: folder)
                 let lower = "todos/ab/ab000000-0000-4000-8000-000000000001.json"
-                try FileManager.default.createDirectory(at: file(lower).deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(todoJSON(UUID(uuidString: "AB000000-0000-4000-8000-000000000001")!, "Look-alike").utf8).write(to: file(lower))
+                try FileManager.default.createDirectory(
+                    at: file(lower).deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(todoJSON(UUID(uuidString: "AB000000-0000-4000-8000-000000000001")!, "Look-alike").utf8).write(
+                    to: file(lower))
                 expect(docket("list", store: folder).stderr).to(contain("\(lower): is not a Docket item"))
                 let committed = docket("commit", store: folder)
                 expect(committed.status) == 1
@@ -189,11 +207,16 @@ final class UntrustedFilesSpec: QuickSpec {
                 expect(docket("show", String(id.uuidString.prefix(8)), store: folder).stdout).toNot(contain("\u{1B}"))
             }
 
-            it("shows the marks that hide or reorder text escaped: U+061C, zero-width spaces and joiners, line and paragraph separators") {
+            it(
+                "shows the marks that hide or reorder text escaped: U+061C, zero-width spaces and joiners, line and paragraph separators"
+            ) {
                 _ = add("Pay\u{200B}pal\u{200C}\u{200D} \u{061C}bill\u{2028}second\u{2029}third")
                 let listed = docket("list", store: folder).stdout
-                for hidden in ["\u{200B}", "\u{200C}", "\u{200D}", "\u{061C}", "\u{2028}", "\u{2029}"] { expect(listed).toNot(contain(hidden)) }
-                expect(listed).to(contain("Pay\\u{200B}pal\\u{200C}\\u{200D} \\u{61C}bill\\u{2028}second\\u{2029}third"))
+                for hidden in ["\u{200B}", "\u{200C}", "\u{200D}", "\u{061C}", "\u{2028}", "\u{2029}"] {
+                    expect(listed).toNot(contain(hidden))
+                }
+                expect(listed).to(
+                    contain("Pay\\u{200B}pal\\u{200C}\\u{200D} \\u{61C}bill\\u{2028}second\\u{2029}third"))
             }
         }
 
@@ -203,25 +226,39 @@ final class UntrustedFilesSpec: QuickSpec {
                 expect(added.status) == 0
                 expect(try Store.open(at: folder).load().state.todos[0].dueDate).to(beNil())
             }
-            for typed in ["+3000000d", "+99999999999999d", "0000-01-01", "+9223372036854775807d", "+2000000000000000000w", "10000-01-01"] {
+            for typed in [
+                "+3000000d", "+99999999999999d", "0000-01-01", "+9223372036854775807d", "+2000000000000000000w",
+                "10000-01-01",
+            ] {
                 it("refuses \(typed) as a usage error and writes nothing") {
                     let added = docket("add", "x", "--due", typed, store: folder)
                     expect(added.status) == 64
                     expect(try Store.open(at: folder).load().state.todos).to(beEmpty())
                 }
             }
-            it("lets a todo dated at the last millisecond a file holds be edited, completed, removed and committed, also after a hand edit") {
+            it(
+                "lets a todo dated at the last millisecond a file holds be edited, completed, removed and committed, also after a hand edit"
+            ) {
                 let pinned = UUID(uuidString: "AB000000-0000-4000-8000-000000000003")!
                 func write(_ text: String) throws {
-                    try FileManager.default.createDirectory(at: file(StoreLayout.todo(pinned)).deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try Data(todoJSON(pinned, text).replacingOccurrences(of: "\"completed\": false}", with:
-                        "\"completed\": false, \"alterDate\": \"9999-12-31T23:59:59.999Z\"}").utf8).write(to: file(StoreLayout.todo(pinned)))
+                    try FileManager.default.createDirectory(
+                        at: file(StoreLayout.todo(pinned)).deletingLastPathComponent(),
+                        withIntermediateDirectories: true)
+                    try Data(
+                        todoJSON(pinned, text).replacingOccurrences(
+                            of: "\"completed\": false}",
+                            with:
+                                "\"completed\": false, \"alterDate\": \"9999-12-31T23:59:59.999Z\"}"
+                        ).utf8
+                    ).write(to: file(StoreLayout.todo(pinned)))
                 }
                 try write("From the future")
                 gitCLI(["add", "-A"], in: folder)
                 gitCLI(["commit", "-qm", "From a remote"], in: folder)
                 let id = pinned.uuidString.lowercased()
-                for command in [["edit", id, "Edited"], ["priority", id, "high"], ["done", id], ["reopen", id], ["commit"]] {
+                for command in [
+                    ["edit", id, "Edited"], ["priority", id, "high"], ["done", id], ["reopen", id], ["commit"],
+                ] {
                     let result = docket(command, store: folder)
                     expect(result.status).to(equal(0), description: "\(command): \(result.stderr)")
                     expect(result.stderr).toNot(contain("EncodingError"))
@@ -234,16 +271,27 @@ final class UntrustedFilesSpec: QuickSpec {
                 expect(try Store.open(at: folder).load().state.todo(id: pinned)).to(beNil())
             }
 
-            it("refuses a repeating todo's occurrence no arithmetic can take, and ends a series at the last one or past the year 9999") {
+            it(
+                "refuses a repeating todo's occurrence no arithmetic can take, and ends a series at the last one or past the year 9999"
+            ) {
                 let series = "6a000000-0000-4000-8000-000000000001"
                 func repeating(_ id: UUID, occurrence: String, due: String) throws {
-                    try FileManager.default.createDirectory(at: file(StoreLayout.todo(id)).deletingLastPathComponent(), withIntermediateDirectories: true)
-                    try Data(todoJSON(id, "Water plants").replacingOccurrences(of: "\"completed\": false}", with:
-                        "\"completed\": false, \"dueDate\": \"\(due)\", \"recurrence\": {\"every\": \"year\", \"series\": \"\(series)\", \"occurrence\": \(occurrence)}}").utf8)
-                        .write(to: file(StoreLayout.todo(id)))
+                    try FileManager.default.createDirectory(
+                        at: file(StoreLayout.todo(id)).deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(
+                        todoJSON(id, "Water plants").replacingOccurrences(
+                            of: "\"completed\": false}",
+                            with:
+                                "\"completed\": false, \"dueDate\": \"\(due)\", \"recurrence\": {\"every\": \"year\", \"series\": \"\(series)\", \"occurrence\": \(occurrence)}}"
+                        ).utf8
+                    )
+                    .write(to: file(StoreLayout.todo(id)))
                 }
-                let (huge, last, late) = (UUID(uuidString: "AB000000-0000-4000-8000-000000000004")!, UUID(uuidString: "AB000000-0000-4000-8000-000000000005")!,
-                                          UUID(uuidString: "AB000000-0000-4000-8000-000000000006")!)
+                let (huge, last, late) = (
+                    UUID(uuidString: "AB000000-0000-4000-8000-000000000004")!,
+                    UUID(uuidString: "AB000000-0000-4000-8000-000000000005")!,
+                    UUID(uuidString: "AB000000-0000-4000-8000-000000000006")!
+                )
                 try repeating(huge, occurrence: "9223372036854775807", due: "2026-12-01T00:00:00.000Z")
                 try repeating(last, occurrence: "1000000000", due: "2026-12-01T00:00:00.000Z")
                 try repeating(late, occurrence: "3", due: "9999-06-01T00:00:00.000Z")
@@ -261,8 +309,10 @@ final class UntrustedFilesSpec: QuickSpec {
             it("skips a file whose date no file can hold, saying why, and still lists the rest") {
                 _ = add("Fine")
                 let old = UUID(uuidString: "AB000000-0000-4000-8000-000000000002")!
-                try FileManager.default.createDirectory(at: file(StoreLayout.todo(old)).deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data(todoJSON(old, "Old").replacingOccurrences(of: "2026-11-20T10", with: "0000-11-20T10").utf8).write(to: file(StoreLayout.todo(old)))
+                try FileManager.default.createDirectory(
+                    at: file(StoreLayout.todo(old)).deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(todoJSON(old, "Old").replacingOccurrences(of: "2026-11-20T10", with: "0000-11-20T10").utf8)
+                    .write(to: file(StoreLayout.todo(old)))
                 let listed = docket("list", store: folder)
                 expect(listed.status) == 0
                 expect(listed.stdout).to(contain("Fine"))
@@ -273,9 +323,13 @@ final class UntrustedFilesSpec: QuickSpec {
         describe("a project's order key at the largest number there is") {
             it("lets projects be added after it, in order") {
                 let project = UUID(uuidString: "CC000000-0000-4000-8000-000000000001")!
-                try FileManager.default.createDirectory(at: file(StoreLayout.project(project)).deletingLastPathComponent(), withIntermediateDirectories: true)
-                try Data("{\"id\": \"\(project.uuidString)\", \"title\": \"Far\", \"position\": 9223372036854775807}\n".utf8)
-                    .write(to: file(StoreLayout.project(project)))
+                try FileManager.default.createDirectory(
+                    at: file(StoreLayout.project(project)).deletingLastPathComponent(),
+                    withIntermediateDirectories: true)
+                try Data(
+                    "{\"id\": \"\(project.uuidString)\", \"title\": \"Far\", \"position\": 9223372036854775807}\n".utf8
+                )
+                .write(to: file(StoreLayout.project(project)))
                 expect(docket("project", "add", "Near", store: folder).status) == 0
                 expect(docket("project", "add", "Nearer", store: folder).status) == 0
                 expect(try Store.open(at: folder).load().state.projects.map(\.title)) == ["Far", "Near", "Nearer"]

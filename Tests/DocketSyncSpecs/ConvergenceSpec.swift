@@ -30,21 +30,35 @@ func edits(from before: AppState, to after: AppState) -> [Edit] {
         let date = ms(todo.alterDate ?? todo.creationDate)
         if old == nil { result.append(Edit(id: todo.id, field: "exists", value: "", date: date)) }
         if old?.text != todo.text { result.append(Edit(id: todo.id, field: "text", value: todo.text, date: date)) }
-        if old?.completed != todo.completed { result.append(Edit(id: todo.id, field: "completed", value: String(todo.completed), date: date)) }
-        if old.map({ ms($0.dueDate) }) != ms(todo.dueDate) { result.append(Edit(id: todo.id, field: "dueDate", value: iso(todo.dueDate), date: date)) }
+        if old?.completed != todo.completed {
+            result.append(Edit(id: todo.id, field: "completed", value: String(todo.completed), date: date))
+        }
+        if old.map({ ms($0.dueDate) }) != ms(todo.dueDate) {
+            result.append(Edit(id: todo.id, field: "dueDate", value: iso(todo.dueDate), date: date))
+        }
         result += richEdits(id: todo.id, old: old.map(RichFields.init), new: RichFields(todo), date: date)
-        if old?.recurrence != todo.recurrence { result.append(Edit(id: todo.id, field: "recurrence", value: todo.recurrence.fieldText, date: date)) }
+        if old?.recurrence != todo.recurrence {
+            result.append(Edit(id: todo.id, field: "recurrence", value: todo.recurrence.fieldText, date: date))
+        }
     }
     for project in after.projects {
         let old = before.project(id: project.id)
-        if old?.title != project.title { result.append(Edit(id: project.id, field: "title", value: project.title, date: ms(project.alterDate))) }
+        if old?.title != project.title {
+            result.append(Edit(id: project.id, field: "title", value: project.title, date: ms(project.alterDate)))
+        }
         for task in project.tasks {
             let was = old?.task(id: task.id)
             if was == task { continue }
             let date = ms(task.alterDate)
-            if was?.title != task.title { result.append(Edit(id: task.id, field: "title", value: task.title, date: date)) }
-            if was?.state != task.state { result.append(Edit(id: task.id, field: "state", value: task.state.rawValue, date: date)) }
-            if was.map({ ms($0.dueDate.date) }) != ms(task.dueDate.date) { result.append(Edit(id: task.id, field: "dueDate", value: iso(task.dueDate.date), date: date)) }
+            if was?.title != task.title {
+                result.append(Edit(id: task.id, field: "title", value: task.title, date: date))
+            }
+            if was?.state != task.state {
+                result.append(Edit(id: task.id, field: "state", value: task.state.rawValue, date: date))
+            }
+            if was.map({ ms($0.dueDate.date) }) != ms(task.dueDate.date) {
+                result.append(Edit(id: task.id, field: "dueDate", value: iso(task.dueDate.date), date: date))
+            }
             result += richEdits(id: task.id, old: was.map(RichFields.init), new: RichFields(task), date: date)
         }
     }
@@ -75,8 +89,12 @@ struct RichFields {
 
 func richEdits(id: UUID, old: RichFields?, new: RichFields, date: Int64) -> [Edit] {
     var result: [Edit] = []
-    if old?.priority != new.priority { result.append(Edit(id: id, field: "priority", value: new.priority.fieldText, date: date)) }
-    if iso(old?.completedDate) != iso(new.completedDate) { result.append(Edit(id: id, field: "completedDate", value: iso(new.completedDate), date: date)) }
+    if old?.priority != new.priority {
+        result.append(Edit(id: id, field: "priority", value: new.priority.fieldText, date: date))
+    }
+    if iso(old?.completedDate) != iso(new.completedDate) {
+        result.append(Edit(id: id, field: "completedDate", value: iso(new.completedDate), date: date))
+    }
     for note in new.notes where old?.notes.first(where: { $0.id == note.id })?.text != note.text {
         result.append(Edit(id: id, field: "notes[\(note.id.uuidString)]", value: note.text, date: date))
     }
@@ -102,18 +120,24 @@ final class ConvergenceSpec: QuickSpec {
                 defer { ssh.stop() }
                 // ssh as git runs it: OpenSSH, told its key and known_hosts through GIT_SSH_COMMAND.
                 var environment = ProcessInfo.processInfo.environment
-                environment["GIT_SSH_COMMAND"] = "ssh -i \(ssh.userKey) -o IdentitiesOnly=yes -o UserKnownHostsFile=\(ssh.knownHosts) -o BatchMode=yes"
-                let options = TransferOptions(sshKeyFiles: [], useSSHAgent: false, knownHostsFile: ssh.knownHosts, environment: environment)
+                environment["GIT_SSH_COMMAND"] =
+                    "ssh -i \(ssh.userKey) -o IdentitiesOnly=yes -o UserKnownHostsFile=\(ssh.knownHosts) -o BatchMode=yes"
+                let options = TransferOptions(
+                    sshKeyFiles: [], useSSHAgent: false, knownHostsFile: ssh.knownHosts, environment: environment)
                 let world = SeededWorld(seed: seed)
                 defer { world.uninstall() }
                 var g = SeededGenerator(seed: seed)
 
-                let first = try Store.clone(url: remote.path, into: root.appendingPathComponent("local"), options: options)
+                let first = try Store.clone(
+                    url: remote.path, into: root.appendingPathComponent("local"), options: options)
                 _ = try first.sync(options: options)
                 let urls = ["file://" + remote.path, daemon.url("remote.git"), ssh.url(remote.path)]
-                let stores = [first] + (try urls.enumerated().map { index, url in
-                    try Store.clone(url: url, into: root.appendingPathComponent("machine\(index + 2)"), options: options)
-                })
+                let stores =
+                    [first]
+                    + (try urls.enumerated().map { index, url in
+                        try Store.clone(
+                            url: url, into: root.appendingPathComponent("machine\(index + 2)"), options: options)
+                    })
 
                 var made: [Edit] = []
                 var projectOfTask: [UUID: UUID] = [:]
@@ -124,7 +148,9 @@ final class ConvergenceSpec: QuickSpec {
                         let after = RandomEdits.edits(before, Int.random(in: 0...3, using: &g), &g, world: world)
                         try store.withLock { try store.write(from: before, to: after) }
                         made += edits(from: before, to: after)
-                        for project in after.projects { for task in project.tasks { projectOfTask[task.id] = project.id } }
+                        for project in after.projects {
+                            for task in project.tasks { projectOfTask[task.id] = project.id }
+                        }
                         if Bool.random(using: &g) { _ = try store.sync(options: options) }
                     }
                 }
@@ -149,7 +175,11 @@ final class ConvergenceSpec: QuickSpec {
                 for edit in made {
                     let key = "\(edit.id) \(edit.field)"
                     if let current = latest[key]?.first?.date, current > edit.date { continue }
-                    if let current = latest[key]?.first?.date, current == edit.date { latest[key]!.append(edit) } else { latest[key] = [edit] }
+                    if let current = latest[key]?.first?.date, current == edit.date {
+                        latest[key]!.append(edit)
+                    } else {
+                        latest[key] = [edit]
+                    }
                 }
                 func value(of edit: Edit) -> String? {
                     if let todo = final.todo(id: edit.id) {
@@ -175,7 +205,8 @@ final class ConvergenceSpec: QuickSpec {
                     return nil
                 }
                 func removed(_ id: UUID) -> Bool {
-                    let itself = final.tombstone(id: id) != nil
+                    let itself =
+                        final.tombstone(id: id) != nil
                         || reports.contains { $0.items.contains { $0.id == id && $0.removal?.outcome == .removalWon } }
                     return itself || projectOfTask[id].map(removed) == true
                 }
@@ -183,7 +214,14 @@ final class ConvergenceSpec: QuickSpec {
                 for edits in latest.values {
                     for edit in edits {
                         if value(of: edit) == edit.value { continue }
-                        if reports.contains(where: { $0.items.contains { $0.id == edit.id && $0.fields.contains { $0.field == edit.field && $0.lost == edit.value } } }) { continue }
+                        if reports.contains(where: {
+                            $0.items.contains {
+                                $0.id == edit.id
+                                    && $0.fields.contains { $0.field == edit.field && $0.lost == edit.value }
+                            }
+                        }) {
+                            continue
+                        }
                         if value(of: edit) == nil, removed(edit.id) { continue }
                         unexplained.append("\(edit.field) '\(edit.value)' of \(edit.id)")
                     }

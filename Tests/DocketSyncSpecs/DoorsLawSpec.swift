@@ -1,9 +1,10 @@
-@testable import Docket
 import DocketModel
 import DocketSpecSupport
 import Foundation
 import Nimble
 import Quick
+
+@testable import Docket
 
 /// The no-loss law across every door: two machines sharing a bare remote edit
 /// their stores at random through the CLI, the library, hand edits, plain git
@@ -44,10 +45,12 @@ final class DoorsLawSpec: QuickSpec {
             var figures = DoorsLaw.Figures()
             let started = Date()
             defer {
-                let byDoor = figures.byDoor.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                print("doors law: \(figures.seeds) seeds, \(figures.rounds) rounds, \(figures.edits) edits, \(figures.failures) failures, "
-                    + "\(figures.recorded) accounted by a merge record, calendar \(real ? "Radicale and vdirsyncer" : "simulated"), "
-                    + String(format: "%.0f s", Date().timeIntervalSince(started)) + "; steps by door: \(byDoor)")
+                let byDoor = figures.byDoor.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+                    separator: ", ")
+                print(
+                    "doors law: \(figures.seeds) seeds, \(figures.rounds) rounds, \(figures.edits) edits, \(figures.failures) failures, "
+                        + "\(figures.recorded) accounted by a merge record, calendar \(real ? "Radicale and vdirsyncer" : "simulated"), "
+                        + String(format: "%.0f s", Date().timeIntervalSince(started)) + "; steps by door: \(byDoor)")
             }
             forAll(seeds, continuing: environment["DOCKET_DOORS_KEEP_GOING"] != nil) { random in
                 figures.seeds += 1
@@ -84,14 +87,21 @@ struct DoorsLaw {
     func run(rounds: Int, random: inout SeededGenerator, figures: inout Figures) -> String? {
         let root = temporaryFolder("docket-doors")
         let keep = ProcessInfo.processInfo.environment["DOCKET_DOORS_KEEP_FOLDERS"] != nil
-        defer { if keep { print("doors law: kept \(root.path)") } else { try? FileManager.default.removeItem(at: root) } }
+        defer {
+            if keep { print("doors law: kept \(root.path)") } else { try? FileManager.default.removeItem(at: root) }
+        }
         let remote = root.appendingPathComponent("remote.git")
         gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
-        let laptop = Machine(folder: root.appendingPathComponent("laptop")), desk = Machine(folder: root.appendingPathComponent("desk"))
-        guard runCommand(docketBinary, ["clone", remote.path, laptop.folder.path]).status == 0 else { return "setup: the first clone failed" }
+        let laptop = Machine(folder: root.appendingPathComponent("laptop"))
+        let desk = Machine(folder: root.appendingPathComponent("desk"))
+        guard runCommand(docketBinary, ["clone", remote.path, laptop.folder.path]).status == 0 else {
+            return "setup: the first clone failed"
+        }
         laptop.run("add", "Item 0")
         guard laptop.run("sync").status == 0 else { return "setup: the first sync failed" }
-        guard runCommand(docketBinary, ["clone", remote.path, desk.folder.path]).status == 0 else { return "setup: the second clone failed" }
+        guard runCommand(docketBinary, ["clone", remote.path, desk.folder.path]).status == 0 else {
+            return "setup: the second clone failed"
+        }
         let machines = [("laptop", laptop), ("desk", desk)]
         let calendar = CalendarSide(root: root, docketFolder: root.appendingPathComponent("calendar"), real: real)
         defer { calendar.stop() }
@@ -110,21 +120,30 @@ struct DoorsLaw {
         // DOCKET_DOORS_TRACE=1 prints each step as it is taken.
         let tracing = ProcessInfo.processInfo.environment["DOCKET_DOORS_TRACE"] != nil
         func trace() { if tracing, let step = log.last { print("doors step " + step) } }
-        if let first = laptop.state.todos.first { record(first.id, "added", first.text, "add"); record(first.id, "text", first.text, "add") }
+        if let first = laptop.state.todos.first {
+            record(first.id, "added", first.text, "add")
+            record(first.id, "text", first.text, "add")
+        }
 
         for round in 1...rounds {
             figures.rounds += 1
             var roll = Int.random(in: 0..<total, using: &random)
-            let door = Self.doors.first { roll -= $0.1; return roll < 0 }!.0
+            let door = Self.doors.first {
+                roll -= $0.1
+                return roll < 0
+            }!.0
             let (name, machine) = machines[Int.random(in: 0..<2, using: &random)]
             figures.byDoor[door, default: 0] += 1
             var said = ""
             func cli(_ arguments: String...) -> CommandResult {
                 let result = docket(arguments, store: machine.folder)
-                if result.status != 0 { said += " [docket \(arguments.first!) \(result.status): \(result.stderr.prefix(200))]" }
+                if result.status != 0 {
+                    said += " [docket \(arguments.first!) \(result.status): \(result.stderr.prefix(200))]"
+                }
                 return result
             }
-            // NB: in the order they were made, not by id (docket add makes random ids): a seed picks the same todos each run.
+            // NB: in the order they were made, not by id (docket add makes random ids): a seed picks the same todos
+            // each run.
             let todos = machine.state.todos.sorted { ($0.creationDate, $0.text) < ($1.creationDate, $1.text) }
             let todo = todos.randomElement(using: &random)
             counter += 1
@@ -176,9 +195,11 @@ struct DoorsLaw {
                 } else {
                     // Plain git: its commit does not date the edit, and its pull merges through the driver.
                     gitCLI(["commit", "-qam", "Edit by hand"], in: machine.folder)
-                    let pulled = gitCLI(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: machine.folder)
+                    let pulled = gitCLI(
+                        ["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: machine.folder)
                     if pulled.status != 0 {
-                        // git stops where its merge cannot go on (a file edited here and removed there); docket's advice is to sync.
+                        // git stops where its merge cannot go on (a file edited here and removed there); docket's
+                        // advice is to sync.
                         said += " [git pull \(pulled.status): \(pulled.stderr.prefix(160))] then docket sync"
                         _ = cli("sync")
                     }
@@ -189,20 +210,24 @@ struct DoorsLaw {
                 _ = cli("sync")
                 said = "sync" + said
             case "vdirsyncer", "ical":
-                // The README's commands, on the laptop, each on its own: in any order with the phone's edits and the rest.
+                // The README's commands, on the laptop, each on its own: in any order with the phone's edits and the
+                // rest.
                 if door == "vdirsyncer" {
                     calendar.syncDocketSide()
                     said = "vdirsyncer sync docket"
                 } else {
                     let synced = laptop.run("ical", "sync", calendar.docketFolder.path)
-                    said = "docket ical sync" + (synced.status == 0 ? "" : " [\(synced.status): \(synced.stderr.prefix(200))]")
+                    said =
+                        "docket ical sync"
+                        + (synced.status == 0 ? "" : " [\(synced.status): \(synced.stderr.prefix(200))]")
                 }
                 log.append("\(round) laptop: \(said)")
                 trace()
                 continue
             case "phone":
                 guard let edit = calendar.phoneEdit(random: &random, word: word, day: day) else { continue }
-                // NB: vdirsyncer keeps a change made on the other side over a deletion (its rule); a deletion is the weaker removal.
+                // NB: vdirsyncer keeps a change made on the other side over a deletion (its rule); a deletion is the
+                // weaker removal.
                 record(edit.id, edit.field, edit.value, edit.what.hasPrefix("delete") ? "phone-delete" : door)
                 if edit.field == "text", edit.added { record(edit.id, "added", edit.value, door) }
                 said = "phone: \(edit.what)"
@@ -215,10 +240,16 @@ struct DoorsLaw {
                 guard desk.run("commit").status == 0 else { continue }
                 let export = root.appendingPathComponent("docket-\(counter).json")
                 try? desk.run("export", "taskwarrior").stdout.write(to: export, atomically: true, encoding: .utf8)
-                guard taskwarrior.task("import", export.path).status == 0 else { said += " [task import failed]"; break }
+                guard taskwarrior.task("import", export.path).status == 0 else {
+                    said += " [task import failed]"
+                    break
+                }
                 let pending = taskwarrior.pending()
-                guard let picked = pending.randomElement(using: &random), let id = UUID(uuidString: picked.uuid) else { continue }
-                Thread.sleep(forTimeInterval: 1.05)  // Taskwarrior keeps seconds: its edit is later than the last one Docket made.
+                guard let picked = pending.randomElement(using: &random), let id = UUID(uuidString: picked.uuid) else {
+                    continue
+                }
+                // Taskwarrior keeps seconds: its edit is later than the last one Docket made.
+                Thread.sleep(forTimeInterval: 1.05)
                 switch Int.random(in: 0..<4, using: &random) {
                 case 0:
                     if taskwarrior.task(picked.uuid, "done").status == 0 { record(id, "completed", "true", door) }
@@ -227,11 +258,15 @@ struct DoorsLaw {
                     if taskwarrior.task(picked.uuid, "delete").status == 0 { record(id, "removed", "", door) }
                     said = "task delete \(picked.uuid.prefix(8))"
                 case 2:
-                    if taskwarrior.task(picked.uuid, "modify", "due:\(day)").status == 0 { record(id, "dueDate", day, door) }
+                    if taskwarrior.task(picked.uuid, "modify", "due:\(day)").status == 0 {
+                        record(id, "dueDate", day, door)
+                    }
                     said = "task modify \(picked.uuid.prefix(8)) due:\(day)"
                 default:
                     let text = "\(picked.description.split(separator: " ").prefix(2).joined(separator: " ")) \(word)"
-                    if taskwarrior.task(picked.uuid, "modify", "description:\(text)").status == 0 { record(id, "text", text, door) }
+                    if taskwarrior.task(picked.uuid, "modify", "description:\(text)").status == 0 {
+                        record(id, "text", text, door)
+                    }
                     said = "task modify \(picked.uuid.prefix(8)) \(text)"
                 }
                 let back = root.appendingPathComponent("task-\(counter).json")
@@ -246,12 +281,13 @@ struct DoorsLaw {
                 let laptop = machines[0].1
                 guard laptop.run("commit").status == 0 else { continue }
                 try? laptop.run("export", "todotxt").stdout.write(to: todoTxt.file, atomically: true, encoding: .utf8)
-                let lines = ((try? String(contentsOf: todoTxt.file, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+                let lines = ((try? String(contentsOf: todoTxt.file, encoding: .utf8)) ?? "").split(separator: "\n").map(
+                    String.init)
                 let open = lines.indices.filter { !lines[$0].hasPrefix("x ") }.sorted { lines[$0] < lines[$1] }
                 guard let index = open.randomElement(using: &random) else { continue }
                 let current = laptop.state.todos
                 guard let id = lineID(lines[index], todos: current) else { continue }
-                Thread.sleep(forTimeInterval: 1.05)  // A line is dated by its file's time, to the second.
+                Thread.sleep(forTimeInterval: 1.05) // A line is dated by its file's time, to the second.
                 if Bool.random(using: &random) {
                     if todoTxt.todo("do", String(index + 1)).status == 0 { record(id, "completed", "true", door) }
                     said = "todo.sh do \(index + 1)"
@@ -277,7 +313,10 @@ struct DoorsLaw {
         for round in 1...3 {
             for (name, machine) in machines {
                 let synced = machine.run("sync")
-                if synced.status != 0 { return "the last syncs, round \(round), the \(name): docket sync failed: \(synced.stderr)" + ending() }
+                if synced.status != 0 {
+                    return "the last syncs, round \(round), the \(name): docket sync failed: \(synced.stderr)"
+                        + ending()
+                }
                 log.append("end \(name): sync")
                 if name == "laptop" {
                     calendar.syncDocketSide()
@@ -289,11 +328,19 @@ struct DoorsLaw {
                 }
             }
         }
-        let trees = machines.map { gitCLI(["ls-tree", "-r", "HEAD", "--", "todos", "projects", ".docket"], in: $0.1.folder).stdout }
-        if trees[0] != trees[1] { return "after the last syncs the desk holds other store files than the laptop" + ending() }
+        let trees = machines.map {
+            gitCLI(["ls-tree", "-r", "HEAD", "--", "todos", "projects", ".docket"], in: $0.1.folder).stdout
+        }
+        if trees[0] != trees[1] {
+            return "after the last syncs the desk holds other store files than the laptop" + ending()
+        }
         for (name, machine) in machines {
-            let dirty = gitCLI(["status", "--porcelain=v1", "-uall", "--", "todos", "projects", ".docket"], in: machine.folder).stdout
-            if !dirty.isEmpty { return "after the last syncs the \(name)'s working tree differs from its commit: \(dirty)" + ending() }
+            let dirty = gitCLI(
+                ["status", "--porcelain=v1", "-uall", "--", "todos", "projects", ".docket"], in: machine.folder
+            ).stdout
+            if !dirty.isEmpty {
+                return "after the last syncs the \(name)'s working tree differs from its commit: \(dirty)" + ending()
+            }
         }
         let final = laptop.state
         let present = Dictionary(final.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -302,8 +349,12 @@ struct DoorsLaw {
         for (side, files) in [("the calendar folder", calendar.docketFiles()), ("the phone", calendar.phoneFiles())] {
             let byID = Dictionary(files.map { (VTodo.id(uid: $0.uid), $0) }, uniquingKeysWith: { a, _ in a })
             for todo in final.todos {
-                guard let file = byID[todo.id] else { return "\(side) has no file for todo '\(todo.text)' (\(short(todo.id)))" + ending() }
-                if file.summary != todo.text { return "\(side) says '\(file.summary)' for todo '\(todo.text)' (\(short(todo.id)))" + ending() }
+                guard let file = byID[todo.id] else {
+                    return "\(side) has no file for todo '\(todo.text)' (\(short(todo.id)))" + ending()
+                }
+                if file.summary != todo.text {
+                    return "\(side) says '\(file.summary)' for todo '\(todo.text)' (\(short(todo.id)))" + ending()
+                }
             }
             for (id, file) in byID where present[id] == nil && file.status != "CANCELLED" {
                 return "\(side) still has '\(file.summary)' (\(short(id))), which the store does not" + ending()
@@ -315,21 +366,31 @@ struct DoorsLaw {
         let items = records.flatMap(\.report.items)
         func lost(_ id: UUID, _ field: String, _ value: String) -> Bool {
             items.contains { item in
-                item.id == id && item.fields.contains { decision in
-                    decision.field == field && decision.lost.map { Self.shown($0, field: field) == value } == true
-                }
+                item.id == id
+                    && item.fields.contains { decision in
+                        decision.field == field && decision.lost.map { Self.shown($0, field: field) == value } == true
+                    }
             }
         }
         for (id, list) in events.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
             let ordered = list.sorted { $0.date < $1.date }
             guard let latest = ordered.last else { continue }
-            let label = "todo \(short(id)) (edits: " + ordered.map { "\($0.door) \($0.field)=\($0.value)" }.joined(separator: ", ") + ")"
+            let label =
+                "todo \(short(id)) (edits: "
+                + ordered.map { "\($0.door) \($0.field)=\($0.value)" }.joined(separator: ", ") + ")"
             guard let todo = present[id] else {
-                if latest.field == "removed" || items.contains(where: { $0.id == id && $0.removal?.outcome == .removalWon }) { continue }
-                return "\(label) is gone, though its last edit was not a removal and no merge lists a removal winning" + ending()
+                if latest.field == "removed"
+                    || items.contains(where: { $0.id == id && $0.removal?.outcome == .removalWon })
+                {
+                    continue
+                }
+                return "\(label) is gone, though its last edit was not a removal and no merge lists a removal winning"
+                    + ending()
             }
-            if let removal = ordered.last(where: { $0.field == "removed" }), removal.date == latest.date, removal.door != "phone-delete",
-               !items.contains(where: { $0.id == id && $0.removal?.outcome == .editWon }) {
+            if let removal = ordered.last(where: { $0.field == "removed" }), removal.date == latest.date,
+                removal.door != "phone-delete",
+                !items.contains(where: { $0.id == id && $0.removal?.outcome == .editWon })
+            {
                 return "\(label) is there, though it was removed last and no merge lists an edit winning" + ending()
             }
             // NB: an edit that won over a removal brings the item back as its side had it: an edit the removing
@@ -346,13 +407,19 @@ struct DoorsLaw {
                 if value == last.value { continue }
                 // Done is kept over a later edit of another field; an edit after done does not reopen.
                 if field == "completed", last.value == "true", todo.completed { continue }
-                if lost(id, field, last.value) { figures.recorded += 1; continue }
+                if lost(id, field, last.value) {
+                    figures.recorded += 1
+                    continue
+                }
                 // What the history says of the todo, to look at a failure.
                 let history = gitCLI(["log", "--format=%h %s", "--", StoreLayout.todo(id)], in: laptop.folder).stdout
                 let decisions = records.flatMap { record in
-                    record.report.items.filter { $0.id == id }.flatMap { $0.lines.map { "\(record.commit.prefix(7)): \($0)" } }
+                    record.report.items.filter { $0.id == id }.flatMap {
+                        $0.lines.map { "\(record.commit.prefix(7)): \($0)" }
+                    }
                 }
-                return "\(label): its \(field) is \(value), not \(last.value) from the last edit (\(last.door)), and no merge lists that value"
+                return
+                    "\(label): its \(field) is \(value), not \(last.value) from the last edit (\(last.door)), and no merge lists that value"
                     + "\nits decisions:\n  " + decisions.joined(separator: "\n  ") + "\nits file's history:\n  "
                     + history.split(separator: "\n").prefix(30).joined(separator: "\n  ") + ending()
             }
@@ -392,7 +459,9 @@ struct DoorsLaw {
 
     /// The todo a todo.txt line Docket exported stands for.
     func lineID(_ line: String, todos: [TodoItem]) -> UUID? {
-        if let word = line.split(separator: " ").first(where: { $0.hasPrefix("id:") }) { return UUID(hex: String(word.dropFirst(3))) }
+        if let word = line.split(separator: " ").first(where: { $0.hasPrefix("id:") }) {
+            return UUID(hex: String(word.dropFirst(3)))
+        }
         let text = TodoTxt.export(todos).split(separator: "\n")
         guard let index = text.firstIndex(where: { String($0) == line }) else { return nil }
         let open = todos.filter { !$0.completed } + todos.filter(\.completed)
@@ -409,7 +478,8 @@ struct TaskwarriorSide {
         data = root.appendingPathComponent("taskwarrior")
         rc = root.appendingPathComponent("taskrc")
         try? FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        try? "data.location=\(data.path)\nconfirmation=off\nverbose=nothing\nrecurrence.confirmation=no\n".write(to: rc, atomically: true, encoding: .utf8)
+        try? "data.location=\(data.path)\nconfirmation=off\nverbose=nothing\nrecurrence.confirmation=no\n".write(
+            to: rc, atomically: true, encoding: .utf8)
     }
 
     @discardableResult
@@ -418,9 +488,13 @@ struct TaskwarriorSide {
     }
 
     func pending() -> [(uuid: String, description: String)] {
-        let list = (try? JSONSerialization.jsonObject(with: Data(task("status:pending", "export").stdout.utf8))) as? [[String: Any]] ?? []
+        let list =
+            (try? JSONSerialization.jsonObject(with: Data(task("status:pending", "export").stdout.utf8)))
+            as? [[String: Any]] ?? []
         return list.compactMap { task in
-            guard let uuid = task["uuid"] as? String, let description = task["description"] as? String else { return nil }
+            guard let uuid = task["uuid"] as? String, let description = task["description"] as? String else {
+                return nil
+            }
             return (uuid, description)
         }.sorted { ($0.description, $0.uuid) < ($1.description, $1.uuid) }
     }
@@ -437,16 +511,18 @@ struct TodoTxtSide {
         config = root.appendingPathComponent("todo.cfg")
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try? """
-            export TODO_DIR=\(folder.path)
-            export TODO_FILE=$TODO_DIR/todo.txt
-            export DONE_FILE=$TODO_DIR/done.txt
-            export REPORT_FILE=$TODO_DIR/report.txt
-            export TODOTXT_AUTO_ARCHIVE=0
-            """.write(to: config, atomically: true, encoding: .utf8)
+        export TODO_DIR=\(folder.path)
+        export TODO_FILE=$TODO_DIR/todo.txt
+        export DONE_FILE=$TODO_DIR/done.txt
+        export REPORT_FILE=$TODO_DIR/report.txt
+        export TODOTXT_AUTO_ARCHIVE=0
+        """.write(to: config, atomically: true, encoding: .utf8)
     }
 
     @discardableResult
-    func todo(_ arguments: String...) -> CommandResult { runCommand("todo-txt", ["-d", config.path, "-p", "-f"] + arguments, input: "") }
+    func todo(_ arguments: String...) -> CommandResult {
+        runCommand("todo-txt", ["-d", config.path, "-p", "-f"] + arguments, input: "")
+    }
 }
 
 /// One `.ics` file as the law reads it.
@@ -474,7 +550,9 @@ final class CalendarSide {
         self.docketFolder = docketFolder
         self.real = real
         phoneFolder = root.appendingPathComponent("phone")
-        for folder in [docketFolder, phoneFolder] { try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        for folder in [docketFolder, phoneFolder] {
+            try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
         guard real else {
             let server = root.appendingPathComponent("server")
             try? FileManager.default.createDirectory(at: server, withIntermediateDirectories: true)
@@ -484,7 +562,10 @@ final class CalendarSide {
         }
         let server = CalendarServer(root: root, pairs: [("docket", docketFolder), ("phone", phoneFolder)])
         self.server = server
-        guard server.isRunning else { problem = "Radicale did not start"; return }
+        guard server.isRunning else {
+            problem = "Radicale did not start"
+            return
+        }
         if server.vdirsyncer(["discover"]).status != 0 { problem = "vdirsyncer discover failed" }
     }
 
@@ -499,20 +580,28 @@ final class CalendarSide {
     func phoneFiles() -> [ICSFile] { CalendarSide.files(in: phoneFolder) }
 
     static func files(in folder: URL) -> [ICSFile] {
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasSuffix(".ics") }.sorted()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter {
+            $0.hasSuffix(".ics")
+        }.sorted()
         return names.compactMap { name in
             guard let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8),
-                  let calendar = try? ICalComponent.parse(text), let (vtodo, uid) = try? VTodo.vtodo(in: calendar) else { return nil }
-            return ICSFile(name: name, uid: uid, summary: vtodo.property("SUMMARY")?.text ?? "",
-                           status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased())
+                let calendar = try? ICalComponent.parse(text), let (vtodo, uid) = try? VTodo.vtodo(in: calendar)
+            else { return nil }
+            return ICSFile(
+                name: name, uid: uid, summary: vtodo.property("SUMMARY")?.text ?? "",
+                status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased())
         }
     }
 
     /// One edit on the phone, as todoman makes it: its folder brought up to date from the server first, and sent after.
-    func phoneEdit(random: inout SeededGenerator, word: String, day: String) -> (id: UUID, field: String, value: String, added: Bool, what: String)? {
+    func phoneEdit(random: inout SeededGenerator, word: String, day: String) -> (
+        id: UUID, field: String, value: String, added: Bool, what: String
+    )? {
         syncPhoneSide()
         defer { syncPhoneSide() }
-        let files = phoneFiles().filter { $0.status != "CANCELLED" }.sorted { ($0.summary, $0.uid) < ($1.summary, $1.uid) }
+        let files = phoneFiles().filter { $0.status != "CANCELLED" }.sorted {
+            ($0.summary, $0.uid) < ($1.summary, $1.uid)
+        }
         let stamp = BasicDate.string(Date())
         func rewrite(_ file: ICSFile, _ change: ([String]) -> [String]) -> Bool {
             let url = phoneFolder.appendingPathComponent(file.name)
@@ -522,18 +611,27 @@ final class CalendarSide {
             var body = Array(lines[..<end]).filter { !$0.hasPrefix("LAST-MODIFIED") && !$0.hasPrefix("DTSTAMP") }
             body = change(body)
             let sequence = body.first { $0.hasPrefix("SEQUENCE:") }.flatMap { Int($0.dropFirst(9)) } ?? 0
-            body = body.filter { !$0.hasPrefix("SEQUENCE:") } + ["SEQUENCE:\(sequence + 1)", "LAST-MODIFIED:\(stamp)", "DTSTAMP:\(stamp)"]
+            body =
+                body.filter { !$0.hasPrefix("SEQUENCE:") } + [
+                    "SEQUENCE:\(sequence + 1)", "LAST-MODIFIED:\(stamp)", "DTSTAMP:\(stamp)",
+                ]
             lines = body + Array(lines[end...])
-            return (try? (lines.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .utf8)) != nil
+            return (try? (lines.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .utf8))
+                != nil
         }
         let kind = files.isEmpty ? 5 : Int.random(in: 0..<6, using: &random)
         if kind == 5 {
             added += 1
             let uid = "phone-\(added)-\(word)@example.org"
             let summary = "Phone \(word)"
-            let text = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todoman//EN", "BEGIN:VTODO", "UID:\(uid)", "SUMMARY:\(summary)",
-                        "STATUS:NEEDS-ACTION", "CREATED:\(stamp)", "DTSTAMP:\(stamp)", "LAST-MODIFIED:\(stamp)", "END:VTODO", "END:VCALENDAR", ""]
-            try? text.joined(separator: "\r\n").write(to: phoneFolder.appendingPathComponent("\(uid).ics"), atomically: true, encoding: .utf8)
+            let text = [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todoman//EN", "BEGIN:VTODO", "UID:\(uid)",
+                "SUMMARY:\(summary)",
+                "STATUS:NEEDS-ACTION", "CREATED:\(stamp)", "DTSTAMP:\(stamp)", "LAST-MODIFIED:\(stamp)", "END:VTODO",
+                "END:VCALENDAR", "",
+            ]
+            try? text.joined(separator: "\r\n").write(
+                to: phoneFolder.appendingPathComponent("\(uid).ics"), atomically: true, encoding: .utf8)
             return (VTodo.id(uid: uid), "text", summary, true, "new '\(summary)'")
         }
         let file = files.randomElement(using: &random)!
@@ -545,18 +643,28 @@ final class CalendarSide {
             return (id, "text", summary, false, "summary of \(file.uid.prefix(8)) to '\(summary)'")
         case 1:
             let value = day.replacingOccurrences(of: "-", with: "")
-            guard rewrite(file, { $0.filter { !$0.hasPrefix("DUE") } + ["DUE;VALUE=DATE:\(value)"] }) else { return nil }
+            guard rewrite(file, { $0.filter { !$0.hasPrefix("DUE") } + ["DUE;VALUE=DATE:\(value)"] }) else {
+                return nil
+            }
             return (id, "dueDate", day, false, "due of \(file.uid.prefix(8)) to \(day)")
         case 2:
             guard file.status != "COMPLETED" else { return nil }
-            guard rewrite(file, { $0.filter { !$0.hasPrefix("STATUS") && !$0.hasPrefix("COMPLETED") && !$0.hasPrefix("PERCENT") }
-                + ["STATUS:COMPLETED", "COMPLETED:\(stamp)", "PERCENT-COMPLETE:100"] }) else { return nil }
+            guard
+                rewrite(
+                    file,
+                    {
+                        $0.filter { !$0.hasPrefix("STATUS") && !$0.hasPrefix("COMPLETED") && !$0.hasPrefix("PERCENT") }
+                            + ["STATUS:COMPLETED", "COMPLETED:\(stamp)", "PERCENT-COMPLETE:100"]
+                    })
+            else { return nil }
             return (id, "completed", "true", false, "done \(file.uid.prefix(8))")
         case 3:
             guard rewrite(file, { $0.filter { !$0.hasPrefix("STATUS") } + ["STATUS:CANCELLED"] }) else { return nil }
             return (id, "removed", "", false, "cancel \(file.uid.prefix(8))")
         default:
-            guard (try? FileManager.default.removeItem(at: phoneFolder.appendingPathComponent(file.name))) != nil else { return nil }
+            guard (try? FileManager.default.removeItem(at: phoneFolder.appendingPathComponent(file.name))) != nil else {
+                return nil
+            }
             return (id, "removed", "", false, "delete \(file.uid.prefix(8))")
         }
     }
@@ -578,19 +686,28 @@ final class VdirPair {
 
     private func items(_ folder: URL) -> [String: (name: String, text: String)] {
         var items: [String: (name: String, text: String)] = [:]
-        for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter({ $0.hasSuffix(".ics") }).sorted() {
-            guard let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) else { continue }
+        for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter({
+            $0.hasSuffix(".ics")
+        }).sorted() {
+            guard let text = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8) else {
+                continue
+            }
             // NB: "\r\n" is one Character: lines split on any newline.
-            let uid = text.split(whereSeparator: \.isNewline).first { $0.hasPrefix("UID:") }.map { String($0.dropFirst(4)).trimmingCharacters(in: .whitespaces) }
+            let uid = text.split(whereSeparator: \.isNewline).first { $0.hasPrefix("UID:") }.map {
+                String($0.dropFirst(4)).trimmingCharacters(in: .whitespaces)
+            }
             if let uid, items[uid] == nil { items[uid] = (name, text) }
         }
         return items
     }
 
     func sync() {
-        let left = items(a), right = items(b)
+        let left = items(a)
+        let right = items(b)
         if ProcessInfo.processInfo.environment["DOCKET_DOORS_TRACE"] != nil {
-            print("vsync \(a.lastPathComponent)<->\(b.lastPathComponent): a=\(left.keys.sorted()) b=\(right.keys.sorted()) known=\(status.keys.sorted())")
+            print(
+                "vsync \(a.lastPathComponent)<->\(b.lastPathComponent): a=\(left.keys.sorted()) b=\(right.keys.sorted()) known=\(status.keys.sorted())"
+            )
         }
         func put(_ text: String, _ uid: String, into folder: URL, named name: String?) {
             let file = name ?? uid.replacingOccurrences(of: "/", with: "_") + ".ics"
@@ -600,7 +717,8 @@ final class VdirPair {
             let known = status[uid]
             switch (left[uid], right[uid]) {
             case let (x?, y?):
-                let changedA = known.map { x.text != $0.a } ?? true, changedB = known.map { y.text != $0.b } ?? true
+                let changedA = known.map { x.text != $0.a } ?? true
+                let changedB = known.map { y.text != $0.b } ?? true
                 if x.text == y.text {
                     status[uid] = (x.text, y.text)
                 } else if changedB {

@@ -12,7 +12,12 @@ final class FaultScriptSpec: QuickSpec {
             it("loses nothing, is never blocked, and leaves nothing half done") {
                 let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                     .deletingLastPathComponent().appendingPathComponent("scripts/faults").path
-                let result = runCommand("python3", [script, "--kills", "\(propertyScaled(6))", "--seed", "3", "--concurrent-seconds", "2", "--binary", docketBinary])
+                let result = runCommand(
+                    "python3",
+                    [
+                        script, "--kills", "\(propertyScaled(6))", "--seed", "3", "--concurrent-seconds", "2",
+                        "--seed-todos", "300", "--binary", docketBinary,
+                    ])
                 expect(result.status).to(equal(0), description: result.stdout + result.stderr)
                 expect(result.stdout).to(contain(" 0 lost, 0 blocked (0 problems"))
             }
@@ -21,7 +26,8 @@ final class FaultScriptSpec: QuickSpec {
             it("opens everywhere, stays fsck-clean, loses nothing acknowledged, and converges") {
                 let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                     .deletingLastPathComponent().appendingPathComponent("scripts/kill-campaign").path
-                let result = runCommand("python3", [script, "--rounds", "\(propertyScaled(20))", "--seed", "3", "--binary", docketBinary])
+                let result = runCommand(
+                    "python3", [script, "--rounds", "\(propertyScaled(20))", "--seed", "3", "--binary", docketBinary])
                 expect(result.status).to(equal(0), description: result.stdout + result.stderr)
                 expect(result.stdout).to(contain("0 blocked, 0 fsck errors, 0 lost, converged yes"))
             }

@@ -34,10 +34,13 @@ final class FaultSpec: QuickSpec {
                 let proxy = CuttingProxy(to: daemon.port, direction: "slow", bytes: 80)
                 defer { proxy.stop() }
                 let target = root.appendingPathComponent("slow").path
-                let shown = runCommand("script", ["-qec", "\(docketBinary) clone git://127.0.0.1:\(proxy.port)/remote.git \(target)", "/dev/null"])
+                let shown = runCommand(
+                    "script",
+                    ["-qec", "\(docketBinary) clone git://127.0.0.1:\(proxy.port)/remote.git \(target)", "/dev/null"])
                 expect(shown.stdout).to(contain("objects"))
                 expect(shown.stdout).to(contain("KiB"))
-                let quiet = runCommand(docketBinary, ["clone", "git://127.0.0.1:\(proxy.port)/remote.git", target + "2"])
+                let quiet = runCommand(
+                    docketBinary, ["clone", "git://127.0.0.1:\(proxy.port)/remote.git", target + "2"])
                 expect(quiet.stderr).toNot(contain("objects"))
             }
             it("mid-fetch fails the pull with its own message and changes nothing") {
@@ -105,13 +108,17 @@ final class FaultSpec: QuickSpec {
             }
             func itemFiles() -> [URL] {
                 let todos = desk.folder.appendingPathComponent(StoreLayout.todos)
-                let shards = (try? FileManager.default.contentsOfDirectory(at: todos, includingPropertiesForKeys: nil)) ?? []
-                return shards.flatMap { (try? FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil)) ?? [] }
-                    .filter { !$0.lastPathComponent.hasPrefix(".") }
+                let shards =
+                    (try? FileManager.default.contentsOfDirectory(at: todos, includingPropertiesForKeys: nil)) ?? []
+                return shards.flatMap {
+                    (try? FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil)) ?? []
+                }
+                .filter { !$0.lastPathComponent.hasPrefix(".") }
             }
             it("leaves every item file whole, old or new, never empty") {
                 for file in itemFiles() {
-                    expect(try? DocketJSON.decode(TodoItem.self, from: Data(contentsOf: file))).toNot(beNil(), description: file.path)
+                    expect(try? DocketJSON.decode(TodoItem.self, from: Data(contentsOf: file))).toNot(
+                        beNil(), description: file.path)
                 }
             }
             it("is finished by the next sync, which ignores a todo made in between, and leaves nothing behind") {
@@ -120,20 +127,28 @@ final class FaultSpec: QuickSpec {
                 expect(desk.git("status", "--porcelain")) == ""
                 expect(desk.state.todos.count) == 14
                 expect(desk.state.todos.map(\.text)).to(contain("Mine"))
-                expect(FileManager.default.fileExists(atPath: desk.folder.appendingPathComponent(".git/docket-update").path)) == false
+                expect(
+                    FileManager.default.fileExists(
+                        atPath: desk.folder.appendingPathComponent(".git/docket-update").path)) == false
                 expect(desk.run("sync").status) == 0
                 laptop.run("sync")
                 expect(laptop.state) == desk.state
             }
-            it("is said by status, and finished first by an edit, done, tag or note, which then syncs with nothing lost") {
+            it(
+                "is said by status, and finished first by an edit, done, tag or note, which then syncs with nothing lost"
+            ) {
                 expect(desk.run("status").stdout).to(contain("A pull was interrupted while it wrote the store's files"))
                 let pulled = desk.state.todos.first { $0.text.hasPrefix("Laptop") }!
                 let id = pulled.id.uuidString.lowercased()
-                for command in [["edit", id, "Edited on the desk"], ["done", id], ["tag", id, "+home"], ["note", id, "Call first"]] {
+                for command in [
+                    ["edit", id, "Edited on the desk"], ["done", id], ["tag", id, "+home"], ["note", id, "Call first"],
+                ] {
                     let result = docket(command, store: desk.folder)
                     expect(result.status).to(equal(0), description: "\(command): \(result.stderr)")
                 }
-                expect(FileManager.default.fileExists(atPath: desk.folder.appendingPathComponent(".git/docket-update").path)) == false
+                expect(
+                    FileManager.default.fileExists(
+                        atPath: desk.folder.appendingPathComponent(".git/docket-update").path)) == false
                 expect(desk.run("status").stdout).toNot(contain("interrupted"))
                 let synced = desk.run("sync")
                 expect(synced.status).to(equal(0), description: synced.stderr)
@@ -148,7 +163,10 @@ final class FaultSpec: QuickSpec {
             }
 
             it("names a file changed by hand since, and finishes once it is moved out, as the message says") {
-                let touched = itemFiles().first { (try? DocketJSON.decode(TodoItem.self, from: Data(contentsOf: $0)))?.text.hasPrefix("Laptop") == true }!
+                let touched = itemFiles().first {
+                    (try? DocketJSON.decode(TodoItem.self, from: Data(contentsOf: $0)))?.text.hasPrefix("Laptop")
+                        == true
+                }!
                 try Data("{\"mine\": true}\n".utf8).write(to: touched)
                 let refused = desk.run("pull")
                 expect(refused.status) == 1
@@ -162,22 +180,28 @@ final class FaultSpec: QuickSpec {
 
         describe("a clone killed while it writes the store's files") {
             for step in ["clone-started", "after-clone-fetch"] {
-                it("killed at \(step.replacingOccurrences(of: "-", with: " ")) leaves a folder the next clone into it starts again") {
+                it(
+                    "killed at \(step.replacingOccurrences(of: "-", with: " ")) leaves a folder the next clone into it starts again"
+                ) {
                     let fresh = Machine(folder: root.appendingPathComponent("fresh"))
-                    let killed = runCommand(docketBinary, ["clone", remote.path, fresh.folder.path], environment: ["DOCKET_FAULT": step])
+                    let killed = runCommand(
+                        docketBinary, ["clone", remote.path, fresh.folder.path], environment: ["DOCKET_FAULT": step])
                     expect(killed.status) == 137
                     let again = runCommand(docketBinary, ["clone", remote.path, fresh.folder.path])
                     expect(again.status).to(equal(0), description: again.stderr)
                     expect(fresh.state.todos.map(\.text)) == ["Buy milk"]
                     expect(fresh.git("status", "--porcelain")) == ""
-                    expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(".fresh.docket-clone").path)) == false
+                    expect(
+                        FileManager.default.fileExists(atPath: root.appendingPathComponent(".fresh.docket-clone").path))
+                        == false
                 }
             }
 
             it("never takes a folder holding a git repository of someone's for a killed clone") {
                 let mine = root.appendingPathComponent("mine")
                 gitCLI(["init", "-q", mine.path], in: root)
-                try! "999999\n".write(to: root.appendingPathComponent(".mine.docket-clone"), atomically: true, encoding: .utf8)
+                try! "999999\n".write(
+                    to: root.appendingPathComponent(".mine.docket-clone"), atomically: true, encoding: .utf8)
                 try! "notes\n".write(to: mine.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
                 let refused = runCommand(docketBinary, ["clone", remote.path, mine.path])
                 expect(refused.status) == 1
@@ -190,18 +214,25 @@ final class FaultSpec: QuickSpec {
                 for i in 1...40 { laptop.run("add", "Todo number \(i)") }
                 laptop.run("sync")
                 let fresh = Machine(folder: root.appendingPathComponent("fresh"))
-                let killed = runCommand(docketBinary, ["clone", remote.path, fresh.folder.path], environment: ["DOCKET_FAULT": "mid-checkout"])
+                let killed = runCommand(
+                    docketBinary, ["clone", remote.path, fresh.folder.path],
+                    environment: ["DOCKET_FAULT": "mid-checkout"])
                 expect(killed.status) == 137
-                expect(FileManager.default.fileExists(atPath: fresh.folder.appendingPathComponent(".git/docket-clone").path)) == true
+                expect(
+                    FileManager.default.fileExists(
+                        atPath: fresh.folder.appendingPathComponent(".git/docket-clone").path)) == true
                 // The index's lock file a checkout killed midway leaves, which no process holds.
-                _ = FileManager.default.createFile(atPath: fresh.folder.appendingPathComponent(".git/index.lock").path, contents: Data())
+                _ = FileManager.default.createFile(
+                    atPath: fresh.folder.appendingPathComponent(".git/index.lock").path, contents: Data())
                 let synced = fresh.run("sync")
                 expect(synced.status) == 0
                 expect(fresh.state) == laptop.state
                 expect(fresh.git("status", "--porcelain")) == ""
                 expect(fresh.head) == laptop.head
                 expect(remoteHead().trimmingCharacters(in: .newlines)) == laptop.head
-                expect(FileManager.default.fileExists(atPath: fresh.folder.appendingPathComponent(".git/docket-clone").path)) == false
+                expect(
+                    FileManager.default.fileExists(
+                        atPath: fresh.folder.appendingPathComponent(".git/docket-clone").path)) == false
             }
         }
 
@@ -219,7 +250,9 @@ final class FaultSpec: QuickSpec {
                 expect(refused.stderr).to(contain("the pull would overwrite NOTES"))
                 expect(desk.head) == before.0
                 expect(desk.state) == before.1
-                expect(FileManager.default.fileExists(atPath: desk.folder.appendingPathComponent(".git/docket-update").path)) == false
+                expect(
+                    FileManager.default.fileExists(
+                        atPath: desk.folder.appendingPathComponent(".git/docket-update").path)) == false
                 try FileManager.default.removeItem(at: desk.folder.appendingPathComponent("NOTES"))
                 expect(desk.run("pull").status) == 0
                 expect(desk.state.todos.map(\.text)).to(contain("Laptop"))
@@ -229,7 +262,8 @@ final class FaultSpec: QuickSpec {
         describe("git's own lock files") {
             it("left in the store by a killed program are removed, and commit and sync go on") {
                 for lock in ["index.lock", "HEAD.lock", "refs/heads/main.lock", "refs/remotes/origin/main.lock"] {
-                    _ = FileManager.default.createFile(atPath: laptop.folder.appendingPathComponent(".git/" + lock).path, contents: Data())
+                    _ = FileManager.default.createFile(
+                        atPath: laptop.folder.appendingPathComponent(".git/" + lock).path, contents: Data())
                 }
                 laptop.run("add", "After the crash")
                 expect(laptop.run("commit").status) == 0
@@ -237,7 +271,8 @@ final class FaultSpec: QuickSpec {
                 expect(laptop.git("status", "--porcelain")) == ""
             }
             it("left in the shared bare remote by a killed push is removed, and the next sync pushes") {
-                _ = FileManager.default.createFile(atPath: remote.appendingPathComponent("refs/heads/main.lock").path, contents: Data())
+                _ = FileManager.default.createFile(
+                    atPath: remote.appendingPathComponent("refs/heads/main.lock").path, contents: Data())
                 laptop.run("add", "After the crash")
                 let synced = laptop.run("sync")
                 expect(synced.status) == 0
@@ -250,7 +285,8 @@ final class FaultSpec: QuickSpec {
                 laptop.run("add", "Waiting")
                 let refused = laptop.run("commit")
                 expect(refused.status) == 1
-                expect(refused.stderr).to(contain("a running git program is changing the repository (it holds .git/index.lock)"))
+                expect(refused.stderr).to(
+                    contain("a running git program is changing the repository (it holds .git/index.lock)"))
                 holder.stop()
                 try? FileManager.default.removeItem(at: lock)
                 expect(laptop.run("commit").status) == 0

@@ -19,7 +19,8 @@ final class Failures: @unchecked Sendable {
 /// What `git fsck --strict` says of a repository: nil when it is clean.
 func fsckProblem(_ folder: URL) -> String? {
     let result = gitCLI(["fsck", "--strict", "--no-progress"], in: folder)
-    return result.status == 0 ? nil : "git fsck --strict in \(folder.lastPathComponent): \(result.stdout) \(result.stderr)"
+    return result.status == 0
+        ? nil : "git fsck --strict in \(folder.lastPathComponent): \(result.stdout) \(result.stderr)"
 }
 
 /// The objects under a reference, as git lists them (`git rev-list --objects`), sorted; nil when git cannot list them.
@@ -50,7 +51,8 @@ final class FolderCopySpec: QuickSpec {
             machines = TwoMachines("docket-foldercopy")
             let made = Date(timeIntervalSince1970: 1_795_339_800)
             for (id, text) in [(x, "Call Anna"), (y, "Buy milk")] {
-                try! Store.open(at: laptop.folder).addTodo(TodoItem(id: id, text: text, creationDate: made, completed: false, dueDate: nil, alterDate: made))
+                try! Store.open(at: laptop.folder).addTodo(
+                    TodoItem(id: id, text: text, creationDate: made, completed: false, dueDate: nil, alterDate: made))
             }
             expect(laptop.run("sync").status) == 0
             expect(runCommand(docketBinary, ["clone", remote.path, desk.folder.path]).status) == 0
@@ -59,25 +61,34 @@ final class FolderCopySpec: QuickSpec {
 
         // Each makes commits on the laptop that the remote does not have yet.
         let shapes: [(String, () -> Void)] = [
-            ("a revert of a commit that changed the folder another commit changed before", {
-                edit(laptop, x, "Call Anna about the lease")
-                edit(laptop, y, "Buy oat milk")
-                expect(gitCLI(["revert", "--no-edit", "HEAD"], in: laptop.folder).status) == 0
-            }),
-            ("a folder checked out from an older commit and committed with git", {
-                edit(laptop, x, "Call Anna about the lease")
-                edit(laptop, y, "Buy oat milk")
-                expect(gitCLI(["checkout", "HEAD~1", "--", "todos"], in: laptop.folder).status) == 0
-                expect(gitCLI(["commit", "-qm", "Back to the lease"], in: laptop.folder).status) == 0
-            }),
-            ("a revert of a Docket merge not pushed yet (git revert -m 1)", {
-                edit(laptop, x, "Call Anna about the lease")
-                edit(desk, y, "Buy soy milk")
-                expect(desk.run("sync").status) == 0
-                expect(laptop.run("pull").status) == 0
-                expect(laptop.git("rev-list", "--parents", "-n", "1", "HEAD").split(separator: " ").count) == 3
-                expect(gitCLI(["revert", "-m", "1", "--no-edit", "HEAD"], in: laptop.folder).status) == 0
-            }),
+            (
+                "a revert of a commit that changed the folder another commit changed before",
+                {
+                    edit(laptop, x, "Call Anna about the lease")
+                    edit(laptop, y, "Buy oat milk")
+                    expect(gitCLI(["revert", "--no-edit", "HEAD"], in: laptop.folder).status) == 0
+                }
+            ),
+            (
+                "a folder checked out from an older commit and committed with git",
+                {
+                    edit(laptop, x, "Call Anna about the lease")
+                    edit(laptop, y, "Buy oat milk")
+                    expect(gitCLI(["checkout", "HEAD~1", "--", "todos"], in: laptop.folder).status) == 0
+                    expect(gitCLI(["commit", "-qm", "Back to the lease"], in: laptop.folder).status) == 0
+                }
+            ),
+            (
+                "a revert of a Docket merge not pushed yet (git revert -m 1)",
+                {
+                    edit(laptop, x, "Call Anna about the lease")
+                    edit(desk, y, "Buy soy milk")
+                    expect(desk.run("sync").status) == 0
+                    expect(laptop.run("pull").status) == 0
+                    expect(laptop.git("rev-list", "--parents", "-n", "1", "HEAD").split(separator: " ").count) == 3
+                    expect(gitCLI(["revert", "-m", "1", "--no-edit", "HEAD"], in: laptop.folder).status) == 0
+                }
+            ),
         ]
 
         for (shape, make) in shapes {
@@ -110,10 +121,14 @@ final class FolderCopySpec: QuickSpec {
         }
 
         it("keeps several machines syncing one folder remote at once whole, converged, and with every edit") {
-            // A short, seeded version of scripts/folder-load: each machine adds todos, completes some, and syncs, all at once.
-            let count = 4, rounds = 5
+            // A short, seeded version of scripts/folder-load: each machine adds todos, completes some, and syncs, all
+            // at once.
+            let count = 4
+            let rounds = 5
             let others = (2...count).map { Machine(folder: machines.root.appendingPathComponent("machine\($0)")) }
-            for machine in others { expect(runCommand(docketBinary, ["clone", remote.path, machine.folder.path]).status) == 0 }
+            for machine in others {
+                expect(runCommand(docketBinary, ["clone", remote.path, machine.folder.path]).status) == 0
+            }
             let all = [laptop, desk] + others.dropFirst()
             let failures = Failures()
             DispatchQueue.concurrentPerform(iterations: all.count) { index in
@@ -129,13 +144,17 @@ final class FolderCopySpec: QuickSpec {
                     if synced.status != 0 { failures.add("machine \(index) round \(round): \(synced.stderr)") }
                 }
             }
-            // Syncs that failed under load (another machine pushing first, five times over) are retried now, and all meet.
+            // Syncs that failed under load (another machine pushing first, five times over) are retried now, and all
+            // meet.
             for machine in all + all { expect(machine.run("sync").status) == 0 }
             let states = all.map(\.state)
             for state in states { expect(state) == states[0] }
             let texts = Set(states[0].todos.map(\.text))
             for index in all.indices {
-                for round in 1...rounds { expect(texts.contains("m\(index)-\(round)-0")).to(beTrue(), description: "m\(index)-\(round)-0 is missing") }
+                for round in 1...rounds {
+                    expect(texts.contains("m\(index)-\(round)-0")).to(
+                        beTrue(), description: "m\(index)-\(round)-0 is missing")
+                }
             }
             for folder in [remote] + all.map(\.folder) { expect(fsckProblem(folder)).to(beNil()) }
             expect(failures.all.filter { !$0.contains("someone pushed first") }) == []
@@ -145,15 +164,18 @@ final class FolderCopySpec: QuickSpec {
             /// Removes a loose object from a repository, as the earlier copier left it out.
             func remove(_ object: String, from gitFolder: URL) {
                 let file = gitFolder.appendingPathComponent("objects/\(object.prefix(2))/\(object.dropFirst(2))")
-                expect(FileManager.default.fileExists(atPath: file.path)).to(beTrue(), description: "\(object) is not loose in \(gitFolder.path)")
+                expect(FileManager.default.fileExists(atPath: file.path)).to(
+                    beTrue(), description: "\(object) is not loose in \(gitFolder.path)")
                 try? FileManager.default.removeItem(at: file)
             }
             /// Forgets which commits a store found whole, as a store upgraded from the earlier copier has no such note.
             func forgetChecks(_ machine: Machine) {
-                try? FileManager.default.removeItem(at: machine.folder.appendingPathComponent(".git/docket/whole-commits"))
+                try? FileManager.default.removeItem(
+                    at: machine.folder.appendingPathComponent(".git/docket/whole-commits"))
             }
             func blob(_ id: UUID, in folder: URL, at reference: String = "HEAD") -> String {
-                gitCLI(["rev-parse", "\(reference):" + StoreLayout.todo(id)], in: folder).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                gitCLI(["rev-parse", "\(reference):" + StoreLayout.todo(id)], in: folder).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
             }
 
             it("is repaired on the remote by the next sync of a machine that has them, which says so") {
@@ -176,7 +198,8 @@ final class FolderCopySpec: QuickSpec {
                 expect(laptop.run("sync").status) == 0
                 expect(desk.run("sync").status) == 0
                 let folder = (StoreLayout.todo(x) as NSString).deletingLastPathComponent
-                let tree = gitCLI(["rev-parse", "HEAD:" + folder], in: desk.folder).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let tree = gitCLI(["rev-parse", "HEAD:" + folder], in: desk.folder).stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
                 remove(tree, from: desk.folder.appendingPathComponent(".git"))
                 forgetChecks(desk)
                 expect(fsckProblem(desk.folder)).toNot(beNil())
@@ -219,10 +242,13 @@ final class FolderCopySpec: QuickSpec {
                 let before = (desk.git("rev-parse", "origin/main"), gitCLI(["rev-parse", "main"], in: remote).stdout)
                 let refused = desk.run("sync")
                 expect(refused.status) != 0
-                expect(refused.stderr).to(contain("\(remote.path) lacks 1 object its branches name, and this store has no copy"))
+                expect(refused.stderr).to(
+                    contain("\(remote.path) lacks 1 object its branches name, and this store has no copy"))
                 expect(refused.stderr).to(contain("\(StoreLayout.todo(x)) in commit \(commit.prefix(7))"))
-                expect(refused.stderr).to(contain("run 'docket sync' with \(remote.path) on a machine that has commit \(commit.prefix(7))"))
-                expect((desk.git("rev-parse", "origin/main"), gitCLI(["rev-parse", "main"], in: remote).stdout)) == before
+                expect(refused.stderr).to(
+                    contain("run 'docket sync' with \(remote.path) on a machine that has commit \(commit.prefix(7))"))
+                expect((desk.git("rev-parse", "origin/main"), gitCLI(["rev-parse", "main"], in: remote).stdout))
+                    == before
                 expect(fsckProblem(desk.folder)).to(beNil())
                 // As the message says: a machine that has the commit syncs, then this one syncs again.
                 expect(laptop.run("sync").status) == 0
@@ -252,25 +278,38 @@ final class FolderCopyPropertySpec: QuickSpec {
 
         it("leaves both sides of every transfer as git would, over random histories") {
             var (ran, transfers) = (0, 0)
-            defer { print("folder copier property: \(ran) seeds, \(ran * steps) steps, \(transfers) transfers checked against git") }
+            defer {
+                print(
+                    "folder copier property: \(ran) seeds, \(ran * steps) steps, \(transfers) transfers checked against git"
+                )
+            }
             forAll(seeds) { random in
                 ran += 1
                 let machines = TwoMachines("docket-copyproperty")
                 defer { try? FileManager.default.removeItem(at: machines.root) }
                 let remote = machines.remote
                 let made = Date(timeIntervalSince1970: 1_795_339_800)
-                try! Store.open(at: machines.laptop.folder).addTodo(TodoItem(id: sameFolderTodos[0], text: "First", creationDate: made,
-                                                                              completed: false, dueDate: nil, alterDate: made))
+                try! Store.open(at: machines.laptop.folder).addTodo(
+                    TodoItem(
+                        id: sameFolderTodos[0], text: "First", creationDate: made,
+                        completed: false, dueDate: nil, alterDate: made))
                 guard machines.laptop.run("sync").status == 0,
-                      runCommand(docketBinary, ["clone", remote.path, machines.desk.folder.path]).status == 0 else { return "setup failed" }
+                    runCommand(docketBinary, ["clone", remote.path, machines.desk.folder.path]).status == 0
+                else { return "setup failed" }
                 let both = [machines.laptop, machines.desk]
                 // Ids from two folders of the store, so that folders' trees come back often.
-                let pool = sameFolderTodos + (1...6).map { UUID(uuidString: String(format: "1B000000-0000-4000-8000-%012d", $0))! }
+                let pool =
+                    sameFolderTodos
+                    + (1...6).map { UUID(uuidString: String(format: "1B000000-0000-4000-8000-%012d", $0))! }
                 var log: [String] = []
 
-                @discardableResult func git(_ machine: Machine, _ arguments: [String]) -> Bool { gitCLI(arguments, in: machine.folder).status == 0 }
+                @discardableResult func git(_ machine: Machine, _ arguments: [String]) -> Bool {
+                    gitCLI(arguments, in: machine.folder).status == 0
+                }
                 func recent(_ machine: Machine, _ arguments: [String]) -> [String] {
-                    gitCLI(["rev-list", "-n", "10", "HEAD"] + arguments, in: machine.folder).stdout.split(separator: "\n").map(String.init)
+                    gitCLI(["rev-list", "-n", "10", "HEAD"] + arguments, in: machine.folder).stdout.split(
+                        separator: "\n"
+                    ).map(String.init)
                 }
                 /// What is wrong after a transfer on `machine`, if anything.
                 func check(_ machine: Machine, _ result: CommandResult, _ what: String) -> String? {
@@ -279,9 +318,14 @@ final class FolderCopyPropertySpec: QuickSpec {
                     if result.status != 0, !said.contains("someone pushed first") {
                         return "\(what) failed: \(said)"
                     }
-                    if let problem = fsckProblem(remote) ?? fsckProblem(machine.folder) { return "after \(what): \(problem)" }
-                    let tracking = machine.git("rev-parse", "origin/main"), served = gitCLI(["rev-parse", "main"], in: remote).stdout
-                    if tracking == served, objectsUnder("origin/main", in: machine.folder) != objectsUnder("main", in: remote) {
+                    if let problem = fsckProblem(remote) ?? fsckProblem(machine.folder) {
+                        return "after \(what): \(problem)"
+                    }
+                    let tracking = machine.git("rev-parse", "origin/main")
+                    let served = gitCLI(["rev-parse", "main"], in: remote).stdout
+                    if tracking == served,
+                        objectsUnder("origin/main", in: machine.folder) != objectsUnder("main", in: remote)
+                    {
                         return "after \(what): the objects under origin/main differ from the remote's under main"
                     }
                     return nil
@@ -298,8 +342,10 @@ final class FolderCopyPropertySpec: QuickSpec {
                         let id = pool.randomElement(using: &random)!
                         if machine.state.todo(id: id) == nil {
                             log.append("\(name): add \(id.uuidString.prefix(2))")
-                            try? Store.open(at: machine.folder).addTodo(TodoItem(id: id, text: "Todo \(step)", creationDate: made,
-                                                                               completed: false, dueDate: nil, alterDate: Date()))
+                            try? Store.open(at: machine.folder).addTodo(
+                                TodoItem(
+                                    id: id, text: "Todo \(step)", creationDate: made,
+                                    completed: false, dueDate: nil, alterDate: Date()))
                         } else {
                             log.append("\(name): edit \(id.uuidString.prefix(2))")
                             machine.run("edit", id.uuidString.lowercased(), "Edit \(step)")
@@ -311,23 +357,41 @@ final class FolderCopyPropertySpec: QuickSpec {
                         machine.run(step % 2 == 0 ? "done" : "rm", todo.id.uuidString.lowercased())
                         machine.run("commit")
                     case 22..<32:
-                        guard let commit = recent(machine, ["--no-merges", "--", "todos"]).prefix(5).randomElement(using: &random) else { continue }
+                        guard
+                            let commit = recent(machine, ["--no-merges", "--", "todos"]).prefix(5).randomElement(
+                                using: &random)
+                        else { continue }
                         log.append("\(name): git revert \(commit.prefix(7))")
                         if !git(machine, ["revert", "--no-edit", commit]) { git(machine, ["revert", "--abort"]) }
                     case 32..<38:
                         guard let merge = recent(machine, ["--merges"]).randomElement(using: &random) else { continue }
                         log.append("\(name): git revert -m 1 \(merge.prefix(7))")
-                        if !git(machine, ["revert", "-m", "1", "--no-edit", merge]) { git(machine, ["revert", "--abort"]) }
+                        if !git(machine, ["revert", "-m", "1", "--no-edit", merge]) {
+                            git(machine, ["revert", "--abort"])
+                        }
                     case 38..<45:
-                        let other = machine.git("rev-list", "-n", "10", "--no-merges", "origin/main", "--", "todos").split(separator: "\n")
-                        guard let commit = (other + recent(machine, ["--no-merges", "--", "todos"]).dropFirst().map { Substring($0) }).randomElement(using: &random),
-                              machine.git("rev-list", "--parents", "-n", "1", String(commit)).split(separator: " ").count == 2 else { continue }
+                        let other = machine.git("rev-list", "-n", "10", "--no-merges", "origin/main", "--", "todos")
+                            .split(separator: "\n")
+                        guard
+                            let commit =
+                                (other
+                                + recent(machine, ["--no-merges", "--", "todos"]).dropFirst().map { Substring($0) })
+                                .randomElement(using: &random),
+                            machine.git("rev-list", "--parents", "-n", "1", String(commit)).split(separator: " ").count
+                                == 2
+                        else { continue }
                         log.append("\(name): git cherry-pick \(commit.prefix(7))")
-                        if !git(machine, ["cherry-pick", "--keep-redundant-commits", String(commit)]) { git(machine, ["cherry-pick", "--abort"]) }
+                        if !git(machine, ["cherry-pick", "--keep-redundant-commits", String(commit)]) {
+                            git(machine, ["cherry-pick", "--abort"])
+                        }
                     case 45..<52:
-                        guard let commit = recent(machine, []).dropFirst().randomElement(using: &random) else { continue }
+                        guard let commit = recent(machine, []).dropFirst().randomElement(using: &random) else {
+                            continue
+                        }
                         log.append("\(name): git checkout \(commit.prefix(7)) -- todos; git commit")
-                        if git(machine, ["checkout", commit, "--", "todos"]), !git(machine, ["commit", "-qm", "Back to \(commit.prefix(7))"]) {
+                        if git(machine, ["checkout", commit, "--", "todos"]),
+                            !git(machine, ["commit", "-qm", "Back to \(commit.prefix(7))"])
+                        {
                             git(machine, ["reset", "-q", "--hard"])
                         }
                     case 52..<56:
@@ -347,11 +411,17 @@ final class FolderCopyPropertySpec: QuickSpec {
                         log.append("\(name): docket sync")
                         problem = check(machine, machine.run("sync"), "docket sync on the \(name)")
                     }
-                    if let problem { return "step \(step): \(problem)\nsteps: " + log.suffix(12).joined(separator: "; ") }
+                    if let problem {
+                        return "step \(step): \(problem)\nsteps: " + log.suffix(12).joined(separator: "; ")
+                    }
                 }
                 // Both machines end where the other is, with nothing lost to the copier.
-                for (machine, name) in [(machines.laptop, "laptop"), (machines.desk, "desk"), (machines.laptop, "laptop")] {
-                    if let problem = check(machine, machine.run("sync"), "the last sync on the \(name)") { return problem }
+                for (machine, name) in [
+                    (machines.laptop, "laptop"), (machines.desk, "desk"), (machines.laptop, "laptop"),
+                ] {
+                    if let problem = check(machine, machine.run("sync"), "the last sync on the \(name)") {
+                        return problem
+                    }
                 }
                 return machines.laptop.state == machines.desk.state ? nil : "the machines did not converge"
             }

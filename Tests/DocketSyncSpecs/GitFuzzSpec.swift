@@ -37,7 +37,8 @@ final class GitFuzzSpec: QuickSpec {
         func names(_ variable: String) -> Set<String>? {
             environment[variable].map { Set($0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) }
         }
-        let skipped = names("DOCKET_FUZZ_SKIP") ?? [], only = names("DOCKET_FUZZ_ONLY")
+        let skipped = names("DOCKET_FUZZ_SKIP") ?? []
+        let only = names("DOCKET_FUZZ_ONLY")
         let kinds = GitFuzz.kinds.filter { !skipped.contains($0.name) && (only?.contains($0.name) ?? true) }
         let unchecked = names("DOCKET_FUZZ_UNCHECKED") ?? []
 
@@ -46,13 +47,18 @@ final class GitFuzzSpec: QuickSpec {
             var figures = GitFuzz.Figures()
             let started = Date()
             defer {
-                let byKind = figures.byKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                print("git fuzzer: \(figures.seeds) seeds, \(figures.steps) steps, \(figures.failures) failures, "
-                    + String(format: "%.0f s", Date().timeIntervalSince(started)) + "; steps by kind: \(byKind)")
+                let byKind = figures.byKind.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+                    separator: ", ")
+                print(
+                    "git fuzzer: \(figures.seeds) seeds, \(figures.steps) steps, \(figures.failures) failures, "
+                        + String(format: "%.0f s", Date().timeIntervalSince(started)) + "; steps by kind: \(byKind)")
             }
             forAll(seeds, continuing: environment["DOCKET_FUZZ_KEEP_GOING"] != nil) { random in
                 figures.seeds += 1
-                let problem = GitFuzz(kinds: kinds, checksStatus: !unchecked.contains("status"), checksValues: !unchecked.contains("values")).run(steps: steps, random: &random, figures: &figures)
+                let problem = GitFuzz(
+                    kinds: kinds, checksStatus: !unchecked.contains("status"),
+                    checksValues: !unchecked.contains("values")
+                ).run(steps: steps, random: &random, figures: &figures)
                 if problem != nil { figures.failures += 1 }
                 return problem
             }
@@ -63,7 +69,10 @@ final class GitFuzzSpec: QuickSpec {
 /// One run of the fuzzer over one seed.
 struct GitFuzz {
     /// A kind of step, its name (for DOCKET_FUZZ_SKIP) and weight.
-    struct Kind { let name: String; let weight: Int }
+    struct Kind {
+        let name: String
+        let weight: Int
+    }
 
     /// Every kind of step, with how often it comes.
     static let kinds: [Kind] = [
@@ -102,16 +111,23 @@ struct GitFuzz {
         let root = temporaryFolder("docket-gitfuzz")
         // DOCKET_FUZZ_KEEP_FOLDERS=1 keeps the machines' folders, to look at a failure.
         let keep = ProcessInfo.processInfo.environment["DOCKET_FUZZ_KEEP_FOLDERS"] != nil
-        defer { if keep { print("git fuzzer: kept \(root.path)") } else { try? FileManager.default.removeItem(at: root) } }
+        defer {
+            if keep { print("git fuzzer: kept \(root.path)") } else { try? FileManager.default.removeItem(at: root) }
+        }
         let remote = root.appendingPathComponent("remote.git")
         gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
         // The phone reaches the remote over ssh (a real sshd on 127.0.0.1), through the ssh command its clone names.
         let server = SSHServer()
         defer { server.stop() }
-        let ssh = "ssh -i \(server.userKey) -o IdentitiesOnly=yes -o UserKnownHostsFile=\(server.knownHosts) -o BatchMode=yes"
-        let hosts = ["laptop", "desk", "phone"].map { Host(name: $0, machine: Machine(folder: root.appendingPathComponent($0))) }
+        let ssh =
+            "ssh -i \(server.userKey) -o IdentitiesOnly=yes -o UserKnownHostsFile=\(server.knownHosts) -o BatchMode=yes"
+        let hosts = ["laptop", "desk", "phone"].map {
+            Host(name: $0, machine: Machine(folder: root.appendingPathComponent($0)))
+        }
         let urls = [remote.path, "file://" + remote.path, server.url(remote.path)]
-        guard runCommand(docketBinary, ["clone", urls[0], hosts[0].folder.path]).status == 0 else { return "setup: the first clone failed" }
+        guard runCommand(docketBinary, ["clone", urls[0], hosts[0].folder.path]).status == 0 else {
+            return "setup: the first clone failed"
+        }
         var created: Set<UUID> = []
         /// Todos a step that removes took away somewhere (docket rm, a revert, a reset…): they may be gone at the end.
         var removed: Set<UUID> = []
@@ -121,7 +137,8 @@ struct GitFuzz {
         created.insert(first)
         guard hosts[0].machine.run("sync").status == 0 else { return "setup: the first sync failed" }
         for index in 1...2 {
-            let cloned = runCommand(docketBinary, ["clone", urls[index], hosts[index].folder.path], environment: ["GIT_SSH_COMMAND": ssh])
+            let cloned = runCommand(
+                docketBinary, ["clone", urls[index], hosts[index].folder.path], environment: ["GIT_SSH_COMMAND": ssh])
             guard cloned.status == 0 else { return "setup: the clone of \(urls[index]) failed: \(cloned.stderr)" }
         }
         gitCLI(["config", "core.sshCommand", ssh], in: hosts[2].folder)
@@ -137,7 +154,10 @@ struct GitFuzz {
             step += 1
             let host = hosts[Int.random(in: 0..<hosts.count, using: &random)]
             var roll = Int.random(in: 0..<totalWeight, using: &random)
-            let kind = kinds.first { roll -= $0.weight; return roll < 0 }!.name
+            let kind = kinds.first {
+                roll -= $0.weight
+                return roll < 0
+            }!.name
             let before = present(host)
             // What a step that removes may take away: also what it merges in (`-s ours` drops the remote's new todos).
             let known = before.union(todos(host, at: "origin/main"))
@@ -153,11 +173,14 @@ struct GitFuzz {
             func docket(_ arguments: String...) -> CommandResult {
                 let result = docketIn(host, arguments)
                 if result.status != 0 {
-                    said += " [docket \(arguments.first!) \(result.status): \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines).prefix(160))]"
+                    said +=
+                        " [docket \(arguments.first!) \(result.status): \(result.stderr.trimmingCharacters(in: .whitespacesAndNewlines).prefix(160))]"
                 }
                 return result
             }
-            func pickTodo() -> UUID? { todosOnDisk(host).sorted { $0.uuidString < $1.uuidString }.randomElement(using: &random) }
+            func pickTodo() -> UUID? {
+                todosOnDisk(host).sorted { $0.uuidString < $1.uuidString }.randomElement(using: &random)
+            }
             func short(_ id: UUID) -> String { String(id.uuidString.prefix(8)).lowercased() }
 
             switch kind {
@@ -174,7 +197,10 @@ struct GitFuzz {
                 case "done": _ = docket("done", id.uuidString)
                 default: if docket("rm", id.uuidString).status == 0 { removed.insert(id) }
                 }
-                if Bool.random(using: &random) { said += "; docket commit"; _ = docket("commit") }
+                if Bool.random(using: &random) {
+                    said += "; docket commit"
+                    _ = docket("commit")
+                }
             case "commit":
                 said = "docket commit"
                 _ = docket("commit")
@@ -184,17 +210,24 @@ struct GitFuzz {
                 handEdit(id, "Hand \(host.name) \(step)", on: host)
             case "revert", "revertmerge":
                 let ofMerge = kind == "revertmerge"
-                guard let commit = recent(host, ofMerge ? ["--merges", "HEAD"] : ["--no-merges", "HEAD", "--", "todos"]).prefix(5)
-                    .randomElement(using: &random) else { continue }
+                guard
+                    let commit = recent(host, ofMerge ? ["--merges", "HEAD"] : ["--no-merges", "HEAD", "--", "todos"])
+                        .prefix(5)
+                        .randomElement(using: &random)
+                else { continue }
                 said = "git revert \(ofMerge ? "-m 1 " : "")\(commit.prefix(7))"
                 removes = true
-                replay = Replay(base: commit, ours: headBefore, theirs: ofMerge ? commit + "^1" : commit + "^", merges: merges(host))
+                replay = Replay(
+                    base: commit, ours: headBefore, theirs: ofMerge ? commit + "^1" : commit + "^", merges: merges(host)
+                )
                 if !(ofMerge ? git("revert", "-m", "1", "--no-edit", commit) : git("revert", "--no-edit", commit)) {
                     replay = nil
                     _ = git("revert", "--abort")
                 }
             case "cherrypick":
-                let candidates = recent(host, ["--no-merges", "origin/main", "--", "todos"]) + recent(host, ["--no-merges", "HEAD", "--", "todos"]).dropFirst()
+                let candidates =
+                    recent(host, ["--no-merges", "origin/main", "--", "todos"])
+                    + recent(host, ["--no-merges", "HEAD", "--", "todos"]).dropFirst()
                 guard let commit = candidates.randomElement(using: &random) else { continue }
                 said = "git cherry-pick \(commit.prefix(7))"
                 removes = true
@@ -213,16 +246,22 @@ struct GitFuzz {
                 }
                 let stashBefore = stashTop(host)
                 said += "git stash"
-                guard git("stash", "-q"), let stash = stashTop(host), stash != stashBefore else { said += " (nothing stashed)"; break }
+                guard git("stash", "-q"), let stash = stashTop(host), stash != stashBefore else {
+                    said += " (nothing stashed)"
+                    break
+                }
                 let touched = changedPaths(host, stash + "^1", stash).compactMap(todoID(path:))
-                let id = Bool.random(using: &random) ? touched.randomElement(using: &random) : committedTodos(host).randomElement(using: &random)
+                let id =
+                    Bool.random(using: &random)
+                    ? touched.randomElement(using: &random) : committedTodos(host).randomElement(using: &random)
                 if let id {
                     said += "; docket edit \(short(id)); docket commit"
                     _ = docket("edit", id.uuidString, "Edit \(host.name) \(step)")
                     _ = docket("commit")
                 }
                 said += "; git stash pop"
-                replay = Replay(base: stash + "^1", ours: head(host), theirs: stash, merges: merges(host), inWorkingTree: true)
+                replay = Replay(
+                    base: stash + "^1", ours: head(host), theirs: stash, merges: merges(host), inWorkingTree: true)
                 if !git("stash", "pop", "-q") {
                     // The stash stays in the list when its pop stops: nothing of the user's is dropped.
                     replay = nil
@@ -254,7 +293,8 @@ struct GitFuzz {
                 _ = git("reset", "-q", "--hard", "HEAD~1")
             case "flags":
                 guard let path = trackedTodoPaths(host).randomElement(using: &random) else { continue }
-                let flag = ["--assume-unchanged", "--skip-worktree", "--no-assume-unchanged", "--no-skip-worktree"].randomElement(using: &random)!
+                let flag = ["--assume-unchanged", "--skip-worktree", "--no-assume-unchanged", "--no-skip-worktree"]
+                    .randomElement(using: &random)!
                 said = "git update-index \(flag) \(path)"
                 _ = git("update-index", flag, path)
             case "sparse":
@@ -281,25 +321,36 @@ struct GitFuzz {
             figures.byKind[kind, default: 0] += 1
             log.append("\(step) \(host.name): \(said)")
             func failed(_ problem: String) -> String {
-                "step \(step) (\(kind) on the \(host.name)): \(problem)\nsteps:\n  " + log.suffix(15).joined(separator: "\n  ")
+                "step \(step) (\(kind) on the \(host.name)): \(problem)\nsteps:\n  "
+                    + log.suffix(15).joined(separator: "\n  ")
             }
 
             if let problem = fsckProblem(host.folder) ?? fsckProblem(remote) { return failed(problem) }
             if checksStatus, let problem = statusDisagreement(host) { return failed(problem) }
             let after = present(host)
             if removes { removed.formUnion(known.subtracting(after)) }
-            if !removes, let id = before.subtracting(after).subtracting(removed).min(by: { $0.uuidString < $1.uuidString }) {
+            if !removes,
+                let id = before.subtracting(after).subtracting(removed).min(by: { $0.uuidString < $1.uuidString })
+            {
                 return failed("todo \(id.uuidString) left the \(host.name), though no step removed it")
             }
-            if checksValues, let replay, let problem = droppedValues(replay, host: host, made: head(host)) { return failed(problem) }
-            for merge in recent(host, ["--merges", "-n", "5", "HEAD"]) where !checkedMerges.contains(merge) && !oursMerges.contains(merge) {
+            if checksValues, let replay, let problem = droppedValues(replay, host: host, made: head(host)) {
+                return failed(problem)
+            }
+            for merge in recent(host, ["--merges", "-n", "5", "HEAD"])
+            where !checkedMerges.contains(merge) && !oursMerges.contains(merge) {
                 checkedMerges.insert(merge)
-                let parents = gitCLI(["rev-list", "--parents", "-n", "1", merge], in: host.folder).stdout.split(separator: " ").map {
+                let parents = gitCLI(["rev-list", "--parents", "-n", "1", merge], in: host.folder).stdout.split(
+                    separator: " "
+                ).map {
                     $0.trimmingCharacters(in: .whitespacesAndNewlines)
                 }
-                // NB: a criss-cross merge (several merge bases) is left out: git merges it over a base of its own making.
-                let bases = parents.count == 3 ? gitCLI(["merge-base", "--all", parents[1], parents[2]], in: host.folder).stdout
-                    .split(separator: "\n").map(String.init) : []
+                // NB: a criss-cross merge (several merge bases) is left out: git merges it over a base of its own
+                // making.
+                let bases =
+                    parents.count == 3
+                    ? gitCLI(["merge-base", "--all", parents[1], parents[2]], in: host.folder).stdout
+                        .split(separator: "\n").map(String.init) : []
                 guard bases.count == 1, let base = bases.first else { continue }
                 let check = Replay(base: base, ours: parents[1], theirs: parents[2], merges: [], mergeCommit: merge)
                 if checksValues, let problem = droppedValues(check, host: host, made: merge) { return failed(problem) }
@@ -311,7 +362,9 @@ struct GitFuzz {
         for host in hosts {
             let flagged = gitCLI(["ls-files", "-v"], in: host.folder).stdout.split(separator: "\n")
                 .filter { $0.first.map { $0.isLowercase || $0 == "S" } ?? false }.map { String($0.dropFirst(2)) }
-            for path in flagged { gitCLI(["update-index", "--no-assume-unchanged", "--no-skip-worktree", path], in: host.folder) }
+            for path in flagged {
+                gitCLI(["update-index", "--no-assume-unchanged", "--no-skip-worktree", path], in: host.folder)
+            }
             gitCLI(["sparse-checkout", "disable"], in: host.folder)
             log.append("end \(host.name): index flags cleared (\(flagged.count)), sparse checkout disabled")
         }
@@ -320,9 +373,14 @@ struct GitFuzz {
                 let before = present(host)
                 let result = docketIn(host, ["sync"])
                 log.append("end \(host.name): docket sync")
-                let failed = { (problem: String) in "the last syncs, round \(round), the \(host.name): \(problem)\nsteps:\n  " + log.suffix(15).joined(separator: "\n  ") }
+                let failed = { (problem: String) in
+                    "the last syncs, round \(round), the \(host.name): \(problem)\nsteps:\n  "
+                        + log.suffix(15).joined(separator: "\n  ")
+                }
                 if result.status != 0 { return failed("docket sync failed: \(result.stderr)") }
-                if let id = before.subtracting(present(host)).subtracting(removed).min(by: { $0.uuidString < $1.uuidString }) {
+                if let id = before.subtracting(present(host)).subtracting(removed).min(by: {
+                    $0.uuidString < $1.uuidString
+                }) {
                     return failed("todo \(id.uuidString) left the \(host.name), though no step removed it")
                 }
                 if let problem = fsckProblem(host.folder) ?? fsckProblem(remote) { return failed(problem) }
@@ -332,19 +390,27 @@ struct GitFuzz {
         let ending = "\nsteps:\n  " + log.suffix(15).joined(separator: "\n  ")
         let trees = hosts.map { gitCLI(["ls-tree", "-r", "HEAD", "--"] + Self.storePaths, in: $0.folder).stdout }
         let indexes = hosts.map { gitCLI(["ls-files", "-s", "--"] + Self.storePaths, in: $0.folder).stdout }
-        for (index, host) in hosts.enumerated().dropFirst() where trees[index] != trees[0] || indexes[index] != indexes[0] {
+        for (index, host) in hosts.enumerated().dropFirst()
+        where trees[index] != trees[0] || indexes[index] != indexes[0] {
             return "after the last syncs the \(host.name) holds other store files than the laptop" + ending
         }
         for host in hosts {
             let dirty = gitCLI(["status", "--porcelain=v1", "-uall", "--"] + Self.storePaths, in: host.folder).stdout
-            if !dirty.isEmpty { return "after the last syncs the \(host.name)'s working tree differs from its commit: \(dirty)" + ending }
+            if !dirty.isEmpty {
+                return "after the last syncs the \(host.name)'s working tree differs from its commit: \(dirty)" + ending
+            }
         }
         let final = present(hosts[0])
-        let recorded = Set(hosts.flatMap { host in
-            merges(host).flatMap(\.items).filter { $0.removalWon }.map(\.id)
-        })
-        for id in created.subtracting(final).subtracting(removed).subtracting(recorded).sorted(by: { $0.uuidString < $1.uuidString }) {
-            return "todo \(id.uuidString) is gone after the last syncs, though no step removed it and no merge lists its removal" + ending
+        let recorded = Set(
+            hosts.flatMap { host in
+                merges(host).flatMap(\.items).filter { $0.removalWon }.map(\.id)
+            })
+        for id in created.subtracting(final).subtracting(removed).subtracting(recorded).sorted(by: {
+            $0.uuidString < $1.uuidString
+        }) {
+            return
+                "todo \(id.uuidString) is gone after the last syncs, though no step removed it and no merge lists its removal"
+                + ending
         }
         return nil
     }
@@ -355,7 +421,8 @@ struct GitFuzz {
     /// and some are under todos/0*/ (the sparse checkout leaves those out).
     func newID(_ random: inout SeededGenerator) -> UUID {
         let folder = ["00", "01", "0A", "1A", "1B", "A0"].randomElement(using: &random)!
-        let rest = (0..<30).map { _ in String(Int.random(in: 0..<16, using: &random), radix: 16, uppercase: true) }.joined()
+        let rest = (0..<30).map { _ in String(Int.random(in: 0..<16, using: &random), radix: 16, uppercase: true) }
+            .joined()
         let hex = folder + rest
         func part(_ from: Int, _ count: Int) -> Substring { hex.dropFirst(from).prefix(count) }
         return UUID(uuidString: "\(part(0, 8))-\(part(8, 4))-4\(part(13, 3))-8\(part(17, 3))-\(part(20, 12))")!
@@ -363,7 +430,8 @@ struct GitFuzz {
 
     func add(_ id: UUID, _ text: String, on host: Host) {
         let now = Date()
-        try? Store.open(at: host.folder).addTodo(TodoItem(id: id, text: text, creationDate: now, completed: false, dueDate: nil, alterDate: now))
+        try? Store.open(at: host.folder).addTodo(
+            TodoItem(id: id, text: text, creationDate: now, completed: false, dueDate: nil, alterDate: now))
     }
 
     func docketIn(_ host: Host, _ arguments: [String]) -> CommandResult {
@@ -398,7 +466,9 @@ struct GitFuzz {
     }
 
     func changedPaths(_ host: Host, _ from: String, _ to: String) -> [String] {
-        gitCLI(["diff", "--name-only", "--no-renames", from, to, "--", "todos"], in: host.folder).stdout.split(separator: "\n").map(String.init)
+        gitCLI(["diff", "--name-only", "--no-renames", from, to, "--", "todos"], in: host.folder).stdout.split(
+            separator: "\n"
+        ).map(String.init)
     }
 
     func hasTrackedChanges(_ host: Host) -> Bool {
@@ -428,12 +498,17 @@ struct GitFuzz {
 
     func committedTodos(_ host: Host) -> [UUID] {
         gitCLI(["ls-tree", "-r", "--name-only", "HEAD", "--", "todos"], in: host.folder).stdout.split(separator: "\n")
-            .compactMap { todoID(path: String($0)) }.filter { todosOnDisk(host).contains($0) }.sorted { $0.uuidString < $1.uuidString }
+            .compactMap { todoID(path: String($0)) }.filter { todosOnDisk(host).contains($0) }.sorted {
+                $0.uuidString < $1.uuidString
+            }
     }
 
     /// The todos of a commit's tree (none when there is no such commit).
     func todos(_ host: Host, at revision: String) -> Set<UUID> {
-        Set(gitCLI(["ls-tree", "-r", "--name-only", revision, "--", "todos"], in: host.folder).stdout.split(separator: "\n")
+        Set(
+            gitCLI(["ls-tree", "-r", "--name-only", revision, "--", "todos"], in: host.folder).stdout.split(
+                separator: "\n"
+            )
             .compactMap { todoID(path: String($0)) })
     }
 
@@ -441,13 +516,16 @@ struct GitFuzz {
     func present(_ host: Host) -> Set<UUID> {
         let committed = gitCLI(["ls-tree", "-r", "--name-only", "HEAD", "--", "todos"], in: host.folder).stdout
         let indexed = gitCLI(["ls-files", "--", "todos"], in: host.folder).stdout
-        return Set((committed + "\n" + indexed).split(separator: "\n").compactMap { todoID(path: String($0)) }).union(todosOnDisk(host))
+        return Set((committed + "\n" + indexed).split(separator: "\n").compactMap { todoID(path: String($0)) }).union(
+            todosOnDisk(host))
     }
 
     /// What is wrong when `docket status` and `git status` name different store files; nil while git has an
     /// operation unfinished or conflicts in the index, as docket then says so instead.
     func statusDisagreement(_ host: Host) -> String? {
-        let gitDir = URL(fileURLWithPath: gitCLI(["rev-parse", "--absolute-git-dir"], in: host.folder).stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let gitDir = URL(
+            fileURLWithPath: gitCLI(["rev-parse", "--absolute-git-dir"], in: host.folder).stdout.trimmingCharacters(
+                in: .whitespacesAndNewlines))
         let unfinished = ["MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "rebase-merge", "rebase-apply"].filter {
             FileManager.default.fileExists(atPath: gitDir.appendingPathComponent($0).path)
         }
@@ -455,8 +533,10 @@ struct GitFuzz {
         let conflicts = gitCLI(["ls-files", "-u"], in: host.folder).stdout
         if !conflicts.isEmpty { return nil }
         let shown = docketIn(host, ["status", "--json"])
-        guard shown.status == 0, let json = try? JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any],
-              let changes = json["changes"] as? [[String: Any]] else {
+        guard shown.status == 0,
+            let json = try? JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any],
+            let changes = json["changes"] as? [[String: Any]]
+        else {
             return "docket status --json failed (\(shown.status)): \(shown.stderr)"
         }
         var docketPaths = Set(changes.compactMap { $0["path"] as? String })
@@ -466,17 +546,24 @@ struct GitFuzz {
             docketPaths.formUnion(all.filter { $0.kind == .removalRecorded }.map(\.path))
         }
         // NB: .gitattributes too: docket writes it, and may name it.
-        let porcelain = gitCLI(["status", "--porcelain=v1", "-uall", "--no-renames", "--"] + Self.storePaths + [".gitattributes"],
-                               in: host.folder).stdout
-        let gitPaths = Set(porcelain.split(separator: "\n").map { line -> String in
-            var path = String(line.dropFirst(3))
-            if path.hasPrefix("\""), let unquoted = try? JSONSerialization.jsonObject(with: Data(path.utf8), options: .fragmentsAllowed) as? String {
-                path = unquoted
-            }
-            return path
-        })
+        let porcelain = gitCLI(
+            ["status", "--porcelain=v1", "-uall", "--no-renames", "--"] + Self.storePaths + [".gitattributes"],
+            in: host.folder
+        ).stdout
+        let gitPaths = Set(
+            porcelain.split(separator: "\n").map { line -> String in
+                var path = String(line.dropFirst(3))
+                if path.hasPrefix("\""),
+                    let unquoted = try? JSONSerialization.jsonObject(with: Data(path.utf8), options: .fragmentsAllowed)
+                        as? String
+                {
+                    path = unquoted
+                }
+                return path
+            })
         guard docketPaths != gitPaths else { return nil }
-        return "docket status and git status disagree: only docket names \(docketPaths.subtracting(gitPaths).sorted()), "
+        return
+            "docket status and git status disagree: only docket names \(docketPaths.subtracting(gitPaths).sorted()), "
             + "only git names \(gitPaths.subtracting(docketPaths).sorted())\ngit status:\n\(porcelain)"
     }
 
@@ -494,23 +581,35 @@ struct GitFuzz {
         /// Whether the result is the working tree (a stash pop) rather than the new commit.
         var inWorkingTree = false
 
-        init(base: String, ours: String, theirs: String, merges: [MergeSeen], mergeCommit: String? = nil, inWorkingTree: Bool = false) {
-            (self.base, self.ours, self.theirs, self.merges, self.mergeCommit, self.inWorkingTree) = (base, ours, theirs, merges, mergeCommit, inWorkingTree)
+        init(
+            base: String, ours: String, theirs: String, merges: [MergeSeen], mergeCommit: String? = nil,
+            inWorkingTree: Bool = false
+        ) {
+            (self.base, self.ours, self.theirs, self.merges, self.mergeCommit, self.inWorkingTree) = (
+                base, ours, theirs, merges, mergeCommit, inWorkingTree
+            )
         }
     }
 
     /// One merge record of `docket merges --json`, as far as the fuzzer reads it.
     struct MergeSeen {
-        struct Item { let id: UUID; let lostFields: [String: String]; let removalWon: Bool }
+        struct Item {
+            let id: UUID
+            let lostFields: [String: String]
+            let removalWon: Bool
+        }
         let commit: String
         let items: [Item]
     }
 
     func merges(_ host: Host) -> [MergeSeen] {
         let result = docketIn(host, ["merges", "--json", "-n", "1000"])
-        guard result.status == 0, let records = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] else { return [] }
+        guard result.status == 0,
+            let records = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+        else { return [] }
         return records.map { record in
-            let items = ((record["report"] as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap { item -> MergeSeen.Item? in
+            let items = ((record["report"] as? [String: Any])?["items"] as? [[String: Any]] ?? []).compactMap {
+                item -> MergeSeen.Item? in
                 guard let id = (item["id"] as? String).flatMap(UUID.init(uuidString:)) else { return nil }
                 var lost: [String: String] = [:]
                 for field in item["fields"] as? [[String: Any]] ?? [] {
@@ -531,15 +630,18 @@ struct GitFuzz {
             let parts = line.split(separator: "\t", maxSplits: 1)
             guard parts.count == 2, let blob = parts[0].split(separator: " ").last else { continue }
             let content = gitCLI(["cat-file", "blob", String(blob)], in: host.folder).stdout
-            files[String(parts[1])] = (try? JSONSerialization.jsonObject(with: Data(content.utf8))) as? [String: Any] ?? [:]
+            files[String(parts[1])] =
+                (try? JSONSerialization.jsonObject(with: Data(content.utf8))) as? [String: Any] ?? [:]
         }
         return files
     }
 
-    /// The todo files of the working tree, and of the index where git keeps a file out of the working tree (skip-worktree).
+    /// The todo files of the working tree, and of the index where git keeps a file out of the working tree
+    /// (skip-worktree).
     func workingTodoFiles(_ host: Host) -> [String: [String: Any]] {
         var files: [String: [String: Any]] = [:]
-        for line in gitCLI(["ls-files", "-v", "--", "todos"], in: host.folder).stdout.split(separator: "\n") where line.hasPrefix("S ") {
+        for line in gitCLI(["ls-files", "-v", "--", "todos"], in: host.folder).stdout.split(separator: "\n")
+        where line.hasPrefix("S ") {
             let path = String(line.dropFirst(2))
             let content = gitCLI(["show", ":" + path], in: host.folder).stdout
             files[path] = (try? JSONSerialization.jsonObject(with: Data(content.utf8))) as? [String: Any] ?? [:]
@@ -562,7 +664,9 @@ struct GitFuzz {
     /// git itself stops on such a file; the issue allows Docket to stop or to record, not to drop in silence.
     func droppedValues(_ merge: Replay, host: Host, made: String) -> String? {
         if merge.mergeCommit == nil, !merge.inWorkingTree, made == merge.ours { return nil }
-        let base = todoFiles(host, merge.base), ours = todoFiles(host, merge.ours), theirs = todoFiles(host, merge.theirs)
+        let base = todoFiles(host, merge.base)
+        let ours = todoFiles(host, merge.ours)
+        let theirs = todoFiles(host, merge.theirs)
         let result = merge.inWorkingTree ? workingTodoFiles(host) : todoFiles(host, made)
         var dropped: [(id: UUID, field: String?, value: String)] = []
         for path in Set(ours.keys).union(theirs.keys).sorted() {
@@ -572,7 +676,8 @@ struct GitFuzz {
                 Self.droppable.allSatisfy { value(x, $0) == value(y, $0) } && (x == nil) == (y == nil)
             }
             switch (b, o, t) {
-            case (_?, nil, let edited?) where !same(b, edited) && r == nil, (_?, let edited?, nil) where !same(b, edited) && r == nil:
+            case (_?, nil, let edited?) where !same(b, edited) && r == nil,
+                (_?, let edited?, nil) where !same(b, edited) && r == nil:
                 dropped.append((id, nil, "an edit"))
             case (_?, _?, _?):
                 // NB: with no base (the same todo added on both sides, as a cherry-pick of its adding commit
@@ -581,8 +686,13 @@ struct GitFuzz {
                     let (bv, ov, tv) = (value(b, field), value(o, field), value(t, field))
                     guard ov != bv, tv != bv, ov != tv else { continue }
                     let rv = value(r, field)
-                    if rv == ov { dropped.append((id, field, tv)) } else if rv == tv { dropped.append((id, field, ov)) } else {
-                        return "a merge of \(merge.ours.prefix(7)) and \(merge.theirs.prefix(7)) over \(merge.base.prefix(7)) made \(path)'s \(field) "
+                    if rv == ov {
+                        dropped.append((id, field, tv))
+                    } else if rv == tv {
+                        dropped.append((id, field, ov))
+                    } else {
+                        return
+                            "a merge of \(merge.ours.prefix(7)) and \(merge.theirs.prefix(7)) over \(merge.base.prefix(7)) made \(path)'s \(field) "
                             + "\(rv), neither side's (\(ov), \(tv))"
                     }
                 }
@@ -591,7 +701,9 @@ struct GitFuzz {
         }
         guard !dropped.isEmpty else { return nil }
         let known = Set(merge.merges.map(\.commit))
-        let records = merges(host).filter { record in merge.mergeCommit.map { record.commit == $0 } ?? !known.contains(record.commit) }
+        let records = merges(host).filter { record in
+            merge.mergeCommit.map { record.commit == $0 } ?? !known.contains(record.commit)
+        }
         for loss in dropped {
             let listed = records.contains { record in
                 record.items.contains { item in
@@ -599,8 +711,11 @@ struct GitFuzz {
                 }
             }
             if !listed {
-                let what = merge.mergeCommit.map { "the merge \($0.prefix(7))" } ?? "the replay of \(merge.theirs) onto \(merge.ours.prefix(7)) over \(merge.base)"
-                return "\(what) dropped todo \(loss.id.uuidString)'s \(loss.field ?? "edit, for a removal") (\(loss.value)) "
+                let what =
+                    merge.mergeCommit.map { "the merge \($0.prefix(7))" }
+                    ?? "the replay of \(merge.theirs) onto \(merge.ours.prefix(7)) over \(merge.base)"
+                return
+                    "\(what) dropped todo \(loss.id.uuidString)'s \(loss.field ?? "edit, for a removal") (\(loss.value)) "
                     + "and docket merges does not list it"
             }
         }

@@ -22,21 +22,27 @@ final class GitIndexFlagsSpec: QuickSpec {
             let made = Date(timeIntervalSince1970: 1_795_339_800)
             let store = try! Store.open(at: laptop.folder)
             for (n, id) in (left + kept).enumerated() {
-                try! store.addTodo(TodoItem(id: id, text: "Todo \(n)", creationDate: made, completed: false, dueDate: nil, alterDate: made))
+                try! store.addTodo(
+                    TodoItem(
+                        id: id, text: "Todo \(n)", creationDate: made, completed: false, dueDate: nil, alterDate: made))
             }
             laptop.run("sync")
             runCommand(docketBinary, ["clone", machines.remote.path, desk.folder.path])
         }
         afterEach { try? FileManager.default.removeItem(at: machines.root) }
         func remoteTodos() -> Int {
-            gitCLI(["ls-tree", "-r", "--name-only", "main", "todos"], in: machines.remote).stdout.split(separator: "\n").count
+            gitCLI(["ls-tree", "-r", "--name-only", "main", "todos"], in: machines.remote).stdout.split(separator: "\n")
+                .count
         }
 
-        for (mode, command) in [("non-cone", ["sparse-checkout", "set", "--no-cone", "/*", "!/todos/0A/"]),
-                                ("cone", ["sparse-checkout", "set", ".docket", "projects"])] {
+        for (mode, command) in [
+            ("non-cone", ["sparse-checkout", "set", "--no-cone", "/*", "!/todos/0A/"]),
+            ("cone", ["sparse-checkout", "set", ".docket", "projects"]),
+        ] {
             it("keeps every todo a \(mode) sparse checkout leaves out, through status, commit and sync") {
                 expect(gitCLI(command, in: laptop.folder).status) == 0
-                expect(FileManager.default.fileExists(atPath: laptop.folder.appendingPathComponent(path(left[0])).path)) == false
+                expect(FileManager.default.fileExists(atPath: laptop.folder.appendingPathComponent(path(left[0])).path))
+                    == false
                 expect(laptop.run("status").stdout).to(contain("Nothing to commit"))
                 expect(laptop.run("status").stdout).to(contain("Nothing to commit"))
                 laptop.run("add", "Written while sparse")
@@ -62,10 +68,12 @@ final class GitIndexFlagsSpec: QuickSpec {
         }
 
         for flag in ["assume-unchanged", "skip-worktree"] {
-            it("leaves a hand edit of a file marked \(flag) out of status and commit, as git does, and keeps the mark") {
+            it("leaves a hand edit of a file marked \(flag) out of status and commit, as git does, and keeps the mark")
+            {
                 laptop.git("update-index", "--\(flag)", path(kept[0]))
                 let file = laptop.folder.appendingPathComponent(path(kept[0]))
-                let text = try! String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "Todo 3", with: "Hand edit")
+                let text = try! String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+                    of: "Todo 3", with: "Hand edit")
                 try! text.write(to: file, atomically: false, encoding: .utf8)
                 for _ in 1...2 { expect(laptop.run("status").stdout).to(contain("Nothing to commit")) }
                 expect(laptop.git("status", "--porcelain")) == ""
@@ -75,10 +83,12 @@ final class GitIndexFlagsSpec: QuickSpec {
                 expect(laptop.git("ls-files", "-v", path(kept[0]))).to(beginWith(flag == "skip-worktree" ? "S " : "h "))
             }
 
-            it("names a hand edit of a file marked \(flag) that a pull would overwrite, and its advice keeps the edit") {
+            it("names a hand edit of a file marked \(flag) that a pull would overwrite, and its advice keeps the edit")
+            {
                 laptop.git("update-index", "--\(flag)", path(kept[0]))
                 let file = laptop.folder.appendingPathComponent(path(kept[0]))
-                let text = try! String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "Todo 3", with: "Hand edit")
+                let text = try! String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+                    of: "Todo 3", with: "Hand edit")
                 try! text.write(to: file, atomically: false, encoding: .utf8)
                 desk.run("edit", kept[0].uuidString, "Changed on the desk")
                 desk.run("sync")
@@ -90,7 +100,8 @@ final class GitIndexFlagsSpec: QuickSpec {
                 // The advice, followed.
                 laptop.git("update-index", "--no-\(flag)", path(kept[0]))
                 expect(laptop.run("sync").status) == 0
-                // The hand edit is dated when it is committed, after the desk's edit: it wins, and the desk's is recorded.
+                // The hand edit is dated when it is committed, after the desk's edit: it wins, and the desk's is
+                // recorded.
                 expect(laptop.state.todo(id: kept[0])?.text) == "Hand edit"
                 expect(laptop.run("merges").stdout).to(contain("Changed on the desk"))
             }
@@ -101,7 +112,9 @@ final class GitIndexFlagsSpec: QuickSpec {
             laptop.run("edit", kept[0].uuidString, "Edited in a sparse checkout")
             laptop.git("update-index", "--skip-worktree", path(kept[0]))
             expect(laptop.git("status", "--porcelain")) == " M \(path(kept[0]))\n"
-            for _ in 1...2 { expect(laptop.run("status").stdout).to(contain("renamed to 'Edited in a sparse checkout'")) }
+            for _ in 1...2 {
+                expect(laptop.run("status").stdout).to(contain("renamed to 'Edited in a sparse checkout'"))
+            }
             expect(laptop.run("sync").status) == 0
             expect(desk.run("sync").status) == 0
             expect(desk.state.todo(id: kept[0])?.text) == "Edited in a sparse checkout"
@@ -110,9 +123,11 @@ final class GitIndexFlagsSpec: QuickSpec {
         it("commits a file added with git add -N as a new todo") {
             let id = UUID(uuidString: "C0000000-0000-4000-8000-000000000001")!
             let file = laptop.folder.appendingPathComponent(path(id))
-            try! FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try! FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try! FileManager.default.copyItem(at: laptop.folder.appendingPathComponent(path(kept[0])), to: file)
-            let text = try! String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: kept[0].uuidString, with: id.uuidString)
+            let text = try! String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+                of: kept[0].uuidString, with: id.uuidString)
             try! text.write(to: file, atomically: false, encoding: .utf8)
             laptop.git("add", "-N", path(id))
             expect(laptop.run("status").stdout).to(contain("added"))

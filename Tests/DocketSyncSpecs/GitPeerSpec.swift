@@ -29,43 +29,63 @@ final class GitPeerSpec: QuickSpec {
 
         // Each: the laptop changes and syncs; then the desk changes and commits.
         let edits: [(String, () -> Void)] = [
-            ("different fields of one todo", {
-                laptop.run("done", milk)
-                laptop.run("sync")
-                desk.run("edit", milk, "Buy oat milk")
-                desk.run("commit")
-            }),
-            ("the same field of one todo", {
-                laptop.run("edit", milk, "Buy oat milk")
-                laptop.run("sync")
-                usleep(2000)
-                desk.run("edit", milk, "Buy soy milk")
-                desk.run("commit")
-            }),
-            ("an edit against a removal", {
-                laptop.run("rm", milk)
-                laptop.run("sync")
-                usleep(2000)
-                desk.run("edit", milk, "Buy soy milk")
-                desk.run("commit")
-            }),
-            ("the same todo added on both", {
-                let made = Date(timeIntervalSince1970: 1_795_339_800)
-                try! Store.open(at: laptop.folder).addTodo(TodoItem(id: twin, text: "From the laptop", creationDate: made, completed: false, dueDate: nil, alterDate: made))
-                laptop.run("sync")
-                try! Store.open(at: desk.folder).addTodo(TodoItem(id: twin, text: "From the desk", creationDate: made, completed: false, dueDate: nil,
-                                                                   alterDate: made.addingTimeInterval(1)))
-                desk.run("commit")
-            }),
-            ("a project's tasks and time slips", {
-                laptop.run("task", "start", task(laptop))
-                laptop.run("task", "rename", task(laptop), "Buy more beer")
-                laptop.run("sync")
-                desk.run("task", "state", task(desk), "finished")
-                desk.run("task", "start", task(desk))
-                desk.run("task", "add", shortID(desk.state.projects[0].id), "Order pizza")
-                desk.run("commit")
-            }),
+            (
+                "different fields of one todo",
+                {
+                    laptop.run("done", milk)
+                    laptop.run("sync")
+                    desk.run("edit", milk, "Buy oat milk")
+                    desk.run("commit")
+                }
+            ),
+            (
+                "the same field of one todo",
+                {
+                    laptop.run("edit", milk, "Buy oat milk")
+                    laptop.run("sync")
+                    usleep(2000)
+                    desk.run("edit", milk, "Buy soy milk")
+                    desk.run("commit")
+                }
+            ),
+            (
+                "an edit against a removal",
+                {
+                    laptop.run("rm", milk)
+                    laptop.run("sync")
+                    usleep(2000)
+                    desk.run("edit", milk, "Buy soy milk")
+                    desk.run("commit")
+                }
+            ),
+            (
+                "the same todo added on both",
+                {
+                    let made = Date(timeIntervalSince1970: 1_795_339_800)
+                    try! Store.open(at: laptop.folder).addTodo(
+                        TodoItem(
+                            id: twin, text: "From the laptop", creationDate: made, completed: false, dueDate: nil,
+                            alterDate: made))
+                    laptop.run("sync")
+                    try! Store.open(at: desk.folder).addTodo(
+                        TodoItem(
+                            id: twin, text: "From the desk", creationDate: made, completed: false, dueDate: nil,
+                            alterDate: made.addingTimeInterval(1)))
+                    desk.run("commit")
+                }
+            ),
+            (
+                "a project's tasks and time slips",
+                {
+                    laptop.run("task", "start", task(laptop))
+                    laptop.run("task", "rename", task(laptop), "Buy more beer")
+                    laptop.run("sync")
+                    desk.run("task", "state", task(desk), "finished")
+                    desk.run("task", "start", task(desk))
+                    desk.run("task", "add", shortID(desk.state.projects[0].id), "Order pizza")
+                    desk.run("commit")
+                }
+            ),
         ]
         let ways: [(String, [[String]], Bool)] = [
             ("git pull --no-rebase with Docket's merge driver", [["pull", "--no-rebase", "-q"]], true),
@@ -84,7 +104,8 @@ final class GitPeerSpec: QuickSpec {
                     expect(runCommand("cp", ["-a", desk.folder.path, reference.folder.path]).status) == 0
                     expect(reference.run("pull").status) == 0
                     let expected = reference.state
-                    let expectedLosses = (try? Store.open(at: reference.folder).merges(limit: 1).first?.report.losesValues) ?? false
+                    let expectedLosses =
+                        (try? Store.open(at: reference.folder).merges(limit: 1).first?.report.losesValues) ?? false
 
                     if !driver { desk.git("config", "--remove-section", "merge.docket") }
                     for command in commands { gitCLI(command, in: desk.folder) }
@@ -99,7 +120,9 @@ final class GitPeerSpec: QuickSpec {
                     expect(desk.git("grep", "-l", "<<<<<<<")) == ""
                     expect(try Store.open(at: desk.folder).unfinishedGitOperation).to(beNil())
                     if expectedLosses {
-                        let recorded = try Store.open(at: desk.folder).merges(limit: 5).contains { $0.report.losesValues }
+                        let recorded = try Store.open(at: desk.folder).merges(limit: 5).contains {
+                            $0.report.losesValues
+                        }
                         expect(recorded).to(beTrue(), description: "a discarded value is in docket merges")
                     }
                 }
@@ -141,7 +164,8 @@ final class GitPeerSpec: QuickSpec {
         }
 
         describe("git replaying changes without a merge commit") {
-            // The laptop's edit of milk's text, then the desk's later edit of it: a replay of the laptop's edit on the desk
+            // The laptop's edit of milk's text, then the desk's later edit of it: a replay of the laptop's edit on the
+            // desk
             // would discard "Buy oat milk" with no merge commit to record it.
             var laptopEdit = ""
             beforeEach {
@@ -165,7 +189,8 @@ final class GitPeerSpec: QuickSpec {
                 expect(text()) == kept
                 // The record whose one discarded value is `lost` (a sync's own pull may record another merge).
                 let record = try! Store.open(at: desk.folder).merges(limit: 5).first {
-                    $0.report.lostValues.count == 1 && String(decoding: try! JSONEncoder().encode($0.report), as: UTF8.self).contains(lost)
+                    $0.report.lostValues.count == 1
+                        && String(decoding: try! JSONEncoder().encode($0.report), as: UTF8.self).contains(lost)
                 }
                 expect(record).notTo(beNil(), description: "the discarded value is in docket merges")
                 guard let record else { return }
@@ -208,7 +233,9 @@ final class GitPeerSpec: QuickSpec {
                 expectRecordedAndRestorable(kept: "Buy almond milk", lost: "Buy rice milk")
             }
 
-            it("cherry-pick: a sync killed once the files are merged leaves the record in git's message for the next one") {
+            it(
+                "cherry-pick: a sync killed once the files are merged leaves the record in git's message for the next one"
+            ) {
                 deskEdits("Buy soy milk")
                 expect(gitCLI(["cherry-pick", laptopEdit], in: desk.folder).status) != 0
                 expect(desk.run("sync", environment: ["DOCKET_FAULT": "after-settle"]).status) != 0
@@ -217,7 +244,9 @@ final class GitPeerSpec: QuickSpec {
             }
 
             for step in ["after-settle-record", "after-settle"] {
-                it("stash pop: a sync killed \(step.replacingOccurrences(of: "-", with: " ")) leaves the record for the next one") {
+                it(
+                    "stash pop: a sync killed \(step.replacingOccurrences(of: "-", with: " ")) leaves the record for the next one"
+                ) {
                     desk.run("edit", milk, "Buy rice milk")
                     desk.git("stash", "-q")
                     usleep(2000)
@@ -251,15 +280,20 @@ final class GitPeerSpec: QuickSpec {
         }
 
         describe("a peer without Docket's merge driver (jgit, a git without docket)") {
-            it("commits git's conflict markers: the next docket sync merges them again with a record, and no machine keeps them") {
+            it(
+                "commits git's conflict markers: the next docket sync merges them again with a record, and no machine keeps them"
+            ) {
                 let peer = Machine(folder: machines.root.appendingPathComponent("peer"))
                 gitCLI(["clone", "-q", machines.remote.path, peer.folder.path], in: machines.root)
                 laptop.run("edit", milk, "Buy oat milk")
                 laptop.run("sync")
-                let path = StoreLayout.todo(laptop.state.todos.first { $0.id.uuidString.lowercased().hasPrefix(milk) }!.id)
+                let path = StoreLayout.todo(
+                    laptop.state.todos.first { $0.id.uuidString.lowercased().hasPrefix(milk) }!.id)
                 let file = peer.folder.appendingPathComponent(path)
-                try! String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "\"Buy milk\"", with: "\"Buy soy milk\"")
-                    .write(to: file, atomically: false, encoding: .utf8)
+                try! String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+                    of: "\"Buy milk\"", with: "\"Buy soy milk\""
+                )
+                .write(to: file, atomically: false, encoding: .utf8)
                 gitCLI(["commit", "-qam", "Edit on the peer"], in: peer.folder)
                 gitCLI(["pull", "-q", "--no-rebase"], in: peer.folder)
                 expect(try! String(contentsOf: file, encoding: .utf8)).to(contain("<<<<<<<"))
@@ -271,7 +305,8 @@ final class GitPeerSpec: QuickSpec {
                 expect(laptop.run("sync").status) == 0
                 for machine in [desk, laptop] {
                     expect(machine.git("grep", "-l", "<<<<<<<", "HEAD", "--", "todos")) == ""
-                    expect(machine.state.todos.first { $0.id.uuidString.lowercased().hasPrefix(milk) }?.text) == "Buy oat milk"
+                    expect(machine.state.todos.first { $0.id.uuidString.lowercased().hasPrefix(milk) }?.text)
+                        == "Buy oat milk"
                 }
                 expect(desk.run("merges").stdout).to(contain("Buy soy milk"))
                 expect(fsckProblem(machines.remote)).to(beNil())
@@ -281,7 +316,8 @@ final class GitPeerSpec: QuickSpec {
         describe("a broken file committed with git") {
             it("is never pushed on: sync refuses it, naming the file and the commit") {
                 let bad = desk.folder.appendingPathComponent(StoreLayout.todo(twin))
-                try FileManager.default.createDirectory(at: bad.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: bad.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data("{ broken".utf8).write(to: bad)
                 gitCLI(["add", "-A"], in: desk.folder)
                 gitCLI(["commit", "-qm", "Broken by hand"], in: desk.folder)
@@ -306,7 +342,8 @@ final class GitPeerSpec: QuickSpec {
                 laptop.run("sync")
                 expect(laptop.state.todos.map(\.text)).to(contain("From master"))
                 expect(gitCLI(["branch", "-r"], in: laptop.folder).stdout).toNot(contain("master"))
-                expect(gitCLI(["for-each-ref", "--format=%(refname)", "refs/heads"], in: machines.remote).stdout) == "refs/heads/main\n"
+                expect(gitCLI(["for-each-ref", "--format=%(refname)", "refs/heads"], in: machines.remote).stdout)
+                    == "refs/heads/main\n"
             }
             it("a plain git init --bare remote, then a plain git clone, checks out the store") {
                 let bare = machines.root.appendingPathComponent("plain.git")
@@ -315,9 +352,12 @@ final class GitPeerSpec: QuickSpec {
                 expect(laptop.run("push", "plain").status) == 0
                 let cloned = machines.root.appendingPathComponent("plain-clone")
                 gitCLI(["clone", "-q", bare.path, cloned.path], in: machines.root)
-                expect(FileManager.default.fileExists(atPath: cloned.appendingPathComponent(StoreLayout.format).path)) == true
+                expect(FileManager.default.fileExists(atPath: cloned.appendingPathComponent(StoreLayout.format).path))
+                    == true
             }
-            it("a remote with several branches, none named as the store's and no upstream, is refused, naming them, until one is chosen as the message says") {
+            it(
+                "a remote with several branches, none named as the store's and no upstream, is refused, naming them, until one is chosen as the message says"
+            ) {
                 gitCLI(["push", "-q", "origin", "main:other"], in: laptop.folder)
                 // As a store cloned by git tracks every branch (docket clone tracks one).
                 gitCLI(["config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*"], in: desk.folder)
@@ -335,7 +375,9 @@ final class GitPeerSpec: QuickSpec {
         describe("other git setups") {
             it("a shallow clone pulls, pushes and syncs while no merge needs history it lacks") {
                 let shallow = Machine(folder: machines.root.appendingPathComponent("shallow"))
-                gitCLI(["clone", "-q", "--depth", "1", "file://" + machines.remote.path, shallow.folder.path], in: machines.root)
+                gitCLI(
+                    ["clone", "-q", "--depth", "1", "file://" + machines.remote.path, shallow.folder.path],
+                    in: machines.root)
                 shallow.run("add", "From the shallow clone")
                 expect(shallow.run("sync").status) == 0
                 laptop.run("add", "Even more")
@@ -356,7 +398,9 @@ final class GitPeerSpec: QuickSpec {
                 laptop.run("add", "Dropped by a force push")
                 laptop.run("sync")
                 let shallow = Machine(folder: machines.root.appendingPathComponent("shallow"))
-                gitCLI(["clone", "-q", "--depth", "1", "file://" + machines.remote.path, shallow.folder.path], in: machines.root)
+                gitCLI(
+                    ["clone", "-q", "--depth", "1", "file://" + machines.remote.path, shallow.folder.path],
+                    in: machines.root)
                 // The remote's branch rewritten from before the commit the shallow clone starts at.
                 laptop.git("reset", "-q", "--hard", "HEAD~1")
                 laptop.run("add", "Instead")
@@ -369,7 +413,8 @@ final class GitPeerSpec: QuickSpec {
                 expect(gitCLI(["fetch", "-q", "--unshallow"], in: shallow.folder).status) == 0
                 let synced = shallow.run("sync")
                 expect(synced.status).to(equal(0), description: synced.stderr)
-                expect(Set(shallow.state.todos.map(\.text))).to(equal(["Buy milk", "Dropped by a force push", "Instead", "From the shallow clone"]))
+                expect(Set(shallow.state.todos.map(\.text))).to(
+                    equal(["Buy milk", "Dropped by a force push", "Instead", "From the shallow clone"]))
                 expect(fsckProblem(shallow.folder)).to(beNil())
             }
             it("a linked worktree adds, commits and syncs") {
@@ -381,9 +426,14 @@ final class GitPeerSpec: QuickSpec {
             }
             it("honours GIT_AUTHOR_* and GIT_COMMITTER_* as git does") {
                 desk.run("add", "Signed off")
-                desk.run("commit", environment: ["GIT_AUTHOR_NAME": "Ann Author", "GIT_AUTHOR_EMAIL": "ann@example.invalid",
-                                                 "GIT_AUTHOR_DATE": "@1700000000 +0100", "GIT_COMMITTER_NAME": "Cid Committer"])
-                expect(desk.git("log", "-1", "--format=%an <%ae> %ad|%cn", "--date=raw")) == "Ann Author <ann@example.invalid> 1700000000 +0100|Cid Committer\n"
+                desk.run(
+                    "commit",
+                    environment: [
+                        "GIT_AUTHOR_NAME": "Ann Author", "GIT_AUTHOR_EMAIL": "ann@example.invalid",
+                        "GIT_AUTHOR_DATE": "@1700000000 +0100", "GIT_COMMITTER_NAME": "Cid Committer",
+                    ])
+                expect(desk.git("log", "-1", "--format=%an <%ae> %ad|%cn", "--date=raw"))
+                    == "Ann Author <ann@example.invalid> 1700000000 +0100|Cid Committer\n"
             }
             it("signs commits with ssh when commit.gpgsign asks, and refuses naming the setting when it cannot") {
                 let key = machines.root.appendingPathComponent("signing").path
@@ -394,20 +444,25 @@ final class GitPeerSpec: QuickSpec {
                 desk.run("add", "Signed")
                 expect(desk.run("commit").status) == 0
                 let allowed = machines.root.appendingPathComponent("allowed").path
-                try "spec@example.invalid \(try String(contentsOfFile: key + ".pub", encoding: .utf8))".write(toFile: allowed, atomically: true, encoding: .utf8)
-                expect(gitCLI(["-c", "gpg.ssh.allowedSignersFile=\(allowed)", "verify-commit", "HEAD"], in: desk.folder).status) == 0
+                try "spec@example.invalid \(try String(contentsOfFile: key + ".pub", encoding: .utf8))".write(
+                    toFile: allowed, atomically: true, encoding: .utf8)
+                expect(
+                    gitCLI(["-c", "gpg.ssh.allowedSignersFile=\(allowed)", "verify-commit", "HEAD"], in: desk.folder)
+                        .status) == 0
                 desk.git("config", "user.signingkey", key + ".missing")
                 desk.run("add", "Unsigned")
                 let refused = desk.run("commit")
                 expect(refused.status) == 1
-                expect(refused.stderr).to(contain("commit.gpgsign is on, and signing the commit with ssh-keygen failed"))
+                expect(refused.stderr).to(
+                    contain("commit.gpgsign is on, and signing the commit with ssh-keygen failed"))
             }
         }
 
         describe("hand edits") {
             func handEdit(_ machine: Machine, to text: String) throws {
                 let file = machine.folder.appendingPathComponent(StoreLayout.todo(machine.state.todos[0].id))
-                let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "Buy milk", with: text)
+                let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+                    of: "Buy milk", with: text)
                 try Data(edited.utf8).write(to: file)
             }
             it("committed by docket commit weigh as made then, and win over an earlier edit elsewhere") {
@@ -419,7 +474,8 @@ final class GitPeerSpec: QuickSpec {
                 desk.run("sync")
                 laptop.run("sync")
                 expect(laptop.state.todos[0].text) == "Buy goat milk"
-                let decision = try Store.open(at: desk.folder).merges(limit: 1).first?.report.items.first?.fields.first { $0.field == "text" }
+                let decision = try Store.open(at: desk.folder).merges(limit: 1).first?.report.items.first?.fields.first
+                { $0.field == "text" }
                 expect(decision?.rule) == .laterEdit
                 expect(decision?.kept) == "Buy goat milk"
             }
@@ -432,7 +488,9 @@ final class GitPeerSpec: QuickSpec {
                 desk.run("sync")
                 expect(desk.state.todos[0].text) == "Buy goat milk"
             }
-            it("merged by plain git pull weigh as made at their commit, as docket sync weighs them, and merges says what was kept") {
+            it(
+                "merged by plain git pull weigh as made at their commit, as docket sync weighs them, and merges says what was kept"
+            ) {
                 laptop.run("edit", milk, "Buy oat milk")
                 laptop.run("sync")
                 sleep(1)
@@ -441,11 +499,14 @@ final class GitPeerSpec: QuickSpec {
                 let pulled = gitCLI(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: desk.folder)
                 expect(pulled.status) == 0
                 expect(desk.state.todos[0].text) == "Buy goat milk"
-                let decision = try Store.open(at: desk.folder).merges(limit: 1).first?.report.items.first?.fields.first { $0.field == "text" }
+                let decision = try Store.open(at: desk.folder).merges(limit: 1).first?.report.items.first?.fields.first
+                { $0.field == "text" }
                 expect(decision?.kept) == "Buy goat milk"
                 expect(decision?.lost) == "Buy oat milk"
             }
-            it("committed and pushed by dulwich, another git, are merged with a concurrent edit, and dulwich gets the merge") {
+            it(
+                "committed and pushed by dulwich, another git, are merged with a concurrent edit, and dulwich gets the merge"
+            ) {
                 let peer = machines.root.appendingPathComponent("dulwich")
                 let script = """
                     import glob, json, os, sys

@@ -22,25 +22,34 @@ final class GitSettingsSpec: QuickSpec {
 
         /// Runs each command a message quotes ('git …', 'mv …'), as a user would.
         func follow(_ message: String, environment: [String: String] = [:]) {
-            let quoted = try! NSRegularExpression(pattern: "'((?:git|mv) [^']+)'").matches(in: message, range: NSRange(message.startIndex..., in: message))
-                .map { String(message[Range($0.range(at: 1), in: message)!]) }
+            let quoted = try! NSRegularExpression(pattern: "'((?:git|mv) [^']+)'").matches(
+                in: message, range: NSRange(message.startIndex..., in: message)
+            )
+            .map { String(message[Range($0.range(at: 1), in: message)!]) }
             expect(quoted).notTo(beEmpty())
             for command in quoted {
                 for part in command.components(separatedBy: " && ") {
-                    expect(runCommand("/bin/sh", ["-c", part], environment: environment).status).to(equal(0), description: part)
+                    expect(runCommand("/bin/sh", ["-c", part], environment: environment).status).to(
+                        equal(0), description: part)
                 }
             }
         }
 
-        for (name, setUp) in [("split", ["-c", "core.splitIndex=true", "update-index", "--split-index"]),
-                              ("sparse", ["sparse-checkout", "init", "--cone", "--sparse-index"])] {
+        for (name, setUp) in [
+            ("split", ["-c", "core.splitIndex=true", "update-index", "--split-index"]),
+            ("sparse", ["sparse-checkout", "init", "--cone", "--sparse-index"]),
+        ] {
             it("refuses a \(name) index before adding anything, and its advice makes the store work again") {
                 expect(gitCLI(setUp, in: store.folder).status) == 0
-                if name == "sparse" { expect(gitCLI(["sparse-checkout", "set", "todos", "projects", ".docket"], in: store.folder).status) == 0 }
+                if name == "sparse" {
+                    expect(gitCLI(["sparse-checkout", "set", "todos", "projects", ".docket"], in: store.folder).status)
+                        == 0
+                }
                 let before = files()
                 let refused = store.run("add", "Second")
                 expect(refused.status) != 0
-                expect(refused.stderr).to(contain(name == "split" ? "split (core.splitIndex)" : "sparse index (index.sparse)"))
+                expect(refused.stderr).to(
+                    contain(name == "split" ? "split (core.splitIndex)" : "sparse index (index.sparse)"))
                 expect(store.run("status").status) != 0
                 expect(store.state.todos.map(\.text)) == ["First"]
                 follow(refused.stderr)
@@ -51,7 +60,9 @@ final class GitSettingsSpec: QuickSpec {
             }
         }
 
-        it("refuses replacement objects and grafts, through which git sees other content and history, and each advice works") {
+        it(
+            "refuses replacement objects and grafts, through which git sees other content and history, and each advice works"
+        ) {
             let head = store.head
             let path = files().split(separator: "\n").first { $0.hasPrefix("todos/") }.map(String.init)!
             let blob = store.git("rev-parse", "HEAD:" + path).trimmingCharacters(in: .newlines)
@@ -86,14 +97,20 @@ final class GitSettingsSpec: QuickSpec {
         it("refuses a GIT_DIR naming another repository, and works where git's hooks set it to the store's") {
             let other = root.appendingPathComponent("other")
             gitCLI(["init", "-q", other.path], in: root)
-            let refused = store.run("add", "Second", environment: ["GIT_DIR": other.appendingPathComponent(".git").path])
+            let refused = store.run(
+                "add", "Second", environment: ["GIT_DIR": other.appendingPathComponent(".git").path])
             expect(refused.status) != 0
             expect(refused.stderr).to(contain("GIT_DIR is set to"))
             expect(store.state.todos.count) == 1
-            expect(store.run("add", "Second", environment: ["GIT_DIR": store.folder.appendingPathComponent(".git").path]).status) == 0
+            expect(
+                store.run("add", "Second", environment: ["GIT_DIR": store.folder.appendingPathComponent(".git").path])
+                    .status) == 0
             // GIT_WORK_TREE names the store to work on, as it names git's working tree.
-            let result = runCommand(docketBinary, ["list"], in: root,
-                                    environment: ["GIT_WORK_TREE": store.folder.path, "GIT_DIR": store.folder.appendingPathComponent(".git").path])
+            let result = runCommand(
+                docketBinary, ["list"], in: root,
+                environment: [
+                    "GIT_WORK_TREE": store.folder.path, "GIT_DIR": store.folder.appendingPathComponent(".git").path,
+                ])
             expect(result.stdout).to(contain("Second"))
         }
 
@@ -119,21 +136,26 @@ final class GitSettingsSpec: QuickSpec {
 
         describe("with the user's own git configuration") {
             var home: URL!
-            var environment: [String: String] { ["HOME": home.path, "XDG_CONFIG_HOME": home.path, "GIT_CONFIG_NOSYSTEM": "1"] }
+            var environment: [String: String] {
+                ["HOME": home.path, "XDG_CONFIG_HOME": home.path, "GIT_CONFIG_NOSYSTEM": "1"]
+            }
             beforeEach {
                 home = root.appendingPathComponent("home")
                 try! FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
             }
             func configure(_ text: String) { try! Data(text.utf8).write(to: home.appendingPathComponent(".gitconfig")) }
 
-            it("refuses to commit without an identity when user.useConfigOnly is set, as git does, and its advice works") {
+            it(
+                "refuses to commit without an identity when user.useConfigOnly is set, as git does, and its advice works"
+            ) {
                 configure("[user]\n\tuseConfigOnly = true\n")
                 store.run("add", "Second", environment: environment)
                 let refused = store.run("commit", environment: environment)
                 expect(refused.status) != 0
                 expect(refused.stderr).to(contain("user.useConfigOnly"))
                 // The advice, with this user's name and address in it.
-                let advice = refused.stderr.replacingOccurrences(of: "Your Name", with: "Ann").replacingOccurrences(of: "you@example.com", with: "ann@example.invalid")
+                let advice = refused.stderr.replacingOccurrences(of: "Your Name", with: "Ann").replacingOccurrences(
+                    of: "you@example.com", with: "ann@example.invalid")
                 follow(advice, environment: environment)
                 expect(store.run("commit", environment: environment).status) == 0
                 expect(store.git("log", "-1", "--format=%an <%ae>")) == "Ann <ann@example.invalid>\n"
@@ -142,11 +164,14 @@ final class GitSettingsSpec: QuickSpec {
             it("commits under the identity an includeIf hasconfig:remote.*.url gives, as git var names it") {
                 let work = home.appendingPathComponent("work.gitconfig")
                 try! Data("[user]\n\temail = ann@work.example\n".utf8).write(to: work)
-                configure("[user]\n\tname = Ann\n\temail = ann@home.example\n[includeIf \"hasconfig:remote.*.url:https://work.example/**\"]\n\tpath = \(work.path)\n")
+                configure(
+                    "[user]\n\tname = Ann\n\temail = ann@home.example\n[includeIf \"hasconfig:remote.*.url:https://work.example/**\"]\n\tpath = \(work.path)\n"
+                )
                 store.git("remote", "add", "origin", "https://work.example/lists.git")
                 store.run("add", "Second", environment: environment)
                 expect(store.run("commit", environment: environment).status) == 0
-                expect(store.git("log", "-1", "--format=%an <%ae> %cn <%ce>")) == "Ann <ann@work.example> Ann <ann@work.example>\n"
+                expect(store.git("log", "-1", "--format=%an <%ae> %cn <%ce>"))
+                    == "Ann <ann@work.example> Ann <ann@work.example>\n"
             }
 
             it("uses a store another user owns where safe.directory is *, as git does") {
@@ -165,14 +190,17 @@ final class GitSettingsSpec: QuickSpec {
         describe("git's client hooks") {
             func hook(_ name: String, _ body: String, in folder: String = ".git/hooks") {
                 let url = store.folder.appendingPathComponent(folder).appendingPathComponent(name)
-                try! FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try! FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try! Data("#!/bin/sh\n\(body)\n".utf8).write(to: url)
                 chmod(url.path, 0o755)
             }
             var ran: URL { root.appendingPathComponent("ran") }
             func log() -> String { (try? String(contentsOf: ran, encoding: .utf8)) ?? "" }
 
-            it("runs pre-commit, which can refuse the commit and keep every change, and --no-verify skips it, as git's do") {
+            it(
+                "runs pre-commit, which can refuse the commit and keep every change, and --no-verify skips it, as git's do"
+            ) {
                 hook("pre-commit", "echo 'no beer, please' >&2\ngit diff --cached | grep -q Beer && exit 1\nexit 0")
                 store.run("add", "Buy Beer")
                 let refused = store.run("commit")
@@ -185,7 +213,9 @@ final class GitSettingsSpec: QuickSpec {
                 expect(store.run("status").stdout).to(contain("Nothing to commit"))
             }
 
-            it("runs the hooks in core.hooksPath, and lets prepare-commit-msg and commit-msg change the message, and post-commit hear of it") {
+            it(
+                "runs the hooks in core.hooksPath, and lets prepare-commit-msg and commit-msg change the message, and post-commit hear of it"
+            ) {
                 store.git("config", "core.hooksPath", "my-hooks")
                 hook("prepare-commit-msg", "echo \"[$2] $(cat \"$1\")\" > \"$1\"", in: "my-hooks")
                 hook("commit-msg", "printf '\\nSigned-off-by: Ann <ann@example.invalid>\\n' >> \"$1\"", in: "my-hooks")
@@ -197,14 +227,16 @@ final class GitSettingsSpec: QuickSpec {
                 expect(log()) == "[message] Add 1 todo\n"
             }
 
-            it("runs pre-push with the remote and what is sent, which can refuse the push, and post-merge after a pull") {
+            it("runs pre-push with the remote and what is sent, which can refuse the push, and post-merge after a pull")
+            {
                 let remote = root.appendingPathComponent("remote.git")
                 gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
                 store.run("remote", "add", "origin", remote.path)
                 hook("pre-push", "cat > \(ran.path)\necho \"$1 $2\" >> \(ran.path)\nexit 1")
                 expect(store.run("push").status) != 0
                 expect(gitCLI(["rev-parse", "--verify", "-q", "main"], in: remote).stdout) == ""
-                expect(log()) == "refs/heads/main \(store.head) refs/heads/main \(String(repeating: "0", count: 40))\norigin \(remote.path)\n"
+                expect(log())
+                    == "refs/heads/main \(store.head) refs/heads/main \(String(repeating: "0", count: 40))\norigin \(remote.path)\n"
                 expect(store.run("push", "--no-verify").status) == 0
                 // Another machine's change, pulled: post-merge hears of it.
                 let other = Machine(folder: root.appendingPathComponent("other"))

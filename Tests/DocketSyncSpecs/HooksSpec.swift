@@ -21,13 +21,16 @@ final class HooksSpec: QuickSpec {
             try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let file = folder.appendingPathComponent(name)
             try! ("#!/bin/sh\n" + body + "\n").write(to: file, atomically: true, encoding: .utf8)
-            try! FileManager.default.setAttributes([.posixPermissions: executable ? 0o755 : 0o644], ofItemAtPath: file.path)
+            try! FileManager.default.setAttributes(
+                [.posixPermissions: executable ? 0o755 : 0o644], ofItemAtPath: file.path)
         }
         func hooksFolder(_ machine: Machine) -> URL { machine.folder.appendingPathComponent(".git/docket/hooks") }
         /// A hook that appends what it heard to `<store>/../<name>.heard`: a line of its environment, then its input.
         func recordingHook(_ name: String, _ machine: Machine) -> URL {
             let heard = root.appendingPathComponent("\(machine.folder.lastPathComponent)-\(name).heard")
-            hook(name, in: hooksFolder(machine), """
+            hook(
+                name, in: hooksFolder(machine),
+                """
                 echo "hook=$DOCKET_HOOK origin=$DOCKET_ORIGIN store=$DOCKET_STORE commit=$DOCKET_COMMIT" >> '\(heard.path)'
                 cat >> '\(heard.path)'
                 """)
@@ -82,21 +85,30 @@ final class HooksSpec: QuickSpec {
                 let result = laptop.run("add", "Buy milk")
                 expect(result.status) == 0
                 expect(result.stderr).to(contain("mail server down"))
-                expect(result.stderr).to(contain("Warning: the on-add hook \(hooksFolder(laptop).path)/on-add failed: it exited with status 3; the change is kept"))
+                expect(result.stderr).to(
+                    contain(
+                        "Warning: the on-add hook \(hooksFolder(laptop).path)/on-add failed: it exited with status 3; the change is kept"
+                    ))
                 expect(laptop.state.todos.map(\.text)) == ["Buy milk"]
             }
 
             it("never hand a hook the https token docket was given, nor an editor") {
                 let seen = root.appendingPathComponent("seen")
-                hook("on-add", in: hooksFolder(laptop), "echo \"token=$DOCKET_GIT_TOKEN user=$DOCKET_GIT_USERNAME\" > '\(seen.path)'")
-                let result = laptop.run("add", "Buy milk", environment: ["DOCKET_GIT_TOKEN": "s3cret-t0ken", "DOCKET_GIT_USERNAME": "me"])
+                hook(
+                    "on-add", in: hooksFolder(laptop),
+                    "echo \"token=$DOCKET_GIT_TOKEN user=$DOCKET_GIT_USERNAME\" > '\(seen.path)'")
+                let result = laptop.run(
+                    "add", "Buy milk", environment: ["DOCKET_GIT_TOKEN": "s3cret-t0ken", "DOCKET_GIT_USERNAME": "me"])
                 expect(result.status) == 0
                 expect(try? String(contentsOf: seen, encoding: .utf8)) == "token= user=me\n"
                 let id = laptop.state.todos[0].id.uuidString.lowercased()
                 let editor = root.appendingPathComponent("editor.sh")
-                try! "#!/bin/sh\necho \"token=$DOCKET_GIT_TOKEN\" > '\(seen.path)'\n".write(to: editor, atomically: true, encoding: .utf8)
+                try! "#!/bin/sh\necho \"token=$DOCKET_GIT_TOKEN\" > '\(seen.path)'\n".write(
+                    to: editor, atomically: true, encoding: .utf8)
                 chmod(editor.path, 0o755)
-                laptop.run("edit", id, environment: ["DOCKET_GIT_TOKEN": "s3cret-t0ken", "VISUAL": editor.path, "EDITOR": editor.path])
+                laptop.run(
+                    "edit", id,
+                    environment: ["DOCKET_GIT_TOKEN": "s3cret-t0ken", "VISUAL": editor.path, "EDITOR": editor.path])
                 expect(try? String(contentsOf: seen, encoding: .utf8)) == "token=\n"
             }
 
@@ -106,7 +118,8 @@ final class HooksSpec: QuickSpec {
                 let result = laptop.run("add", "Buy milk", environment: ["DOCKET_HOOK_TIMEOUT": "1"])
                 expect(Date().timeIntervalSince(started)) < 20
                 expect(result.status) == 0
-                expect(result.stderr).to(contain("failed: it did not finish in 1 s and was stopped (DOCKET_HOOK_TIMEOUT sets the limit)"))
+                expect(result.stderr).to(
+                    contain("failed: it did not finish in 1 s and was stopped (DOCKET_HOOK_TIMEOUT sets the limit)"))
                 expect(laptop.state.todos.map(\.text)) == ["Buy milk"]
             }
 
@@ -115,7 +128,10 @@ final class HooksSpec: QuickSpec {
                 hook("on-add", in: hooksFolder(laptop), "cat >> '\(heard.path)'", executable: false)
                 let result = laptop.run("add", "Buy milk")
                 let path = hooksFolder(laptop).appendingPathComponent("on-add").path
-                expect(result.stderr).to(contain("Warning: the on-add hook \(path) is not executable, so it did not run; make it executable with 'chmod +x \(path)'"))
+                expect(result.stderr).to(
+                    contain(
+                        "Warning: the on-add hook \(path) is not executable, so it did not run; make it executable with 'chmod +x \(path)'"
+                    ))
                 expect(read(heard)) == ""
                 expect(runCommand("chmod", ["+x", path]).status) == 0
                 let again = laptop.run("add", "Call Anna")
@@ -146,7 +162,9 @@ final class HooksSpec: QuickSpec {
                 let heard = root.appendingPathComponent("heard")
                 let killed = root.appendingPathComponent("killed")
                 // The first run kills the docket that started it, as a crash or a kill -9 would.
-                hook("on-add", in: hooksFolder(laptop), """
+                hook(
+                    "on-add", in: hooksFolder(laptop),
+                    """
                     cat >> '\(heard.path)'
                     if [ ! -e '\(killed.path)' ]; then touch '\(killed.path)'; kill -9 $PPID; fi
                     """)
@@ -170,7 +188,8 @@ final class HooksSpec: QuickSpec {
                 let milk = laptop.id("add", "Buy milk")
                 laptop.run("sync")
                 desk.run("sync")
-                expect(read(added)).to(contain("hook=on-add origin=pull store=\(desk.folder.path) commit=\(desk.head)\n"))
+                expect(read(added)).to(
+                    contain("hook=on-add origin=pull store=\(desk.folder.path) commit=\(desk.head)\n"))
                 expect(items(read(added)).map { ($0["item"] as? [String: Any])?["text"] as? String }) == ["Buy milk"]
 
                 // Both sides change: the desk merges, and hears of what the merge took from the laptop.
@@ -182,7 +201,9 @@ final class HooksSpec: QuickSpec {
                 let adds = read(added)
                 expect(adds).to(contain("hook=on-add origin=edit"))
                 expect(adds).to(contain("commit=\(desk.head)\n"))
-                expect(items(adds).map { ($0["item"] as? [String: Any])?["text"] as? String }) == ["Buy milk", "Water plants", "Call Anna"]
+                expect(items(adds).map { ($0["item"] as? [String: Any])?["text"] as? String }) == [
+                    "Buy milk", "Water plants", "Call Anna",
+                ]
                 let modify = items(read(modified))
                 expect(modify.count) == 2
                 expect((modify.last?["item"] as? [String: Any])?["completed"] as? Bool) == true

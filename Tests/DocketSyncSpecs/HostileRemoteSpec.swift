@@ -46,20 +46,74 @@ final class HostileRemoteSpec: QuickSpec {
             return cloned
         }
         let cases: [(String, () -> (path: String, files: [CraftedFile]))] = [
-            ("a link at an item's path", { (StoreLayout.todo(other), [.link(StoreLayout.todo(other), to: "/etc/passwd")]) }),
+            (
+                "a link at an item's path",
+                { (StoreLayout.todo(other), [.link(StoreLayout.todo(other), to: "/etc/passwd")]) }
+            ),
             ("a link in place of a shard folder", { ("todos/CD", [.link("todos/CD", to: "/tmp")]) }),
-            ("a link in place of the folder of removals", { (StoreLayout.removed, [.link(StoreLayout.removed, to: "/tmp")]) }),
-            ("an item that holds another item's id", { (StoreLayout.todo(other), [.file(StoreLayout.todo(other), todoJSON(milk, "Overwritten"))]) }),
-            ("an item under a lower-case name", {
-                let path = "todos/ab/\(other.uuidString.lowercased()).json"
-                return (path, [.file(path, todoJSON(other, "Look-alike"))])
-            }),
-            ("a date no file can hold", { (StoreLayout.todo(other), [.file(StoreLayout.todo(other), todoJSON(other, "Old", due: "\"0000-01-01T00:00:00.000Z\""))]) }),
-            ("a file that does not decode", { (StoreLayout.todo(other), [.file(StoreLayout.todo(other), "{ broken")]) }),
-            ("a file over 1 MiB", { (StoreLayout.todo(other), [.file(StoreLayout.todo(other), String(repeating: " ", count: 2 << 20) + todoJSON(other, "Big"))]) }),
-            ("a submodule in the store", { (StoreLayout.todo(other), [.submodule(StoreLayout.todo(other), commit: String(repeating: "1", count: 40))]) }),
-            ("a path that climbs out with ..", { ("todos/../../escaped.json", [.file("todos/../../escaped.json", "{}")]) }),
-            ("a path into git's own folder", { (".git/hooks/post-checkout", [.executable(".git/hooks/post-checkout", "#!/bin/sh\ntouch /tmp/docket-pwned\n")]) }),
+            (
+                "a link in place of the folder of removals",
+                { (StoreLayout.removed, [.link(StoreLayout.removed, to: "/tmp")]) }
+            ),
+            (
+                "an item that holds another item's id",
+                { (StoreLayout.todo(other), [.file(StoreLayout.todo(other), todoJSON(milk, "Overwritten"))]) }
+            ),
+            (
+                "an item under a lower-case name",
+                {
+                    let path = "todos/ab/\(other.uuidString.lowercased()).json"
+                    return (path, [.file(path, todoJSON(other, "Look-alike"))])
+                }
+            ),
+            (
+                "a date no file can hold",
+                {
+                    (
+                        StoreLayout.todo(other),
+                        [.file(StoreLayout.todo(other), todoJSON(other, "Old", due: "\"0000-01-01T00:00:00.000Z\""))]
+                    )
+                }
+            ),
+            (
+                "a file that does not decode",
+                { (StoreLayout.todo(other), [.file(StoreLayout.todo(other), "{ broken")]) }
+            ),
+            (
+                "a file over 1 MiB",
+                {
+                    (
+                        StoreLayout.todo(other),
+                        [
+                            .file(
+                                StoreLayout.todo(other), String(repeating: " ", count: 2 << 20) + todoJSON(other, "Big")
+                            )
+                        ]
+                    )
+                }
+            ),
+            (
+                "a submodule in the store",
+                {
+                    (
+                        StoreLayout.todo(other),
+                        [.submodule(StoreLayout.todo(other), commit: String(repeating: "1", count: 40))]
+                    )
+                }
+            ),
+            (
+                "a path that climbs out with ..",
+                { ("todos/../../escaped.json", [.file("todos/../../escaped.json", "{}")]) }
+            ),
+            (
+                "a path into git's own folder",
+                {
+                    (
+                        ".git/hooks/post-checkout",
+                        [.executable(".git/hooks/post-checkout", "#!/bin/sh\ntouch /tmp/docket-pwned\n")]
+                    )
+                }
+            ),
             ("a path into git's folder by its short name", { ("GIT~1/config", [.file("GIT~1/config", "[core]\n")]) }),
         ]
 
@@ -77,12 +131,14 @@ final class HostileRemoteSpec: QuickSpec {
                     let before = (desk.head, desk.state)
                     let result = desk.run("pull")
                     expect(result.status) == 1
-                    expect(result.stderr).to(contain(Output(path)))
+                    expect(result.stderr).to(contain(shown(path)))
                     expect(result.stderr).to(contain("in commit \(commit!)"))
                     expect(desk.head) == before.0
                     expect(desk.state) == before.1
                     expect(desk.git("status", "--porcelain")) == ""
-                    expect(FileManager.default.fileExists(atPath: desk.folder.appendingPathComponent(".git/docket-update").path)) == false
+                    expect(
+                        FileManager.default.fileExists(
+                            atPath: desk.folder.appendingPathComponent(".git/docket-update").path)) == false
                 }
                 it("is refused by a merging pull and by sync, and nothing changes") {
                     let desk = machines.desk
@@ -111,8 +167,14 @@ final class HostileRemoteSpec: QuickSpec {
         describe("a remote project file whose order key is the largest number there is") {
             it("is taken in, and adding and ordering projects goes on") {
                 let project = UUID(uuidString: "CC000000-0000-4000-8000-000000000001")!
-                craftCommit(in: machines.remote, [.file(StoreLayout.project(project),
-                    "{\"id\": \"\(project.uuidString)\", \"title\": \"Far\", \"alterDate\": null, \"position\": 9223372036854775807}\n")])
+                craftCommit(
+                    in: machines.remote,
+                    [
+                        .file(
+                            StoreLayout.project(project),
+                            "{\"id\": \"\(project.uuidString)\", \"title\": \"Far\", \"alterDate\": null, \"position\": 9223372036854775807}\n"
+                        )
+                    ])
                 let desk = machines.desk
                 expect(desk.run("pull").status) == 0
                 let added = desk.run("project", "add", "Near")
@@ -126,7 +188,8 @@ final class HostileRemoteSpec: QuickSpec {
             var fresh: URL!
             beforeEach {
                 let list = machines.root.appendingPathComponent("todo.txt")
-                try! (1...1_000).map { "Todo number \($0)\n" }.joined().write(to: list, atomically: true, encoding: .utf8)
+                try! (1...1_000).map { "Todo number \($0)\n" }.joined().write(
+                    to: list, atomically: true, encoding: .utf8)
                 machines.laptop.run("import", "todotxt", list.path)
                 machines.laptop.run("sync")
                 fresh = machines.root.appendingPathComponent("fresh")
@@ -138,35 +201,49 @@ final class HostileRemoteSpec: QuickSpec {
                 expect(cloned.state.todos.count) == 1_001
                 expect(cloned.git("status", "--porcelain")) == ""
             }
-            it("with two bad files among them, is refused by a clone naming the first in path order, and leaves no folder behind") {
-                let early = UUID(uuidString: "10000000-0000-4000-8000-000000000001")!, late = UUID(uuidString: "F0000000-0000-4000-8000-000000000001")!
-                let commit = String(craftCommit(in: machines.remote, [.file(StoreLayout.todo(late), "{ broken"), .file(StoreLayout.todo(early), "{ broken")]).prefix(7))
+            it(
+                "with two bad files among them, is refused by a clone naming the first in path order, and leaves no folder behind"
+            ) {
+                let early = UUID(uuidString: "10000000-0000-4000-8000-000000000001")!
+                let late = UUID(uuidString: "F0000000-0000-4000-8000-000000000001")!
+                let commit = String(
+                    craftCommit(
+                        in: machines.remote,
+                        [.file(StoreLayout.todo(late), "{ broken"), .file(StoreLayout.todo(early), "{ broken")]
+                    ).prefix(7))
                 let result = runCommand(docketBinary, ["clone", machines.remote.path, fresh.path])
                 expect(result.status) == 1
-                expect(result.stderr).to(contain(Output(StoreLayout.todo(early)) + " in commit \(commit)"))
-                expect(result.stderr).notTo(contain(Output(StoreLayout.todo(late))))
+                expect(result.stderr).to(contain(shown(StoreLayout.todo(early)) + " in commit \(commit)"))
+                expect(result.stderr).notTo(contain(shown(StoreLayout.todo(late))))
                 expect(FileManager.default.fileExists(atPath: fresh.path)) == false
             }
         }
 
         describe("a removal dated far ahead of the commit that carries it") {
             it("is named in the merge's summary and by docket merges") {
-                let tombstone = "{\"id\": \"\(milk.uuidString)\", \"kind\": \"todo\", \"removedDate\": \"9999-01-01T00:00:00.000Z\", \"path\": \"\(StoreLayout.todo(milk))\"}\n"
-                craftCommit(in: machines.remote, [.removed(StoreLayout.todo(milk)), .file(StoreLayout.tombstone(milk), tombstone)])
+                let tombstone =
+                    "{\"id\": \"\(milk.uuidString)\", \"kind\": \"todo\", \"removedDate\": \"9999-01-01T00:00:00.000Z\", \"path\": \"\(StoreLayout.todo(milk))\"}\n"
+                craftCommit(
+                    in: machines.remote,
+                    [.removed(StoreLayout.todo(milk)), .file(StoreLayout.tombstone(milk), tombstone)])
                 let desk = machines.desk
                 desk.run("add", "Desk todo")
                 desk.run("commit")
                 let pulled = desk.run("pull")
-                expect(pulled.stdout).to(contain("1 date far ahead of its commit: todo 'Buy milk' removedDate 9999-01-01"))
-                expect(desk.run("merges").stdout).to(contain("removedDate 9999-01-01T00:00:00.000Z is far ahead of its commit"))
+                expect(pulled.stdout).to(
+                    contain("1 date far ahead of its commit: todo 'Buy milk' removedDate 9999-01-01"))
+                expect(desk.run("merges").stdout).to(
+                    contain("removedDate 9999-01-01T00:00:00.000Z is far ahead of its commit"))
             }
             it("is named by a pull that fast-forwards too, and the todo it brings can still be edited") {
-                let ahead = todoJSON(other, "From the future").replacingOccurrences(of: "\"dueDate\": null}", with: "\"dueDate\": null, \"alterDate\": \"9999-12-31T23:59:59.999Z\"}")
+                let ahead = todoJSON(other, "From the future").replacingOccurrences(
+                    of: "\"dueDate\": null}", with: "\"dueDate\": null, \"alterDate\": \"9999-12-31T23:59:59.999Z\"}")
                 craftCommit(in: machines.remote, [.file(StoreLayout.todo(other), ahead)])
                 let desk = machines.desk
                 let pulled = desk.run("pull")
                 expect(pulled.stdout).to(contain("Fast-forwarded to "))
-                expect(pulled.stdout).to(contain("todo 'From the future' alterDate 9999-12-31T23:59:59.999Z is far ahead of its commit"))
+                expect(pulled.stdout).to(
+                    contain("todo 'From the future' alterDate 9999-12-31T23:59:59.999Z is far ahead of its commit"))
                 expect(desk.run("edit", other.uuidString.lowercased(), "Now").status) == 0
                 expect(desk.run("sync").status) == 0
                 expect(desk.state.todo(id: other)?.text) == "Now"
@@ -177,39 +254,46 @@ final class HostileRemoteSpec: QuickSpec {
             it("is refused by pull, sync and clone before anything reads it whole, and changes nothing") {
                 craftCommit(in: machines.remote, [.zeros("video.bin", count: 150 << 20)])
                 refusedByDesk(["pull", "sync"], saying: ["holds a file of 150 MiB", "over the 100 MiB docket copies"])
-                refusedByClone(saying: ["video.bin in commit", "is a file of 150 MiB, over the 100 MiB docket takes in outside its folders"])
+                refusedByClone(saying: [
+                    "video.bin in commit", "is a file of 150 MiB, over the 100 MiB docket takes in outside its folders",
+                ])
             }
         }
 
         describe("a commit of 1,001,000 files (one blob, named a million times)") {
             it("is refused by pull and clone with a message, and changes nothing") {
                 // 1,001 folders of 1,000 names each, all the same small blob: 33 MB of trees.
-                let crafted = runCommand("python3", ["-c", """
-                    import hashlib, os, subprocess, sys, zlib
-                    repo = sys.argv[1]
-                    def put(kind, body):
-                        data = kind + b" " + str(len(body)).encode() + b"\\0" + body
-                        sha = hashlib.sha1(data).hexdigest()
-                        os.makedirs(os.path.join(repo, "objects", sha[:2]), exist_ok=True)
-                        with open(os.path.join(repo, "objects", sha[:2], sha[2:]), "wb") as f:
-                            f.write(zlib.compress(data, 1))
-                        return bytes.fromhex(sha)
-                    blob = put(b"blob", b"x\\n")
-                    folder = put(b"tree", b"".join(b"100644 %06d\\0" % i + blob for i in range(1000)))
-                    bulk = put(b"tree", b"".join(b"40000 %04d\\0" % i + folder for i in range(1001)))
-                    parent = subprocess.run(["git", "-C", repo, "rev-parse", "main"], capture_output=True, text=True).stdout.strip()
-                    entries = subprocess.run(["git", "-C", repo, "cat-file", "-p", parent + "^{tree}"], capture_output=True, text=True).stdout
-                    lines = [l for l in entries.splitlines() if l]
-                    body = b""
-                    items = [(l.split("\\t")[1].encode(), l.split()[0].encode(), bytes.fromhex(l.split()[2])) for l in lines]
-                    items.append((b"bulk", b"40000", bulk))
-                    for name, mode, sha in sorted(items, key=lambda e: e[0] + (b"/" if e[1] == b"40000" else b"")):
-                        body += mode + b" " + name + b"\\0" + sha
-                    root = put(b"tree", body)
-                    commit = put(b"commit", b"tree " + root.hex().encode() + b"\\nparent " + parent.encode()
-                                 + b"\\nauthor M <m@example.invalid> 1795339800 +0000\\ncommitter M <m@example.invalid> 1795339800 +0000\\n\\nMany\\n")
-                    subprocess.run(["git", "-C", repo, "update-ref", "refs/heads/main", commit.hex()], check=True)
-                    """, machines.remote.path])
+                let crafted = runCommand(
+                    "python3",
+                    [
+                        "-c",
+                        """
+                        import hashlib, os, subprocess, sys, zlib
+                        repo = sys.argv[1]
+                        def put(kind, body):
+                            data = kind + b" " + str(len(body)).encode() + b"\\0" + body
+                            sha = hashlib.sha1(data).hexdigest()
+                            os.makedirs(os.path.join(repo, "objects", sha[:2]), exist_ok=True)
+                            with open(os.path.join(repo, "objects", sha[:2], sha[2:]), "wb") as f:
+                                f.write(zlib.compress(data, 1))
+                            return bytes.fromhex(sha)
+                        blob = put(b"blob", b"x\\n")
+                        folder = put(b"tree", b"".join(b"100644 %06d\\0" % i + blob for i in range(1000)))
+                        bulk = put(b"tree", b"".join(b"40000 %04d\\0" % i + folder for i in range(1001)))
+                        parent = subprocess.run(["git", "-C", repo, "rev-parse", "main"], capture_output=True, text=True).stdout.strip()
+                        entries = subprocess.run(["git", "-C", repo, "cat-file", "-p", parent + "^{tree}"], capture_output=True, text=True).stdout
+                        lines = [l for l in entries.splitlines() if l]
+                        body = b""
+                        items = [(l.split("\\t")[1].encode(), l.split()[0].encode(), bytes.fromhex(l.split()[2])) for l in lines]
+                        items.append((b"bulk", b"40000", bulk))
+                        for name, mode, sha in sorted(items, key=lambda e: e[0] + (b"/" if e[1] == b"40000" else b"")):
+                            body += mode + b" " + name + b"\\0" + sha
+                        root = put(b"tree", body)
+                        commit = put(b"commit", b"tree " + root.hex().encode() + b"\\nparent " + parent.encode()
+                                     + b"\\nauthor M <m@example.invalid> 1795339800 +0000\\ncommitter M <m@example.invalid> 1795339800 +0000\\n\\nMany\\n")
+                        subprocess.run(["git", "-C", repo, "update-ref", "refs/heads/main", commit.hex()], check=True)
+                        """, machines.remote.path,
+                    ])
                 expect(crafted.status).to(equal(0), description: crafted.stderr)
                 refusedByDesk(["pull"], saying: ["brings 1001000 files, more than the 1000000 docket takes in"])
                 refusedByClone(saying: ["more than the 1000000 docket takes in"])
@@ -238,7 +322,8 @@ final class HostileRemoteSpec: QuickSpec {
             it("is refused by clone and remote add, and the secret is never shown") {
                 let cloned = runCommand(docketBinary, ["clone", url, machines.root.appendingPathComponent("x").path])
                 expect(cloned.status) == 1
-                expect(cloned.stderr).to(contain("https://***@127.0.0.1:1/lists.git carries a user name, password or token before the host"))
+                expect(cloned.stderr).to(
+                    contain("https://***@127.0.0.1:1/lists.git carries a user name, password or token before the host"))
                 let added = machines.desk.run("remote", "add", "web", url)
                 expect(added.status) == 1
                 expect(cloned.stdout + cloned.stderr + added.stdout + added.stderr).toNot(contain("s3cret"))
@@ -253,7 +338,8 @@ final class HostileRemoteSpec: QuickSpec {
                 let added = machines.desk.run("remote", "add", "web", token)
                 expect(added.status) == 1
                 expect(cloned.stderr + added.stderr).toNot(contain("T0ken"))
-                let kept = runCommand("grep", ["-r", "T0ken", machines.desk.folder.appendingPathComponent(".git").path])
+                let kept = runCommand(
+                    "grep", ["-r", "T0ken", machines.desk.folder.appendingPathComponent(".git").path])
                 expect(kept.stdout).to(beEmpty())
             }
             it("added with git is shown without its user-info, and failures never show the secret") {
@@ -277,14 +363,20 @@ final class HostileAddressSpec: QuickSpec {
         afterEach { try? FileManager.default.removeItem(at: machines.root) }
 
         let proof = { (root: URL) in root.appendingPathComponent("ran") }
-        for form in ["ssh://-oProxyCommand=touch%20RAN@host/repo.git", "-oProxyCommand=touch RAN@host:repo.git",
-                     "ssh://-Fconfig@host/repo.git", "ssh://me@-oProxyCommand=touch%20RAN/repo.git", "-E log@host:repo.git"] {
+        for form in [
+            "ssh://-oProxyCommand=touch%20RAN@host/repo.git", "-oProxyCommand=touch RAN@host:repo.git",
+            "ssh://-Fconfig@host/repo.git", "ssh://me@-oProxyCommand=touch%20RAN/repo.git", "-E log@host:repo.git",
+        ] {
             it("refuses \(form) at clone and remote add, and never runs ssh with it") {
                 // NB: the scp-like form is ssh only without a '/' before its ':', so its proof is a name, not a path.
-                let url = form.replacingOccurrences(of: "RAN", with: form.hasPrefix("ssh://") ? proof(machines.root).path : "ran")
+                let url = form.replacingOccurrences(
+                    of: "RAN", with: form.hasPrefix("ssh://") ? proof(machines.root).path : "ran")
                 let target = machines.root.appendingPathComponent("x")
-                // "--", as a script passing an address on would: an address starting with '-' is then taken as the address.
-                let cloned = runCommand(docketBinary, ["clone", "--", url, target.path], environment: ["GIT_SSH_COMMAND": "touch \(proof(machines.root).path); false"])
+                // "--", as a script passing an address on would: an address starting with '-' is then taken as the
+                // address.
+                let cloned = runCommand(
+                    docketBinary, ["clone", "--", url, target.path],
+                    environment: ["GIT_SSH_COMMAND": "touch \(proof(machines.root).path); false"])
                 expect(cloned.status) == 1
                 expect(cloned.stderr).to(contain("starts with '-', which ssh would take as an option"))
                 let added = machines.laptop.run("remote", "add", "--", "evil", url)
@@ -316,6 +408,6 @@ final class HostileAddressSpec: QuickSpec {
 }
 
 /// What a path looks like in docket's messages: control characters escaped.
-private func Output(_ path: String) -> String {
+private func shown(_ path: String) -> String {
     path.replacingOccurrences(of: "\u{1B}", with: "\\e")
 }

@@ -20,7 +20,8 @@ final class RichItemsSyncSpec: QuickSpec {
         func files(_ machine: Machine) -> [String: String] {
             let todos = machine.folder.appendingPathComponent("todos")
             var result: [String: String] = [:]
-            for case let url as URL in FileManager.default.enumerator(at: todos, includingPropertiesForKeys: nil) ?? .init()
+            for case let url as URL in FileManager.default.enumerator(at: todos, includingPropertiesForKeys: nil)
+                ?? .init()
             where url.pathExtension == "json" {
                 result[url.lastPathComponent] = try? String(contentsOf: url, encoding: .utf8)
             }
@@ -94,9 +95,14 @@ final class RichItemsSyncSpec: QuickSpec {
         }
 
         describe("Samples/tags-notes-repeats.sh") {
-            it("runs from a fresh clone and ends with every tag and note, one next instance, and the undo on both machines") {
-                let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                let sample = runCommand(root.appendingPathComponent("Samples/tags-notes-repeats.sh").path, [], environment: ["DOCKET": docketBinary])
+            it(
+                "runs from a fresh clone and ends with every tag and note, one next instance, and the undo on both machines"
+            ) {
+                let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent()
+                let sample = runCommand(
+                    root.appendingPathComponent("Samples/tags-notes-repeats.sh").path, [],
+                    environment: ["DOCKET": docketBinary])
                 expect(sample.status) == 0
                 expect(sample.stdout).to(contain("tags: kept \"[home, shop]\" (both changed it:"))
                 expect(sample.stdout.components(separatedBy: "[ ]  Water plants").count) == 2
@@ -118,10 +124,14 @@ final class RichItemsSyncSpec: QuickSpec {
                 expect(laptop.run("sync").status) == 0
                 expect(laptop.state.todos.first?.text) == "Buy soy milk"
                 let listing = laptop.run("merges").stdout
-                expect(listing).to(contain("[1] todo 'Buy soy milk' text: kept \"Buy soy milk\" (ours, the later edit), lost \"Buy oat milk\" (theirs)"))
+                expect(listing).to(
+                    contain(
+                        "[1] todo 'Buy soy milk' text: kept \"Buy soy milk\" (ours, the later edit), lost \"Buy oat milk\" (theirs)"
+                    ))
                 let merge = String(listing.prefix(7))
                 let restored = laptop.run("merges", "restore", merge, "1")
-                expect(restored.stdout) == "Restored todo 'Buy soy milk' text \"Buy oat milk\"; commit and sync to share it\n"
+                expect(restored.stdout)
+                    == "Restored todo 'Buy soy milk' text \"Buy oat milk\"; commit and sync to share it\n"
                 expect(laptop.run("sync").status) == 0
                 expect(desk.run("pull").status) == 0
                 expect(desk.state.todos.first?.text) == "Buy oat milk"
@@ -132,7 +142,8 @@ final class RichItemsSyncSpec: QuickSpec {
 
         describe("a store of format 1") {
             it("is raised to format 2 by the first change, and the commit carries it") {
-                try Data("{\n  \"format\" : 1\n}\n".utf8).write(to: laptop.folder.appendingPathComponent(".docket/format.json"))
+                try Data("{\n  \"format\" : 1\n}\n".utf8).write(
+                    to: laptop.folder.appendingPathComponent(".docket/format.json"))
                 laptop.git("commit", "-qam", "an older store")
                 expect(laptop.run("list").status) == 0
                 expect(laptop.git("status", "--porcelain")) == ""

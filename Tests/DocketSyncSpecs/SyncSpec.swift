@@ -28,7 +28,9 @@ final class SyncSpec: QuickSpec {
             }
             it("makes a store on main from an empty remote") {
                 expect(laptop.git("symbolic-ref", "HEAD")) == "refs/heads/main\n"
-                expect(FileManager.default.fileExists(atPath: laptop.folder.appendingPathComponent(".docket/format.json").path)) == true
+                expect(
+                    FileManager.default.fileExists(
+                        atPath: laptop.folder.appendingPathComponent(".docket/format.json").path)) == true
             }
             it("copies a store with its todos") {
                 laptop.run("add", "Buy milk")
@@ -45,30 +47,42 @@ final class SyncSpec: QuickSpec {
                 // Each entry's stat data is its file's (diff-files compares them), its blob and mode HEAD's.
                 expect(runCommand("git", ["diff-files", "--quiet"], in: desk.folder).status) == 0
                 expect(runCommand("git", ["diff", "--cached", "--quiet"], in: desk.folder).status) == 0
-                let staged = desk.git("ls-files", "-s").split(separator: "\n").map { $0.replacingOccurrences(of: " 0\t", with: " ") }
-                let committed = desk.git("ls-tree", "-r", "HEAD").split(separator: "\n").map { $0.replacingOccurrences(of: " blob ", with: " ").replacingOccurrences(of: "\t", with: " ") }
+                let staged = desk.git("ls-files", "-s").split(separator: "\n").map {
+                    $0.replacingOccurrences(of: " 0\t", with: " ")
+                }
+                let committed = desk.git("ls-tree", "-r", "HEAD").split(separator: "\n").map {
+                    $0.replacingOccurrences(of: " blob ", with: " ").replacingOccurrences(of: "\t", with: " ")
+                }
                 expect(staged) == committed
                 expect(desk.git("status", "--porcelain")) == ""
                 expect(desk.run("status").stdout).to(contain("Nothing to commit"))
             }
-            it("checks out an executable file, a link and a file git converts outside the store's folders as git does") {
+            it("checks out an executable file, a link and a file git converts outside the store's folders as git does")
+            {
                 laptop.run("add", "Buy milk")
                 laptop.run("sync")
                 let folder = laptop.folder
-                try! "#!/bin/sh\necho hi\n".write(to: folder.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+                try! "#!/bin/sh\necho hi\n".write(
+                    to: folder.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
                 chmod(folder.appendingPathComponent("run.sh").path, 0o755)
-                try! "one\ntwo\n".write(to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+                try! "one\ntwo\n".write(
+                    to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
                 let attributes = folder.appendingPathComponent(".gitattributes")
-                try! ((try! String(contentsOf: attributes, encoding: .utf8)) + "*.txt text eol=crlf\n").write(to: attributes, atomically: true, encoding: .utf8)
+                try! ((try! String(contentsOf: attributes, encoding: .utf8)) + "*.txt text eol=crlf\n").write(
+                    to: attributes, atomically: true, encoding: .utf8)
                 symlink("notes.txt", folder.appendingPathComponent("latest").path)
                 laptop.git("add", "-A")
                 laptop.git("commit", "-qm", "Scripts and notes")
                 laptop.run("sync")
                 cloneDesk()
                 let cloned = desk.folder
-                expect(FileManager.default.isExecutableFile(atPath: cloned.appendingPathComponent("run.sh").path)) == true
-                expect(try? FileManager.default.destinationOfSymbolicLink(atPath: cloned.appendingPathComponent("latest").path)) == "notes.txt"
-                expect(try? String(contentsOf: cloned.appendingPathComponent("notes.txt"), encoding: .utf8)) == "one\r\ntwo\r\n"
+                expect(FileManager.default.isExecutableFile(atPath: cloned.appendingPathComponent("run.sh").path))
+                    == true
+                expect(
+                    try? FileManager.default.destinationOfSymbolicLink(
+                        atPath: cloned.appendingPathComponent("latest").path)) == "notes.txt"
+                expect(try? String(contentsOf: cloned.appendingPathComponent("notes.txt"), encoding: .utf8))
+                    == "one\r\ntwo\r\n"
                 expect(desk.git("status", "--porcelain")) == ""
                 expect(desk.state.todos.map(\.text)) == ["Buy milk"]
             }
@@ -78,7 +92,9 @@ final class SyncSpec: QuickSpec {
                 expect(result.stderr).to(contain("exists and is not empty"))
             }
             it("says there is no repository at a missing path") {
-                let result = runCommand(docketBinary, ["clone", root.appendingPathComponent("nowhere.git").path, root.appendingPathComponent("x").path])
+                let result = runCommand(
+                    docketBinary,
+                    ["clone", root.appendingPathComponent("nowhere.git").path, root.appendingPathComponent("x").path])
                 expect(result.status) == 1
                 expect(result.stderr).to(contain("there is no git repository at"))
                 expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("x").path)) == false
@@ -149,7 +165,8 @@ final class SyncSpec: QuickSpec {
                 }
                 it("merges field by field in a merge commit with both parents, and prints the summary") {
                     let result = desk.run("pull")
-                    expect(result.stdout).to(contain("1 item merged; 1 field chose the later edit: todo 'Buy soy milk' text"))
+                    expect(result.stdout).to(
+                        contain("1 item merged; 1 field chose the later edit: todo 'Buy soy milk' text"))
                     let todo = desk.state.todos[0]
                     expect(todo.text) == "Buy soy milk"
                     expect(todo.completed) == true
@@ -183,7 +200,8 @@ final class SyncSpec: QuickSpec {
                 desk.run("add", "Desk")
                 let refused = desk.run("pull")
                 expect(refused.status) == 1
-                expect(refused.stderr).to(contain("uncommitted changes; commit them ('docket commit') or use 'docket sync'"))
+                expect(refused.stderr).to(
+                    contain("uncommitted changes; commit them ('docket commit') or use 'docket sync'"))
                 let synced = desk.run("sync")
                 expect(synced.stdout).to(contain("Committed"))
                 expect(synced.stdout).to(contain("Merged origin"))
@@ -217,24 +235,31 @@ final class SyncSpec: QuickSpec {
                 desk.run("add", "Desk todo")
                 desk.run("commit")
                 expect(desk.run("pull").status) == 0
-                expect(try String(contentsOf: desk.folder.appendingPathComponent("README"), encoding: .utf8)) == "readme\n"
+                expect(try String(contentsOf: desk.folder.appendingPathComponent("README"), encoding: .utf8))
+                    == "readme\n"
             }
             it("aborts on a corrupt store file in the remote's commit, naming the file and the commit") {
                 let plain = root.appendingPathComponent("plain")
                 gitCLI(["clone", "-q", remote.path, plain.path], in: root)
-                let file = plain.appendingPathComponent(StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!))
-                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                let file = plain.appendingPathComponent(
+                    StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!))
+                try FileManager.default.createDirectory(
+                    at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try Data("{ broken".utf8).write(to: file)
                 gitCLI(["add", "-A"], in: plain)
                 gitCLI(["commit", "-qm", "broken"], in: plain)
                 gitCLI(["push", "-q"], in: plain)
-                let commit = gitCLI(["rev-parse", "--short=7", "HEAD"], in: plain).stdout.trimmingCharacters(in: .newlines)
+                let commit = gitCLI(["rev-parse", "--short=7", "HEAD"], in: plain).stdout.trimmingCharacters(
+                    in: .newlines)
                 desk.run("add", "Desk todo")
                 desk.run("commit")
                 let before = desk.head
                 let result = desk.run("pull")
                 expect(result.status) == 1
-                expect(result.stderr).to(contain("\(StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!)) in commit \(commit) does not decode"))
+                expect(result.stderr).to(
+                    contain(
+                        "\(StoreLayout.todo(UUID(uuidString: "00000000-0000-4000-8000-000000000000")!)) in commit \(commit) does not decode"
+                    ))
                 expect(desk.head) == before
                 expect(desk.git("status", "--porcelain")) == ""
             }
@@ -249,12 +274,14 @@ final class SyncSpec: QuickSpec {
                 desk.run("commit")
                 let result = desk.run("push")
                 expect(result.status) == 1
-                expect(result.stderr).to(contain("someone pushed first: run 'docket pull' or 'docket sync', then push again"))
+                expect(result.stderr).to(
+                    contain("someone pushed first: run 'docket pull' or 'docket sync', then push again"))
                 expect(desk.run("sync").status) == 0
                 expect(Set(desk.state.todos.map(\.text))) == Set(["a", "b"])
             }
 
-            it("takes another push holding a folder remote's branch lock as a race to retry, and syncs once it lets go") {
+            it("takes another push holding a folder remote's branch lock as a race to retry, and syncs once it lets go")
+            {
                 laptop.run("add", "a")
                 laptop.run("sync")
                 laptop.run("add", "b")
@@ -281,7 +308,8 @@ final class SyncSpec: QuickSpec {
                 laptop.run("commit")
                 let result = laptop.run("push")
                 expect(result.status) == 1
-                expect(result.stderr).to(contain("someone pushed first: run 'docket pull' or 'docket sync', then push again"))
+                expect(result.stderr).to(
+                    contain("someone pushed first: run 'docket pull' or 'docket sync', then push again"))
                 expect(laptop.run("sync").status) == 0
                 expect(Set(laptop.state.todos.map(\.text))) == Set(["a", "b", "c"])
             }
@@ -310,7 +338,8 @@ final class SyncSpec: QuickSpec {
                 let plain = root.appendingPathComponent("plain")
                 gitCLI(["clone", "-q", remote.path, plain.path], in: root)
                 let path = plain.appendingPathComponent(StoreLayout.todo(laptop.state.todos[0].id))
-                let edited = try String(contentsOf: path, encoding: .utf8).replacingOccurrences(of: "\"completed\" : false", with: "\"completed\" : true")
+                let edited = try String(contentsOf: path, encoding: .utf8).replacingOccurrences(
+                    of: "\"completed\" : false", with: "\"completed\" : true")
                 try Data(edited.utf8).write(to: path)
                 gitCLI(["commit", "-qam", "Done by hand"], in: plain)
                 gitCLI(["push", "-q"], in: plain)
@@ -324,18 +353,24 @@ final class SyncSpec: QuickSpec {
         }
 
         describe("a bare repository reached by its path") {
-            it("runs its hooks as git does: a declining pre-receive stops the push with its words, post-receive speaks") {
+            it("runs its hooks as git does: a declining pre-receive stops the push with its words, post-receive speaks")
+            {
                 let pre = remote.appendingPathComponent("hooks/pre-receive")
-                try "#!/bin/sh\necho 'no pushes on Sunday' >&2\nexit 1\n".write(to: pre, atomically: true, encoding: .utf8)
+                try "#!/bin/sh\necho 'no pushes on Sunday' >&2\nexit 1\n".write(
+                    to: pre, atomically: true, encoding: .utf8)
                 chmod(pre.path, 0o755)
                 laptop.run("add", "Declined")
                 let declined = laptop.run("sync")
                 expect(declined.status) == 1
-                expect(declined.stderr).to(contain("declined the update of refs/heads/main (pre-receive hook declined); the server said: no pushes on Sunday"))
+                expect(declined.stderr).to(
+                    contain(
+                        "declined the update of refs/heads/main (pre-receive hook declined); the server said: no pushes on Sunday"
+                    ))
                 expect(gitCLI(["rev-parse", "--verify", "-q", "refs/heads/main"], in: remote).stdout) == ""
                 try FileManager.default.removeItem(at: pre)
                 let post = remote.appendingPathComponent("hooks/post-receive")
-                try "#!/bin/sh\nread old new ref\necho \"received $ref\"\n".write(to: post, atomically: true, encoding: .utf8)
+                try "#!/bin/sh\nread old new ref\necho \"received $ref\"\n".write(
+                    to: post, atomically: true, encoding: .utf8)
                 chmod(post.path, 0o755)
                 let pushed = laptop.run("sync")
                 expect(pushed.stdout).to(contain("Pushed to origin."))
@@ -347,27 +382,37 @@ final class SyncSpec: QuickSpec {
             // Docket writes the objects and moves the branch itself there, unless git's receive-pack would do more.
             func importTodos(_ machine: Machine, _ count: Int, named name: String) {
                 let file = root.appendingPathComponent("\(name).txt")
-                try? (1...count).map { "\(name) \($0)" }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+                try? (1...count).map { "\(name) \($0)" }.joined(separator: "\n").write(
+                    to: file, atomically: true, encoding: .utf8)
                 expect(machine.run("import", "todotxt", file.path).status) == 0
             }
             func remoteGit(_ arguments: String...) -> String {
                 gitCLI(arguments, in: remote).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             }
             func packs() -> [String] {
-                ((try? FileManager.default.contentsOfDirectory(atPath: remote.path + "/objects/pack")) ?? []).filter { $0.hasSuffix(".pack") }.sorted()
+                ((try? FileManager.default.contentsOfDirectory(atPath: remote.path + "/objects/pack")) ?? []).filter {
+                    $0.hasSuffix(".pack")
+                }.sorted()
             }
             beforeEach {
                 laptop.run("add", "First")
                 expect(laptop.run("sync").status) == 0
             }
 
-            it("sends exactly what the remote lacks, as git keeps it: one pack from 100 objects, loose below, and the remote stays whole") {
+            it(
+                "sends exactly what the remote lacks, as git keeps it: one pack from 100 objects, loose below, and the remote stays whole"
+            ) {
                 importTodos(laptop, 150, named: "imported")
-                let before = remoteGit("rev-parse", "main"), packsBefore = packs()
+                let before = remoteGit("rev-parse", "main")
+                let packsBefore = packs()
                 expect(laptop.run("push").status) == 0
                 expect(remoteGit("rev-parse", "main")) == laptop.head
-                expect(laptop.git("rev-parse", "refs/remotes/origin/main").trimmingCharacters(in: .newlines)) == laptop.head
-                let lacked = Set(laptop.git("rev-list", "--objects", "\(before)..HEAD").split(separator: "\n").map { String($0.prefix(40)) })
+                expect(laptop.git("rev-parse", "refs/remotes/origin/main").trimmingCharacters(in: .newlines))
+                    == laptop.head
+                let lacked = Set(
+                    laptop.git("rev-list", "--objects", "\(before)..HEAD").split(separator: "\n").map {
+                        String($0.prefix(40))
+                    })
                 let added = Set(packs()).subtracting(packsBefore)
                 expect(added.count) == 1
                 let index = "objects/pack/" + added.first!.replacingOccurrences(of: ".pack", with: ".idx")
@@ -395,7 +440,8 @@ final class SyncSpec: QuickSpec {
 
             it("leaves a repository with a hook to git receive-pack, so a hook added later still runs") {
                 let pre = remote.appendingPathComponent("hooks/pre-receive")
-                try "#!/bin/sh\necho 'frozen for the release' >&2\nexit 1\n".write(to: pre, atomically: true, encoding: .utf8)
+                try "#!/bin/sh\necho 'frozen for the release' >&2\nexit 1\n".write(
+                    to: pre, atomically: true, encoding: .utf8)
                 chmod(pre.path, 0o755)
                 let tip = remoteGit("rev-parse", "main")
                 laptop.run("add", "Declined")
@@ -413,7 +459,8 @@ final class SyncSpec: QuickSpec {
                 laptop.run("add", "To the mirror")
                 laptop.run("commit")
                 expect(laptop.run("push").status) == 0
-                expect(gitCLI(["rev-parse", "main"], in: mirror).stdout.trimmingCharacters(in: .newlines)) == laptop.head
+                expect(gitCLI(["rev-parse", "main"], in: mirror).stdout.trimmingCharacters(in: .newlines))
+                    == laptop.head
                 expect(remoteGit("rev-parse", "main")) == tip
             }
 
@@ -459,12 +506,15 @@ final class SyncSpec: QuickSpec {
             // Docket copies the objects the store lacks and moves the remote-tracking branches itself.
             func importTodos(_ machine: Machine, _ count: Int, named name: String) {
                 let file = root.appendingPathComponent("\(name).txt")
-                try? (1...count).map { "\(name) \($0)" }.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+                try? (1...count).map { "\(name) \($0)" }.joined(separator: "\n").write(
+                    to: file, atomically: true, encoding: .utf8)
                 expect(machine.run("import", "todotxt", file.path).status) == 0
             }
             func packs(_ machine: Machine) -> [String] {
                 let folder = machine.folder.path + "/.git/objects/pack"
-                return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".pack") }.sorted()
+                return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+                    $0.hasSuffix(".pack")
+                }.sorted()
             }
             func loose(_ machine: Machine) -> Int { Int(machine.git("count-objects").split(separator: " ")[0])! }
             func line(_ text: String) -> String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
@@ -474,14 +524,20 @@ final class SyncSpec: QuickSpec {
                 cloneDesk()
             }
 
-            it("takes exactly what the store lacks, as git keeps it: one pack from 100 objects, loose below, and the store stays whole") {
+            it(
+                "takes exactly what the store lacks, as git keeps it: one pack from 100 objects, loose below, and the store stays whole"
+            ) {
                 importTodos(laptop, 150, named: "imported")
                 expect(laptop.run("sync").status) == 0
                 gitCLI(["branch", "side", "main~1"], in: remote)
-                let before = desk.head, packsBefore = packs(desk)
+                let before = desk.head
+                let packsBefore = packs(desk)
                 expect(desk.run("pull").status) == 0
                 expect(desk.head) == laptop.head
-                let lacked = Set(desk.git("rev-list", "--objects", "\(before)..HEAD").split(separator: "\n").map { String($0.prefix(40)) })
+                let lacked = Set(
+                    desk.git("rev-list", "--objects", "\(before)..HEAD").split(separator: "\n").map {
+                        String($0.prefix(40))
+                    })
                 let added = Set(packs(desk)).subtracting(packsBefore)
                 expect(added.count) == 1
                 let index = ".git/objects/pack/" + added.first!.replacingOccurrences(of: ".pack", with: ".idx")
@@ -495,9 +551,11 @@ final class SyncSpec: QuickSpec {
 
                 laptop.run("add", "Small")
                 expect(laptop.run("sync").status) == 0
-                let tip = desk.head, looseBefore = loose(desk)
+                let tip = desk.head
+                let looseBefore = loose(desk)
                 expect(desk.run("pull").status) == 0
-                expect(loose(desk) - looseBefore) == desk.git("rev-list", "--objects", "\(tip)..HEAD").split(separator: "\n").count
+                expect(loose(desk) - looseBefore)
+                    == desk.git("rev-list", "--objects", "\(tip)..HEAD").split(separator: "\n").count
                 expect(packs(desk).count) == packsBefore.count + 1
                 let fsck = gitCLI(["fsck", "--strict", "--no-dangling"], in: desk.folder)
                 expect(fsck.status) == 0
@@ -522,38 +580,52 @@ final class SyncSpec: QuickSpec {
                 expect(laptop.run("sync").status) == 0
                 gitCLI(["tag", "-a", "-m", "Release", "v1", "main"], in: remote)
                 expect(desk.run("pull").status) == 0
-                expect(line(desk.git("rev-parse", "refs/tags/v1"))) == line(gitCLI(["rev-parse", "refs/tags/v1"], in: remote).stdout)
+                expect(line(desk.git("rev-parse", "refs/tags/v1")))
+                    == line(gitCLI(["rev-parse", "refs/tags/v1"], in: remote).stdout)
                 expect(desk.head) == laptop.head
             }
 
-            it("fetches only the branch it follows from a remote of 2,000 branches, over a folder and over git://, and so does a clone") {
+            it(
+                "fetches only the branch it follows from a remote of 2,000 branches, over a folder and over git://, and so does a clone"
+            ) {
                 let daemon = GitDaemon(serving: root)
                 defer { daemon.stop() }
                 let overNetwork = Machine(folder: root.appendingPathComponent("network"))
-                expect(runCommand(docketBinary, ["clone", daemon.url("remote.git"), overNetwork.folder.path]).status) == 0
-                let refs = (1...2_000).map { "create refs/heads/b\($0) \(line(gitCLI(["rev-parse", "main"], in: remote).stdout))" }.joined(separator: "\n")
+                expect(runCommand(docketBinary, ["clone", daemon.url("remote.git"), overNetwork.folder.path]).status)
+                    == 0
+                let refs = (1...2_000).map {
+                    "create refs/heads/b\($0) \(line(gitCLI(["rev-parse", "main"], in: remote).stdout))"
+                }.joined(separator: "\n")
                 expect(runCommand("git", ["update-ref", "--stdin"], in: remote, input: refs + "\n").status) == 0
                 laptop.run("add", "Over many branches")
                 expect(laptop.run("sync").status) == 0
                 for machine in [desk!, overNetwork] {
                     let pulled = machine.run("pull")
                     expect(pulled.status).to(equal(0), description: pulled.stderr)
-                    let tracked = machine.git("for-each-ref", "--format=%(refname)", "refs/remotes/origin/").split(separator: "\n")
-                    expect(tracked.count).to(beLessThanOrEqualTo(2), description: "\(machine.folder.lastPathComponent): \(tracked.count) branches tracked")
+                    let tracked = machine.git("for-each-ref", "--format=%(refname)", "refs/remotes/origin/").split(
+                        separator: "\n")
+                    expect(tracked.count).to(
+                        beLessThanOrEqualTo(2),
+                        description: "\(machine.folder.lastPathComponent): \(tracked.count) branches tracked")
                     expect(machine.state.todos.map(\.text)).to(contain("Over many branches"))
                 }
                 for (name, url) in [("folder", remote.path), ("network", daemon.url("remote.git"))] {
                     let fresh = Machine(folder: root.appendingPathComponent("fresh-\(name)"))
                     let cloned = runCommand(docketBinary, ["clone", url, fresh.folder.path])
                     expect(cloned.status).to(equal(0), description: cloned.stderr)
-                    let tracked = fresh.git("for-each-ref", "--format=%(refname)", "refs/remotes/origin/").split(separator: "\n")
-                    expect(tracked.count).to(beLessThanOrEqualTo(2), description: "clone over the \(name): \(tracked.count) branches tracked")
+                    let tracked = fresh.git("for-each-ref", "--format=%(refname)", "refs/remotes/origin/").split(
+                        separator: "\n")
+                    expect(tracked.count).to(
+                        beLessThanOrEqualTo(2), description: "clone over the \(name): \(tracked.count) branches tracked"
+                    )
                     expect(fresh.state.todos.map(\.text)).to(contain("Over many branches"))
                     expect(fresh.run("sync").status) == 0
                 }
             }
 
-            it("fetches every branch its refspec names and prunes when git is told to prune (fetch.prune), as libgit2 does") {
+            it(
+                "fetches every branch its refspec names and prunes when git is told to prune (fetch.prune), as libgit2 does"
+            ) {
                 gitCLI(["branch", "side", "main"], in: remote)
                 // A clone tracks one branch, as 'git clone --single-branch'; git's wide refspec tracks them all.
                 desk.git("config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
@@ -568,7 +640,8 @@ final class SyncSpec: QuickSpec {
             it("moves no branch when killed after the objects, and the next pull finishes") {
                 importTodos(laptop, 120, named: "killed")
                 expect(laptop.run("sync").status) == 0
-                let tracking = desk.git("rev-parse", "refs/remotes/origin/main"), head = desk.head
+                let tracking = desk.git("rev-parse", "refs/remotes/origin/main")
+                let head = desk.head
                 let killed = desk.run("pull", environment: ["DOCKET_FAULT": "after-fetch-objects"])
                 expect(killed.status) != 0
                 expect(desk.git("rev-parse", "refs/remotes/origin/main")) == tracking
@@ -599,9 +672,11 @@ final class SyncSpec: QuickSpec {
                 // The commit alone, as a killed `git fetch` writing objects one by one may leave it.
                 let head = laptop.head
                 let path = "objects/\(head.prefix(2))/\(head.dropFirst(2))"
-                try FileManager.default.createDirectory(atPath: desk.folder.path + "/.git/objects/\(head.prefix(2))",
-                                                        withIntermediateDirectories: true)
-                try FileManager.default.copyItem(atPath: remote.path + "/" + path, toPath: desk.folder.path + "/.git/" + path)
+                try FileManager.default.createDirectory(
+                    atPath: desk.folder.path + "/.git/objects/\(head.prefix(2))",
+                    withIntermediateDirectories: true)
+                try FileManager.default.copyItem(
+                    atPath: remote.path + "/" + path, toPath: desk.folder.path + "/.git/" + path)
                 let pulled = desk.run("pull")
                 expect(pulled.status).to(equal(0), description: pulled.stderr)
                 expect(desk.head) == head
@@ -611,7 +686,9 @@ final class SyncSpec: QuickSpec {
         }
 
         describe("two first pushes at once") {
-            it("treats losing the race to create the branch as someone pushing first: the sync pulls, merges and pushes") {
+            it(
+                "treats losing the race to create the branch as someone pushing first: the sync pulls, merges and pushes"
+            ) {
                 // Both pushes wait in the remote's pre-receive, so both try to create main; one finds it made.
                 let pre = remote.appendingPathComponent("hooks/pre-receive")
                 try "#!/bin/sh\nsleep 1\n".write(to: pre, atomically: true, encoding: .utf8)
@@ -619,7 +696,8 @@ final class SyncSpec: QuickSpec {
                 cloneDesk()
                 laptop.run("add", "From the laptop")
                 desk.run("add", "From the desk")
-                let first = Background(docketBinary, ["-C", laptop.folder.path, "sync"], log: root.appendingPathComponent("laptop.log"))
+                let first = Background(
+                    docketBinary, ["-C", laptop.folder.path, "sync"], log: root.appendingPathComponent("laptop.log"))
                 let second = desk.run("sync")
                 expect(first.stop(signal: 0)) == 0
                 expect(second.status) == 0
@@ -648,14 +726,18 @@ final class SyncSpec: QuickSpec {
             }
             it("shows what a declining hook said, pushes nothing, and the next sync goes through") {
                 let hook = remote.appendingPathComponent("hooks/pre-receive")
-                try "#!/bin/sh\nflag=\"$GIT_DIR/refused-once\"\n[ -e \"$flag\" ] && exit 0\ntouch \"$flag\"\necho 'busy, try again' >&2\nexit 1\n"
+                try
+                    "#!/bin/sh\nflag=\"$GIT_DIR/refused-once\"\n[ -e \"$flag\" ] && exit 0\ntouch \"$flag\"\necho 'busy, try again' >&2\nexit 1\n"
                     .write(to: hook, atomically: true, encoding: .utf8)
                 chmod(hook.path, 0o755)
                 runCommand(docketBinary, ["clone", daemon.url("remote.git"), desk.folder.path])
                 desk.run("add", "Retried")
                 let refused = desk.run("sync")
                 expect(refused.status) == 1
-                expect(refused.stderr).to(contain("declined the update of refs/heads/main (pre-receive hook declined); the server said: busy, try again"))
+                expect(refused.stderr).to(
+                    contain(
+                        "declined the update of refs/heads/main (pre-receive hook declined); the server said: busy, try again"
+                    ))
                 expect(refused.stderr).toNot(contain("someone pushed first"))
                 expect(gitCLI(["rev-parse", "--verify", "-q", "refs/heads/main"], in: remote).stdout) == ""
                 // As the message says: once the server's check passes, sync again.

@@ -1,8 +1,9 @@
-@testable import DocketGit
 import DocketSpecSupport
 import Foundation
 import Nimble
 import Quick
+
+@testable import DocketGit
 
 /// Every row of `TransferMessages`, produced for real: a server on 127.0.0.1 (or this machine) fails, and the
 /// row is what classified libgit2's error. The last example checks that every row was produced here, so a new
@@ -30,13 +31,16 @@ final class TransferMessagesSpec: QuickSpec {
         // child, can hang in waitpid on another that keeps running, such as a server kept for a whole describe.
 
         /// Options that keep ssh and libgit2 from the real ~/.ssh: OpenSSH reads `home`'s config, libssh2 `knownHosts`.
-        func options(home: URL? = nil, ssh: SSHClient = .openSSH, keys: [String] = [], knownHosts: String = "/dev/null",
-                     environment extra: [String: String] = [:]) -> TransferOptions {
+        func options(
+            home: URL? = nil, ssh: SSHClient = .openSSH, keys: [String] = [], knownHosts: String = "/dev/null",
+            environment extra: [String: String] = [:]
+        ) -> TransferOptions {
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
             var environment = ["PATH": path].merging(extra) { $1 }
             if let home { environment["HOME"] = home.path }
-            return TransferOptions(sshKeyFiles: keys, useSSHAgent: false, knownHostsFile: knownHosts, ssh: ssh,
-                                   useCredentialHelpers: false, environment: environment)
+            return TransferOptions(
+                sshKeyFiles: keys, useSSHAgent: false, knownHostsFile: knownHosts, ssh: ssh,
+                useCredentialHelpers: false, environment: environment)
         }
 
         /// The classification of the failure `body` meets with these options.
@@ -57,8 +61,10 @@ final class TransferMessagesSpec: QuickSpec {
         }
 
         /// Pushes a new commit with `bytes` of random data to `url`: a first one, or one after those of `base`.
-        func push(_ url: String, _ options: TransferOptions, after base: URL? = nil,
-                  bytes: Int = 0) -> TransferClassification? {
+        func push(
+            _ url: String, _ options: TransferOptions, after base: URL? = nil,
+            bytes: Int = 0
+        ) -> TransferClassification? {
             let local = root.appendingPathComponent("local-\(UUID())")
             if let base {
                 gitCLI(["clone", "-q", base.path, local.path], in: root)
@@ -76,8 +82,10 @@ final class TransferMessagesSpec: QuickSpec {
         }
 
         /// Expects the row to have classified the failure, with the error class the table gives it.
-        func expectRow(_ id: TransferMessages.Row.ID, _ seen: TransferClassification?, file: FileString = #file,
-                       line: UInt = #line) {
+        func expectRow(
+            _ id: TransferMessages.Row.ID, _ seen: TransferClassification?, file: FileString = #file,
+            line: UInt = #line
+        ) {
             let row = TransferMessages.rows.first { $0.id == id }!
             expect(file: file, line: line, seen?.basis).to(equal(.row(id)), description: said(seen))
             expect(file: file, line: line, seen?.raw.errorClass) == Int32(row.errorClass.rawValue)
@@ -85,8 +93,10 @@ final class TransferMessagesSpec: QuickSpec {
         }
 
         /// Expects libgit2's code to have classified the failure, as `meaning` says.
-        func expectCode(_ seen: TransferClassification?, _ meaning: (TransferError) -> Bool, file: FileString = #file,
-                        line: UInt = #line) {
+        func expectCode(
+            _ seen: TransferClassification?, _ meaning: (TransferError) -> Bool, file: FileString = #file,
+            line: UInt = #line
+        ) {
             expect(file: file, line: line, seen?.basis).to(equal(.code), description: said(seen))
             let means = seen.map { meaning($0.error) }
             expect(file: file, line: line, means).to(equal(true), description: said(seen))
@@ -98,9 +108,11 @@ final class TransferMessagesSpec: QuickSpec {
         }
 
         it("runs on the libgit2 the message table was checked against") {
-            expect(LibGit2.version).to(equal(TransferMessages.libgit2Version), description: "libgit2 is not the one "
-                + "the words of TransferMessages were checked against: re-check the message table, row by row, "
-                + "then set libgit2Version")
+            expect(LibGit2.version).to(
+                equal(TransferMessages.libgit2Version),
+                description: "libgit2 is not the one "
+                    + "the words of TransferMessages were checked against: re-check the message table, row by row, "
+                    + "then set libgit2Version")
         }
 
         describe("OpenSSH, through the ssh program") {
@@ -110,15 +122,18 @@ final class TransferMessagesSpec: QuickSpec {
             beforeEach {
                 server = SSHServer()
                 home = root.appendingPathComponent("home")
-                try! FileManager.default.createDirectory(at: home.appendingPathComponent(".ssh"),
-                                                         withIntermediateDirectories: true)
+                try! FileManager.default.createDirectory(
+                    at: home.appendingPathComponent(".ssh"),
+                    withIntermediateDirectories: true)
                 remote = root.appendingPathComponent("remote.git")
                 gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
             }
             afterEach { server.stop() }
             /// ~/.ssh/config in the scratch home, naming the server `lists`.
-            func writeConfig(keys: [String]? = nil, knownHosts: String? = nil, host: String = "127.0.0.1",
-                             port: Int? = nil, extra: String = "") {
+            func writeConfig(
+                keys: [String]? = nil, knownHosts: String? = nil, host: String = "127.0.0.1",
+                port: Int? = nil, extra: String = ""
+            ) {
                 let config = """
                     Host lists
                       HostName \(host)
@@ -185,8 +200,9 @@ final class TransferMessagesSpec: QuickSpec {
             }
             it("passes on the shell's refusal to run a file that is no program") {
                 let file = root.appendingPathComponent("not-a-program").path
-                _ = FileManager.default.createFile(atPath: file, contents: Data("ssh\n".utf8),
-                                                   attributes: [.posixPermissions: 0o644])
+                _ = FileManager.default.createFile(
+                    atPath: file, contents: Data("ssh\n".utf8),
+                    attributes: [.posixPermissions: 0o644])
                 expectRow(.permissionDenied, cloneLists(["GIT_SSH_COMMAND": file]))
             }
             it("knows a missing ssh program, and one it may not run, by the errno of starting it") {
@@ -194,8 +210,9 @@ final class TransferMessagesSpec: QuickSpec {
                 expect(missing?.basis).to(equal(.errno), description: said(missing))
                 guard case .missingRepository = missing?.error else { return fail(said(missing)) }
                 let file = root.appendingPathComponent("not-a-program").path
-                _ = FileManager.default.createFile(atPath: file, contents: Data("ssh\n".utf8),
-                                                   attributes: [.posixPermissions: 0o644])
+                _ = FileManager.default.createFile(
+                    atPath: file, contents: Data("ssh\n".utf8),
+                    attributes: [.posixPermissions: 0o644])
                 let refused = cloneLists(["GIT_SSH": file])
                 expect(refused?.basis).to(equal(.errno), description: said(refused))
                 guard case .forbidden = refused?.error else { return fail(said(refused)) }
@@ -257,8 +274,10 @@ final class TransferMessagesSpec: QuickSpec {
                 try knownHosts.write(toFile: home + "/.ssh/known_hosts", atomically: true, encoding: .utf8)
                 let remote = root.appendingPathComponent("remote.git").path
                 gitCLI(["init", "-q", "--bare", "-b", "main", remote], in: root)
-                let environment = ["HOME": home, "DOCKET_SSH": "libssh2", "DOCKET_SSH_KEY": server.userKey,
-                                   "DOCKET_TRANSFER_TRACE": "1"]
+                let environment = [
+                    "HOME": home, "DOCKET_SSH": "libssh2", "DOCKET_SSH_KEY": server.userKey,
+                    "DOCKET_TRANSFER_TRACE": "1",
+                ]
                 let target = root.appendingPathComponent("laptop").path
                 let refused = runCommand(docketBinary, ["clone", server.url(remote), target], environment: environment)
                 let row = TransferMessages.rows.first { $0.id == .libssh2KeyExchange }!
@@ -271,7 +290,8 @@ final class TransferMessagesSpec: QuickSpec {
         describe("git daemon") {
             var daemon: GitDaemon!
             beforeEach {
-                gitCLI(["init", "-q", "--bare", "-b", "main", root.appendingPathComponent("remote.git").path], in: root)
+                gitCLI(
+                    ["init", "-q", "--bare", "-b", "main", root.appendingPathComponent("remote.git").path], in: root)
                 daemon = GitDaemon(serving: root, pushes: false)
             }
             afterEach { daemon.stop() }

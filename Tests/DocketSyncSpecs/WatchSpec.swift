@@ -23,11 +23,14 @@ final class WatchSpec: QuickSpec {
         }
 
         /// Starts `docket sync --watch` on a machine, returning once it watches.
-        func watch(_ machine: Machine, _ options: [String] = ["--interval", "2s", "--delay", "0.3s"],
-                   environment: [String: String] = [:]) -> Background {
-            let watcher = Background(docketBinary, ["-C", machine.folder.path, "sync", "--watch"] + options,
-                                     log: root.appendingPathComponent("\(machine.folder.lastPathComponent)-\(watchers.count).log"),
-                                     environment: environment)
+        func watch(
+            _ machine: Machine, _ options: [String] = ["--interval", "2s", "--delay", "0.3s"],
+            environment: [String: String] = [:]
+        ) -> Background {
+            let watcher = Background(
+                docketBinary, ["-C", machine.folder.path, "sync", "--watch"] + options,
+                log: root.appendingPathComponent("\(machine.folder.lastPathComponent)-\(watchers.count).log"),
+                environment: environment)
             watchers.append(watcher)
             expect(watcher.waitFor("Watching \(machine.folder.path)")).to(beTrue(), description: watcher.output)
             return watcher
@@ -40,21 +43,26 @@ final class WatchSpec: QuickSpec {
                 let onDesk = watch(desk)
                 let milk = laptop.id("add", "Buy milk")
                 desk.run("add", "Call Anna")
-                expect(eventually { Set(laptop.state.todos.map(\.text)) == ["Buy milk", "Call Anna"] }).to(beTrue(), description: onLaptop.output)
-                expect(eventually { Set(desk.state.todos.map(\.text)) == ["Buy milk", "Call Anna"] }).to(beTrue(), description: onDesk.output)
+                expect(eventually { Set(laptop.state.todos.map(\.text)) == ["Buy milk", "Call Anna"] }).to(
+                    beTrue(), description: onLaptop.output)
+                expect(eventually { Set(desk.state.todos.map(\.text)) == ["Buy milk", "Call Anna"] }).to(
+                    beTrue(), description: onDesk.output)
 
                 // An edit of the other machine's todo comes back.
                 desk.run("done", milk)
-                expect(eventually { laptop.state.todos.first { $0.text == "Buy milk" }?.completed == true }).to(beTrue(), description: onLaptop.output)
+                expect(eventually { laptop.state.todos.first { $0.text == "Buy milk" }?.completed == true }).to(
+                    beTrue(), description: onLaptop.output)
 
                 expect(onLaptop.stop()) == 0
                 expect(onDesk.stop()) == 0
                 for watcher in [onLaptop, onDesk] {
                     let lines = watcher.output.split(separator: "\n").map(String.init)
-                    expect(lines.allSatisfy { $0.range(of: stamped, options: .regularExpression) != nil }).to(beTrue(), description: watcher.output)
+                    expect(lines.allSatisfy { $0.range(of: stamped, options: .regularExpression) != nil }).to(
+                        beTrue(), description: watcher.output)
                     expect(watcher.output).to(contain("Committed "))
                     expect(watcher.output).to(contain("Pushed to origin."))
-                    expect(lines.last).to(endWith("Stopped watching \(watcher === onLaptop ? laptop.folder.path : desk.folder.path)."))
+                    expect(lines.last).to(
+                        endWith("Stopped watching \(watcher === onLaptop ? laptop.folder.path : desk.folder.path)."))
                 }
                 expect(desk.run("sync").status) == 0
                 expect(laptop.run("sync").status) == 0
@@ -74,8 +82,13 @@ final class WatchSpec: QuickSpec {
                 expect(laptop.run("status").stdout).to(contain("added todo 'Held back by the hook'"))
                 try! FileManager.default.removeItem(at: hook)
                 laptop.run("add", "Another")
-                expect(eventually { desk.run("pull").status == 0 && Set(desk.state.todos.map(\.text)).isSuperset(of: ["Held back by the hook", "Another"]) })
-                    .to(beTrue(), description: watcher.output)
+                expect(
+                    eventually {
+                        desk.run("pull").status == 0
+                            && Set(desk.state.todos.map(\.text)).isSuperset(of: ["Held back by the hook", "Another"])
+                    }
+                )
+                .to(beTrue(), description: watcher.output)
                 expect(watcher.stop()) == 0
             }
 
@@ -84,9 +97,12 @@ final class WatchSpec: QuickSpec {
                 // NB: through timeout(1), so a second watcher that is not refused cannot hold the spec.
                 let second = runCommand("timeout", ["20", docketBinary, "-C", laptop.folder.path, "sync", "--watch"])
                 expect(second.status) == 1
-                expect(second.stderr).to(contain("another 'docket sync --watch' (pid \(first.pid)) is watching \(laptop.folder.path) already; "
-                    + "leave it running, or stop it with 'kill \(first.pid)' and start this one again"))
-                let quiet = runCommand("timeout", ["20", docketBinary, "-C", laptop.folder.path, "sync", "--watch", "--unless-watching"])
+                expect(second.stderr).to(
+                    contain(
+                        "another 'docket sync --watch' (pid \(first.pid)) is watching \(laptop.folder.path) already; "
+                            + "leave it running, or stop it with 'kill \(first.pid)' and start this one again"))
+                let quiet = runCommand(
+                    "timeout", ["20", docketBinary, "-C", laptop.folder.path, "sync", "--watch", "--unless-watching"])
                 expect(quiet.status) == 0
                 expect(quiet.stdout + quiet.stderr) == ""
                 // Following the advice: once the first stops, a new one watches.
@@ -97,7 +113,9 @@ final class WatchSpec: QuickSpec {
                 _ = watch(laptop)
             }
 
-            it("waits longer after each failed try while the remote is away, still commits local changes, and syncs once it is back") {
+            it(
+                "waits longer after each failed try while the remote is away, still commits local changes, and syncs once it is back"
+            ) {
                 let away = root.appendingPathComponent("away.git")
                 try! FileManager.default.moveItem(at: remote, to: away)
                 let watcher = watch(laptop, ["--interval", "1s", "--delay", "0.3s"])
@@ -119,7 +137,8 @@ final class WatchSpec: QuickSpec {
 
             it("waits while another docket holds the store, never syncing beside it") {
                 let holder = LockHolder(laptop.folder.appendingPathComponent(".git/docket.lock").path)
-                let watcher = watch(laptop, ["--interval", "1h", "--delay", "0.3s"], environment: ["DOCKET_LOCK_TIMEOUT": "0.2"])
+                let watcher = watch(
+                    laptop, ["--interval", "1h", "--delay", "0.3s"], environment: ["DOCKET_LOCK_TIMEOUT": "0.2"])
                 expect(watcher.waitFor("changing it); trying again shortly")).to(beTrue(), description: watcher.output)
                 expect(watcher.output).to(contain("The store is busy ("))
                 expect(watcher.output).toNot(contain("Pushed"))
@@ -133,12 +152,14 @@ final class WatchSpec: QuickSpec {
                 expect(stray.stderr).to(contain("--interval, --delay, --log and --unless-watching go with --watch"))
                 let bad = laptop.run("sync", "--watch", "--interval", "soon")
                 expect(bad.status) != 0
-                expect(bad.stderr).to(contain("--interval takes a time such as 30s, 5m or 1h (up to a week), not 'soon'"))
+                expect(bad.stderr).to(
+                    contain("--interval takes a time such as 30s, 5m or 1h (up to a week), not 'soon'"))
             }
         }
 
         describe("autosync, for a store whose path holds a newline") {
-            var crontab: StandInCrontab!, store: URL!
+            var crontab: StandInCrontab!
+            var store: URL!
             var environment: [String: String] { crontab.environment }
             var table: URL { crontab.table }
             let injected = "lists\n* * * * * touch /tmp/docket-injected"
@@ -152,7 +173,10 @@ final class WatchSpec: QuickSpec {
                 for way in [["--cron"], ["--systemd", "--print"]] {
                     let result = docket(["autosync", "install"] + way, store: store, environment: environment)
                     expect(result.status) == 1
-                    expect(result.stderr).to(contain("holds a control character (such as a newline), which a crontab line or a systemd unit cannot carry"))
+                    expect(result.stderr).to(
+                        contain(
+                            "holds a control character (such as a newline), which a crontab line or a systemd unit cannot carry"
+                        ))
                     expect(result.stdout).toNot(contain("touch"))
                 }
                 expect(FileManager.default.fileExists(atPath: table.path)) == false
@@ -161,9 +185,11 @@ final class WatchSpec: QuickSpec {
 
             it("finds and removes the lines an earlier docket wrote for it, keeping the user's own") {
                 let path = store.standardizedFileURL.path
-                let written = "*/5 * * * * '\(docketBinary)' '-C' '\(path)' 'sync' '--watch' '--interval' '5m' '--unless-watching' "
+                let written =
+                    "*/5 * * * * '\(docketBinary)' '-C' '\(path)' 'sync' '--watch' '--interval' '5m' '--unless-watching' "
                     + "'--log' '\(path)/.git/docket/autosync.log' >/dev/null 2>&1 # docket autosync \(path)"
-                try! "0 3 * * * backup\n\(written)\n30 4 * * * other\n".write(to: table, atomically: true, encoding: .utf8)
+                try! "0 3 * * * backup\n\(written)\n30 4 * * * other\n".write(
+                    to: table, atomically: true, encoding: .utf8)
                 let status = docket(["autosync", "status"], store: store, environment: environment)
                 expect(status.stdout).to(contain("a crontab line that starts the watcher"))
                 expect(status.stdout).to(contain("lists\\n* * * * * touch"))
@@ -186,17 +212,22 @@ final class WatchSpec: QuickSpec {
 
             it("prints the systemd user unit it would install, changing nothing") {
                 let home = root.appendingPathComponent("home")
-                let result = laptop.run("autosync", "install", "--systemd", "--print", "--interval", "10m",
-                                        environment: crontab.environment.merging(["XDG_CONFIG_HOME": home.path]) { _, new in new })
+                let result = laptop.run(
+                    "autosync", "install", "--systemd", "--print", "--interval", "10m",
+                    environment: crontab.environment.merging(["XDG_CONFIG_HOME": home.path]) { _, new in new })
                 expect(result.status) == 0
-                expect(result.stdout).to(contain("ExecStart=\"\(URL(fileURLWithPath: docketBinary).resolvingSymlinksInPath().path)\" \"-C\" \"\(laptop.folder.path)\" \"sync\" \"--watch\" \"--interval\" \"10m\""))
+                expect(result.stdout).to(
+                    contain(
+                        "ExecStart=\"\(URL(fileURLWithPath: docketBinary).resolvingSymlinksInPath().path)\" \"-C\" \"\(laptop.folder.path)\" \"sync\" \"--watch\" \"--interval\" \"10m\""
+                    ))
                 expect(result.stdout).to(contain("WantedBy=default.target"))
                 expect(result.stdout).to(contain("# \(home.path)/systemd/user/docket-sync-"))
                 expect(FileManager.default.fileExists(atPath: home.path)) == false
             }
 
             it("installs a crontab line whose command starts one watcher, says so in status, and removes both") {
-                let installed = laptop.run("autosync", "install", "--cron", "--interval", "1m", environment: crontab.environment)
+                let installed = laptop.run(
+                    "autosync", "install", "--cron", "--interval", "1m", environment: crontab.environment)
                 expect(installed.status) == 0
                 expect(installed.stdout).to(contain("Added a crontab line"))
                 let marker = "# docket autosync \(laptop.folder.path)"
@@ -210,10 +241,12 @@ final class WatchSpec: QuickSpec {
                 let started = Background("/bin/sh", ["-c", command], log: root.appendingPathComponent("cron.log"))
                 watchers.append(started)
                 let log = laptop.folder.appendingPathComponent(".git/docket/autosync.log")
-                expect(eventually { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Watching") }).to(beTrue())
+                expect(eventually { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("Watching") }).to(
+                    beTrue())
                 expect(runCommand("/bin/sh", ["-c", command]).status) == 0
                 let status = laptop.run("autosync", "status", environment: crontab.environment)
-                expect(status.stdout).to(contain("a crontab line that starts the watcher every 5 minutes unless it runs"))
+                expect(status.stdout).to(
+                    contain("a crontab line that starts the watcher every 5 minutes unless it runs"))
                 expect(status.stdout).to(contain("A watcher runs: pid "))
 
                 let removed = laptop.run("autosync", "remove", environment: crontab.environment)
@@ -222,7 +255,10 @@ final class WatchSpec: QuickSpec {
                 expect(eventually { started.hasEnded }).to(beTrue())
                 expect(listed()).toNot(contain(marker))
                 expect(listed()) == own
-                expect(laptop.run("autosync", environment: crontab.environment).stdout).to(contain("Autosync is not set up for \(laptop.folder.path); 'docket autosync install' sets it up.\nNo watcher runs now."))
+                expect(laptop.run("autosync", environment: crontab.environment).stdout).to(
+                    contain(
+                        "Autosync is not set up for \(laptop.folder.path); 'docket autosync install' sets it up.\nNo watcher runs now."
+                    ))
                 expect((try? String(contentsOf: log, encoding: .utf8)) ?? "").to(contain("Stopped watching"))
             }
 
@@ -230,7 +266,10 @@ final class WatchSpec: QuickSpec {
                 guard runCommand("systemctl", ["--user", "show-environment"]).status != 0 else { return }
                 let result = laptop.run("autosync", "install", "--systemd", environment: crontab.environment)
                 expect(result.status) == 1
-                expect(result.stderr).to(contain("systemd's user manager cannot be reached here ('systemctl --user' fails); use --cron, or --print to see the unit"))
+                expect(result.stderr).to(
+                    contain(
+                        "systemd's user manager cannot be reached here ('systemctl --user' fails); use --cron, or --print to see the unit"
+                    ))
                 expect(laptop.run("autosync", "install", "--cron", environment: crontab.environment).status) == 0
             }
         }
@@ -251,21 +290,23 @@ struct StandInCrontab {
         try! FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let fake = bin.appendingPathComponent("crontab")
         try! """
-            #!/bin/sh
-            case "$1" in
-              -l) [ -f "$FAKE_CRONTAB" ] && exec cat "$FAKE_CRONTAB"; echo "no crontab for spec" >&2; exit 1 ;;
-              -) exec cat > "$FAKE_CRONTAB" ;;
-              -r) exec rm -f "$FAKE_CRONTAB" ;;
-            esac
-            exit 2
+        #!/bin/sh
+        case "$1" in
+          -l) [ -f "$FAKE_CRONTAB" ] && exec cat "$FAKE_CRONTAB"; echo "no crontab for spec" >&2; exit 1 ;;
+          -) exec cat > "$FAKE_CRONTAB" ;;
+          -r) exec rm -f "$FAKE_CRONTAB" ;;
+        esac
+        exit 2
 
-            """.write(to: fake, atomically: true, encoding: .utf8)
+        """.write(to: fake, atomically: true, encoding: .utf8)
         chmod(fake.path, 0o755)
     }
 
     /// The environment that finds the stand-in first, and keeps systemd units in the spec's folder too.
     var environment: [String: String] {
-        ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-         "FAKE_CRONTAB": table.path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path]
+        [
+            "PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "FAKE_CRONTAB": table.path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+        ]
     }
 }

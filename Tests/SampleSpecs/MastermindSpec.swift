@@ -21,7 +21,9 @@ final class MastermindSpec: QuickSpec {
             }
             it("has numbers between 1 and 4 in the secret") {
                 var generator = SeededGenerator(seed: 5)
-                for _ in 0..<200 { expect(Mastermind(using: &generator).secret.allSatisfy { (1...4).contains($0) }) == true }
+                for _ in 0..<200 {
+                    expect(Mastermind(using: &generator).secret.allSatisfy { (1...4).contains($0) }) == true
+                }
             }
             it("can repeat numbers in the secret") {
                 var generator = SeededGenerator(seed: 6)

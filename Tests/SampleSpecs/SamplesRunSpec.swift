@@ -7,15 +7,19 @@ import Quick
 /// terminal's input, and Mastermind played in tmux.
 final class SamplesRunSpec: QuickSpec {
     override class func spec() {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        func binary(_ name: String) -> String { URL(fileURLWithPath: docketBinary).deletingLastPathComponent().appendingPathComponent(name).path }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        func binary(_ name: String) -> String {
+            URL(fileURLWithPath: docketBinary).deletingLastPathComponent().appendingPathComponent(name).path
+        }
 
         describe("docket-sample, Docket used from Swift") {
             it("syncs two stores through a bare remote and prints the same merged state with the merge's decisions") {
                 let result = runCommand(binary("docket-sample"), [])
                 expect(result.status) == 0
                 expect(result.stdout).to(contain("The desk merged in "))
-                expect(result.stdout).to(contain("tags: kept \"[errand, shop]\" (both changed it: ours +shop, theirs +errand)"))
+                expect(result.stdout).to(
+                    contain("tags: kept \"[errand, shop]\" (both changed it: ours +shop, theirs +errand)"))
                 expect(result.stdout).to(contain("lost \"Buy oat milk\" (theirs)"))
                 expect(result.stdout).to(contain("Both machines hold the same state: true"))
                 expect(result.stdout).to(contain("task  Party / Buy craft beer  finished  slips: stopped"))
@@ -24,20 +28,25 @@ final class SamplesRunSpec: QuickSpec {
 
         describe("quiz") {
             it("asks each question of the file in turn and shows the answers") {
-                let result = runCommand(binary("quiz"), [root.appendingPathComponent("Samples/Quiz/questions.json").path],
-                                        input: "JSON files\nfields\ndocket undo\n")
+                let result = runCommand(
+                    binary("quiz"), [root.appendingPathComponent("Samples/Quiz/questions.json").path],
+                    input: "JSON files\nfields\ndocket undo\n")
                 expect(result.status) == 0
                 expect(result.stdout).to(contain("Question 1 of 3: Which format does Docket keep each item in?"))
                 expect(result.stdout).to(contain("Question 3 of 3: Which command takes back the last change?"))
-                expect(result.stdout).to(contain("Your answers:\n  Which format does Docket keep each item in?  JSON files\n"))
+                expect(result.stdout).to(
+                    contain("Your answers:\n  Which format does Docket keep each item in?  JSON files\n"))
             }
             it("says the quiz stops when the answers run out, and names a file that does not read") {
-                let short = runCommand(binary("quiz"), [root.appendingPathComponent("Samples/Quiz/questions.json").path], input: "JSON files\n")
+                let short = runCommand(
+                    binary("quiz"), [root.appendingPathComponent("Samples/Quiz/questions.json").path],
+                    input: "JSON files\n")
                 expect(short.status) == 1
                 expect(short.stdout).to(contain("No answer: the quiz stops here."))
                 let missing = runCommand(binary("quiz"), ["/nonexistent/questions.json"])
                 expect(missing.status) == 1
-                expect(missing.stderr).to(contain("/nonexistent/questions.json does not read as a JSON array of questions"))
+                expect(missing.stderr).to(
+                    contain("/nonexistent/questions.json does not read as a JSON array of questions"))
             }
         }
 
@@ -52,7 +61,12 @@ final class SamplesRunSpec: QuickSpec {
             func screen() -> String { runCommand("tmux", ["capture-pane", "-p", "-t", session]).stdout }
 
             it("shows nine empty rows, fills them from the top with results on the left, ends at AAAA, and resets") {
-                let started = runCommand("tmux", ["new-session", "-d", "-s", session, "-x", "90", "-y", "24", binary("mastermind") + " --secret 1234"])
+                let started = runCommand(
+                    "tmux",
+                    [
+                        "new-session", "-d", "-s", session, "-x", "90", "-y", "24",
+                        binary("mastermind") + " --secret 1234",
+                    ])
                 expect(started.status) == 0
                 Thread.sleep(forTimeInterval: 0.5)
                 expect(screen().components(separatedBy: "| · · · ·").count - 1) == 9

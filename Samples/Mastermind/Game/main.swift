@@ -20,11 +20,16 @@ if let secret = fixedSecret, !Mastermind.isCombination(secret) {
 let onTerminal = isatty(STDOUT_FILENO) == 1
 
 func board(_ game: Mastermind, message: String) -> String {
-    var lines = ["MASTERMIND  four numbers from 1 to 4 · Enter checks a row · r resets · q quits", "", "  result | combination", "  -------+------------"]
+    var lines = [
+        "MASTERMIND  four numbers from 1 to 4 · Enter checks a row · r resets · q quits", "", "  result | combination",
+        "  -------+------------",
+    ]
     for row in 0..<Mastermind.maximumAttempts {
         if row < game.history.count {
             let turn = game.history[row]
-            lines.append("  " + turn.result.padding(toLength: 6, withPad: " ", startingAt: 0) + " | " + turn.combination.map(String.init).joined(separator: " "))
+            lines.append(
+                "  " + turn.result.padding(toLength: 6, withPad: " ", startingAt: 0) + " | "
+                    + turn.combination.map(String.init).joined(separator: " "))
         } else {
             lines.append("         | " + Array(repeating: "·", count: Mastermind.length).joined(separator: " "))
         }
@@ -34,8 +39,14 @@ func board(_ game: Mastermind, message: String) -> String {
 }
 
 func prompt(_ game: Mastermind) -> String {
-    if game.isSolved { return "Solved in \(game.attempts) \(game.attempts == 1 ? "attempt" : "attempts")! r starts a new game, q quits." }
-    if game.isOver { return "No attempts left: the secret was \(game.secret.map(String.init).joined(separator: " ")). r starts a new game, q quits." }
+    if game.isSolved {
+        return
+            "Solved in \(game.attempts) \(game.attempts == 1 ? "attempt" : "attempts")! r starts a new game, q quits."
+    }
+    if game.isOver {
+        return
+            "No attempts left: the secret was \(game.secret.map(String.init).joined(separator: " ")). r starts a new game, q quits."
+    }
     return "Row \(game.attempts + 1) of \(Mastermind.maximumAttempts): type four numbers and Enter."
 }
 

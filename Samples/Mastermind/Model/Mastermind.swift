@@ -98,7 +98,9 @@ public struct Mastermind: Hashable, Sendable {
         switch change {
         case let .play(combination):
             guard accepts(combination) else { return self }
-            return Mastermind(checkedSecret: secret, history: history + [Turn(combination: combination, result: result(of: combination))])
+            return Mastermind(
+                checkedSecret: secret,
+                history: history + [Turn(combination: combination, result: result(of: combination))])
         case let .newGame(secret):
             return Mastermind(secret: secret) ?? self
         }

@@ -32,14 +32,16 @@ final class TerminalRouter: Router {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 1 else {
-    FileHandle.standardError.write(Data("usage: quiz <questions.json>  (a JSON array of questions, such as Samples/Quiz/questions.json)\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: quiz <questions.json>  (a JSON array of questions, such as Samples/Quiz/questions.json)\n".utf8))
     exit(64)
 }
 let questions: [String]
 do {
     questions = try JSONDecoder().decode([String].self, from: Data(contentsOf: URL(fileURLWithPath: arguments[0])))
 } catch {
-    FileHandle.standardError.write(Data("quiz: \(arguments[0]) does not read as a JSON array of questions (\(error.localizedDescription))\n".utf8))
+    FileHandle.standardError.write(
+        Data("quiz: \(arguments[0]) does not read as a JSON array of questions (\(error.localizedDescription))\n".utf8))
     exit(1)
 }
 if questions.isEmpty {

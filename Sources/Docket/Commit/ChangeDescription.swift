@@ -33,7 +33,9 @@ public struct ItemChange: Equatable, Sendable {
 
     enum Verb: Hashable, Comparable {
         case addTodo, completeTodo, reopenTodo, editTodo, dueTodo, removeTodo
-        case addProject(String), renameProject(String), removeProject(String)
+        case addProject(String)
+        case renameProject(String)
+        case removeProject(String)
         case addTask, finishTask, startTask, editTask, timeTask, removeTask
         case other
     }
@@ -43,7 +45,7 @@ public struct ItemChange: Equatable, Sendable {
 enum ChangeDescription {
     /// The change of one file, from what it held before and holds now (nil: no file, or one that does not read).
     static func describe(path: String, before: StoredItem?, after: StoredItem?) -> ItemChange {
-        switch (before ?? after) {
+        switch before ?? after {
         case .todo?:
             return describe(.todo, path: path, before: before?.todo, after: after?.todo, label: \.text)
         case .project?:
@@ -57,27 +59,38 @@ enum ChangeDescription {
         }
     }
 
-    private static func describe<Item: FieldCoded>(_ noun: ItemDecision.Kind, path: String, before: Item?, after: Item?,
-                                                   label: KeyPath<Item, String>) -> ItemChange {
+    private static func describe<Item: FieldCoded>(
+        _ noun: ItemDecision.Kind, path: String, before: Item?, after: Item?,
+        label: KeyPath<Item, String>
+    ) -> ItemChange {
         switch (before, after) {
         case (nil, let new?):
-            return ItemChange(path: path, kind: .added(noun), description: "added \(noun) '\(new[keyPath: label])'", verbs: [added(noun, new[keyPath: label])])
+            return ItemChange(
+                path: path, kind: .added(noun), description: "added \(noun) '\(new[keyPath: label])'",
+                verbs: [added(noun, new[keyPath: label])])
         case (let old?, nil):
-            return ItemChange(path: path, kind: .removed(noun), description: "removed \(noun) '\(old[keyPath: label])'",
-                              verbs: [removed(noun, old[keyPath: label])])
+            return ItemChange(
+                path: path, kind: .removed(noun), description: "removed \(noun) '\(old[keyPath: label])'",
+                verbs: [removed(noun, old[keyPath: label])])
         case let (old?, new?):
             var verbs: [ItemChange.Verb] = []
             var words: [String] = []
             for field in Item.contentFields where !field.isSame(old, new) {
                 // A field that goes with another (a completion date) is part of that one's change.
-                if case let .follows(leader) = field.rule, Item.fields.contains(where: { $0.key == leader && !$0.isSame(old, new) }) { continue }
+                if case let .follows(leader) = field.rule,
+                    Item.fields.contains(where: { $0.key == leader && !$0.isSame(old, new) })
+                {
+                    continue
+                }
                 let (verb, text) = change(noun, field.key, label: field.label, new: field.text(of: new))
                 verbs.append(verb)
                 words.append(text)
             }
             if noun == .project && old[keyPath: label] != new[keyPath: label] {
-                return ItemChange(path: path, kind: .changed(noun), description: "renamed project '\(old[keyPath: label])' to '\(new[keyPath: label])'",
-                                  verbs: [.renameProject(new[keyPath: label])])
+                return ItemChange(
+                    path: path, kind: .changed(noun),
+                    description: "renamed project '\(old[keyPath: label])' to '\(new[keyPath: label])'",
+                    verbs: [.renameProject(new[keyPath: label])])
             }
             if verbs.isEmpty && noun == .project {
                 return ItemChange(path: path, kind: .changed(noun), description: "reordered project", verbs: [.other])
@@ -86,22 +99,28 @@ enum ChangeDescription {
                 verbs.append(.other)
                 words.append(noun == .task ? "reordered" : "rewritten")
             }
-            return ItemChange(path: path, kind: .changed(noun), description: "\(noun) '\(old[keyPath: label])' \(words.joined(separator: ", "))",
-                              verbs: verbs)
+            return ItemChange(
+                path: path, kind: .changed(noun),
+                description: "\(noun) '\(old[keyPath: label])' \(words.joined(separator: ", "))",
+                verbs: verbs)
         case (nil, nil):
             return ItemChange(path: path, kind: .file, description: "changed \(path)", verbs: [.other])
         }
     }
 
     /// The verb and words for one changed field; a field without words of its own is "<label> changed".
-    private static func change(_ noun: ItemDecision.Kind, _ key: String, label: String, new: String) -> (ItemChange.Verb, String) {
+    private static func change(_ noun: ItemDecision.Kind, _ key: String, label: String, new: String) -> (
+        ItemChange.Verb, String
+    ) {
         switch (noun, key) {
         case (.todo, "completed"): new == "true" ? (.completeTodo, "completed") : (.reopenTodo, "reopened")
         case (.todo, "text"): (.editTodo, "renamed to '\(new)'")
         case (.todo, "dueDate"): (.dueTodo, "due date changed")
         case (.task, "state"):
-            (new == "finished" ? .finishTask : new == "inProgress" ? .startTask : .editTask,
-             "now \(new == "inProgress" ? "in progress" : new)")
+            (
+                new == "finished" ? .finishTask : new == "inProgress" ? .startTask : .editTask,
+                "now \(new == "inProgress" ? "in progress" : new)"
+            )
         case (.task, "title"): (.editTask, "renamed to '\(new)'")
         case (.task, "timeSlips"): (.timeTask, "time recorded")
         case (.todo, _): (.editTodo, "\(label) changed")
@@ -138,8 +157,12 @@ enum ChangeDescription {
             }
             return phrases
         }
-        var phrases = group("todo", [(.addTodo, "add"), (.completeTodo, "complete"), (.reopenTodo, "reopen"), (.editTodo, "edit"),
-                                     (.dueTodo, "change the due date of"), (.removeTodo, "remove")])
+        var phrases = group(
+            "todo",
+            [
+                (.addTodo, "add"), (.completeTodo, "complete"), (.reopenTodo, "reopen"), (.editTodo, "edit"),
+                (.dueTodo, "change the due date of"), (.removeTodo, "remove"),
+            ])
         for verb in counts.keys.sorted() {
             switch verb {
             case let .addProject(title): phrases.append("add project \(title)")
@@ -148,8 +171,12 @@ enum ChangeDescription {
             default: break
             }
         }
-        phrases += group("task", [(.addTask, "add"), (.startTask, "start"), (.finishTask, "finish"), (.editTask, "edit"),
-                                  (.timeTask, "record time on"), (.removeTask, "remove")])
+        phrases += group(
+            "task",
+            [
+                (.addTask, "add"), (.startTask, "start"), (.finishTask, "finish"), (.editTask, "edit"),
+                (.timeTask, "record time on"), (.removeTask, "remove"),
+            ])
         if phrases.isEmpty {
             let n = changes.count
             phrases = n == 0 ? ["update the store"] : ["update \(n) \(n == 1 ? "file" : "files")"]

@@ -27,15 +27,20 @@ extension Store {
 
     /// Notes the record of a change about to be written: with `theirs` (the other side's items), a commit of them on
     /// HEAD is made and kept reachable first, for `merges restore`.
-    func notePendingRecord(title: String, report: MergeReport, notes: [String] = [], theirs: [UUID: CalendarEntry]?, side: String) throws {
+    func notePendingRecord(
+        title: String, report: MergeReport, notes: [String] = [], theirs: [UUID: CalendarEntry]?, side: String
+    ) throws {
         let head = try git.head()
-        var record = PendingRecord(title: title, report: report, notes: notes.isEmpty ? nil : notes, head: head?.description)
+        var record = PendingRecord(
+            title: title, report: report, notes: notes.isEmpty ? nil : notes, head: head?.description)
         if let theirs, let head {
             let commit = try sideCommit(theirs, on: head, message: side)
             try keepReachable(commit)
             (record.ours, record.theirs) = (head.description, commit.description)
         }
-        try StoreError.gate(writing: true) { try AtomicFile.write(try JSONEncoder().encode(record), to: pendingRecordFile) }
+        try StoreError.gate(writing: true) {
+            try AtomicFile.write(try JSONEncoder().encode(record), to: pendingRecordFile)
+        }
     }
 
     /// The record of a change not committed yet, if any.
@@ -52,25 +57,30 @@ extension Store {
         guard let head = try git.head() else { return .nothingToCommit }
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let message = Store.recordMessage(record, change: "Keep the store's values over the other side's") + "\n"
-        let id = try git.writingObjectsTogether { try git.commit(tree: try git.tree(ofCommit: head), parents: [head], message: message) }
+        let id = try git.writingObjectsTogether {
+            try git.commit(tree: try git.tree(ofCommit: head), parents: [head], message: message)
+        }
         let summary = String(message.prefix { $0 != "\n" })
         try git.setReference(branch, to: id, message: "commit: " + summary)
         return .committed(id: id.description, message: summary)
     }
 
-    /// The message of a commit that carries a record: the title and the change in words, the decisions, the notes, and the sides.
+    /// The message of a commit that carries a record: the title and the change in words, the decisions, the notes, and
+    /// the sides.
     static func recordMessage(_ record: PendingRecord, change: String) -> String {
         var lines = [record.title + ": " + change.prefix(1).lowercased() + change.dropFirst()]
         let decisions = (record.report.items.flatMap(\.lines) + record.report.farAhead.map(\.line)).map { "- " + $0 }
         if !decisions.isEmpty { lines += [""] + decisions }
         if let notes = record.notes, !notes.isEmpty { lines += [""] + notes }
-        if let ours = record.ours.flatMap(ObjectID.init(hex:)), let theirs = record.theirs.flatMap(ObjectID.init(hex:)) {
+        if let ours = record.ours.flatMap(ObjectID.init(hex:)), let theirs = record.theirs.flatMap(ObjectID.init(hex:))
+        {
             lines += ["", MergeHistory.replayTrailers(record.report, ours: ours, theirs: theirs)]
         }
         return lines.joined(separator: "\n")
     }
 
-    /// A commit on `head` whose files hold these items (another side of a merge), so a value it lost can be restored from it.
+    /// A commit on `head` whose files hold these items (another side of a merge), so a value it lost can be restored
+    /// from it.
     func sideCommit(_ theirs: [UUID: CalendarEntry], on head: ObjectID, message: String) throws -> ObjectID {
         try git.writingObjectsTogether {
             var blobs: [String: ObjectID] = [:]

@@ -27,8 +27,9 @@ extension Store {
             let new = entry.kind == .deleted ? nil : after.item(at: entry.path)
             if entry.kind != .deleted, StoreLayout.isStray(entry.path) { after.stray(entry.path) }
             if entry.kind != .deleted, new == nil, let problem = after.problems.last, problem.path == entry.path {
-                return ItemChange(path: entry.path, kind: .unreadable(reason: problem.reason),
-                                  description: "\(entry.path) cannot be read: \(problem.reason)", verbs: [])
+                return ItemChange(
+                    path: entry.path, kind: .unreadable(reason: problem.reason),
+                    description: "\(entry.path) cannot be read: \(problem.reason)", verbs: [])
             }
             return ChangeDescription.describe(path: entry.path, before: old, after: new)
         }
@@ -41,7 +42,8 @@ extension Store {
     /// off (`GIT_OPTIONAL_LOCKS=0`); where the store cannot be written, nothing is.
     private func refreshStaleStatData(_ stale: [String]) {
         guard !stale.isEmpty, ProcessInfo.processInfo.environment["GIT_OPTIONAL_LOCKS"] != "0",
-              let lock = try? FileLock.attempt(lockFile) else { return }
+            let lock = try? FileLock.attempt(lockFile)
+        else { return }
         defer { lock.release() }
         _ = try? git.refreshStatData(stale)
     }
@@ -53,9 +55,14 @@ extension Store {
         case let .todo(todo)?: (kind, label) = (.todo, todo.text)
         case let .project(project, _)?: (kind, label) = (.project, project.title)
         case let .task(task, _, _)?: (kind, label) = (.task, task.title)
-        default: return ItemChange(path: path, kind: .unreadable(reason: "git could not merge it"), description: "\(path) conflicted: git could not merge it", verbs: [])
+        default:
+            return ItemChange(
+                path: path, kind: .unreadable(reason: "git could not merge it"),
+                description: "\(path) conflicted: git could not merge it", verbs: [])
         }
-        return ItemChange(path: path, kind: .conflicted(kind), description: "\(kind) '\(label)' conflicted: git could not merge it", verbs: [])
+        return ItemChange(
+            path: path, kind: .conflicted(kind), description: "\(kind) '\(label)' conflicted: git could not merge it",
+            verbs: [])
     }
 
     /// Commits the store's changed files (new, changed and removed, also those
@@ -67,15 +74,22 @@ extension Store {
 
     /// Commits, holding the lock; `including` names files outside the store's folders to commit with it.
     /// `composing` turns the summary of the change into the message, when `message` is nil.
-    func commitHoldingLock(message: String?, including extra: [String] = [], composing: (String) -> String = { $0 }) throws -> CommitOutcome {
+    func commitHoldingLock(message: String?, including extra: [String] = [], composing: (String) -> String = { $0 })
+        throws -> CommitOutcome
+    {
         clearAbandonedGitLocks()
         try finishInterruptedUpdate()
         try refuseUnfinishedGitOperation()
-        // A calendar sync's or an import's changes carry its record, also when one killed before its commit left them for this one.
+        // A calendar sync's or an import's changes carry its record, also when one killed before its commit left them
+        // for this one.
         var composing = composing
         let pending = message == nil ? pendingRecord() : nil
         if let pending {
-            if pending.head == (try git.head())?.description { composing = { Store.recordMessage(pending, change: $0) } } else { clearPendingRecord() }
+            if pending.head == (try git.head())?.description {
+                composing = { Store.recordMessage(pending, change: $0) }
+            } else {
+                clearPendingRecord()
+            }
         }
         var finished = false
         // NB: kept when the commit fails (a hook refusing it, say): the next commit carries it.
@@ -138,8 +152,10 @@ extension Store {
     /// Reads every changed item (refusing when any does not read), dates the
     /// ones changed by hand, and returns the commit's message: `message`, or
     /// the change in words. What it read is let go before the commit is written.
-    private func checkAndDescribe(_ entries: [StatusEntry], head: ObjectID?, message: String?,
-                                  composing: (String) -> String) throws -> String {
+    private func checkAndDescribe(
+        _ entries: [StatusEntry], head: ObjectID?, message: String?,
+        composing: (String) -> String
+    ) throws -> String {
         var after = StoreReader(try workingTree)
         let present = entries.filter { $0.kind != .deleted && StoreLayout.isInStore($0.path) }
         for entry in present where StoreLayout.isStray(entry.path) { after.stray(entry.path) }
@@ -155,13 +171,17 @@ extension Store {
         // An item changed by hand (its alterDate not moved) is dated now, so the edit weighs in merges.
         var stamper = StoreWriter(root: try tree)
         for entry in entries where entry.kind == .modified {
-            guard let new = written[entry.path], let old = before?.item(at: entry.path), let stamped = new.stampedIfHandEdited(since: old) else { continue }
+            guard let new = written[entry.path], let old = before?.item(at: entry.path),
+                let stamped = new.stampedIfHandEdited(since: old)
+            else { continue }
             try stamper.write(stamped)
             written[entry.path] = stamped
         }
         try StoreError.gate(writing: true) { try stamper.commit() }
         let changes = entries.map { entry in
-            ChangeDescription.describe(path: entry.path, before: entry.kind == .new ? nil : before?.item(at: entry.path), after: written[entry.path])
+            ChangeDescription.describe(
+                path: entry.path, before: entry.kind == .new ? nil : before?.item(at: entry.path),
+                after: written[entry.path])
         }
         return message ?? composing(ChangeDescription.commitMessage(for: changes))
     }

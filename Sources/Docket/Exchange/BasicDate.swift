@@ -19,7 +19,9 @@ enum BasicDate {
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
-        return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59)))
+        return calendar.date(
+            from: DateComponents(
+                year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59)))
     }
 
     /// Noon of the day `20261122` in `zone`, the time Docket gives a date without one; nil for anything else.
@@ -33,7 +35,7 @@ enum BasicDate {
 
     /// `20261122T101500Z`: UTC, to the second.
     static func string(_ date: Date) -> String {
-        let iso = ISODate.string(from: date)  // 2026-11-22T10:15:00.123Z
+        let iso = ISODate.string(from: date) // 2026-11-22T10:15:00.123Z
         return String(iso.prefix(19).filter { $0 != "-" && $0 != ":" }) + "Z"
     }
 
@@ -58,7 +60,8 @@ enum BasicDate {
         let (year, month, day) = (value / 10000, value / 100 % 100, value % 100)
         // NB: ISODate checks the day against its month.
         guard year >= 1, (1...12).contains(month), (1...31).contains(day),
-              ISODate.date(from: String(format: "%04d-%02d-%02dT00:00:00Z", year, month, day)) != nil else { return nil }
+            ISODate.date(from: String(format: "%04d-%02d-%02dT00:00:00Z", year, month, day)) != nil
+        else { return nil }
         return (year, month, day)
     }
 

@@ -50,7 +50,8 @@ struct CalendarSyncState: Codable {
     var versions: [String: [CalendarVersion]] = [:]
     var uids: [String: String] = [:]
 
-    /// How many versions of an item are kept: a calendar that edits a version older than these is merged against the last agreed.
+    /// How many versions of an item are kept: a calendar that edits a version older than these is merged against the
+    /// last agreed.
     static let keptVersions = 16
 
     init(base: AppState, files: [String: String]) {
@@ -99,7 +100,9 @@ extension Store {
     /// `restoreLost`) and kept for `undo`. Files are written for what changed
     /// in the store. A file that does not read stops the sync, changing
     /// nothing, unless `skippingBad`: then it and its item are left as they are.
-    public func syncCalendar(folder path: String, skippingBad: Bool = false, now: Date = DocketClock.now) throws -> CalendarSyncOutcome {
+    public func syncCalendar(folder path: String, skippingBad: Bool = false, now: Date = DocketClock.now) throws
+        -> CalendarSyncOutcome
+    {
         try withLockFinishingUpdate {
             let folder: Folder
             do {
@@ -108,7 +111,9 @@ extension Store {
                 throw StoreError.input(.calendarFolder(path: path))
             }
             if pendingRecord() != nil { _ = try commitHoldingLock(message: nil) }
-            let stateName = "ical-" + NameBasedID.make(namespace: VTodo.namespace, name: "folder " + path).uuidString.lowercased() + ".json"
+            let stateName =
+                "ical-" + NameBasedID.make(namespace: VTodo.namespace, name: "folder " + path).uuidString.lowercased()
+                + ".json"
             let statePath = try localFile(stateName).path
             var state = CalendarSyncState(base: AppState(), files: [:])
             let afresh = "remove it to sync afresh (no item is lost: an item on both sides is merged)"
@@ -124,8 +129,11 @@ extension Store {
                 throw StoreError.io(.read(path: statePath, reason: "it \(problem); " + afresh))
             }
             var pass = try calendarPass(folder: folder, path: path, state: state, skippingBad: skippingBad, now: now)
-            if pass.result != pass.snapshot.state || !pass.report.lostValues.isEmpty, try !git.status(under: StoreLayout.folders).filter(\.isStoreFile).isEmpty {
-                // What was pending is committed first, on its own, so the calendar's commit holds only the calendar's changes.
+            if pass.result != pass.snapshot.state || !pass.report.lostValues.isEmpty,
+                try !git.status(under: StoreLayout.folders).filter(\.isStoreFile).isEmpty
+            {
+                // What was pending is committed first, on its own, so the calendar's commit holds only the calendar's
+                // changes.
                 _ = try commitHoldingLock(message: nil)
                 pass = try calendarPass(folder: folder, path: path, state: state, skippingBad: skippingBad, now: now)
             }
@@ -139,8 +147,9 @@ extension Store {
             let recording = result != ours || !pass.report.lostValues.isEmpty
             if recording {
                 let title = "Calendar sync (\((path as NSString).lastPathComponent))"
-                try notePendingRecord(title: title, report: pass.report, theirs: pass.report.isEmpty ? nil : pass.theirs,
-                                      side: "The calendar's side of a calendar sync")
+                try notePendingRecord(
+                    title: title, report: pass.report, theirs: pass.report.isEmpty ? nil : pass.theirs,
+                    side: "The calendar's side of a calendar sync")
                 if result != ours {
                     let action = "ical sync " + ((path as NSString).lastPathComponent)
                     let recorded = recordForUndo(action: action, before: ours, after: result)
@@ -158,7 +167,9 @@ extension Store {
             // The folder's side, and the new common state
             var synced: [CalendarEntry] = result.todos.map { .todo($0) }
             for project in result.projects {
-                for task in project.tasks where task.dueDate.date != nil { synced.append(.task(task, project: project.id)) }
+                for task in project.tasks where task.dueDate.date != nil {
+                    synced.append(.task(task, project: project.id))
+                }
             }
             var keep = Set<UUID>()
             for entry in synced {
@@ -167,13 +178,16 @@ extension Store {
                 if pass.held.contains(id) { continue }
                 let existing = pass.files[id]
                 if let theirsEntry = pass.theirs[id], theirsEntry == entry || VTodo.sameContent(theirsEntry, entry) {
-                    // NB: a file without a stamp is kept under none: its next edit on the calendar side started from it.
+                    // NB: a file without a stamp is kept under none: its next edit on the calendar side started from
+                    // it.
                     if let existing { state.keep(entry, stamp: existing.stamp ?? "") }
                     continue
                 }
                 let name = existing?.name ?? state.files[id.uuidString] ?? id.uuidString.lowercased() + ".ics"
                 let calendar = VTodo.file(entry, existing: existing?.calendar, uid: existing?.uid)
-                try StoreError.gate(writing: true) { try folder.write(Data(calendar.text.utf8), to: name, durable: false) }
+                try StoreError.gate(writing: true) {
+                    try folder.write(Data(calendar.text.utf8), to: name, durable: false)
+                }
                 outcome.filesWritten += 1
                 state.files[id.uuidString] = name
                 state.keep(entry, stamp: VTodo.stamp(entry))
@@ -186,13 +200,15 @@ extension Store {
             let agreedTodos = result.todos.filter { keep.contains($0.id) }
             let baseProjects = result.projects.compactMap { project -> Project? in
                 let tasks = project.tasks.filter { $0.dueDate.date != nil }
-                return tasks.isEmpty ? nil : Project(id: project.id, title: project.title, tasks: tasks, alterDate: project.alterDate)
+                return tasks.isEmpty
+                    ? nil : Project(id: project.id, title: project.title, tasks: tasks, alterDate: project.alterDate)
             }
             // NB: a held file's item stays as last agreed, so its next good read is weighed against that.
             let heldBase = state.base.todos.filter { pass.held.contains($0.id) && !keep.contains($0.id) }
             let kept = Set(keep.map(\.uuidString))
-            var next = CalendarSyncState(base: AppState(todos: agreedTodos + heldBase, projects: baseProjects, removed: []),
-                                         files: state.files.filter { kept.contains($0.key) })
+            var next = CalendarSyncState(
+                base: AppState(todos: agreedTodos + heldBase, projects: baseProjects, removed: []),
+                files: state.files.filter { kept.contains($0.key) })
             next.versions = state.versions.filter { kept.contains($0.key) }
             next.uids = state.uids.filter { kept.contains($0.value) }
             let encoded = try JSONEncoder().encode(next)
@@ -217,7 +233,9 @@ extension Store {
         var ignored: Set<UUID>
     }
 
-    private func calendarPass(folder: Folder, path: String, state: CalendarSyncState, skippingBad: Bool, now: Date) throws -> CalendarPass {
+    private func calendarPass(folder: Folder, path: String, state: CalendarSyncState, skippingBad: Bool, now: Date)
+        throws -> CalendarPass
+    {
         var state = state
         let snapshot = try load()
         let ours = snapshot.state
@@ -229,20 +247,34 @@ extension Store {
         var files: [UUID: (name: String, calendar: ICalComponent, uid: String, stamp: String?)] = [:]
         var theirs: [UUID: CalendarEntry] = [:]
         var bases = agreed
-        var held = Set<UUID>(), ignored = Set<UUID>()
+        var held = Set<UUID>()
+        var ignored = Set<UUID>()
         var cancelled: [UUID: Date] = [:]
-        let names = try StoreError.gate(writing: false) { try folder.entries() }.filter { !$0.isFolder && $0.name.hasSuffix(".ics") }.map(\.name).sorted()
+        let names = try StoreError.gate(writing: false) { try folder.entries() }.filter {
+            !$0.isFolder && $0.name.hasSuffix(".ics")
+        }.map(\.name).sorted()
         for name in names {
             let shown = (path as NSString).appendingPathComponent(name)
-            func skip(_ reason: String) { problems.append(ExchangeProblem(file: shown, reason: reason, skipped: "that file")) }
+            func skip(_ reason: String) {
+                problems.append(ExchangeProblem(file: shown, reason: reason, skipped: "that file"))
+            }
             let data: Data
-            do { data = try folder.read(name, limit: Store.calendarFileLimit) } catch { skip("it \(error)"); continue }
-            guard let text = String(validating: data, as: UTF8.self) else { skip("it is not UTF-8 text"); continue }
+            do { data = try folder.read(name, limit: Store.calendarFileLimit) } catch {
+                skip("it \(error)")
+                continue
+            }
+            guard let text = String(validating: data, as: UTF8.self) else {
+                skip("it is not UTF-8 text")
+                continue
+            }
             do {
                 let calendar = try ICalComponent.parse(text)
                 let (vtodo, uid) = try VTodo.vtodo(in: calendar)
                 let id = state.uids[uid].flatMap(UUID.init(hex:)) ?? VTodo.id(uid: uid)
-                guard files[id] == nil, !held.contains(id) else { skip("its UID \(uid.prefix(40)) is also in another file"); continue }
+                guard files[id] == nil, !held.contains(id) else {
+                    skip("its UID \(uid.prefix(40)) is also in another file")
+                    continue
+                }
                 let stamp = vtodo.property(VTodo.stampName)?.value.trimmingCharacters(in: .whitespaces)
                 // The version the calendar side started from: the one its file's stamp names, else the last agreed.
                 if let started = state.version(id, stamp: stamp) { bases[id] = started }
@@ -251,15 +283,23 @@ extension Store {
                     VTodo.applyOverrides(calendar, uid: uid, to: &fields)
                     files[id] = (name, calendar, uid, stamp)
                     if fields.status == "CANCELLED" {
-                        // Cancelled on the calendar side: a removal of an item Docket has; one it never had is left alone.
-                        if bases[id] != nil || oursEntries[id] != nil { cancelled[id] = fields.lastModified ?? now } else { ignored.insert(id) }
+                        // Cancelled on the calendar side: a removal of an item Docket has; one it never had is left
+                        // alone.
+                        if bases[id] != nil || oursEntries[id] != nil {
+                            cancelled[id] = fields.lastModified ?? now
+                        } else {
+                            ignored.insert(id)
+                        }
                         continue
                     }
                     theirs[id] = VTodo.entry(fields, id: id, previous: bases[id] ?? oursEntries[id], now: now)
                 } catch let problem as VTodo.Unreadable {
                     held.insert(id)
-                    problems.append(ExchangeProblem(file: shown, place: "todo '\(vtodo.property("SUMMARY")?.text.prefix(40) ?? "")'", reason: problem.reason,
-                                                    skipped: "that file"))
+                    problems.append(
+                        ExchangeProblem(
+                            file: shown, place: "todo '\(vtodo.property("SUMMARY")?.text.prefix(40) ?? "")'",
+                            reason: problem.reason,
+                            skipped: "that file"))
                 }
             } catch let problem as VTodo.Unreadable {
                 skip(problem.reason)
@@ -267,25 +307,35 @@ extension Store {
                 skip("it is not iCalendar: \(reason)")
             }
         }
-        if !problems.isEmpty && !skippingBad { throw ImportRefused(problems: problems, option: "--skip-bad", action: "sync") }
+        if !problems.isEmpty && !skippingBad {
+            throw ImportRefused(problems: problems, option: "--skip-bad", action: "sync")
+        }
 
-        // A calendar app completing one instance of a series (todoman drops the RRULE of the one it completes) keeps the series,
+        // A calendar app completing one instance of a series (todoman drops the RRULE of the one it completes) keeps
+        // the series,
         // and the next instance it made is Docket's next instance, not a new series.
         var completed: [TodoItem] = []
         for (id, entry) in theirs {
-            guard case let .todo(todo) = entry, todo.completed, case let .todo(was)? = bases[id], !was.completed, let recurrence = was.recurrence
+            guard case let .todo(todo) = entry, todo.completed, case let .todo(was)? = bases[id], !was.completed,
+                let recurrence = was.recurrence
             else { continue }
             let instance = todo.recurrence == nil ? todo.replacing(recurrence: .some(recurrence)) : todo
             theirs[id] = .todo(instance)
             completed.append(instance)
         }
-        for (id, entry) in theirs.sorted(by: { $0.key.uuidString < $1.key.uuidString }) where bases[id] == nil && oursEntries[id] == nil {
+        for (id, entry) in theirs.sorted(by: { $0.key.uuidString < $1.key.uuidString })
+        where bases[id] == nil && oursEntries[id] == nil {
             guard case let .todo(todo) = entry, !todo.completed, let every = todo.recurrence?.every,
-                  let index = completed.firstIndex(where: { $0.text == todo.text && $0.recurrence?.every == every }),
-                  let series = completed[index].recurrence, theirs[series.nextID] == nil, let file = files[id] else { continue }
+                let index = completed.firstIndex(where: { $0.text == todo.text && $0.recurrence?.every == every }),
+                let series = completed[index].recurrence, theirs[series.nextID] == nil, let file = files[id]
+            else { continue }
             completed.remove(at: index)
-            let next = todo.replacing(id: series.nextID, recurrence: .some(Recurrence(every: every, from: series.from, series: series.series,
-                                                                                      occurrence: series.occurrence + 1)))
+            let next = todo.replacing(
+                id: series.nextID,
+                recurrence: .some(
+                    Recurrence(
+                        every: every, from: series.from, series: series.series,
+                        occurrence: series.occurrence + 1)))
             theirs[id] = nil
             theirs[next.id] = .todo(next)
             files[id] = nil
@@ -298,7 +348,10 @@ extension Store {
         var removed: [Tombstone] = []
         for id in Set(bases.keys).union(theirs.keys).union(cancelled.keys) {
             let entry: CalendarEntry? = held.contains(id) ? bases[id] : theirs[id]
-            if let entry { theirsEntries.append(entry); continue }
+            if let entry {
+                theirsEntries.append(entry)
+                continue
+            }
             // In the last sync, no file now (or a cancelled one): removed on the calendar side.
             let date = cancelled[id] ?? now
             if case let .task(_, project)? = bases[id] ?? oursEntries[id] {
@@ -311,21 +364,27 @@ extension Store {
             .merging(ours.projects.map { ($0.id, $0) }, uniquingKeysWith: { _, b in b })
         // NB: in the store's project order, so the merge keeps it.
         var rank = Dictionary(ours.projects.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for project in ours.projects { for (index, task) in project.tasks.enumerated() { rank[task.id] = rank[task.id] ?? index } }
+        for project in ours.projects {
+            for (index, task) in project.tasks.enumerated() { rank[task.id] = rank[task.id] ?? index }
+        }
         let extraProjects = Set(removed.compactMap(\.projectID)).union(state.base.projects.map(\.id))
-        let theirsState = Store.calendarState(theirsEntries, removed: removed, headers: headers, rank: rank, projects: extraProjects)
-        let baseState = Store.calendarState(Array(bases.values), removed: [], headers: headers, rank: rank, projects: [])
+        let theirsState = Store.calendarState(
+            theirsEntries, removed: removed, headers: headers, rank: rank, projects: extraProjects)
+        let baseState = Store.calendarState(
+            Array(bases.values), removed: [], headers: headers, rank: rank, projects: [])
         let merged = merge(base: baseState, ours: ours, theirs: theirsState)
 
-        // An instance completed on either side since the calendar started from it has its next instance, as `docket done` makes.
+        // An instance completed on either side since the calendar started from it has its next instance, as `docket
+        // done` makes.
         var result = merged.state
         // NB: an instance of that number already there (one Taskwarrior made, with an id of its own) is the next one.
         var made: [UUID: Set<Int>] = [:]
         for todo in result.todos { if let r = todo.recurrence { made[r.series, default: []].insert(r.occurrence) } }
         for todo in result.todos where todo.completed && todo.recurrence != nil {
             guard case let .todo(was)? = bases[todo.id], !was.completed,
-                  let next = todo.nextOccurrence(done: todo.completedDate ?? now), result.todo(id: next.id) == nil,
-                  result.tombstone(id: next.id) == nil, made[todo.recurrence!.series]?.contains(todo.recurrence!.occurrence + 1) != true
+                let next = todo.nextOccurrence(done: todo.completedDate ?? now), result.todo(id: next.id) == nil,
+                result.tombstone(id: next.id) == nil,
+                made[todo.recurrence!.series]?.contains(todo.recurrence!.occurrence + 1) != true
             else { continue }
             result = result.alter(by: .adding(.todo(next)))
         }
@@ -333,21 +392,26 @@ extension Store {
             var updated = project
             for task in project.tasks where task.state == .finished && task.recurrence != nil {
                 guard case let .task(was, _)? = bases[task.id], was.state != .finished,
-                      let next = task.nextOccurrence(done: task.completedDate ?? now), updated.task(id: next.id) == nil,
-                      result.tombstone(id: next.id) == nil else { continue }
+                    let next = task.nextOccurrence(done: task.completedDate ?? now), updated.task(id: next.id) == nil,
+                    result.tombstone(id: next.id) == nil
+                else { continue }
                 updated = updated.alter(by: .adding(.task(next)))
             }
             if updated != project { result = result.alter(by: .updating(.project(updated))) }
         }
-        return CalendarPass(snapshot: snapshot, state: state, theirs: theirs, theirsState: theirsState, result: result, report: merged.report,
-                            problems: problems, files: files, held: held, ignored: ignored)
+        return CalendarPass(
+            snapshot: snapshot, state: state, theirs: theirs, theirsState: theirsState, result: result,
+            report: merged.report,
+            problems: problems, files: files, held: held, ignored: ignored)
     }
 
     /// Every todo of a state and each of its project's tasks (with a due date, unless `allTasks`), by id.
     static func calendarEntries(_ state: AppState, allTasks: Bool) -> [UUID: CalendarEntry] {
         var entries: [UUID: CalendarEntry] = [:]
         for project in state.projects {
-            for task in project.tasks where allTasks || task.dueDate.date != nil { entries[task.id] = entries[task.id] ?? .task(task, project: project.id) }
+            for task in project.tasks where allTasks || task.dueDate.date != nil {
+                entries[task.id] = entries[task.id] ?? .task(task, project: project.id)
+            }
         }
         for todo in state.todos { entries[todo.id] = entries[todo.id] ?? .todo(todo) }
         return entries
@@ -355,8 +419,10 @@ extension Store {
 
     /// A state of these entries, their tasks under their projects' headers (and `projects` with none), projects and
     /// tasks in the store's order (`rank`, by id).
-    static func calendarState(_ entries: [CalendarEntry], removed: [Tombstone], headers: [UUID: Project], rank: [UUID: Int],
-                              projects: Set<UUID>) -> AppState {
+    static func calendarState(
+        _ entries: [CalendarEntry], removed: [Tombstone], headers: [UUID: Project], rank: [UUID: Int],
+        projects: Set<UUID>
+    ) -> AppState {
         var todos: [TodoItem] = []
         var tasks: [UUID: [ProjectTask]] = [:]
         for entry in entries {
@@ -365,27 +431,36 @@ extension Store {
             case let .task(task, project): tasks[project, default: []].append(task)
             }
         }
-        // NB: each project's tasks in the store's order too: a calendar says nothing of it, so it is not a calendar's change.
+        // NB: each project's tasks in the store's order too: a calendar says nothing of it, so it is not a calendar's
+        // change.
         let made = Set(tasks.keys).union(projects).compactMap { id -> Project? in
             guard let header = headers[id] else { return nil }
-            let ordered = (tasks[id] ?? []).sorted { (rank[$0.id] ?? .max, $0.id.uuidString) < (rank[$1.id] ?? .max, $1.id.uuidString) }
+            let ordered = (tasks[id] ?? []).sorted {
+                (rank[$0.id] ?? .max, $0.id.uuidString) < (rank[$1.id] ?? .max, $1.id.uuidString)
+            }
             return Project(id: id, title: header.title, tasks: ordered, alterDate: header.alterDate)
         }
-        return AppState(todos: todos, projects: made.sorted { (rank[$0.id] ?? .max, $0.id.uuidString) < (rank[$1.id] ?? .max, $1.id.uuidString) },
-                        removed: removed)
+        return AppState(
+            todos: todos,
+            projects: made.sorted { (rank[$0.id] ?? .max, $0.id.uuidString) < (rank[$1.id] ?? .max, $1.id.uuidString) },
+            removed: removed)
     }
 
     /// Every todo, and every project task with a due date, as one VCALENDAR for subscribing to (read-only).
     public func calendarExport() throws -> (text: String, problems: [StoreProblem]) {
         let snapshot = try load()
-        var calendar = ICalComponent(name: "VCALENDAR", properties: [
-            .init(name: "VERSION", parameters: "", value: "2.0"),
-            .init(name: "PRODID", parameters: "", value: "-//Docket//Docket//EN"),
-            .init(name: "X-WR-CALNAME", parameters: "", value: "Docket"),
-        ])
+        var calendar = ICalComponent(
+            name: "VCALENDAR",
+            properties: [
+                .init(name: "VERSION", parameters: "", value: "2.0"),
+                .init(name: "PRODID", parameters: "", value: "-//Docket//Docket//EN"),
+                .init(name: "X-WR-CALNAME", parameters: "", value: "Docket"),
+            ])
         var entries: [CalendarEntry] = snapshot.state.todos.map { .todo($0) }
         for project in snapshot.state.projects {
-            for task in project.tasks where task.dueDate.date != nil { entries.append(.task(task, project: project.id)) }
+            for task in project.tasks where task.dueDate.date != nil {
+                entries.append(.task(task, project: project.id))
+            }
         }
         calendar.components = entries.map { ICalComponent(name: "VTODO", properties: VTodo.properties($0)) }
         return (calendar.text, snapshot.problems)
@@ -400,8 +475,10 @@ extension Store {
             let after = Set(b.map(\.id))
             return b.filter { before[$0.id] != $0 }.count + a.filter { !after.contains($0.id) }.count
         }
-        let headers = count(old.projects.map { Project(id: $0.id, title: $0.title, tasks: [], alterDate: $0.alterDate) },
-                            new.projects.map { Project(id: $0.id, title: $0.title, tasks: [], alterDate: $0.alterDate) })
-        return count(old.todos, new.todos) + headers + count(old.projects.flatMap(\.tasks), new.projects.flatMap(\.tasks))
+        let headers = count(
+            old.projects.map { Project(id: $0.id, title: $0.title, tasks: [], alterDate: $0.alterDate) },
+            new.projects.map { Project(id: $0.id, title: $0.title, tasks: [], alterDate: $0.alterDate) })
+        return count(old.todos, new.todos) + headers
+            + count(old.projects.flatMap(\.tasks), new.projects.flatMap(\.tasks))
     }
 }

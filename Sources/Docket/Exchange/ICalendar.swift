@@ -14,7 +14,9 @@ struct ICalComponent: Equatable {
         func parameter(_ key: String) -> String? {
             for part in parameters.split(separator: ";") {
                 let pair = part.split(separator: "=", maxSplits: 1)
-                if pair.count == 2, pair[0].uppercased() == key { return String(pair[1]).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+                if pair.count == 2, pair[0].uppercased() == key {
+                    return String(pair[1]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                }
             }
             return nil
         }
@@ -61,7 +63,9 @@ struct ICalComponent: Equatable {
         var stack: [ICalComponent] = []
         var top: ICalComponent?
         for (number, line) in unfolded.enumerated() {
-            guard let property = split(line) else { throw Problem.unreadable("line \(number + 1) is not a NAME:value line") }
+            guard let property = split(line) else {
+                throw Problem.unreadable("line \(number + 1) is not a NAME:value line")
+            }
             switch property.name {
             case "BEGIN":
                 // NB: components nest as values, whose comparing, writing and freeing recurse: a file 60,000 deep
@@ -81,7 +85,9 @@ struct ICalComponent: Equatable {
                     stack[stack.count - 1].components.append(done)
                 }
             default:
-                guard !stack.isEmpty else { throw Problem.unreadable("line \(number + 1) lies outside BEGIN:VCALENDAR") }
+                guard !stack.isEmpty else {
+                    throw Problem.unreadable("line \(number + 1) lies outside BEGIN:VCALENDAR")
+                }
                 stack[stack.count - 1].properties.append(property)
             }
         }
@@ -100,7 +106,8 @@ struct ICalComponent: Equatable {
                 let end = nameEnd ?? index
                 let name = line[..<end].uppercased()
                 guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else { return nil }
-                return Property(name: name, parameters: String(line[end..<index]), value: String(line[line.index(after: index)...]))
+                return Property(
+                    name: name, parameters: String(line[end..<index]), value: String(line[line.index(after: index)...]))
             }
         }
         return nil
@@ -168,7 +175,8 @@ struct ICalComponent: Equatable {
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 && scalar != "\t" || (0x7F..<0xA0).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+        scalar.value < 0x20 && scalar != "\t" || (0x7F..<0xA0).contains(scalar.value) || scalar.value == 0x2028
+            || scalar.value == 0x2029
     }
 
     static func unescape(_ text: String) -> String {
@@ -193,9 +201,21 @@ struct ICalComponent: Equatable {
         var current = ""
         var escaped = false
         for character in value {
-            if escaped { current.append("\\"); current.append(character); escaped = false; continue }
-            if character == "\\" { escaped = true; continue }
-            if character == "," { parts.append(unescape(current)); current = ""; continue }
+            if escaped {
+                current.append("\\")
+                current.append(character)
+                escaped = false
+                continue
+            }
+            if character == "\\" {
+                escaped = true
+                continue
+            }
+            if character == "," {
+                parts.append(unescape(current))
+                current = ""
+                continue
+            }
             current.append(character)
         }
         parts.append(unescape(current))

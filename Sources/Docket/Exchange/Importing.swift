@@ -61,17 +61,23 @@ public struct ImportRefused: Error, Sendable, CustomStringConvertible {
         let shown = problems.prefix(20).map { "  " + $0.description }
         let more = problems.count > 20 ? ["  … and \(problems.count - 20) more"] : []
         let done = action == "sync" ? "synced" : "imported"
-        return (["\(problems.count == 1 ? "1 entry" : "\(problems.count) entries") could not be read, so nothing was \(done):"] + shown + more
+        return
+            ([
+                "\(problems.count == 1 ? "1 entry" : "\(problems.count) entries") could not be read, so nothing was \(done):"
+            ] + shown + more
             + ["Fix the input, or run again with \(option) to \(action) the rest."]).joined(separator: "\n")
     }
 }
 
 extension Store {
-    /// Puts every store file back as the last commit has it, removing those it lacks: for a change of a clean store that failed part way.
+    /// Puts every store file back as the last commit has it, removing those it lacks: for a change of a clean store
+    /// that failed part way.
     func putBackStoreFiles() throws {
         let changed = try git.status(under: StoreLayout.folders).filter(\.isStoreFile)
         let tracked = changed.filter { $0.kind != .new }.map(\.path)
-        for entry in changed where entry.kind == .new { try? FileManager.default.removeItem(at: root.appendingPathComponent(entry.path)) }
+        for entry in changed where entry.kind == .new {
+            try? FileManager.default.removeItem(at: root.appendingPathComponent(entry.path))
+        }
         if let head = try git.head(), !tracked.isEmpty { try git.checkout(head, force: true, only: tracked) }
     }
 }
@@ -103,8 +109,10 @@ extension Store {
     /// three ways against what went out, as a pull merges: a field the tool
     /// did not change keeps the store's value, however the two are dated.
     /// A value the merge discarded is listed by `merges`, and `restoreLost` puts it back.
-    public func importBatch(_ batch: ExchangeBatch, from source: String, skippingBad: Bool = false,
-                            option: String = "--skip-bad", tool: String? = nil) throws -> ImportOutcome {
+    public func importBatch(
+        _ batch: ExchangeBatch, from source: String, skippingBad: Bool = false,
+        option: String = "--skip-bad", tool: String? = nil
+    ) throws -> ImportOutcome {
         if !batch.problems.isEmpty && !skippingBad { throw ImportRefused(problems: batch.problems, option: option) }
         return try withLock {
             try finishInterruptedUpdate()
@@ -113,63 +121,84 @@ extension Store {
                 throw StoreError.state(.uncommittedChanges)
             }
             var incoming = batch.state
-            // NB: the next instance of each repeating todo is read too, so a completion that makes it finds one already there.
+            // NB: the next instance of each repeating todo is read too, so a completion that makes it finds one already
+            // there.
             let nextIDs = batch.completesSeries ? incoming.todos.compactMap { $0.recurrence?.nextID } : []
             let ids = incoming.todos.map(\.id) + incoming.removed.map(\.id) + nextIDs
             let taskIDs = incoming.projects.flatMap { $0.tasks.map(\.id) }
-            let before = try snapshot(todos: ids, projects: incoming.projects.map(\.id) + incoming.removed.compactMap(\.projectID),
-                                      tombstones: ids + taskIDs + incoming.projects.map(\.id))
-            // What went out to the tool, for each item that comes back no older than it went: the base of a three-way merge.
+            let before = try snapshot(
+                todos: ids, projects: incoming.projects.map(\.id) + incoming.removed.compactMap(\.projectID),
+                tombstones: ids + taskIDs + incoming.projects.map(\.id))
+            // What went out to the tool, for each item that comes back no older than it went: the base of a three-way
+            // merge.
             let exported = tool.flatMap { lastExport(to: $0) }.map { Store.calendarEntries($0, allTasks: true) } ?? [:]
             func second(_ date: Date?) -> Int64 { Int64((date ?? .distantPast).timeIntervalSince1970.rounded(.down)) }
-            // NB: in the order the tool gives, with the tool's project fields: it says nothing of either, so neither is its change.
-            // An item the tool removed goes out as it was sent: its removal is then the tool's one change, not a conflict.
+            // NB: in the order the tool gives, with the tool's project fields: it says nothing of either, so neither is
+            // its change.
+            // An item the tool removed goes out as it was sent: its removal is then the tool's one change, not a
+            // conflict.
             let removedIDs = Set(incoming.removed.map(\.id))
             var baseTodos = incoming.todos.compactMap { back -> TodoItem? in
-                guard case let .todo(sent)? = exported[back.id], second(back.alterDate) >= second(sent.alterDate) else { return nil }
+                guard case let .todo(sent)? = exported[back.id], second(back.alterDate) >= second(sent.alterDate) else {
+                    return nil
+                }
                 return sent
             }
-            for tombstone in incoming.removed { if case let .todo(sent)? = exported[tombstone.id] { baseTodos.append(sent) } }
+            for tombstone in incoming.removed {
+                if case let .todo(sent)? = exported[tombstone.id] { baseTodos.append(sent) }
+            }
             let baseProjects = incoming.projects.compactMap { project -> Project? in
                 var tasks = project.tasks.compactMap { back -> ProjectTask? in
-                    guard case let .task(sent, _)? = exported[back.id], second(back.alterDate) >= second(sent.alterDate) else { return nil }
+                    guard case let .task(sent, _)? = exported[back.id], second(back.alterDate) >= second(sent.alterDate)
+                    else { return nil }
                     return sent
                 }
-                for tombstone in incoming.removed where tombstone.projectID == project.id && removedIDs.contains(tombstone.id) {
+                for tombstone in incoming.removed
+                where tombstone.projectID == project.id && removedIDs.contains(tombstone.id) {
                     if case let .task(sent, _)? = exported[tombstone.id] { tasks.append(sent) }
                 }
-                return tasks.isEmpty ? nil : Project(id: project.id, title: project.title, tasks: tasks, alterDate: project.alterDate)
+                return tasks.isEmpty
+                    ? nil : Project(id: project.id, title: project.title, tasks: tasks, alterDate: project.alterDate)
             }
-            let base = baseTodos.isEmpty && baseProjects.isEmpty ? nil : AppState(todos: baseTodos, projects: baseProjects, removed: [])
+            let base =
+                baseTodos.isEmpty && baseProjects.isEmpty
+                ? nil : AppState(todos: baseTodos, projects: baseProjects, removed: [])
             if let base { incoming = Store.settling(incoming, against: base) }
             incoming = Store.settling(incoming, against: before.state)
             let merged = merge(base: base, ours: before.state, theirs: incoming)
             // NB: a tombstone for an item the store never had changes nothing: it is not kept.
-            let known = Set(before.state.todos.map(\.id) + before.state.projects.flatMap { [$0.id] + $0.tasks.map(\.id) }
-                + before.state.removed.map(\.id))
+            let known = Set(
+                before.state.todos.map(\.id) + before.state.projects.flatMap { [$0.id] + $0.tasks.map(\.id) }
+                    + before.state.removed.map(\.id))
             // NB: nor does a project brought only to carry such a tombstone.
-            var result = AppState(todos: merged.state.todos, projects: merged.state.projects.filter { !$0.tasks.isEmpty || known.contains($0.id) },
-                                  removed: merged.state.removed.filter { known.contains($0.id) })
+            var result = AppState(
+                todos: merged.state.todos,
+                projects: merged.state.projects.filter { !$0.tasks.isEmpty || known.contains($0.id) },
+                removed: merged.state.removed.filter { known.contains($0.id) })
             if batch.completesSeries {
                 // An instance the other tool completed has its next, as `docket done` makes it.
                 let open = Set(before.state.todos.filter { !$0.completed }.map(\.id))
                 for todo in result.todos where todo.completed && open.contains(todo.id) {
-                    guard let next = todo.nextOccurrence(done: todo.completedDate ?? DocketClock.now), result.todo(id: next.id) == nil,
-                          result.tombstone(id: next.id) == nil else { continue }
+                    guard let next = todo.nextOccurrence(done: todo.completedDate ?? DocketClock.now),
+                        result.todo(id: next.id) == nil,
+                        result.tombstone(id: next.id) == nil
+                    else { continue }
                     result = result.alter(by: .adding(.todo(next)))
                 }
             }
             guard result != before.state else {
-                return ImportOutcome(commit: nil, summary: "Nothing to import from \(source): the store already has it all.",
-                                     report: merged.report, skipped: batch.problems, notes: batch.notes)
+                return ImportOutcome(
+                    commit: nil, summary: "Nothing to import from \(source): the store already has it all.",
+                    report: merged.report, skipped: batch.problems, notes: batch.notes)
             }
             // The record first (its decisions, what it skipped and kept, and the sides a lost value comes back from: a
             // killed import leaves it for the next commit), then the files, then the commit that carries it.
             var notes = batch.problems.map { "- " + $0.skippedLine }
             if !batch.notes.isEmpty { notes += (notes.isEmpty ? [] : [""]) + batch.notes }
-            try notePendingRecord(title: "Import from \(source)", report: merged.report, notes: notes,
-                                  theirs: merged.report.lostValues.isEmpty ? nil : Store.calendarEntries(incoming, allTasks: true),
-                                  side: "The side of an import from \(source)")
+            try notePendingRecord(
+                title: "Import from \(source)", report: merged.report, notes: notes,
+                theirs: merged.report.lostValues.isEmpty ? nil : Store.calendarEntries(incoming, allTasks: true),
+                side: "The side of an import from \(source)")
             // All or nothing: an import that cannot write every file puts back those it wrote (the store was clean),
             // and one that is committed is undone as one step.
             let recorded = recordForUndo(action: "import from \(source)", before: before.state, after: result)
@@ -184,10 +213,13 @@ extension Store {
             Fault.point("after-import-files")
             let outcome = try commitHoldingLock(message: nil)
             guard case let .committed(id, message) = outcome else {
-                return ImportOutcome(commit: nil, summary: "Import from \(source)", report: merged.report, skipped: batch.problems, notes: batch.notes)
+                return ImportOutcome(
+                    commit: nil, summary: "Import from \(source)", report: merged.report, skipped: batch.problems,
+                    notes: batch.notes)
             }
             let summary = String(message.prefix { $0 != "\n" })
-            return ImportOutcome(commit: id, summary: summary, report: merged.report, skipped: batch.problems, notes: batch.notes)
+            return ImportOutcome(
+                commit: id, summary: summary, report: merged.report, skipped: batch.problems, notes: batch.notes)
         }
     }
 }
@@ -201,13 +233,15 @@ extension Store {
     static func settling(_ incoming: AppState, against stored: AppState) -> AppState {
         let todos = Dictionary(stored.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let tasks = Dictionary(stored.projects.flatMap(\.tasks).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        return AppState(todos: incoming.todos.map { todo in todos[todo.id].map { settled(todo, as: $0) } ?? todo },
-                        projects: incoming.projects.map { project in
-                            Project(id: project.id, title: project.title,
-                                    tasks: project.tasks.map { task in tasks[task.id].map { settled(task, as: $0) } ?? task },
-                                    alterDate: project.alterDate)
-                        },
-                        removed: incoming.removed)
+        return AppState(
+            todos: incoming.todos.map { todo in todos[todo.id].map { settled(todo, as: $0) } ?? todo },
+            projects: incoming.projects.map { project in
+                Project(
+                    id: project.id, title: project.title,
+                    tasks: project.tasks.map { task in tasks[task.id].map { settled(task, as: $0) } ?? task },
+                    alterDate: project.alterDate)
+            },
+            removed: incoming.removed)
     }
 
     private static func settled<Item: FieldCoded>(_ item: Item, as stored: Item) -> Item {
@@ -223,7 +257,10 @@ extension Store {
                 // NB: Taskwarrior keys annotations by their second, moving one that shares it a second on.
                 var unmatched = b
                 let notes = a.map { note -> Note in
-                    guard let index = unmatched.firstIndex(where: { $0.text == note.text && abs(second($0.date) - second(note.date)) <= 60 })
+                    guard
+                        let index = unmatched.firstIndex(where: {
+                            $0.text == note.text && abs(second($0.date) - second(note.date)) <= 60
+                        })
                     else { return note }
                     return unmatched.remove(at: index)
                 }
@@ -239,7 +276,8 @@ extension Store {
 extension Store {
     /// Notes what an export to `tool` ("taskwarrior", "todotxt") wrote, as the base its next import is merged against.
     public func noteExport(to tool: String, _ state: AppState) {
-        guard let path = try? localFile("exported-\(tool).json").path, let data = try? JSONEncoder().encode(state) else { return }
+        guard let path = try? localFile("exported-\(tool).json").path, let data = try? JSONEncoder().encode(state)
+        else { return }
         // NB: an export that cannot note what it wrote still writes it; the next import then merges without a base.
         try? AtomicFile.write(data, to: path, durable: false)
     }
@@ -251,7 +289,9 @@ extension Store {
 
     /// What the last export to `tool` wrote, if noted.
     func lastExport(to tool: String) -> AppState? {
-        guard let path = try? localFile("exported-\(tool).json").path, let data = try? Folder.readFile(path, limit: 1 << 30) else { return nil }
+        guard let path = try? localFile("exported-\(tool).json").path,
+            let data = try? Folder.readFile(path, limit: 1 << 30)
+        else { return nil }
         return try? JSONDecoder().decode(AppState.self, from: data)
     }
 }

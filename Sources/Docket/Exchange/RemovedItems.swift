@@ -15,20 +15,23 @@ extension Store {
         for tombstone in snapshot.state.removed {
             switch tombstone.kind {
             case .todo: wanted[StoreLayout.todo(tombstone.id)] = tombstone
-            case .task: if let project = tombstone.projectID { wanted[StoreLayout.task(tombstone.id, in: project)] = tombstone }
+            case .task:
+                if let project = tombstone.projectID { wanted[StoreLayout.task(tombstone.id, in: project)] = tombstone }
             case .project: continue
             }
         }
         guard !wanted.isEmpty, var commit = try git.head() else { return ([], 0) }
         var found: [Taskwarrior.RemovedItem] = []
         var seen = 0
-        // NB: along first parents, as the branch went: a removal made on another machine arrives in a merge, whose first parent still had the item.
+        // NB: along first parents, as the branch went: a removal made on another machine arrives in a merge, whose
+        // first parent still had the item.
         while seen < scanning, !wanted.isEmpty {
             seen += 1
             let parents = try git.parents(of: commit)
             guard let parent = parents.first else { return (found, 0) }
             let changed = try git.changedPaths(from: try git.tree(ofCommit: parent), to: try git.tree(ofCommit: commit))
-            // NB: read through the store's reader of a commit: a file that is not one Docket wrote is left out, as a pull leaves it.
+            // NB: read through the store's reader of a commit: a file that is not one Docket wrote is left out, as a
+            // pull leaves it.
             var reader: StoreReader?
             for change in changed where change.kind == .deleted {
                 guard let tombstone = wanted[change.path] else { continue }
@@ -36,11 +39,15 @@ extension Store {
                 if reader == nil { reader = StoreReader(try CommitSource(git: git, commit: parent)) }
                 switch tombstone.kind {
                 case .todo:
-                    if let todo = reader?.todo(tombstone.id) { found.append(.todo(todo, removed: tombstone.removedDate)) }
+                    if let todo = reader?.todo(tombstone.id) {
+                        found.append(.todo(todo, removed: tombstone.removedDate))
+                    }
                 case .task:
                     guard let projectID = tombstone.projectID, let project = try? reader?.project(projectID),
-                          let task = project.task(id: tombstone.id) else { continue }
-                    found.append(.task(task, project: titles[projectID] ?? project.title, removed: tombstone.removedDate))
+                        let task = project.task(id: tombstone.id)
+                    else { continue }
+                    found.append(
+                        .task(task, project: titles[projectID] ?? project.title, removed: tombstone.removedDate))
                 case .project:
                     continue
                 }

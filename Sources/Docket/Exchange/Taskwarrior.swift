@@ -16,9 +16,12 @@ public enum Taskwarrior {
     /// The namespace of the ids of projects and notes an import makes.
     static let namespace = UUID(uuidString: "6F1D3C52-8A0B-4E07-9A3E-2C5B7D11A0F4")!
 
-    /// The keys Docket reads into its own fields (or that Taskwarrior works out afresh: `id`, `urgency`); every other is kept.
-    static let readKeys: Set<String> = ["uuid", "description", "status", "entry", "modified", "due", "end", "project", "priority", "tags",
-                                        "annotations", "id", "urgency", seriesKey]
+    /// The keys Docket reads into its own fields (or that Taskwarrior works out afresh: `id`, `urgency`); every other
+    /// is kept.
+    static let readKeys: Set<String> = [
+        "uuid", "description", "status", "entry", "modified", "due", "end", "project", "priority", "tags",
+        "annotations", "id", "urgency", seriesKey,
+    ]
     /// The keys of a todo's recurrence, read into it.
     static let recurrenceKeys: Set<String> = ["recur", "parent", "imask", "rtype", "mask"]
     /// The key naming a series begun in Docket, on its template and instances: Docket's series id.
@@ -77,7 +80,8 @@ public enum Taskwarrior {
     public static func read(_ data: Data, file: String, projects: [String: UUID]) -> ExchangeBatch {
         var batch = ExchangeBatch()
         guard let text = String(validating: data, as: UTF8.self) else {
-            batch.problems.append(ExchangeProblem(file: file, reason: "it is not UTF-8 text", skipped: "the whole file"))
+            batch.problems.append(
+                ExchangeProblem(file: file, reason: "it is not UTF-8 text", skipped: "the whole file"))
             return batch
         }
         let entries: [Lenient]
@@ -88,23 +92,32 @@ public enum Taskwarrior {
             var lines: [Lenient] = []
             for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).isEmpty {
                 guard let entry = try? JSONDecoder().decode(Lenient.self, from: Data(line.utf8)) else {
-                    batch.problems.append(ExchangeProblem(file: file, reason: "it is not Taskwarrior's JSON (a task per line, or a list of tasks)", skipped: "the whole file"))
+                    batch.problems.append(
+                        ExchangeProblem(
+                            file: file, reason: "it is not Taskwarrior's JSON (a task per line, or a list of tasks)",
+                            skipped: "the whole file"))
                     return batch
                 }
                 lines.append(entry)
             }
             entries = lines
         } else {
-            batch.problems.append(ExchangeProblem(file: file, reason: "it is not complete JSON (cut short?); 'task export > file' writes a whole one",
-                                                  skipped: "the whole file"))
+            batch.problems.append(
+                ExchangeProblem(
+                    file: file, reason: "it is not complete JSON (cut short?); 'task export > file' writes a whole one",
+                    skipped: "the whole file"))
             return batch
         }
 
         // A template's own keys (its `until`, its UDAs…) go with each of its instances, for the export to hand back.
         var templates: [String: [String: JSONValue]] = [:]
         for entry in entries {
-            guard let task = entry.task, task.status == "recurring", task.docketseries == nil, let uuid = task.uuid?.lowercased() else { continue }
-            templates[uuid] = entry.raw.filter { !["uuid", "id", "urgency", "status", "modified", "mask"].contains($0.key) }
+            guard let task = entry.task, task.status == "recurring", task.docketseries == nil,
+                let uuid = task.uuid?.lowercased()
+            else { continue }
+            templates[uuid] = entry.raw.filter {
+                !["uuid", "id", "urgency", "status", "modified", "mask"].contains($0.key)
+            }
         }
         var todos: [TodoItem] = []
         var tasksByProject: [String: [ProjectTask]] = [:]
@@ -116,7 +129,9 @@ public enum Taskwarrior {
         for (index, entry) in entries.enumerated() {
             let place = "task \(index + 1)"
             guard let task = entry.task else {
-                batch.problems.append(ExchangeProblem(file: file, place: place, reason: entry.problem ?? "it is not a task", skipped: "that task"))
+                batch.problems.append(
+                    ExchangeProblem(
+                        file: file, place: place, reason: entry.problem ?? "it is not a task", skipped: "that task"))
                 continue
             }
             do {
@@ -124,11 +139,14 @@ public enum Taskwarrior {
                 var kept = entry.raw.filter { !readKeys.contains($0.key) }
                 kept = kept.filter { !recurrenceKeys.contains($0.key) }
                 if !isTodo { kept["start"] = nil }
-                if let parent = task.parent?.lowercased(), let template = templates[parent] { kept[templateKey] = .object(template) }
+                if let parent = task.parent?.lowercased(), let template = templates[parent] {
+                    kept[templateKey] = .object(template)
+                }
                 let read = try item(task, kept: KeptKeys(kept.isEmpty ? [:] : ["taskwarrior": kept]))
                 if let id = read.id {
                     if let earlier = first[id] {
-                        throw Unreadable(reason: "its uuid is task \(earlier + 1)'s too; 'task export' lists each task once")
+                        throw Unreadable(
+                            reason: "its uuid is task \(earlier + 1)'s too; 'task export' lists each task once")
                     }
                     first[id] = index
                 }
@@ -144,22 +162,28 @@ public enum Taskwarrior {
                         tasksByProject[title] = []
                     }
                     let owner = title.map { projects[$0] ?? Taskwarrior.projectID(title: $0) }
-                    removed.append(Tombstone(id: id, kind: owner == nil ? .todo : .task, projectID: owner, removedDate: date))
+                    removed.append(
+                        Tombstone(id: id, kind: owner == nil ? .todo : .task, projectID: owner, removedDate: date))
                     continue
                 }
                 for key in kept.keys where key != templateKey { keptCounts[key, default: 0] += 1 }
             } catch let problem as Unreadable {
                 let named = task.uuid.map { "\(place) (\(String($0.prefix(8))))" } ?? place
-                batch.problems.append(ExchangeProblem(file: file, place: named, reason: problem.reason, skipped: "that task"))
+                batch.problems.append(
+                    ExchangeProblem(file: file, place: named, reason: problem.reason, skipped: "that task"))
             } catch {}
         }
         let projectList = projectOrder.map { title in
-            Project(id: projects[title] ?? projectID(title: title), title: title, tasks: tasksByProject[title]!, alterDate: nil)
+            Project(
+                id: projects[title] ?? projectID(title: title), title: title, tasks: tasksByProject[title]!,
+                alterDate: nil)
         }
         batch.state = AppState(todos: todos, projects: projectList, removed: removed)
         if !keptCounts.isEmpty {
             let named = keptCounts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) (\($0.value))" }
-            batch.notes.append("Kept in the items' files for 'docket export taskwarrior', not used by Docket: " + named.joined(separator: ", ") + ".")
+            batch.notes.append(
+                "Kept in the items' files for 'docket export taskwarrior', not used by Docket: "
+                    + named.joined(separator: ", ") + ".")
         }
         return batch
     }
@@ -187,7 +211,9 @@ public enum Taskwarrior {
     }
 
     private static func item(_ task: Task, kept: KeptKeys) throws -> Read {
-        guard let uuidText = task.uuid, let id = UUID(hex: uuidText) else { throw Unreadable(reason: "its uuid is missing or not a uuid") }
+        guard let uuidText = task.uuid, let id = UUID(hex: uuidText) else {
+            throw Unreadable(reason: "its uuid is missing or not a uuid")
+        }
         func date(_ field: String, _ text: String?) throws -> Date? {
             guard let text else { return nil }
             guard let date = BasicDate.date(text) ?? ISODate.date(from: text) else {
@@ -197,11 +223,14 @@ public enum Taskwarrior {
         }
         let status = task.status ?? "pending"
         guard ["pending", "completed", "deleted", "waiting", "recurring"].contains(status) else {
-            throw Unreadable(reason: "status \"\(status.prefix(20))\" is not pending, completed, deleted, waiting or recurring")
+            throw Unreadable(
+                reason: "status \"\(status.prefix(20))\" is not pending, completed, deleted, waiting or recurring")
         }
         if status == "recurring" { return .template }
         let description = task.description ?? ""
-        guard !description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw Unreadable(reason: "it has no description") }
+        guard !description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw Unreadable(reason: "it has no description")
+        }
         guard let entry = try date("entry", task.entry) else { throw Unreadable(reason: "it has no entry date") }
         let modified = try date("modified", task.modified)
         let due = try date("due", task.due)
@@ -220,7 +249,9 @@ public enum Taskwarrior {
         }
         var tags: [String] = []
         for tag in task.tags ?? [] {
-            if let problem = Tags.problem(with: tag) { throw Unreadable(reason: "tag \"\(tag.prefix(30))\": \(problem)") }
+            if let problem = Tags.problem(with: tag) {
+                throw Unreadable(reason: "tag \"\(tag.prefix(30))\": \(problem)")
+            }
             tags.append(tag)
         }
         var notes: [Note] = []
@@ -228,31 +259,44 @@ public enum Taskwarrior {
             guard let text = annotation.description, let written = try date("annotation entry", annotation.entry) else {
                 throw Unreadable(reason: "an annotation has no entry date or description")
             }
-            notes.append(Note(id: NameBasedID.make(namespace: id, name: "annotation \(BasicDate.string(written)) \(text)"), date: written, text: text))
+            notes.append(
+                Note(
+                    id: NameBasedID.make(namespace: id, name: "annotation \(BasicDate.string(written)) \(text)"),
+                    date: written, text: text))
         }
         let completed = status == "completed"
         let completedDate = completed ? end ?? modified ?? entry : nil
         var recurrence: Recurrence?
         if let recur = task.recur {
             guard let every = interval(recur) else {
-                throw Unreadable(reason: "recur \"\(recur.prefix(20))\" is not an interval Docket keeps (daily, weekdays, weekly, 2w, monthly, yearly…)")
+                throw Unreadable(
+                    reason:
+                        "recur \"\(recur.prefix(20))\" is not an interval Docket keeps (daily, weekdays, weekly, 2w, monthly, yearly…)"
+                )
             }
             let series = task.docketseries.flatMap { UUID(hex: $0) } ?? task.parent.flatMap { UUID(hex: $0) } ?? id
             recurrence = Recurrence(every: every, from: .due, series: series, occurrence: Int(task.imask ?? 0) + 1)
         }
         if let project {
             let state: TaskState = completed ? .finished : start != nil ? .inProgress : .unfinished
-            return .task(ProjectTask(id: id, title: description, dueDate: DueDate(due), state: state, timeSlips: [], alterDate: modified,
-                                     tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes), completedDate: completedDate,
-                                     creationDate: entry, recurrence: recurrence, kept: kept),
-                         project: project)
+            return .task(
+                ProjectTask(
+                    id: id, title: description, dueDate: DueDate(due), state: state, timeSlips: [], alterDate: modified,
+                    tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes),
+                    completedDate: completedDate,
+                    creationDate: entry, recurrence: recurrence, kept: kept),
+                project: project)
         }
-        return .todo(TodoItem(id: id, text: description, creationDate: entry, completed: completed, dueDate: due, alterDate: modified,
-                              tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes), completedDate: completedDate,
-                              recurrence: recurrence, kept: kept))
+        return .todo(
+            TodoItem(
+                id: id, text: description, creationDate: entry, completed: completed, dueDate: due, alterDate: modified,
+                tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes),
+                completedDate: completedDate,
+                recurrence: recurrence, kept: kept))
     }
 
-    /// A Taskwarrior recurrence ("weekly", "2w", "3days", "P1W", "biweekly") as Docket's interval; nil for one Docket cannot keep.
+    /// A Taskwarrior recurrence ("weekly", "2w", "3days", "P1W", "biweekly") as Docket's interval; nil for one Docket
+    /// cannot keep.
     static func interval(_ text: String) -> Recurrence.Interval? {
         let lower = text.lowercased()
         switch lower {
@@ -269,7 +313,7 @@ public enum Taskwarrior {
         default: break
         }
         var body = Substring(lower)
-        if body.hasPrefix("p") { body = body.dropFirst() }  // ISO 8601: P1W, P2D, P1M, P1Y
+        if body.hasPrefix("p") { body = body.dropFirst() } // ISO 8601: P1W, P2D, P1M, P1Y
         let digits = body.prefix { $0.isNumber }
         let count = digits.isEmpty ? 1 : Int(digits) ?? 0
         guard (1...1000).contains(count) else { return nil }
@@ -290,7 +334,8 @@ public enum Taskwarrior {
         case (.week, 1): "weekly"
         case (.month, 1): "monthly"
         case (.year, 1): "yearly"
-        case let (unit, count): "\(count)\(unit == .day ? "days" : unit == .week ? "weeks" : unit == .month ? "months" : "years")"
+        case let (unit, count):
+            "\(count)\(unit == .day ? "days" : unit == .week ? "weeks" : unit == .month ? "months" : "years")"
         }
     }
 
@@ -308,88 +353,119 @@ public enum Taskwarrior {
     /// `imask`), with the template itself, whose `mask` marks every instance
     /// Docket has, so Taskwarrior makes no second pending instance; and each
     /// of `removed` as a deleted task. `task import` replaces a task whole.
-    public static func export(_ state: AppState, removed: [RemovedItem] = [], calendar: Calendar = .current) throws -> Data {
+    public static func export(_ state: AppState, removed: [RemovedItem] = [], calendar: Calendar = .current) throws
+        -> Data
+    {
         var tasks: [[String: Any]] = []
-        func common(_ id: UUID, _ text: String, _ alter: Date?, _ due: Date?, _ tags: [String], _ priority: Priority?, _ notes: [Note],
-                    done: Bool, doneDate: Date?, entry: Date, kept: KeptKeys) -> [String: Any] {
+        func common(
+            _ id: UUID, _ text: String, _ alter: Date?, _ due: Date?, _ tags: [String], _ priority: Priority?,
+            _ notes: [Note],
+            done: Bool, doneDate: Date?, entry: Date, kept: KeptKeys
+        ) -> [String: Any] {
             var task = kept["taskwarrior"].filter { $0.key != templateKey }.mapValues(\.foundationValue)
             // NB: Taskwarrior crashes on a task without a description.
-            task.merge(["uuid": id.uuidString.lowercased(), "description": text.isEmpty ? "-" : text, "entry": BasicDate.string(entry),
-                        "modified": BasicDate.string(alter ?? entry), "status": done ? "completed" : "pending"]) { _, new in new }
+            task.merge([
+                "uuid": id.uuidString.lowercased(), "description": text.isEmpty ? "-" : text,
+                "entry": BasicDate.string(entry),
+                "modified": BasicDate.string(alter ?? entry), "status": done ? "completed" : "pending",
+            ]) { _, new in new }
             for key in ["due", "end", "tags", "priority", "annotations", "start"] { task[key] = nil }
             if let due { task["due"] = BasicDate.string(due) }
             if done { task["end"] = BasicDate.string(doneDate ?? alter ?? entry) }
             if !tags.isEmpty { task["tags"] = tags }
             if let priority { task["priority"] = priority == .high ? "H" : priority == .medium ? "M" : "L" }
             if !notes.isEmpty {
-                // NB: Taskwarrior keys annotations by their second: one that shares it goes a second on, as Taskwarrior would move it.
+                // NB: Taskwarrior keys annotations by their second: one that shares it goes a second on, as Taskwarrior
+                // would move it.
                 var taken = Set<Int64>()
                 task["annotations"] = notes.map { note -> [String: String] in
                     var second = Int64(note.date.timeIntervalSince1970.rounded(.down))
                     while !taken.insert(second).inserted { second += 1 }
-                    return ["entry": BasicDate.string(Date(timeIntervalSince1970: TimeInterval(second))), "description": note.text]
+                    return [
+                        "entry": BasicDate.string(Date(timeIntervalSince1970: TimeInterval(second))),
+                        "description": note.text,
+                    ]
                 }
             }
             return task
         }
         func todoTask(_ todo: TodoItem) -> [String: Any] {
-            var task = common(todo.id, todo.text, todo.alterDate, todo.dueDate, todo.tags, todo.priority, todo.notes,
-                              done: todo.completed, doneDate: todo.completedDate, entry: todo.creationDate, kept: todo.kept)
+            var task = common(
+                todo.id, todo.text, todo.alterDate, todo.dueDate, todo.tags, todo.priority, todo.notes,
+                done: todo.completed, doneDate: todo.completedDate, entry: todo.creationDate, kept: todo.kept)
             if let start = todo.kept["taskwarrior"]["start"], !todo.completed { task["start"] = start.foundationValue }
             return task
         }
         func projectTask(_ projectTask: ProjectTask, project: String) -> [String: Any] {
-            // NB: a task made before Docket kept creation dates has none; its first slip, else its alter date, stands for one.
+            // NB: a task made before Docket kept creation dates has none; its first slip, else its alter date, stands
+            // for one.
             let guess = projectTask.timeSlips.first?.start ?? projectTask.alterDate ?? Date(timeIntervalSince1970: 0)
             let entry = projectTask.creationDate ?? min(guess, projectTask.alterDate ?? guess)
-            var task = common(projectTask.id, projectTask.title, projectTask.alterDate, projectTask.dueDate.date, projectTask.tags,
-                              projectTask.priority, projectTask.notes, done: projectTask.state == .finished,
-                              doneDate: projectTask.completedDate, entry: entry, kept: projectTask.kept)
+            var task = common(
+                projectTask.id, projectTask.title, projectTask.alterDate, projectTask.dueDate.date, projectTask.tags,
+                projectTask.priority, projectTask.notes, done: projectTask.state == .finished,
+                doneDate: projectTask.completedDate, entry: entry, kept: projectTask.kept)
             task["project"] = project
-            if projectTask.state == .inProgress { task["start"] = BasicDate.string(projectTask.runningSlip?.start ?? projectTask.alterDate ?? entry) }
+            if projectTask.state == .inProgress {
+                task["start"] = BasicDate.string(projectTask.runningSlip?.start ?? projectTask.alterDate ?? entry)
+            }
             return task
         }
 
-        // Repeating todos and tasks, by series: each instance names its template, and the template is written with them.
+        // Repeating todos and tasks, by series: each instance names its template, and the template is written with
+        // them.
         struct Instance {
-            let id: UUID, text: String, creation: Date, alter: Date?, due: Date?, completed: Bool, tags: [String], priority: Priority?
+            let id: UUID, text: String, creation: Date, alter: Date?, due: Date?, completed: Bool, tags: [String],
+                priority: Priority?
             let recurrence: Recurrence, kept: KeptKeys, project: String?
         }
         var series: [UUID: [Instance]] = [:]
         var removedOccurrences: [UUID: Set<Int>] = [:]
         for todo in state.todos {
             guard let recurrence = todo.recurrence, let due = todo.dueDate else { continue }
-            series[recurrence.series, default: []].append(Instance(id: todo.id, text: todo.text, creation: todo.creationDate, alter: todo.alterDate,
-                                                                   due: due, completed: todo.completed, tags: todo.tags, priority: todo.priority,
-                                                                   recurrence: recurrence, kept: todo.kept, project: nil))
+            series[recurrence.series, default: []].append(
+                Instance(
+                    id: todo.id, text: todo.text, creation: todo.creationDate, alter: todo.alterDate,
+                    due: due, completed: todo.completed, tags: todo.tags, priority: todo.priority,
+                    recurrence: recurrence, kept: todo.kept, project: nil))
         }
         for project in state.projects {
             for task in project.tasks {
                 guard let recurrence = task.recurrence, let due = task.dueDate.date else { continue }
-                series[recurrence.series, default: []].append(Instance(id: task.id, text: task.title, creation: task.creationDate ?? due,
-                                                                       alter: task.alterDate, due: due, completed: task.state == .finished,
-                                                                       tags: task.tags, priority: task.priority, recurrence: recurrence,
-                                                                       kept: task.kept, project: project.title))
+                series[recurrence.series, default: []].append(
+                    Instance(
+                        id: task.id, text: task.title, creation: task.creationDate ?? due,
+                        alter: task.alterDate, due: due, completed: task.state == .finished,
+                        tags: task.tags, priority: task.priority, recurrence: recurrence,
+                        kept: task.kept, project: project.title))
             }
         }
         for item in removed {
             switch item {
-            case let .todo(todo, _): if let r = todo.recurrence { removedOccurrences[r.series, default: []].insert(r.occurrence) }
-            case let .task(task, _, _): if let r = task.recurrence { removedOccurrences[r.series, default: []].insert(r.occurrence) }
+            case let .todo(todo, _):
+                if let r = todo.recurrence { removedOccurrences[r.series, default: []].insert(r.occurrence) }
+            case let .task(task, _, _):
+                if let r = task.recurrence { removedOccurrences[r.series, default: []].insert(r.occurrence) }
             }
         }
         var templates: [UUID: UUID] = [:]
         for (id, instances) in series.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
             let newest = instances.max { $0.recurrence.occurrence < $1.recurrence.occurrence }!
             let every = newest.recurrence.every
-            // A series Taskwarrior began keeps its template (its keys came with each instance); one begun in Docket gets one, named from it.
+            // A series Taskwarrior began keeps its template (its keys came with each instance); one begun in Docket
+            // gets one, named from it.
             let kept = instances.lazy.compactMap { instance -> [String: JSONValue]? in
-                if case let .object(template)? = instance.kept["taskwarrior"][templateKey] { return template } else { return nil }
+                if case let .object(template)? = instance.kept["taskwarrior"][templateKey] {
+                    return template
+                } else {
+                    return nil
+                }
             }.first
             let uuid = kept == nil ? NameBasedID.make(namespace: namespace, name: "template " + id.uuidString) : id
             templates[id] = uuid
             var template = (kept ?? [:]).mapValues(\.foundationValue)
-            let occurrences = Dictionary(instances.map { ($0.recurrence.occurrence, $0) }, uniquingKeysWith: { a, _ in a })
+            let occurrences = Dictionary(
+                instances.map { ($0.recurrence.occurrence, $0) }, uniquingKeysWith: { a, _ in a })
             let last = occurrences.keys.max()!
             let mask = (1...last).map { occurrence -> String in
                 if let instance = occurrences[occurrence] { return instance.completed ? "+" : "-" }
@@ -399,9 +475,12 @@ public enum Taskwarrior {
                 let first = instances.min { $0.recurrence.occurrence < $1.recurrence.occurrence }!
                 template["description"] = newest.text.isEmpty ? "-" : newest.text
                 template["entry"] = BasicDate.string(instances.map(\.creation).min()!)
-                template["due"] = BasicDate.string(every.before(first.due!, times: first.recurrence.occurrence - 1, calendar: calendar))
+                template["due"] = BasicDate.string(
+                    every.before(first.due!, times: first.recurrence.occurrence - 1, calendar: calendar))
                 if !newest.tags.isEmpty { template["tags"] = newest.tags }
-                if let priority = newest.priority { template["priority"] = priority == .high ? "H" : priority == .medium ? "M" : "L" }
+                if let priority = newest.priority {
+                    template["priority"] = priority == .high ? "H" : priority == .medium ? "M" : "L"
+                }
                 if let project = newest.project { template["project"] = project }
                 template[seriesKey] = id.uuidString.lowercased()
             }
@@ -450,6 +529,7 @@ public enum Taskwarrior {
             task["modified"] = BasicDate.string(max(date, BasicDate.date(task["modified"] as? String ?? "") ?? date))
             tasks.append(task)
         }
-        return try JSONSerialization.data(withJSONObject: tasks, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return try JSONSerialization.data(
+            withJSONObject: tasks, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 }

@@ -25,15 +25,18 @@ public enum TodoTxt {
     /// A line that says all the store's todo of its id says (to the day) is that todo, unchanged;
     /// one that says otherwise is an edit made when its file was last modified (`modified`, by file
     /// name; else `now`), as a line keeps no time of its own.
-    public static func read(_ files: [(name: String, data: Data)], existing: (UUID) -> TodoItem? = { _ in nil },
-                            modified: [String: Date] = [:], now: Date = Date()) -> ExchangeBatch {
+    public static func read(
+        _ files: [(name: String, data: Data)], existing: (UUID) -> TodoItem? = { _ in nil },
+        modified: [String: Date] = [:], now: Date = Date()
+    ) -> ExchangeBatch {
         var batch = ExchangeBatch()
         batch.completesSeries = true
         var todos: [TodoItem] = []
         var seen: [String: Int] = [:]
         for (name, data) in files {
             guard let text = String(validating: data, as: UTF8.self) else {
-                batch.problems.append(ExchangeProblem(file: name, reason: "it is not UTF-8 text", skipped: "the whole file"))
+                batch.problems.append(
+                    ExchangeProblem(file: name, reason: "it is not UTF-8 text", skipped: "the whole file"))
                 continue
             }
             for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -49,8 +52,11 @@ public enum TodoTxt {
                     if let recurrence = read.todo.recurrence {
                         // A series goes on under the id it had; a line new to the store begins one of its own.
                         let series = old?.recurrence?.series ?? read.todo.id
-                        read.todo = read.todo.replacing(recurrence: .some(Recurrence(every: recurrence.every, from: recurrence.from, series: series,
-                                                                                     occurrence: old?.recurrence?.occurrence ?? 1)))
+                        read.todo = read.todo.replacing(
+                            recurrence: .some(
+                                Recurrence(
+                                    every: recurrence.every, from: recurrence.from, series: series,
+                                    occurrence: old?.recurrence?.occurrence ?? 1)))
                     }
                     if let old, read.todo.completed, !read.saysPriority, let priority = old.priority {
                         read.todo = read.todo.replacing(priority: .some(priority))
@@ -58,22 +64,27 @@ public enum TodoTxt {
                     if let old, TodoTxt.line(old) == TodoTxt.line(read.todo) {
                         read.todo = old
                     } else if let old {
-                        // What a line says, over the todo it was: every field a line cannot say (notes, kept keys, a time
+                        // What a line says, over the todo it was: every field a line cannot say (notes, kept keys, a
+                        // time
                         // of day) is kept, and a date the line gives to the day is the todo's own when it is that day.
                         let line = read.todo
                         func day(_ date: Date?) -> String? { date.map { BasicDate.dayString($0) } }
                         func keeping(_ read: Date?, _ had: Date?) -> Date? { day(read) == day(had) ? had : read }
-                        read.todo = old.replacing(text: line.text, creationDate: keeping(line.creationDate, old.creationDate),
-                                                  completed: line.completed, dueDate: .some(keeping(line.dueDate, old.dueDate)),
-                                                  // NB: later than the store's own date for it, unless the store changed it since the file was written.
-                                                  alterDate: .some(max(modified[name] ?? now, line.alterDate ?? .distantPast)),
-                                                  tags: line.tags, priority: .some(line.priority),
-                                                  completedDate: .some(line.completed ? keeping(line.completedDate, old.completedDate) : nil),
-                                                  recurrence: .some(line.recurrence))
+                        read.todo = old.replacing(
+                            text: line.text, creationDate: keeping(line.creationDate, old.creationDate),
+                            completed: line.completed, dueDate: .some(keeping(line.dueDate, old.dueDate)),
+                            // NB: later than the store's own date for it, unless the store changed it since the file
+                            // was written.
+                            alterDate: .some(max(modified[name] ?? now, line.alterDate ?? .distantPast)),
+                            tags: line.tags, priority: .some(line.priority),
+                            completedDate: .some(line.completed ? keeping(line.completedDate, old.completedDate) : nil),
+                            recurrence: .some(line.recurrence))
                     }
                     todos.append(read.todo)
                 } catch let problem as Unreadable {
-                    batch.problems.append(ExchangeProblem(file: name, place: "line \(index + 1)", reason: problem.reason, skipped: "that line"))
+                    batch.problems.append(
+                        ExchangeProblem(
+                            file: name, place: "line \(index + 1)", reason: problem.reason, skipped: "that line"))
                 } catch {}
             }
         }
@@ -106,14 +117,23 @@ public enum TodoTxt {
         if words.first == "x" {
             completed = true
             words.removeFirst()
-            if let date = day(words.first) { completedDate = date; words.removeFirst() }
-            if let date = day(words.first) { creationDate = date; words.removeFirst() }
+            if let date = day(words.first) {
+                completedDate = date
+                words.removeFirst()
+            }
+            if let date = day(words.first) {
+                creationDate = date
+                words.removeFirst()
+            }
         }
         if let first = words.first, let found = letterPriority(first) {
             priority = found
             words.removeFirst()
         }
-        if creationDate == nil, let date = day(words.first) { creationDate = date; words.removeFirst() }
+        if creationDate == nil, let date = day(words.first) {
+            creationDate = date
+            words.removeFirst()
+        }
         var text: [String] = []
         var tags: [String] = []
         var due: Date?
@@ -123,10 +143,15 @@ public enum TodoTxt {
         for word in words {
             if word.count > 1, word.hasPrefix("+") || word.hasPrefix("@") {
                 let tag = word.hasPrefix("+") ? String(word.dropFirst()) : word
-                if Tags.problem(with: tag) == nil { tags.append(tag); continue }
+                if Tags.problem(with: tag) == nil {
+                    tags.append(tag)
+                    continue
+                }
             }
             if word.hasPrefix("due:") {
-                guard let date = day(String(word.dropFirst(4))) else { throw Unreadable(reason: "\(word.prefix(30)) is not a date as due:YYYY-MM-DD") }
+                guard let date = day(String(word.dropFirst(4))) else {
+                    throw Unreadable(reason: "\(word.prefix(30)) is not a date as due:YYYY-MM-DD")
+                }
                 due = date
                 continue
             }
@@ -136,7 +161,8 @@ public enum TodoTxt {
             }
             if word.hasPrefix("rec:") {
                 guard let read = Self.recurrence(String(word.dropFirst(4))) else {
-                    throw Unreadable(reason: "\(word.prefix(30)) is not a repeat such as rec:1w or rec:+2d (d, b, w, m, y)")
+                    throw Unreadable(
+                        reason: "\(word.prefix(30)) is not a repeat such as rec:1w or rec:+2d (d, b, w, m, y)")
                 }
                 repeating = read
                 continue
@@ -151,9 +177,10 @@ public enum TodoTxt {
         let joined = text.joined(separator: " ")
         let created = creationDate ?? completedDate ?? now
         let done = completed ? completedDate ?? created : nil
-        let todo = TodoItem(id: id ?? .zero, text: joined, creationDate: created, completed: completed, dueDate: due,
-                            alterDate: done, tags: Tags.normalized(tags), priority: priority, completedDate: done,
-                            recurrence: repeating.map { Recurrence(every: $0.every, from: $0.from, series: id ?? .zero) })
+        let todo = TodoItem(
+            id: id ?? .zero, text: joined, creationDate: created, completed: completed, dueDate: due,
+            alterDate: done, tags: Tags.normalized(tags), priority: priority, completedDate: done,
+            recurrence: repeating.map { Recurrence(every: $0.every, from: $0.from, series: id ?? .zero) })
         return Line(todo: todo, key: joined, saysPriority: saidPriority || (completed && priority != nil))
     }
 
@@ -162,11 +189,15 @@ public enum TodoTxt {
         var body = Substring(value)
         let strict = body.hasPrefix("+")
         if strict { body = body.dropFirst() }
-        guard let unit = body.last, let count = Int(body.dropLast().isEmpty ? "1" : body.dropLast()), (1...1000).contains(count) else { return nil }
+        guard let unit = body.last, let count = Int(body.dropLast().isEmpty ? "1" : body.dropLast()),
+            (1...1000).contains(count)
+        else { return nil }
         let interval: Recurrence.Interval
         switch unit {
         case "d": interval = .init(.day, count: count)
-        case "b": guard count == 1 else { return nil }; interval = .init(.weekday)
+        case "b":
+            guard count == 1 else { return nil }
+            interval = .init(.weekday)
         case "w": interval = .init(.week, count: count)
         case "m": interval = .init(.month, count: count)
         case "y": interval = .init(.year, count: count)
@@ -184,7 +215,9 @@ public enum TodoTxt {
     /// (A) is high, (B) medium, (C) to (Z) low; nil when the word is not a priority.
     static func letterPriority(_ word: String) -> Priority? {
         let scalars = Array(word.unicodeScalars)
-        guard scalars.count == 3, scalars[0] == "(", scalars[2] == ")", ("A"..."Z").contains(scalars[1]) else { return nil }
+        guard scalars.count == 3, scalars[0] == "(", scalars[2] == ")", ("A"..."Z").contains(scalars[1]) else {
+            return nil
+        }
         return scalars[1] == "A" ? .high : scalars[1] == "B" ? .medium : .low
     }
 
@@ -197,12 +230,15 @@ public enum TodoTxt {
             let text = words(todo.text)
             seen[text, default: 0] += 1
             let line = self.line(todo)
-            lines.append(derivedID(text, seen[text]!) == todo.id ? line : line + " id:" + todo.id.uuidString.lowercased())
+            lines.append(
+                derivedID(text, seen[text]!) == todo.id ? line : line + " id:" + todo.id.uuidString.lowercased())
         }
         return lines.map { $0 + "\n" }.joined()
     }
 
-    private static func words(_ text: String) -> String { text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ") }
+    private static func words(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
 
     /// The line of a todo, without its id.
     static func line(_ todo: TodoItem) -> String {
@@ -220,7 +256,8 @@ public enum TodoTxt {
         }
         words.append(day(todo.creationDate))
         words.append(self.words(todo.text))
-        // NB: a tag read from a file is checked as one typed is; one made otherwise still cannot start a line of its own.
+        // NB: a tag read from a file is checked as one typed is; one made otherwise still cannot start a line of its
+        // own.
         words += todo.tags.map { self.words($0).replacingOccurrences(of: " ", with: "_") }.filter { !$0.isEmpty }
             .map { $0.hasPrefix("@") ? $0 : "+" + $0 }
         if let due = todo.dueDate { words.append("due:" + day(due)) }

@@ -21,8 +21,10 @@ enum CalendarEntry: Equatable {
 enum VTodo {
     static let namespace = UUID(uuidString: "3E9B7A20-C1D4-4B65-A8F0-5D2E6C9B1F47")!
     /// The properties Docket writes; every other is kept as found.
-    static let managed: Set<String> = ["UID", "SUMMARY", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "DUE", "PRIORITY", "CATEGORIES",
-                                       "DESCRIPTION", "RRULE", "CREATED", "LAST-MODIFIED", "DTSTAMP", stampName]
+    static let managed: Set<String> = [
+        "UID", "SUMMARY", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "DUE", "PRIORITY", "CATEGORIES",
+        "DESCRIPTION", "RRULE", "CREATED", "LAST-MODIFIED", "DTSTAMP", stampName,
+    ]
     /// The property naming the version of the item Docket wrote a file from. Calendar apps keep a property they do not
     /// know, so a file edited on a phone says which version the edit started from, and is merged against that.
     static let stampName = "X-DOCKET-VERSION"
@@ -55,10 +57,16 @@ enum VTodo {
         guard calendar.name == "VCALENDAR" else { throw Unreadable(reason: "it is not a VCALENDAR") }
         // NB: a repeating todo may come with overrides of some of its instances (RECURRENCE-ID), all under its UID.
         let todos = calendar.components.filter { $0.name == "VTODO" && $0.property("RECURRENCE-ID") == nil }
-        guard todos.count == 1 else { throw Unreadable(reason: todos.isEmpty ? "it holds no VTODO" : "it holds \(todos.count) VTODOs, not one") }
-        guard let uid = todos[0].property("UID")?.text, !uid.isEmpty else { throw Unreadable(reason: "its VTODO has no UID") }
+        guard todos.count == 1 else {
+            throw Unreadable(reason: todos.isEmpty ? "it holds no VTODO" : "it holds \(todos.count) VTODOs, not one")
+        }
+        guard let uid = todos[0].property("UID")?.text, !uid.isEmpty else {
+            throw Unreadable(reason: "its VTODO has no UID")
+        }
         let others = calendar.components.filter { $0.name == "VTODO" && $0.property("RECURRENCE-ID") != nil }
-        if others.contains(where: { $0.property("UID")?.text != uid }) { throw Unreadable(reason: "it holds VTODOs of more than one UID") }
+        if others.contains(where: { $0.property("UID")?.text != uid }) {
+            throw Unreadable(reason: "it holds VTODOs of more than one UID")
+        }
         return (todos[0], uid)
     }
 
@@ -81,26 +89,33 @@ enum VTodo {
     static func fields(_ vtodo: ICalComponent) throws -> Fields {
         func date(_ name: String) throws -> Date? { try VTodo.date(vtodo.property(name), name: name) }
         let summary = vtodo.property("SUMMARY")?.text ?? ""
-        guard !summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw Unreadable(reason: "its VTODO has no SUMMARY") }
+        guard !summary.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw Unreadable(reason: "its VTODO has no SUMMARY")
+        }
         var priority: Priority?
         if let text = vtodo.property("PRIORITY")?.value.trimmingCharacters(in: .whitespaces) {
-            guard let number = Int(text), (0...9).contains(number) else { throw Unreadable(reason: "PRIORITY \"\(text.prefix(10))\" is not 0 to 9") }
+            guard let number = Int(text), (0...9).contains(number) else {
+                throw Unreadable(reason: "PRIORITY \"\(text.prefix(10))\" is not 0 to 9")
+            }
             priority = number == 0 ? nil : number < 5 ? .high : number == 5 ? .medium : .low
         }
         var tags: [String] = []
         for property in vtodo.all("CATEGORIES") {
             for tag in ICalComponent.list(property.value) {
                 let word = tag.replacingOccurrences(of: " ", with: "-")
-                if let problem = Tags.problem(with: word) { throw Unreadable(reason: "category \"\(tag.prefix(30))\": \(problem)") }
+                if let problem = Tags.problem(with: word) {
+                    throw Unreadable(reason: "category \"\(tag.prefix(30))\": \(problem)")
+                }
                 tags.append(word)
             }
         }
         var every: Recurrence.Interval?
         if let rule = vtodo.property("RRULE")?.value { every = try interval(rule) }
-        return Fields(summary: summary, status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased(),
-                      completed: try date("COMPLETED"), due: try date("DUE"), priority: priority, tags: Tags.normalized(tags),
-                      description: vtodo.property("DESCRIPTION")?.text, every: every, created: try date("CREATED"),
-                      lastModified: try date("LAST-MODIFIED") ?? date("DTSTAMP"))
+        return Fields(
+            summary: summary, status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased(),
+            completed: try date("COMPLETED"), due: try date("DUE"), priority: priority, tags: Tags.normalized(tags),
+            description: vtodo.property("DESCRIPTION")?.text, every: every, created: try date("CREATED"),
+            lastModified: try date("LAST-MODIFIED") ?? date("DTSTAMP"))
     }
 
     /// A date property's date (a day for `VALUE=DATE`), in its `TZID`.
@@ -109,10 +124,14 @@ enum VTodo {
         let value = property.value.trimmingCharacters(in: .whitespaces)
         let zone = property.parameter("TZID").flatMap(TimeZone.init(identifier:)) ?? .current
         if property.parameter("VALUE")?.uppercased() == "DATE" || value.count == 8 {
-            guard let day = BasicDate.day(value, zone: zone) else { throw Unreadable(reason: "\(name) \"\(value.prefix(30))\" is not a date") }
+            guard let day = BasicDate.day(value, zone: zone) else {
+                throw Unreadable(reason: "\(name) \"\(value.prefix(30))\" is not a date")
+            }
             return day
         }
-        guard let date = BasicDate.date(value, zone: zone) else { throw Unreadable(reason: "\(name) \"\(value.prefix(30))\" is not a date") }
+        guard let date = BasicDate.date(value, zone: zone) else {
+            throw Unreadable(reason: "\(name) \"\(value.prefix(30))\" is not a date")
+        }
         return date
     }
 
@@ -123,11 +142,15 @@ enum VTodo {
         guard fields.every != nil, fields.status != "COMPLETED", let due = fields.due else { return }
         for override in calendar.components where override.name == "VTODO" && override.property("UID")?.text == uid {
             guard let instance = try? date(override.property("RECURRENCE-ID"), name: "RECURRENCE-ID"),
-                  Int64(instance.timeIntervalSince1970) == Int64(due.timeIntervalSince1970),
-                  let status = override.property("STATUS")?.value.uppercased(), status == "COMPLETED" || status == "CANCELLED" else { continue }
+                Int64(instance.timeIntervalSince1970) == Int64(due.timeIntervalSince1970),
+                let status = override.property("STATUS")?.value.uppercased(),
+                status == "COMPLETED" || status == "CANCELLED"
+            else { continue }
             fields.status = status
             fields.completed = (try? date(override.property("COMPLETED"), name: "COMPLETED")) ?? fields.completed
-            fields.lastModified = [fields.lastModified, try? date(override.property("LAST-MODIFIED"), name: "LAST-MODIFIED")].compactMap { $0 }.max()
+            fields.lastModified = [
+                fields.lastModified, try? date(override.property("LAST-MODIFIED"), name: "LAST-MODIFIED"),
+            ].compactMap { $0 }.max()
         }
     }
 
@@ -136,7 +159,9 @@ enum VTodo {
         var parts: [String: String] = [:]
         for part in rule.split(separator: ";") {
             let pair = part.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2 else { throw Unreadable(reason: "RRULE part \"\(part.prefix(20))\" is not NAME=value") }
+            guard pair.count == 2 else {
+                throw Unreadable(reason: "RRULE part \"\(part.prefix(20))\" is not NAME=value")
+            }
             parts[pair[0].uppercased()] = pair[1].uppercased()
         }
         let count = Int(parts.removeValue(forKey: "INTERVAL") ?? "1") ?? 0
@@ -148,32 +173,45 @@ enum VTodo {
             if parts.isEmpty { return .init(.weekday) }
         }
         if let unknown = parts.keys.sorted().first {
-            throw Unreadable(reason: "RRULE part \(unknown.prefix(20)) is one Docket does not keep (it keeps FREQ and INTERVAL)")
+            throw Unreadable(
+                reason: "RRULE part \(unknown.prefix(20)) is one Docket does not keep (it keeps FREQ and INTERVAL)")
         }
         switch freq {
         case "DAILY": return .init(.day, count: count)
         case "WEEKLY": return .init(.week, count: count)
         case "MONTHLY": return .init(.month, count: count)
         case "YEARLY": return .init(.year, count: count)
-        default: throw Unreadable(reason: "RRULE FREQ \(freq?.prefix(20) ?? "is missing"); Docket keeps DAILY, WEEKLY, MONTHLY and YEARLY")
+        default:
+            throw Unreadable(
+                reason: "RRULE FREQ \(freq?.prefix(20) ?? "is missing"); Docket keeps DAILY, WEEKLY, MONTHLY and YEARLY"
+            )
         }
     }
 
     /// A date as read, or `previous` when they are the same second (a file holds seconds, Docket milliseconds).
     static func keep(_ read: Date?, _ previous: Date?) -> Date? {
         guard let read, let previous else { return read }
-        return Int64(read.timeIntervalSince1970.rounded(.down)) == Int64(previous.timeIntervalSince1970.rounded(.down)) ? previous : read
+        return Int64(read.timeIntervalSince1970.rounded(.down)) == Int64(previous.timeIntervalSince1970.rounded(.down))
+            ? previous : read
     }
 
-    /// The notes a DESCRIPTION gives: `previous` when it renders the same; else a note per paragraph, each kept from `previous` when its text is there.
+    /// The notes a DESCRIPTION gives: `previous` when it renders the same; else a note per paragraph, each kept from
+    /// `previous` when its text is there.
     static func notes(_ description: String?, previous: [Note], item: UUID, date: Date) -> [Note] {
         let text = description ?? ""
         if text == render(previous) { return previous }
-        let paragraphs = text.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        let paragraphs = text.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .filter { !$0.isEmpty }
         var notes: [Note] = []
         for paragraph in paragraphs {
-            if let kept = previous.first(where: { $0.text == paragraph && !notes.contains($0) }) { notes.append(kept); continue }
-            notes.append(Note(id: NameBasedID.make(namespace: item, name: "description " + paragraph), date: date, text: paragraph))
+            if let kept = previous.first(where: { $0.text == paragraph && !notes.contains($0) }) {
+                notes.append(kept)
+                continue
+            }
+            notes.append(
+                Note(
+                    id: NameBasedID.make(namespace: item, name: "description " + paragraph), date: date, text: paragraph
+                ))
         }
         return Note.inOrder(notes)
     }
@@ -188,46 +226,58 @@ enum VTodo {
         switch previous {
         case let .task(task, project)?:
             let state: TaskState = done ? .finished : f.status == "IN-PROCESS" ? .inProgress : .unfinished
-            let completedDate = done ? keep(f.completed, task.completedDate) ?? task.completedDate ?? f.lastModified ?? now : nil
+            let completedDate =
+                done ? keep(f.completed, task.completedDate) ?? task.completedDate ?? f.lastModified ?? now : nil
             // NB: as for a todo, a done instance's file says nothing of its series.
             var recurrence = done ? task.recurrence : nil
             if let every = f.every {
-                recurrence = task.recurrence.map { Recurrence(every: every, from: $0.from, series: $0.series, occurrence: $0.occurrence) }
+                recurrence =
+                    task.recurrence.map {
+                        Recurrence(every: every, from: $0.from, series: $0.series, occurrence: $0.occurrence)
+                    }
                     ?? Recurrence(every: every, series: id)
             }
             // What a VTODO carries, over the task it was: every field it cannot say is kept.
-            var read = task.replacing(id: id, title: f.summary, dueDate: DueDate(keep(f.due, task.dueDate.date)), state: state,
-                                      alterDate: .some(keep(f.lastModified, task.alterDate)), tags: f.tags, priority: .some(f.priority),
-                                      notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now),
-                                      completedDate: .some(completedDate), recurrence: .some(recurrence))
+            var read = task.replacing(
+                id: id, title: f.summary, dueDate: DueDate(keep(f.due, task.dueDate.date)), state: state,
+                alterDate: .some(keep(f.lastModified, task.alterDate)), tags: f.tags, priority: .some(f.priority),
+                notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now),
+                completedDate: .some(completedDate), recurrence: .some(recurrence))
             if sameContent(.task(read, project: project), .task(task, project: project)) { read = task }
             return .task(read, project: project)
         case let .todo(todo)?:
-            let completedDate = done ? keep(f.completed, todo.completedDate) ?? todo.completedDate ?? f.lastModified ?? now : nil
+            let completedDate =
+                done ? keep(f.completed, todo.completedDate) ?? todo.completedDate ?? f.lastModified ?? now : nil
             // NB: a done instance's file says nothing of its series (Docket writes no RRULE for it, and todoman drops
             // it when it completes one): it keeps the series it had.
             var recurrence = done ? todo.recurrence : nil
             if let every = f.every {
-                recurrence = todo.recurrence.map { Recurrence(every: every, from: $0.from, series: $0.series, occurrence: $0.occurrence) }
+                recurrence =
+                    todo.recurrence.map {
+                        Recurrence(every: every, from: $0.from, series: $0.series, occurrence: $0.occurrence)
+                    }
                     ?? Recurrence(every: every, series: id)
             }
             // What a VTODO carries, over the todo it was: every field it cannot say is kept.
-            var read = todo.replacing(id: id, text: f.summary, completed: done, dueDate: .some(keep(f.due, todo.dueDate)),
-                                      alterDate: .some(keep(f.lastModified, todo.alterDate)), tags: f.tags, priority: .some(f.priority),
-                                      notes: notes(f.description, previous: todo.notes, item: id, date: f.lastModified ?? now),
-                                      completedDate: .some(completedDate), recurrence: .some(recurrence))
+            var read = todo.replacing(
+                id: id, text: f.summary, completed: done, dueDate: .some(keep(f.due, todo.dueDate)),
+                alterDate: .some(keep(f.lastModified, todo.alterDate)), tags: f.tags, priority: .some(f.priority),
+                notes: notes(f.description, previous: todo.notes, item: id, date: f.lastModified ?? now),
+                completedDate: .some(completedDate), recurrence: .some(recurrence))
             if sameContent(.todo(read), .todo(todo)) { read = todo }
             return .todo(read)
         case nil:
             let created = f.created ?? f.lastModified ?? now
-            let fresh = TodoItem(id: id, text: f.summary, creationDate: created, completed: false, dueDate: nil, alterDate: nil)
+            let fresh = TodoItem(
+                id: id, text: f.summary, creationDate: created, completed: false, dueDate: nil, alterDate: nil)
             return entry(f, id: id, previous: .todo(fresh), now: now)
         }
     }
 
     /// Whether two entries say the same in every field a VTODO carries (the alter date aside).
     static func sameContent(_ a: CalendarEntry, _ b: CalendarEntry) -> Bool {
-        properties(a).filter { $0.name != "LAST-MODIFIED" && $0.name != "DTSTAMP" } == properties(b).filter { $0.name != "LAST-MODIFIED" && $0.name != "DTSTAMP" }
+        properties(a).filter { $0.name != "LAST-MODIFIED" && $0.name != "DTSTAMP" }
+            == properties(b).filter { $0.name != "LAST-MODIFIED" && $0.name != "DTSTAMP" }
     }
 
     // MARK: Writing
@@ -235,23 +285,36 @@ enum VTodo {
     /// The managed properties of an entry, in the order Docket writes them.
     static func properties(_ entry: CalendarEntry, uid: String? = nil) -> [ICalComponent.Property] {
         var out: [ICalComponent.Property] = []
-        func add(_ name: String, _ value: String, _ parameters: String = "") { out.append(.init(name: name, parameters: parameters, value: value)) }
-        func dateValue(_ name: String, _ date: Date) {
-            if BasicDate.isDay(date) { add(name, BasicDate.dayString(date), ";VALUE=DATE") } else { add(name, BasicDate.string(date)) }
+        func add(_ name: String, _ value: String, _ parameters: String = "") {
+            out.append(.init(name: name, parameters: parameters, value: value))
         }
-        let (text, done, completedDate, due, alter, tags, priority, notes, status): (String, Bool, Date?, Date?, Date?, [String], Priority?, [Note], String)
+        func dateValue(_ name: String, _ date: Date) {
+            if BasicDate.isDay(date) {
+                add(name, BasicDate.dayString(date), ";VALUE=DATE")
+            } else {
+                add(name, BasicDate.string(date))
+            }
+        }
+        let (text, done, completedDate, due, alter, tags, priority, notes, status):
+            (String, Bool, Date?, Date?, Date?, [String], Priority?, [Note], String)
         var created: Date?
         var recurrence: Recurrence?
         switch entry {
         case let .todo(todo):
             (text, done, completedDate, due, alter, tags, priority, notes) =
-                (todo.text, todo.completed, todo.completedDate, todo.dueDate, todo.alterDate, todo.tags, todo.priority, todo.notes)
+                (
+                    todo.text, todo.completed, todo.completedDate, todo.dueDate, todo.alterDate, todo.tags,
+                    todo.priority, todo.notes
+                )
             status = done ? "COMPLETED" : "NEEDS-ACTION"
             created = todo.creationDate
             recurrence = todo.recurrence
         case let .task(task, _):
             (text, done, completedDate, due, alter, tags, priority, notes) =
-                (task.title, task.state == .finished, task.completedDate, task.dueDate.date, task.alterDate, task.tags, task.priority, task.notes)
+                (
+                    task.title, task.state == .finished, task.completedDate, task.dueDate.date, task.alterDate,
+                    task.tags, task.priority, task.notes
+                )
             status = done ? "COMPLETED" : task.state == .inProgress ? "IN-PROCESS" : "NEEDS-ACTION"
             created = task.creationDate
             recurrence = task.recurrence
@@ -271,12 +334,14 @@ enum VTodo {
         if let priority { add("PRIORITY", priority == .high ? "1" : priority == .medium ? "5" : "9") }
         if !tags.isEmpty { add("CATEGORIES", tags.map(ICalComponent.escape).joined(separator: ",")) }
         if !notes.isEmpty { add("DESCRIPTION", ICalComponent.escape(render(notes))) }
-        // NB: a done instance is no longer the series' next: calendar apps show a VTODO with an RRULE as one still repeating.
+        // NB: a done instance is no longer the series' next: calendar apps show a VTODO with an RRULE as one still
+        // repeating.
         if !done, let every = recurrence?.every {
             switch every.unit {
             case .weekday: add("RRULE", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
             default:
-                let freq = ["day": "DAILY", "week": "WEEKLY", "month": "MONTHLY", "year": "YEARLY"][every.unit.rawValue]!
+                let freq = ["day": "DAILY", "week": "WEEKLY", "month": "MONTHLY", "year": "YEARLY"][
+                    every.unit.rawValue]!
                 add("RRULE", "FREQ=\(freq)" + (every.count > 1 ? ";INTERVAL=\(every.count)" : ""))
             }
         }
@@ -286,13 +351,18 @@ enum VTodo {
     /// A file for the entry: `existing` (a whole VCALENDAR) with its VTODO's
     /// managed properties replaced and every other kept, or a new calendar.
     static func file(_ entry: CalendarEntry, existing: ICalComponent?, uid: String?) -> ICalComponent {
-        var calendar = existing ?? ICalComponent(name: "VCALENDAR", properties: [
-            .init(name: "VERSION", parameters: "", value: "2.0"),
-            .init(name: "PRODID", parameters: "", value: "-//Docket//Docket//EN"),
-        ])
+        var calendar =
+            existing
+            ?? ICalComponent(
+                name: "VCALENDAR",
+                properties: [
+                    .init(name: "VERSION", parameters: "", value: "2.0"),
+                    .init(name: "PRODID", parameters: "", value: "-//Docket//Docket//EN"),
+                ])
         let index = calendar.components.firstIndex { $0.name == "VTODO" }
         var vtodo = index.map { calendar.components[$0] } ?? ICalComponent(name: "VTODO")
-        vtodo.properties = properties(entry, uid: uid) + [.init(name: stampName, parameters: "", value: stamp(entry))]
+        vtodo.properties =
+            properties(entry, uid: uid) + [.init(name: stampName, parameters: "", value: stamp(entry))]
             + vtodo.properties.filter { !managed.contains($0.name) }
         if let index { calendar.components[index] = vtodo } else { calendar.components.append(vtodo) }
         return calendar

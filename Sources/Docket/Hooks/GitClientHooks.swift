@@ -32,25 +32,32 @@ struct GitClientHooks {
     func run(_ name: String, _ arguments: [String] = [], input: Data? = nil, show: (HookRun) -> Void) throws -> Int32? {
         guard let program = program(name) else { return nil }
         let outcome = try StoreError.gate(writing: false) {
-            try Spawn.run([program] + arguments, input: input,
-                          environment: ["GIT_DIR": gitdir, "GIT_INDEX_FILE": gitdir + "index", "GIT_EDITOR": ":", "GIT_WORK_TREE": nil],
-                          captureErrors: true, folder: root)
+            try Spawn.run(
+                [program] + arguments, input: input,
+                environment: [
+                    "GIT_DIR": gitdir, "GIT_INDEX_FILE": gitdir + "index", "GIT_EDITOR": ":", "GIT_WORK_TREE": nil,
+                ],
+                captureErrors: true, folder: root)
         }
-        let lines = (outcome.text + outcome.errorText).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines = (outcome.text + outcome.errorText).split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         let output = lines.last == "" ? Array(lines.dropLast()) : lines
         if !output.isEmpty { show(HookRun(event: name, path: program, output: output, problem: nil)) }
         return outcome.status
     }
 
     /// Runs hook `name` and refuses what it refuses (a status other than 0), naming it.
-    func require(_ name: String, _ arguments: [String] = [], input: Data? = nil, refusing what: String, show: (HookRun) -> Void) throws {
+    func require(
+        _ name: String, _ arguments: [String] = [], input: Data? = nil, refusing what: String, show: (HookRun) -> Void
+    ) throws {
         guard let status = try run(name, arguments, input: input, show: show), status != 0 else { return }
         throw StoreError.state(.gitHookRefused(hook: name, path: folder + "/" + name, status: status, what: what))
     }
 }
 
 extension Store {
-    /// git's client hooks of this store: `core.hooksPath` (relative to the store's folder), else the repository's `hooks/`.
+    /// git's client hooks of this store: `core.hooksPath` (relative to the store's folder), else the repository's
+    /// `hooks/`.
     var gitClientHooks: GitClientHooks {
         get throws {
             let configured = try git.configString("core.hooksPath").map(Home.expand)
@@ -60,9 +67,11 @@ extension Store {
         }
     }
 
-    /// The message a commit gets once git's `prepare-commit-msg` and `commit-msg` hooks have seen (and maybe changed) it.
+    /// The message a commit gets once git's `prepare-commit-msg` and `commit-msg` hooks have seen (and maybe changed)
+    /// it.
     func messageThroughGitHooks(_ message: String, hooks: GitClientHooks) throws -> String {
-        guard hooks.program("prepare-commit-msg") != nil || (verifiesWithGitHooks && hooks.program("commit-msg") != nil) else { return message }
+        guard hooks.program("prepare-commit-msg") != nil || (verifiesWithGitHooks && hooks.program("commit-msg") != nil)
+        else { return message }
         let file = gitdir + "COMMIT_EDITMSG"
         try StoreError.gate(writing: true) { try AtomicFile.write(Data(message.utf8), to: file, durable: false) }
         _ = try hooks.run("prepare-commit-msg", [file, "message"], show: hookReport)

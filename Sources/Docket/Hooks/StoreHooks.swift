@@ -57,7 +57,8 @@ struct HookBatch: Codable {
 struct HookPrograms {
     /// The folder they are in.
     let folder: String
-    /// Per event, the executables whose names are the event's or start with it and a dot (`on-add.notify`), in name order.
+    /// Per event, the executables whose names are the event's or start with it and a dot (`on-add.notify`), in name
+    /// order.
     let programs: [String: [String]]
     /// Files named as hooks that cannot run, for a warning.
     let notExecutable: [String]
@@ -92,7 +93,8 @@ extension Store {
     /// The folder of pending hook events.
     var pendingHooksFolder: String { gitdir + "docket/hooks-pending" }
 
-    /// The hook folder: `docket.hooksPath` (relative to the store's folder, `~` for the home folder), else `.git/docket/hooks`.
+    /// The hook folder: `docket.hooksPath` (relative to the store's folder, `~` for the home folder), else
+    /// `.git/docket/hooks`.
     public var hooksFolder: String {
         guard let configured = configuredHooksPath(), !configured.isEmpty else { return gitdir + "docket/hooks" }
         let expanded = Home.expand(configured)
@@ -104,8 +106,11 @@ extension Store {
     /// command on a store without it starts no program and no libgit2.
     private func configuredHooksPath() -> String? {
         let home = Home.folder.path
-        let xdg = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
-        let files = [gitdir + "config", home + "/.gitconfig", xdg + "/git/config"]
+        let xdg =
+            ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home
+            + "/.config"
+        let files =
+            [gitdir + "config", home + "/.gitconfig", xdg + "/git/config"]
             + [ProcessInfo.processInfo.environment["GIT_CONFIG_GLOBAL"]].compactMap { $0 }
         let mentioned = files.contains { file in
             guard let data = try? Folder.readFile(file, limit: 1 << 20) else { return false }
@@ -123,7 +128,8 @@ extension Store {
     /// store cannot set off itself.
     var hooks: HookPrograms {
         if let foundHooks { return foundHooks }
-        let found = ProcessInfo.processInfo.environment["DOCKET_HOOK"] != nil
+        let found =
+            ProcessInfo.processInfo.environment["DOCKET_HOOK"] != nil
             ? HookPrograms(folder: "", programs: [:], notExecutable: []) : HookPrograms.find(in: hooksFolder)
         foundHooks = found
         return found
@@ -133,9 +139,14 @@ extension Store {
     func noteForHooks(_ changes: [HookedChange], origin: HookOrigin, commit: ObjectID? = nil) {
         let hooks = self.hooks
         if hooks.isEmpty { return }
-        var added: [String] = [], modified: [String] = [], removed: [String] = []
+        var added: [String] = []
+        var modified: [String] = []
+        var removed: [String] = []
         for change in changes {
-            switch (change.old.flatMap { Store.hookLine(change.item, $0) }, change.new.flatMap { Store.hookLine(change.item, $0) }) {
+            switch (
+                change.old.flatMap { Store.hookLine(change.item, $0) },
+                change.new.flatMap { Store.hookLine(change.item, $0) }
+            ) {
             case let (nil, new?): added.append(new)
             case let (old?, new?) where old != new: modified += [old, new]
             case let (old?, nil): removed.append(old)
@@ -148,7 +159,9 @@ extension Store {
         let batch = HookBatch(origin: origin, commit: commit?.description, events: events)
         let name = String(format: "%020llu-%d.json", UInt64(Date().timeIntervalSince1970 * 1_000_000_000), getpid())
         // NB: not flushed: a machine that loses power may miss a hook, never a change.
-        if (try? AtomicFile.write(try JSONEncoder().encode(batch), to: pendingHooksFolder + "/" + name, durable: false)) != nil {
+        if (try? AtomicFile.write(try JSONEncoder().encode(batch), to: pendingHooksFolder + "/" + name, durable: false))
+            != nil
+        {
             pendingHookFiles.append(name)
         } else {
             unsavedHookBatches.append(batch)
@@ -172,7 +185,9 @@ extension Store {
         for batch in unsaved { run(batch) }
         for name in names.sorted() {
             let path = pendingHooksFolder + "/" + name
-            if let data = try? Folder.readFile(path, limit: 1 << 30), let batch = try? JSONDecoder().decode(HookBatch.self, from: data) {
+            if let data = try? Folder.readFile(path, limit: 1 << 30),
+                let batch = try? JSONDecoder().decode(HookBatch.self, from: data)
+            {
                 run(batch)
             }
             unlink(path)
@@ -197,8 +212,10 @@ extension Store {
         warnedAboutHooks = true
         for path in hooks.notExecutable {
             let event = HookPrograms.events.first { (path as NSString).lastPathComponent.hasPrefix($0) } ?? "hook"
-            hookReport(HookRun(event: event, path: path, output: [],
-                               problem: "is not executable, so it did not run; make it executable with 'chmod +x \(path)'"))
+            hookReport(
+                HookRun(
+                    event: event, path: path, output: [],
+                    problem: "is not executable, so it did not run; make it executable with 'chmod +x \(path)'"))
         }
     }
 
@@ -209,19 +226,24 @@ extension Store {
             let input = Data((event.lines.joined(separator: "\n") + "\n").utf8)
             for program in hooks.programs[event.event] ?? [] {
                 var environment: [String: String?] = [
-                    "DOCKET_HOOK": event.event, "DOCKET_STORE": rootPath, "DOCKET_DIR": rootPath, "DOCKET_ORIGIN": batch.origin.rawValue,
+                    "DOCKET_HOOK": event.event, "DOCKET_STORE": rootPath, "DOCKET_DIR": rootPath,
+                    "DOCKET_ORIGIN": batch.origin.rawValue,
                 ]
                 if let commit = batch.commit { environment["DOCKET_COMMIT"] = commit }
                 let problem: String?
                 var output: [String] = []
                 do {
-                    let (outcome, timedOut) = try Spawn.runBounded([program], input: input, environment: environment,
-                                                                   folder: rootPath, timeout: timeout)
+                    let (outcome, timedOut) = try Spawn.runBounded(
+                        [program], input: input, environment: environment,
+                        folder: rootPath, timeout: timeout)
                     output = outcome.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                     if output.last == "" { output.removeLast() }
-                    problem = timedOut ? "did not finish in \(Int(timeout)) s and was stopped (DOCKET_HOOK_TIMEOUT sets the limit)"
-                        : outcome.status == 127 ? "could not be run (check its first line names an interpreter that exists)"
-                        : outcome.status != 0 ? "exited with status \(outcome.status)" : nil
+                    problem =
+                        timedOut
+                        ? "did not finish in \(Int(timeout)) s and was stopped (DOCKET_HOOK_TIMEOUT sets the limit)"
+                        : outcome.status == 127
+                            ? "could not be run (check its first line names an interpreter that exists)"
+                            : outcome.status != 0 ? "exited with status \(outcome.status)" : nil
                 } catch {
                     problem = "could not be run (\(error))"
                 }
@@ -243,12 +265,17 @@ extension Store {
             envelope["project"] = StoreLayout.name(project)
         case .tombstone, .format, .other: return nil
         }
-        guard let id = item.id, var fields = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+        guard let id = item.id, var fields = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            return nil
+        }
         fields["position"] = nil
         envelope["kind"] = kind
         envelope["id"] = StoreLayout.name(id)
         envelope["item"] = fields
-        guard let line = try? JSONSerialization.data(withJSONObject: envelope, options: [.sortedKeys, .withoutEscapingSlashes]) else { return nil }
+        guard
+            let line = try? JSONSerialization.data(
+                withJSONObject: envelope, options: [.sortedKeys, .withoutEscapingSlashes])
+        else { return nil }
         return String(decoding: line, as: UTF8.self)
     }
 
@@ -259,7 +286,9 @@ extension Store {
         let oldTodos = Dictionary(old.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let newTodoIDs = Set(new.todos.map(\.id))
         for todo in new.todos where oldTodos[todo.id] != todo {
-            changes.append(HookedChange(item: .todo(todo.id), old: oldTodos[todo.id].flatMap { text(.todo($0)) }, new: text(.todo(todo))))
+            changes.append(
+                HookedChange(
+                    item: .todo(todo.id), old: oldTodos[todo.id].flatMap { text(.todo($0)) }, new: text(.todo(todo))))
         }
         for todo in old.todos where !newTodoIDs.contains(todo.id) {
             changes.append(HookedChange(item: .todo(todo.id), old: text(.todo(todo)), new: nil))
@@ -269,24 +298,35 @@ extension Store {
         for project in new.projects {
             let previous = oldProjects[project.id]
             if previous.map(ProjectHeader.init) != ProjectHeader(project: project) {
-                changes.append(HookedChange(item: .project(project.id), old: previous.flatMap { text(.header($0, position: nil)) },
-                                          new: text(.header(project, position: nil))))
+                changes.append(
+                    HookedChange(
+                        item: .project(project.id), old: previous.flatMap { text(.header($0, position: nil)) },
+                        new: text(.header(project, position: nil))))
             }
             let oldTasks = Dictionary((previous?.tasks ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             for task in project.tasks where oldTasks[task.id] != task {
-                changes.append(HookedChange(item: .task(task.id, project: project.id),
-                                          old: oldTasks[task.id].flatMap { text(.task($0, project: project.id, position: nil)) },
-                                          new: text(.task(task, project: project.id, position: nil))))
+                changes.append(
+                    HookedChange(
+                        item: .task(task.id, project: project.id),
+                        old: oldTasks[task.id].flatMap { text(.task($0, project: project.id, position: nil)) },
+                        new: text(.task(task, project: project.id, position: nil))))
             }
             let taskIDs = Set(project.tasks.map(\.id))
             for task in previous?.tasks ?? [] where !taskIDs.contains(task.id) {
-                changes.append(HookedChange(item: .task(task.id, project: project.id), old: text(.task(task, project: project.id, position: nil)), new: nil))
+                changes.append(
+                    HookedChange(
+                        item: .task(task.id, project: project.id),
+                        old: text(.task(task, project: project.id, position: nil)), new: nil))
             }
         }
         for project in old.projects where !newProjectIDs.contains(project.id) {
-            changes.append(HookedChange(item: .project(project.id), old: text(.header(project, position: nil)), new: nil))
+            changes.append(
+                HookedChange(item: .project(project.id), old: text(.header(project, position: nil)), new: nil))
             for task in project.tasks {
-                changes.append(HookedChange(item: .task(task.id, project: project.id), old: text(.task(task, project: project.id, position: nil)), new: nil))
+                changes.append(
+                    HookedChange(
+                        item: .task(task.id, project: project.id),
+                        old: text(.task(task, project: project.id, position: nil)), new: nil))
             }
         }
         return changes

@@ -27,7 +27,10 @@ public struct Agenda: Sendable, Encodable {
         let startOfToday = calendar.startOfDay(for: now)
         let tomorrow = calendar.date(byAdding: .day, value: 1, to: startOfToday)!
         let horizon = calendar.date(byAdding: .day, value: soonDays, to: tomorrow)!
-        var overdue: [Entry] = [], today: [Entry] = [], soon: [Entry] = [], open: [Entry] = []
+        var overdue: [Entry] = []
+        var today: [Entry] = []
+        var soon: [Entry] = []
+        var open: [Entry] = []
         for todo in todos where !todo.completed {
             let entry = Entry.todo(todo)
             switch todo.dueDate {
@@ -63,17 +66,26 @@ public struct Agenda: Sendable, Encodable {
 
 extension Store {
     /// The day's view of the store at `now`: todos from `loadTodos` (its cache), projects from their files.
-    public func agenda(now: Date = DocketClock.now, soonDays: Int = 7, calendar: Calendar = .current) throws -> (agenda: Agenda, problems: [StoreProblem]) {
+    public func agenda(now: Date = DocketClock.now, soonDays: Int = 7, calendar: Calendar = .current) throws -> (
+        agenda: Agenda, problems: [StoreProblem]
+    ) {
         let (todos, todoProblems) = try loadTodos()
         let (projects, projectProblems) = try loadProjects()
-        return (Agenda(todos: todos, projects: projects, now: now, soonDays: soonDays, calendar: calendar), todoProblems + projectProblems)
+        return (
+            Agenda(todos: todos, projects: projects, now: now, soonDays: soonDays, calendar: calendar),
+            todoProblems + projectProblems
+        )
     }
 
     /// The todos (and with `tasksOf`, those projects' tasks instead) that `filter` shows, in list order.
-    public func entries(_ filter: EntryFilter, tasksOf projects: [UUID]? = nil, now: Date = DocketClock.now,
-                        calendar: Calendar = .current) throws -> (entries: [Entry], problems: [StoreProblem]) {
+    public func entries(
+        _ filter: EntryFilter, tasksOf projects: [UUID]? = nil, now: Date = DocketClock.now,
+        calendar: Calendar = .current
+    ) throws -> (entries: [Entry], problems: [StoreProblem]) {
         if let projects {
-            let chosen = try projects.map { try self.project($0) }.flatMap { project in project.tasks.map { Entry.task($0, project: project) } }
+            let chosen = try projects.map { try self.project($0) }.flatMap { project in
+                project.tasks.map { Entry.task($0, project: project) }
+            }
             return (filter.apply(to: chosen, now: now, calendar: calendar), [])
         }
         let (todos, problems) = try loadTodos()

@@ -56,7 +56,10 @@ public enum Entry: Sendable, Equatable, Encodable {
     }
 
     private enum Keys: String, CodingKey { case kind, project }
-    private struct ProjectRef: Encodable { let id: UUID; let title: String }
+    private struct ProjectRef: Encodable {
+        let id: UUID
+        let title: String
+    }
 
     /// The item as in its file, with `kind` ("todo" or "task") and, for a task, `project` ({id, title}).
     public func encode(to encoder: Encoder) throws {

@@ -32,7 +32,9 @@ extension Store {
 
     /// Changes one todo or task by the matching closure; returns the entry before and after.
     @discardableResult
-    public func changeEntry(_ ref: EntryRef, todo: (TodoItem) throws -> TodoItem, task: (ProjectTask) throws -> ProjectTask) throws -> Changed<Entry> {
+    public func changeEntry(
+        _ ref: EntryRef, todo: (TodoItem) throws -> TodoItem, task: (ProjectTask) throws -> ProjectTask
+    ) throws -> Changed<Entry> {
         switch ref {
         case let .todo(id):
             let changed = try updateTodo(id, todo)
@@ -42,7 +44,8 @@ extension Store {
             let changed = try updateTask(id, in: projectID, task)
             owner = try? self.project(projectID)
             let project = owner ?? Project(id: projectID, title: "", tasks: [], alterDate: nil)
-            return Changed(before: .task(changed.before, project: project), after: .task(changed.after, project: project))
+            return Changed(
+                before: .task(changed.before, project: project), after: .task(changed.after, project: project))
         }
     }
 
@@ -53,7 +56,9 @@ extension Store {
             return .todo(try self.todo(id))
         case let .task(id, projectID):
             let project = try self.project(projectID)
-            guard let task = project.task(id: id) else { throw StoreError.input(.notFound(kind: .task, id: id.uuidString)) }
+            guard let task = project.task(id: id) else {
+                throw StoreError.input(.notFound(kind: .task, id: id.uuidString))
+            }
             return .task(task, project: project)
         }
     }
@@ -61,7 +66,9 @@ extension Store {
     /// Marks todos done; a repeating one gets its next instance (the same on
     /// every machine). Returns each todo before and after, and the instances made.
     @discardableResult
-    public func completeTodos(_ ids: [UUID], calendar: Calendar = .current) throws -> (changed: [Changed<TodoItem>], next: [TodoItem]) {
+    public func completeTodos(_ ids: [UUID], calendar: Calendar = .current) throws -> (
+        changed: [Changed<TodoItem>], next: [TodoItem]
+    ) {
         var changed: [Changed<TodoItem>] = []
         var next: [TodoItem] = []
         let todos = ids.compactMap { try? self.todo($0) }
@@ -70,25 +77,36 @@ extension Store {
         // NB: Taskwarrior makes instances of its own, with ids of its own: where the store has been to Taskwarrior, an
         // instance of the same number already there is the next one (this reads every todo, so only then).
         var made: [UUID: Set<Int>] = [:]
-        if !repeating.isEmpty, hasExported(to: "taskwarrior") || todos.contains(where: { !$0.kept["taskwarrior"].isEmpty }) {
+        if !repeating.isEmpty,
+            hasExported(to: "taskwarrior") || todos.contains(where: { !$0.kept["taskwarrior"].isEmpty })
+        {
             let wanted = Set(repeating.map(\.series))
             for todo in try load().state.todos {
-                if let recurrence = todo.recurrence, wanted.contains(recurrence.series) { made[recurrence.series, default: []].insert(recurrence.occurrence) }
+                if let recurrence = todo.recurrence, wanted.contains(recurrence.series) {
+                    made[recurrence.series, default: []].insert(recurrence.occurrence)
+                }
             }
         }
         try edit(todos: Array(series), tombstones: Array(series)) { state in
             try ids.reduce(into: state) { state, id in
-                guard let todo = state.todo(id: id) else { throw StoreError.input(.notFound(kind: .todo, id: id.uuidString)) }
+                guard let todo = state.todo(id: id) else {
+                    throw StoreError.input(.notFound(kind: .todo, id: id.uuidString))
+                }
                 guard !changed.contains(where: { $0.before.id == id }) else { return }
                 let before = state
-                if let recurrence = todo.recurrence, made[recurrence.series]?.contains(recurrence.occurrence + 1) == true, !todo.completed {
+                if let recurrence = todo.recurrence,
+                    made[recurrence.series]?.contains(recurrence.occurrence + 1) == true, !todo.completed
+                {
                     state = state.alter(by: .updating(.todo(todo.alter(.completed(true)))))
                     changed.append(Changed(before: todo, after: state.todo(id: id)!))
                     return
                 }
                 state = state.completingTodo(id, calendar: calendar)
                 changed.append(Changed(before: todo, after: state.todo(id: id)!))
-                if let made = todo.recurrence?.nextID, before.todo(id: made) == nil, let instance = state.todo(id: made) { next.append(instance) }
+                if let made = todo.recurrence?.nextID, before.todo(id: made) == nil, let instance = state.todo(id: made)
+                {
+                    next.append(instance)
+                }
             }
         }
         return (changed, next)

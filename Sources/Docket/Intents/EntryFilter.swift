@@ -42,7 +42,7 @@ public struct EntryFilter: Sendable, Equatable {
             today = calendar.startOfDay(for: now)
             tomorrow = calendar.date(byAdding: .day, value: 1, to: today)!
             // The week ends on Sunday night, whatever day the calendar starts its weeks on.
-            let weekday = calendar.component(.weekday, from: today)  // 1 is Sunday
+            let weekday = calendar.component(.weekday, from: today) // 1 is Sunday
             let toMonday = (9 - weekday) % 7 == 0 ? 7 : (9 - weekday) % 7
             endOfWeek = calendar.date(byAdding: .day, value: toMonday, to: today)!
         }
@@ -60,7 +60,8 @@ public struct EntryFilter: Sendable, Equatable {
         }
         if let days {
             guard let due = entry.dueDate else { return false }
-            let matches = (overdue && !entry.isDone && due < days.today)
+            let matches =
+                (overdue && !entry.isDone && due < days.today)
                 || (dueToday && due >= days.today && due < days.tomorrow)
                 || (dueThisWeek && due >= days.today && due < days.endOfWeek)
                 || (dueBefore.map { due < $0 } ?? false)
@@ -68,7 +69,9 @@ public struct EntryFilter: Sendable, Equatable {
         }
         if !words.isEmpty {
             let text = entry.text
-            if !words.allSatisfy({ text.range(of: $0, options: [.caseInsensitive, .diacriticInsensitive]) != nil }) { return false }
+            if !words.allSatisfy({ text.range(of: $0, options: [.caseInsensitive, .diacriticInsensitive]) != nil }) {
+                return false
+            }
         }
         if !tags.isEmpty {
             let has = entry.tags
@@ -77,10 +80,11 @@ public struct EntryFilter: Sendable, Equatable {
         if let doneSince {
             guard entry.isDone else { return false }
             // NB: items done before store format 2 have no completion date; their last change stands in.
-            let doneAt: Date? = switch entry {
-            case let .todo(todo): todo.completedDate ?? todo.alterDate
-            case let .task(task, _): task.completedDate ?? task.alterDate
-            }
+            let doneAt: Date? =
+                switch entry {
+                case let .todo(todo): todo.completedDate ?? todo.alterDate
+                case let .task(task, _): task.completedDate ?? task.alterDate
+                }
             guard let doneAt, doneAt >= doneSince else { return false }
         }
         return true
@@ -116,7 +120,8 @@ extension Entry {
     }
 
     /// `entries` in list order: dated before undated, earlier due first; at
-    /// equal due, higher priority first; then oldest first; then by id, so the order is total. NB: the keys are taken out once and their
+    /// equal due, higher priority first; then oldest first; then by id, so the order is total. NB: the keys are taken
+    /// out once and their
     /// indices sorted; comparing entries themselves copies each item out of
     /// the enum twice per comparison, a third of listing 100,000 todos.
     static func inListOrder(_ entries: [Entry]) -> [Entry] {

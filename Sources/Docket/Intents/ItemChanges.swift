@@ -17,13 +17,16 @@ extension Store {
         try edit { $0.alter(by: .adding(.todo(todo))) }
     }
 
-    /// Applies `change` to each of these todos and writes what changed; returns each todo before and after, in the order given.
+    /// Applies `change` to each of these todos and writes what changed; returns each todo before and after, in the
+    /// order given.
     @discardableResult
     public func updateTodos(_ ids: [UUID], _ change: (TodoItem) throws -> TodoItem) throws -> [Changed<TodoItem>] {
         var changed: [Changed<TodoItem>] = []
         try edit(todos: Array(Set(ids))) { state in
             try ids.reduce(into: state) { state, id in
-                guard let todo = state.todo(id: id) else { throw StoreError.input(.notFound(kind: .todo, id: id.uuidString)) }
+                guard let todo = state.todo(id: id) else {
+                    throw StoreError.input(.notFound(kind: .todo, id: id.uuidString))
+                }
                 guard !changed.contains(where: { $0.before.id == id }) else { return }
                 let after = try change(todo)
                 changed.append(Changed(before: todo, after: after))
@@ -44,7 +47,9 @@ extension Store {
     public func forkTodo(_ id: UUID, _ changes: [TodoItem.Change]) throws -> TodoItem {
         var fork: TodoItem?
         try edit(todos: [id]) { state in
-            guard let todo = state.todo(id: id) else { throw StoreError.input(.notFound(kind: .todo, id: id.uuidString)) }
+            guard let todo = state.todo(id: id) else {
+                throw StoreError.input(.notFound(kind: .todo, id: id.uuidString))
+            }
             fork = todo.alter(.fork(changes))
             return state.alter(by: .adding(.todo(fork!)))
         }
@@ -56,7 +61,9 @@ extension Store {
     public func removeTodo(_ id: UUID) throws -> TodoItem {
         var removed: TodoItem?
         try edit(todos: [id]) { state in
-            guard let todo = state.todo(id: id) else { throw StoreError.input(.notFound(kind: .todo, id: id.uuidString)) }
+            guard let todo = state.todo(id: id) else {
+                throw StoreError.input(.notFound(kind: .todo, id: id.uuidString))
+            }
             removed = todo
             return state.alter(by: .removing(.todo(todo)))
         }
@@ -75,7 +82,9 @@ extension Store {
     public func updateProject(_ id: UUID, _ change: (Project) throws -> Project) throws -> Changed<Project> {
         var changed: Changed<Project>?
         try edit(projects: [id]) { state in
-            guard let project = state.project(id: id) else { throw StoreError.input(.notFound(kind: .project, id: id.uuidString)) }
+            guard let project = state.project(id: id) else {
+                throw StoreError.input(.notFound(kind: .project, id: id.uuidString))
+            }
             let after = try change(project)
             changed = Changed(before: project, after: after)
             return state.alter(by: .updating(.project(after)))
@@ -88,7 +97,9 @@ extension Store {
     public func removeProject(_ id: UUID) throws -> Project {
         var removed: Project?
         try edit(projects: [id]) { state in
-            guard let project = state.project(id: id) else { throw StoreError.input(.notFound(kind: .project, id: id.uuidString)) }
+            guard let project = state.project(id: id) else {
+                throw StoreError.input(.notFound(kind: .project, id: id.uuidString))
+            }
             removed = project
             return state.alter(by: .removing(.project(project)))
         }
@@ -102,16 +113,22 @@ extension Store {
 
     /// Applies `change` to one task of a project and writes what changed.
     @discardableResult
-    public func updateTask(_ id: UUID, in project: UUID, _ change: (ProjectTask) throws -> ProjectTask) throws -> Changed<ProjectTask> {
+    public func updateTask(_ id: UUID, in project: UUID, _ change: (ProjectTask) throws -> ProjectTask) throws
+        -> Changed<ProjectTask>
+    {
         var changed: Changed<ProjectTask>?
         try updateProject(project) { project in
-            guard let task = project.task(id: id) else { throw StoreError.input(.notFound(kind: .task, id: id.uuidString)) }
+            guard let task = project.task(id: id) else {
+                throw StoreError.input(.notFound(kind: .task, id: id.uuidString))
+            }
             let after = try change(task)
             changed = Changed(before: task, after: after)
             var updated = project.alter(by: .updating(.task(after)))
             // A repeating task finished makes its next instance, as a repeating todo done does.
-            if task.state != .finished, after.state == .finished, let next = after.nextOccurrence(done: after.completedDate ?? DocketClock.now),
-               updated.task(id: next.id) == nil {
+            if task.state != .finished, after.state == .finished,
+                let next = after.nextOccurrence(done: after.completedDate ?? DocketClock.now),
+                updated.task(id: next.id) == nil
+            {
                 updated = updated.alter(by: .adding(.task(next)))
             }
             return updated
@@ -124,7 +141,9 @@ extension Store {
     public func removeTask(_ id: UUID, in project: UUID) throws -> ProjectTask {
         var removed: ProjectTask?
         try updateProject(project) { project in
-            guard let task = project.task(id: id) else { throw StoreError.input(.notFound(kind: .task, id: id.uuidString)) }
+            guard let task = project.task(id: id) else {
+                throw StoreError.input(.notFound(kind: .task, id: id.uuidString))
+            }
             removed = task
             return project.alter(by: .removing(.task(task)))
         }

@@ -19,9 +19,12 @@ extension Store {
         return all.first { $0.task == id }!
     }
 
-    private func resolve(_ typed: String, kind: ItemDecision.Kind, among candidates: () throws -> [UUID]) throws -> UUID {
+    private func resolve(_ typed: String, kind: ItemDecision.Kind, among candidates: () throws -> [UUID]) throws -> UUID
+    {
         let upper = typed.uppercased()
-        guard upper.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw StoreError.input(.notFound(kind: kind, id: typed)) }
+        guard upper.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
+            throw StoreError.input(.notFound(kind: kind, id: typed))
+        }
         if let full = UUID(uuidString: upper), try candidates().contains(full) { return full }
         guard upper.count >= 4 else { throw StoreError.input(.idTooShort(prefix: typed)) }
         let matches = try candidates().filter { $0.uuidString.hasPrefix(upper) }
@@ -29,7 +32,8 @@ extension Store {
         case 0: throw StoreError.input(.notFound(kind: kind, id: typed))
         case 1: return matches[0]
         default:
-            throw StoreError.input(.ambiguous(kind: kind, prefix: typed, candidates: matches.map { $0.uuidString.lowercased() }.sorted()))
+            throw StoreError.input(
+                .ambiguous(kind: kind, prefix: typed, candidates: matches.map { $0.uuidString.lowercased() }.sorted()))
         }
     }
 }

@@ -18,18 +18,24 @@ extension Store {
     @discardableResult
     public func restoreLost(merge commit: String, number: Int, scanning: Int = 10_000) throws -> RestoredValue {
         let typed = commit.lowercased()
-        let candidates = try git.head().map { head in
-            try git.log(from: head, limit: .max, scanning: scanning) { MergeHistory.isRecord($0) && $0.id.description.hasPrefix(typed) }
-        } ?? []
+        let candidates =
+            try git.head().map { head in
+                try git.log(from: head, limit: .max, scanning: scanning) {
+                    MergeHistory.isRecord($0) && $0.id.description.hasPrefix(typed)
+                }
+            } ?? []
         guard typed.count >= 4, candidates.count == 1, let mergeCommit = candidates.first else {
-            throw StoreError.input(candidates.count > 1
-                ? .ambiguousMerge(prefix: commit, candidates: candidates.map { String($0.id.description.prefix(12)) })
-                : .unknownMerge(commit))
+            throw StoreError.input(
+                candidates.count > 1
+                    ? .ambiguousMerge(
+                        prefix: commit, candidates: candidates.map { String($0.id.description.prefix(12)) })
+                    : .unknownMerge(commit))
         }
         let record = try self.record(mergeCommit)
         let values = record.report.lostValues
         guard number >= 1, number <= values.count else {
-            throw StoreError.input(.noLostValue(merge: String(record.commit.prefix(7)), number: number, count: values.count))
+            throw StoreError.input(
+                .noLostValue(merge: String(record.commit.prefix(7)), number: number, count: values.count))
         }
         let lost = values[number - 1]
         // The losing value is in the losing side's commit: the first parent is the machine that merged.
@@ -41,24 +47,43 @@ extension Store {
         let item = lost.item
         switch item.kind {
         case .todo:
-            guard let old = reader.todo(item.id) else { throw StoreError.input(.notFound(kind: .todo, id: item.id.uuidString)) }
+            guard let old = reader.todo(item.id) else {
+                throw StoreError.input(.notFound(kind: .todo, id: item.id.uuidString))
+            }
             try edit(todos: [item.id], tombstones: [item.id]) { state in
                 guard let field = lost.field else {
                     let removed = state.tombstone(id: item.id)?.removedDate
-                    return state.alter(by: .adding(.todo(old.redated(after: [old.alterDate, removed].compactMap { $0 }.max()))))
+                    return state.alter(
+                        by: .adding(.todo(old.redated(after: [old.alterDate, removed].compactMap { $0 }.max()))))
                 }
-                guard let current = state.todo(id: item.id) else { throw StoreError.input(.notFound(kind: .todo, id: item.id.uuidString)) }
-                return state.alter(by: .updating(.todo(try Self.restoring(field.field, from: old, into: current).redated(after: current.alterDate))))
+                guard let current = state.todo(id: item.id) else {
+                    throw StoreError.input(.notFound(kind: .todo, id: item.id.uuidString))
+                }
+                return state.alter(
+                    by: .updating(
+                        .todo(
+                            try Self.restoring(field.field, from: old, into: current).redated(after: current.alterDate))
+                    ))
             }
         case .project:
-            guard let old = try reader.project(item.id) else { throw StoreError.input(.notFound(kind: .project, id: item.id.uuidString)) }
+            guard let old = try reader.project(item.id) else {
+                throw StoreError.input(.notFound(kind: .project, id: item.id.uuidString))
+            }
             try edit(projects: [item.id], tombstones: [item.id]) { state in
                 guard let field = lost.field else {
                     let removed = state.tombstone(id: item.id)?.removedDate
-                    return state.alter(by: .adding(.project(old.redated(after: [old.latestAlterDate, removed].compactMap { $0 }.max()))))
+                    return state.alter(
+                        by: .adding(
+                            .project(old.redated(after: [old.latestAlterDate, removed].compactMap { $0 }.max()))))
                 }
-                guard let current = state.project(id: item.id) else { throw StoreError.input(.notFound(kind: .project, id: item.id.uuidString)) }
-                return state.alter(by: .updating(.project(try Self.restoring(field.field, from: old, into: current).redated(after: current.latestAlterDate))))
+                guard let current = state.project(id: item.id) else {
+                    throw StoreError.input(.notFound(kind: .project, id: item.id.uuidString))
+                }
+                return state.alter(
+                    by: .updating(
+                        .project(
+                            try Self.restoring(field.field, from: old, into: current).redated(
+                                after: current.latestAlterDate))))
             }
         case .task:
             guard let projectID = item.projectID, let old = try reader.project(projectID)?.task(id: item.id) else {
@@ -66,12 +91,16 @@ extension Store {
             }
             // NB: the task's tombstone is read too, so a task put back loses it.
             try edit(projects: [projectID], tombstones: [item.id]) { state in
-                guard let project = state.project(id: projectID) else { throw StoreError.input(.notFound(kind: .project, id: projectID.uuidString)) }
+                guard let project = state.project(id: projectID) else {
+                    throw StoreError.input(.notFound(kind: .project, id: projectID.uuidString))
+                }
                 guard let field = lost.field else {
                     let task = old.redated(after: max(old.alterDate ?? .distantPast, project.alterDate ?? .distantPast))
                     return state.alter(by: .updating(.project(project.alter(by: .adding(.task(task))))))
                 }
-                guard let current = project.task(id: item.id) else { throw StoreError.input(.notFound(kind: .task, id: item.id.uuidString)) }
+                guard let current = project.task(id: item.id) else {
+                    throw StoreError.input(.notFound(kind: .task, id: item.id.uuidString))
+                }
                 let task = try Self.restoring(field.field, from: old, into: current).redated(after: current.alterDate)
                 return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task))))))
             }
@@ -84,16 +113,22 @@ extension Store {
     private static func restoring<Item: FieldCoded>(_ name: String, from old: Item, into current: Item) throws -> Item {
         if let field = Item.fields.first(where: { $0.key == name }) { return field.copy(from: old, into: current) }
         if name.hasPrefix("notes["), let id = UUID(uuidString: String(name.dropFirst(6).prefix(36))),
-           let field = Item.fields.first(where: { $0.key == "notes" }) {
-            let oldNotes = field.value(of: old) as! [Note], notes = field.value(of: current) as! [Note]
-            let restored = oldNotes.first { $0.id == id }.map { notes.applying(.add($0)) } ?? notes.applying(.remove(id))
+            let field = Item.fields.first(where: { $0.key == "notes" })
+        {
+            let oldNotes = field.value(of: old) as! [Note]
+            let notes = field.value(of: current) as! [Note]
+            let restored =
+                oldNotes.first { $0.id == id }.map { notes.applying(.add($0)) } ?? notes.applying(.remove(id))
             return field.setting(restored, in: current)
         }
         if name.hasPrefix("timeSlips["), let id = UUID(uuidString: String(name.dropFirst(10).prefix(36))),
-           let field = Item.fields.first(where: { $0.key == "timeSlips" }) {
-            let oldSlips = field.value(of: old) as! [TimeSlip], slips = field.value(of: current) as! [TimeSlip]
+            let field = Item.fields.first(where: { $0.key == "timeSlips" })
+        {
+            let oldSlips = field.value(of: old) as! [TimeSlip]
+            let slips = field.value(of: current) as! [TimeSlip]
             guard let stop = oldSlips.first(where: { $0.id == id })?.stop else { return current }
-            return field.setting(slips.map { $0.id == id ? TimeSlip(id: id, start: $0.start, stop: stop) : $0 }, in: current)
+            return field.setting(
+                slips.map { $0.id == id ? TimeSlip(id: id, start: $0.start, stop: stop) : $0 }, in: current)
         }
         throw StoreError.input(.cannotRestore(field: name))
     }

@@ -38,10 +38,13 @@ public struct TimeReport: Encodable, Sendable {
     public init(_ projects: [Project], now: Date, since: Date? = nil, until: Date? = nil) {
         self.projects = projects.map { project in
             let tasks = project.tasks.map {
-                TaskTime(id: $0.id, title: $0.title, seconds: Int($0.recorded(until: now, since: since, before: until)), running: $0.runningSlip != nil,
-                         finished: $0.state == .finished ? $0.completedDate : nil)
+                TaskTime(
+                    id: $0.id, title: $0.title, seconds: Int($0.recorded(until: now, since: since, before: until)),
+                    running: $0.runningSlip != nil,
+                    finished: $0.state == .finished ? $0.completedDate : nil)
             }
-            return ProjectTime(id: project.id, title: project.title, seconds: tasks.reduce(0) { $0 + $1.seconds }, tasks: tasks)
+            return ProjectTime(
+                id: project.id, title: project.title, seconds: tasks.reduce(0) { $0 + $1.seconds }, tasks: tasks)
         }
         seconds = self.projects.reduce(0) { $0 + $1.seconds }
     }
@@ -63,7 +66,8 @@ extension ProjectTask {
 }
 
 extension TimeSlip {
-    /// The slip's start and stop within `since`…`before` (a running slip stops at `now`); stop ≤ start when it lies outside.
+    /// The slip's start and stop within `since`…`before` (a running slip stops at `now`); stop ≤ start when it lies
+    /// outside.
     public func clipped(now: Date, since: Date?, before: Date?) -> (start: Date, stop: Date) {
         var (from, to) = (start, stop ?? now)
         if let since, since > from { from = since }

@@ -22,8 +22,12 @@ public struct UndoEntry: Codable, Sendable {
     public var items: [String] {
         var seen = Set<UUID>()
         var labels: [String] = []
-        for todo in after.todos + before.todos where seen.insert(todo.id).inserted { labels.append("todo '\(todo.text)'") }
-        for project in after.projects + before.projects where seen.insert(project.id).inserted { labels.append("project '\(project.title)'") }
+        for todo in after.todos + before.todos where seen.insert(todo.id).inserted {
+            labels.append("todo '\(todo.text)'")
+        }
+        for project in after.projects + before.projects where seen.insert(project.id).inserted {
+            labels.append("project '\(project.title)'")
+        }
         return labels
     }
 
@@ -40,8 +44,11 @@ public struct UndoEntry: Codable, Sendable {
 
     /// The same change with its items left out: what stands in the journal for a change too large to keep.
     var withoutItems: UndoEntry {
-        UndoEntry(date: date, action: action, isMerge: isMerge, before: AppState(), after: AppState(),
-                  tooLarge: Set(before.todos.map(\.id) + after.todos.map(\.id) + before.projects.map(\.id) + after.projects.map(\.id)).count)
+        UndoEntry(
+            date: date, action: action, isMerge: isMerge, before: AppState(), after: AppState(),
+            tooLarge: Set(
+                before.todos.map(\.id) + after.todos.map(\.id) + before.projects.map(\.id) + after.projects.map(\.id)
+            ).count)
     }
 
 }
@@ -90,10 +97,15 @@ extension Store {
         let projects = Set(oldProjects.keys).union(newProjects.keys).filter { oldProjects[$0] != newProjects[$0] }
         guard !todos.isEmpty || !projects.isEmpty else { return nil }
         func part(_ state: AppState) -> AppState {
-            AppState(todos: state.todos.filter { todos.contains($0.id) }, projects: state.projects.filter { projects.contains($0.id) },
-                     removed: state.removed.filter { todos.contains($0.id) || projects.contains($0.id) || $0.projectID.map(projects.contains) == true })
+            AppState(
+                todos: state.todos.filter { todos.contains($0.id) },
+                projects: state.projects.filter { projects.contains($0.id) },
+                removed: state.removed.filter {
+                    todos.contains($0.id) || projects.contains($0.id) || $0.projectID.map(projects.contains) == true
+                })
         }
-        let entry = UndoEntry(date: DocketClock.now, action: action, isMerge: isMerge, before: part(before), after: part(after))
+        let entry = UndoEntry(
+            date: DocketClock.now, action: action, isMerge: isMerge, before: part(before), after: part(after))
         // NB: a journal that cannot be kept never stops the change that is being written.
         guard let journal = try? UndoJournal(self) else { return nil }
         try? journal.takeInOlderForm(strict: false)
@@ -132,14 +144,18 @@ extension Store {
         let todoIDs = Set(entry.before.todos.map(\.id) + entry.after.todos.map(\.id))
         let projectIDs = Set(entry.before.projects.map(\.id) + entry.after.projects.map(\.id))
         // The tombstones of the items and of their tasks: one the change wrote goes, one it cleared comes back.
-        let tombstoneIDs = Array(todoIDs.union(projectIDs).union((entry.before.removed + entry.after.removed).map(\.id)))
+        let tombstoneIDs = Array(
+            todoIDs.union(projectIDs).union((entry.before.removed + entry.after.removed).map(\.id)))
         let current = try snapshot(todos: Array(todoIDs), projects: Array(projectIDs), tombstones: tombstoneIDs)
-        if !entry.isMerge, Self.same(current.state, entry.after), try !committed(entry.after, todos: todoIDs, projects: projectIDs) {
+        if !entry.isMerge, Self.same(current.state, entry.after),
+            try !committed(entry.after, todos: todoIDs, projects: projectIDs)
+        {
             // Not committed: the files go back to what they were, dates and all.
             let gone = Set(entry.after.removed.map(\.id)).subtracting(entry.before.removed.map(\.id))
-            let restored = AppState(todos: current.state.todos.filter { !todoIDs.contains($0.id) } + entry.before.todos,
-                                    projects: current.state.projects.filter { !projectIDs.contains($0.id) } + entry.before.projects,
-                                    removed: current.state.removed.filter { !gone.contains($0.id) } + entry.before.removed)
+            let restored = AppState(
+                todos: current.state.todos.filter { !todoIDs.contains($0.id) } + entry.before.todos,
+                projects: current.state.projects.filter { !projectIDs.contains($0.id) } + entry.before.projects,
+                removed: current.state.removed.filter { !gone.contains($0.id) } + entry.before.removed)
             try write(from: current, to: restored)
             return UndoOutcome(entry: entry, way: .restoredFiles, skipped: [])
         }
@@ -168,19 +184,25 @@ extension Store {
     /// Keeps a merge for undo: the items it changed, as this machine had them
     /// (`ours`) and as the merge left them.
     func recordMergeForUndo(_ name: String, ours: ObjectID, merged: ObjectID) {
-        guard let changed = try? git.changedPaths(from: try git.tree(ofCommit: ours), to: try git.tree(ofCommit: merged)) else { return }
-        var todos = Set<UUID>(), projects = Set<UUID>()
+        guard
+            let changed = try? git.changedPaths(from: try git.tree(ofCommit: ours), to: try git.tree(ofCommit: merged))
+        else { return }
+        var todos = Set<UUID>()
+        var projects = Set<UUID>()
         for path in changed {
             switch StoreLayout.item(at: path.path) {
             case let .todo(id): todos.insert(id)
             case let .project(id), let .task(_, project: id): projects.insert(id)
-            case let .tombstone(id): todos.insert(id); projects.insert(id)
+            case let .tombstone(id):
+                todos.insert(id)
+                projects.insert(id)
             case .format, .other: continue
             }
         }
         func state(at commit: ObjectID) -> AppState? {
             guard var reader = try? StoreReader(CommitSource(git: git, commit: commit)) else { return nil }
-            return try? reader.items(todos: todos, projects: projects, tombstones: todos.union(projects), allProjectHeaders: false)
+            return try? reader.items(
+                todos: todos, projects: projects, tombstones: todos.union(projects), allProjectHeaders: false)
         }
         guard let before = state(at: ours), let after = state(at: merged) else { return }
         recordForUndo(action: "merge \(name)", isMerge: true, before: before, after: after)

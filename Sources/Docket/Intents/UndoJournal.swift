@@ -1,5 +1,5 @@
-import DocketSystem
 import DocketModel
+import DocketSystem
 import Foundation
 
 /// The undo journal: one file per change in `.git/docket/undo/`, named by a
@@ -29,7 +29,9 @@ struct UndoJournal {
         do {
             folder = try parent.makeFolder(Self.folderName)
         } catch let problem as FileProblem {
-            throw StoreError.state(.unreadableLocalFile(path: parent.child(Self.folderName), reason: problem.description, advice: Self.fresh))
+            throw StoreError.state(
+                .unreadableLocalFile(
+                    path: parent.child(Self.folderName), reason: problem.description, advice: Self.fresh))
         }
     }
 
@@ -45,7 +47,9 @@ struct UndoJournal {
     static func number(in name: String) -> Int? {
         guard name.hasSuffix(".json") else { return nil }
         let digits = name.dropLast(5)
-        guard (1...18).contains(digits.utf8.count), digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard (1...18).contains(digits.utf8.count),
+            digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
         return Int(digits)
     }
 
@@ -78,7 +82,9 @@ struct UndoJournal {
         var kept = try pages()
         if let last = kept.last, last.number >= Self.largest {
             // Numbered up to where the names stop reading (a page named so by hand): numbered again from 1, in order.
-            for (index, page) in kept.enumerated() { renameat(folder.fd, page.name, folder.fd, Self.name(of: index + 1)) }
+            for (index, page) in kept.enumerated() {
+                renameat(folder.fd, page.name, folder.fd, Self.name(of: index + 1))
+            }
             kept = try pages()
         }
         var data = try DocketJSON.encode(entry)
@@ -103,7 +109,9 @@ struct UndoJournal {
     /// Temporary files of a docket killed while writing a page.
     private func removeAbandonedTemporaries() {
         for name in (try? folder.allEntries()) ?? [] where name.hasPrefix(AtomicFile.temporaryPrefix) {
-            if let pid = AtomicFile.writer(ofTemporary: Substring(name)), !Spawn.isAlive(pid) { try? folder.remove(name) }
+            if let pid = AtomicFile.writer(ofTemporary: Substring(name)), !Spawn.isAlive(pid) {
+                try? folder.remove(name)
+            }
         }
     }
 
@@ -115,14 +123,21 @@ struct UndoJournal {
         let path = parent.child(Self.legacyFile)
         let entries: [UndoEntry]
         do {
-            entries = try DocketJSON.decode([UndoEntry].self, from: try parent.read(Self.legacyFile, limit: Store.maximumFileSize))
+            entries = try DocketJSON.decode(
+                [UndoEntry].self, from: try parent.read(Self.legacyFile, limit: Store.maximumFileSize))
         } catch FileProblem.missing {
             return
         } catch let problem as FileProblem {
-            guard !strict else { throw StoreError.state(.unreadableLocalFile(path: path, reason: problem.description, advice: Self.fresh)) }
+            guard !strict else {
+                throw StoreError.state(
+                    .unreadableLocalFile(path: path, reason: problem.description, advice: Self.fresh))
+            }
             entries = []
         } catch {
-            guard !strict else { throw StoreError.state(.unreadableLocalFile(path: path, reason: decodingReason(error), advice: Self.fresh)) }
+            guard !strict else {
+                throw StoreError.state(
+                    .unreadableLocalFile(path: path, reason: decodingReason(error), advice: Self.fresh))
+            }
             entries = []
         }
         // NB: a docket killed between these pages and the removal takes them in again;

@@ -137,7 +137,9 @@ final class CommitSource: ItemSource {
         default: throw FileProblem.notRegular
         }
         let size = try git.blobSize(entry.id)
-        guard size <= Store.maximumFileSize else { throw FileProblem.tooLarge(size: size, limit: Store.maximumFileSize) }
+        guard size <= Store.maximumFileSize else {
+            throw FileProblem.tooLarge(size: size, limit: Store.maximumFileSize)
+        }
         blobs[path] = entry.id
         let data = try git.blob(entry.id)
         if keepsContents { contents[entry.id] = data }

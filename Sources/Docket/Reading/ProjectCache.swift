@@ -1,6 +1,7 @@
 import DocketModel
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,8 +25,11 @@ final class ProjectCache: ItemSource {
 
     static let format = CacheFormat(
         magic: Array("DKPC".utf8), version: 1,
-        schema: [Project.fields.map(\.key), ProjectTask.fields.map(\.key), TimeSlip.fields.map(\.key), Note.fields.map(\.key)]
-            .map { $0.joined(separator: ",") }.joined(separator: ";"))
+        schema: [
+            Project.fields.map(\.key), ProjectTask.fields.map(\.key), TimeSlip.fields.map(\.key),
+            Note.fields.map(\.key),
+        ]
+        .map { $0.joined(separator: ",") }.joined(separator: ";"))
 
     let source: LastCommittedWhenConflicted
     private let root: String
@@ -49,7 +53,8 @@ final class ProjectCache: ItemSource {
 
     func decoded(_ path: String, as item: StoreLayout.Item) throws -> StoredItem {
         var info = stat()
-        let fingerprint = lstat(root + "/" + path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? TodoCache.Fingerprint(info) : nil
+        let fingerprint =
+            lstat(root + "/" + path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? TodoCache.Fingerprint(info) : nil
         if let fingerprint, let entry = old[path], entry.fingerprint == fingerprint {
             kept[path] = entry
             return entry.item
@@ -91,10 +96,15 @@ final class ProjectCache: ItemSource {
         format.read(from: file) { fingerprint, reader in
             switch try reader.integer(UInt8.self) {
             case 0:
-                Entry(fingerprint: fingerprint, item: .project(try Project.read(from: &reader), position: try Int?.read(from: &reader)))
+                Entry(
+                    fingerprint: fingerprint,
+                    item: .project(try Project.read(from: &reader), position: try Int?.read(from: &reader)))
             case 1:
-                Entry(fingerprint: fingerprint, item: .task(try ProjectTask.read(from: &reader), project: try UUID.read(from: &reader),
-                                                            position: try Int?.read(from: &reader)))
+                Entry(
+                    fingerprint: fingerprint,
+                    item: .task(
+                        try ProjectTask.read(from: &reader), project: try UUID.read(from: &reader),
+                        position: try Int?.read(from: &reader)))
             default:
                 throw StoredItem.Unreadable(reason: "not a project or a task")
             }

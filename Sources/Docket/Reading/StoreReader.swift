@@ -83,14 +83,17 @@ struct StoreReader {
     /// The project of this id with its tasks in order, if its file reads
     /// (`header` is its own file when already read).
     mutating func project(_ id: UUID, header known: Project? = nil) throws -> Project? {
-        guard let header = known ?? { if case let .project(header, _)? = item(at: StoreLayout.project(id)) { header } else { nil } }()
+        guard
+            let header = known
+                ?? { if case let .project(header, _)? = item(at: StoreLayout.project(id)) { header } else { nil } }()
         else { return nil }
         let tasks = try source.files(under: StoreLayout.tasksFolder(of: id)).compactMap { path -> ProjectTask? in
             let kind = StoreLayout.item(at: path)
             guard case .task = kind, case let .task(task, _, _)? = item(at: path, kind) else { return nil }
             return task
         }
-        return Project(id: header.id, title: header.title, tasks: ordered(tasks, by: order), alterDate: header.alterDate)
+        return Project(
+            id: header.id, title: header.title, tasks: ordered(tasks, by: order), alterDate: header.alterDate)
     }
 
     /// Every item of the store; every other file in its folders is a problem.
@@ -123,22 +126,27 @@ struct StoreReader {
             _ = try source.read(path)
             problems.append(StoreProblem(path: path, reason: StoreReader.strayReason))
         } catch let problem as FileProblem where problem != .missing {
-            problems.append(StoreProblem(path: path, reason: problem == .notRegular ? StoreReader.strayReason : problem.description))
+            problems.append(
+                StoreProblem(path: path, reason: problem == .notRegular ? StoreReader.strayReason : problem.description)
+            )
         } catch {
             problems.append(StoreProblem(path: path, reason: StoreReader.strayReason))
         }
     }
 
     /// Why a file under a name Docket does not give is refused.
-    static let strayReason = "is not a Docket item: items are todos/<AB>/<ID>.json, projects/<ID>/project.json, "
+    static let strayReason =
+        "is not a Docket item: items are todos/<AB>/<ID>.json, projects/<ID>/project.json, "
         + "projects/<ID>/tasks/<ID>.json and .docket/removed/<AB>/<ID>.json, with the id in capitals and <AB> its first two characters; "
         + "move the file out of the store's folders"
 
     /// The items a change touches: these todos, tombstones and projects (with
     /// their tasks); with `allProjectHeaders`, every other project's own file
     /// too (without its tasks), for the order of projects.
-    mutating func items(todos: some Sequence<UUID>, projects touched: Set<UUID>, tombstones: some Sequence<UUID>,
-                        allProjectHeaders: Bool) throws -> AppState {
+    mutating func items(
+        todos: some Sequence<UUID>, projects touched: Set<UUID>, tombstones: some Sequence<UUID>,
+        allProjectHeaders: Bool
+    ) throws -> AppState {
         let todoItems = todos.compactMap { todo($0) }
         var projects: [Project] = []
         if allProjectHeaders {
@@ -162,13 +170,22 @@ struct StoreReader {
             let kind = StoreLayout.item(at: path)
             switch kind {
             case let .project(id):
-                if case let .project(header, _)? = item(at: path, kind) { headers[id] = header } else { unread.insert(id) }
+                if case let .project(header, _)? = item(at: path, kind) {
+                    headers[id] = header
+                } else {
+                    unread.insert(id)
+                }
             case let .task(_, project): tasks.append((path, project))
             default: stray(path)
             }
         }
         for task in tasks where headers[task.project] == nil && !unread.contains(task.project) {
-            problems.append(StoreProblem(path: task.path, reason: "belongs to no project: \(StoreLayout.project(task.project)) is missing; restore it or remove the task's file"))
+            problems.append(
+                StoreProblem(
+                    path: task.path,
+                    reason:
+                        "belongs to no project: \(StoreLayout.project(task.project)) is missing; restore it or remove the task's file"
+                ))
         }
         return headers
     }

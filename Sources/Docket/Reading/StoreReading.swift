@@ -21,7 +21,10 @@ extension Store {
 
     /// The working tree, with files holding git's conflict markers read as last committed.
     var workingTreeOrLastCommit: LastCommittedWhenConflicted {
-        get throws { LastCommittedWhenConflicted(try workingTree, head: { try self.git.head().map { try CommitSource(git: self.git, commit: $0) } }) }
+        get throws {
+            LastCommittedWhenConflicted(
+                try workingTree, head: { try self.git.head().map { try CommitSource(git: self.git, commit: $0) } })
+        }
     }
 
     /// Every project with its tasks, without reading any todo's file.

@@ -1,6 +1,7 @@
 import DocketModel
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,7 +46,8 @@ struct TodoCache {
         /// with whole-second times (no nanoseconds at all) tick every one or two seconds.
         func isFresh(now: Date) -> Bool {
             let coarse = modifiedNanos == 0 && changedNanos == 0
-            let latest = max(Double(modified) + Double(modifiedNanos) / 1e9, Double(changed) + Double(changedNanos) / 1e9)
+            let latest = max(
+                Double(modified) + Double(modifiedNanos) / 1e9, Double(changed) + Double(changedNanos) / 1e9)
             return latest >= now.timeIntervalSince1970 - (coarse ? 2 : 0.1)
         }
     }
@@ -58,13 +60,15 @@ struct TodoCache {
     /// Cached todos by file path (relative to the store).
     var entries: [String: Entry] = [:]
 
-    static let format = CacheFormat(magic: Array("DKTC".utf8), version: 2, schema: TodoItem.fields.map(\.key).joined(separator: ","))
+    static let format = CacheFormat(
+        magic: Array("DKTC".utf8), version: 2, schema: TodoItem.fields.map(\.key).joined(separator: ","))
 
     /// The cache in `file`; empty when there is none or it cannot be trusted.
     static func read(from file: String) -> TodoCache {
-        TodoCache(entries: format.read(from: file) { fingerprint, reader in
-            Entry(fingerprint: fingerprint, todo: try TodoItem.read(from: &reader))
-        } ?? [:])
+        TodoCache(
+            entries: format.read(from: file) { fingerprint, reader in
+                Entry(fingerprint: fingerprint, todo: try TodoItem.read(from: &reader))
+            } ?? [:])
     }
 
     /// Writes the cache to `file` in one step (see `CacheFormat.write`).
@@ -87,14 +91,17 @@ struct CacheFormat {
     /// The records in `file`, each read by `record` after its path and stat
     /// data; nil when there is no file, or it is damaged (a record that
     /// throws included) or written for another version or other fields.
-    func read<Value>(from file: String, record: (TodoCache.Fingerprint, inout CompactReader) throws -> Value) -> [String: Value]? {
+    func read<Value>(from file: String, record: (TodoCache.Fingerprint, inout CompactReader) throws -> Value)
+        -> [String: Value]?
+    {
         // The cache is Docket's own file, but a link, a pipe or a giant there reads as no cache.
         guard let data = try? Folder.readFile(file, limit: 1 << 30) else { return nil }
         return data.withUnsafeBytes { raw in
             var reader = CompactReader(raw)
             do {
                 guard Array(try reader.raw(magic.count)) == magic, try reader.integer(UInt32.self) == version,
-                      try reader.string() == schema else { return nil }
+                    try reader.string() == schema
+                else { return nil }
                 let count = Int(try reader.integer(UInt32.self))
                 var records: [String: Value] = [:]
                 records.reserveCapacity(count)
@@ -111,8 +118,10 @@ struct CacheFormat {
 
     /// Writes `records` to `file` through a temporary file and a rename, so a
     /// reader sees a whole cache or none. Not flushed: a cache lost in a crash is rebuilt.
-    func write<Value>(_ records: [String: Value], to file: String, bytesEach: Int, fingerprint: (Value) -> TodoCache.Fingerprint,
-                      record: (Value, inout CompactWriter) -> Void) {
+    func write<Value>(
+        _ records: [String: Value], to file: String, bytesEach: Int, fingerprint: (Value) -> TodoCache.Fingerprint,
+        record: (Value, inout CompactWriter) -> Void
+    ) {
         var writer = CompactWriter()
         writer.reserve(records.count * bytesEach)
         writer.raw(magic)
@@ -163,7 +172,9 @@ extension Store {
         let folder = try tree
         for batch in stride(from: 0, to: paths.count, by: 8192).map({ $0..<min(paths.count, $0 + 8192) }) {
             let cached = batch.map { i -> TodoCache.Entry? in
-                guard let fingerprint = fingerprints[i], let entry = old.entries[paths[i]], entry.fingerprint == fingerprint else { return nil }
+                guard let fingerprint = fingerprints[i], let entry = old.entries[paths[i]],
+                    entry.fingerprint == fingerprint
+                else { return nil }
                 return entry
             }
             let uncached = zip(batch, cached).filter { $0.1 == nil }.map { paths[$0.0] }

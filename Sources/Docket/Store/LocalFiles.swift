@@ -9,7 +9,9 @@ extension Store {
     /// The path of a file of this machine's own in `.git/docket/`, the folder made when missing.
     public func localFile(_ name: String) throws -> URL {
         let folder = URL(fileURLWithPath: gitdir + "docket", isDirectory: true)
-        try StoreError.gate(writing: true) { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try StoreError.gate(writing: true) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
         return folder.appendingPathComponent(name)
     }
 

@@ -17,7 +17,10 @@ extension Store {
 
     /// The store's `.gitattributes` with Docket's lines added, or nil when it has them already.
     func attributesWithMergeDriver() -> Data? {
-        let existing = (try? (try? tree)?.read(".gitattributes", limit: Store.maximumFileSize)).flatMap { $0 }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let existing =
+            (try? (try? tree)?.read(".gitattributes", limit: Store.maximumFileSize)).flatMap { $0 }.map {
+                String(decoding: $0, as: UTF8.self)
+            } ?? ""
         let lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let missing = Store.mergeAttributes.dropFirst().filter { !lines.contains($0) }
         guard !missing.isEmpty else { return nil }
@@ -57,14 +60,17 @@ extension Store {
             try git.setConfig("merge.docket.name", to: "Docket's item-by-item merge")
             try git.setConfig("merge.docket.driver", to: line)
         }
-        try StoreError.gate(writing: true) { try AtomicFile.write(Data((line + "\n").utf8), to: mergeDriverNote, durable: false) }
+        try StoreError.gate(writing: true) {
+            try AtomicFile.write(Data((line + "\n").utf8), to: mergeDriverNote, durable: false)
+        }
         return set
     }
 
     /// Whether a configured driver is one a docket set up: a program, then `merge-driver %O %A %B %P`.
     static func isDocketDriverLine(_ line: String) -> Bool {
         guard line.hasSuffix(" merge-driver %O %A %B %P") else { return false }
-        let program = line.dropLast(" merge-driver %O %A %B %P".count).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+        let program = line.dropLast(" merge-driver %O %A %B %P".count).trimmingCharacters(
+            in: CharacterSet(charactersIn: "'"))
         return program.split(separator: "/").last == "docket"
     }
 

@@ -25,7 +25,8 @@ extension Store {
     /// adds a pack and removes loose objects that pack holds, so a commit
     /// made meanwhile keeps its own new objects.
     public func pack() throws -> Int {
-        guard let lock = try StoreError.gate(writing: true, { try FileLock.attempt(gitdir + "docket-pack.lock") }) else { return 0 }
+        guard let lock = try StoreError.gate(writing: true, { try FileLock.attempt(gitdir + "docket-pack.lock") })
+        else { return 0 }
         defer { lock.release() }
         return try git.packLooseObjects()
     }

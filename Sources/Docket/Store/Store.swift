@@ -32,9 +32,11 @@ public final class Store {
     /// Changes whose hooks have not run yet and which could not be written down.
     var unsavedHookBatches: [HookBatch] = []
     var warnedAboutHooks = false
-    /// Whether commits and pushes run git's verifying hooks (`pre-commit`, `commit-msg`, `pre-push`); false is git's `--no-verify`.
+    /// Whether commits and pushes run git's verifying hooks (`pre-commit`, `commit-msg`, `pre-push`); false is git's
+    /// `--no-verify`.
     public var verifiesWithGitHooks = true
-    /// The docket program that starts the store's change monitor when it is on and none runs (the command line sets it).
+    /// The docket program that starts the store's change monitor when it is on and none runs (the command line sets
+    /// it).
     public var changeMonitorProgram: String?
 
     private init(root: URL, gitdir: String, repository: Repository?, format: Int? = nil) {
@@ -79,18 +81,23 @@ public final class Store {
         var isFolder: ObjCBool = false
         var info = stat()
         if FileManager.default.fileExists(atPath: path + "/.git/HEAD"),
-           FileManager.default.fileExists(atPath: path + "/.git/objects", isDirectory: &isFolder), isFolder.boolValue,
-           lstat(path + "/.git", &info) == 0, info.st_uid == geteuid() || info.st_uid == 0 {
+            FileManager.default.fileExists(atPath: path + "/.git/objects", isDirectory: &isFolder), isFolder.boolValue,
+            lstat(path + "/.git", &info) == 0, info.st_uid == geteuid() || info.st_uid == 0
+        {
             let format = try checkFormat(root: path, shownAs: path)
             return Store(root: folder.standardizedFileURL, gitdir: path + "/.git/", repository: nil, format: format)
         }
         var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { throw StoreError.state(.missingFolder(path: path)) }
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            throw StoreError.state(.missingFolder(path: path))
+        }
         if !isDirectory.boolValue { throw StoreError.state(.storeIsAFile(path: path)) }
         guard Repository.exists(at: path) else { throw StoreError.state(.notARepository(path: path)) }
         if Repository.isOwnedByAnother(at: path) { throw StoreError.state(.notOwned(path: path)) }
         let repository = try StoreError.gate(writing: false) { try Repository.open(at: path) }
-        guard !repository.isBare, let workdir = repository.workdir else { throw StoreError.state(.bareRepository(path: path)) }
+        guard !repository.isBare, let workdir = repository.workdir else {
+            throw StoreError.state(.bareRepository(path: path))
+        }
         let root = URL(fileURLWithPath: workdir)
         let format = try checkFormat(root: root.path, shownAs: path)
         return Store(root: root, gitdir: repository.gitdir, repository: repository, format: format)
@@ -103,7 +110,8 @@ public final class Store {
         while true {
             var info = stat()
             if lstat(current.path + "/" + StoreLayout.format, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-               FileManager.default.fileExists(atPath: current.path + "/.git") {
+                FileManager.default.fileExists(atPath: current.path + "/.git")
+            {
                 return current
             }
             let parent = current.deletingLastPathComponent()
@@ -121,13 +129,18 @@ public final class Store {
             if Repository.exists(at: path) { return try Repository.open(at: path) }
             return try Repository.create(at: path, branch: Repository.defaultBranchName())
         }
-        guard !repository.isBare, let workdir = repository.workdir else { throw StoreError.state(.bareRepository(path: path)) }
+        guard !repository.isBare, let workdir = repository.workdir else {
+            throw StoreError.state(.bareRepository(path: path))
+        }
         if FileManager.default.fileExists(atPath: workdir + StoreLayout.format) { return try open(at: folder) }
         let store = Store(root: URL(fileURLWithPath: workdir), gitdir: repository.gitdir, repository: repository)
         try store.withLock {
             try StoreError.gate(writing: true) {
-                try store.tree.makeFolder(StoreLayout.docket).write(try DocketJSON.encode(FormatFile(format: format)), to: "format.json")
-                if let attributes = store.attributesWithMergeDriver() { try store.tree.write(attributes, to: ".gitattributes") }
+                try store.tree.makeFolder(StoreLayout.docket).write(
+                    try DocketJSON.encode(FormatFile(format: format)), to: "format.json")
+                if let attributes = store.attributesWithMergeDriver() {
+                    try store.tree.write(attributes, to: ".gitattributes")
+                }
             }
             _ = try store.commitHoldingLock(message: "Start a Docket store", including: [".gitattributes"])
         }
@@ -140,7 +153,8 @@ public final class Store {
         try withLock {
             guard let attributes = attributesWithMergeDriver() else { return false }
             try StoreError.gate(writing: true) { try tree.write(attributes, to: ".gitattributes") }
-            _ = try commitHoldingLock(message: "Let git merge Docket's files with docket merge-driver", including: [".gitattributes"])
+            _ = try commitHoldingLock(
+                message: "Let git merge Docket's files with docket merge-driver", including: [".gitattributes"])
             return true
         }
     }
@@ -176,7 +190,8 @@ public final class Store {
         let current = try Store.checkFormat(root: rootPath, shownAs: rootPath)
         if current < Store.format {
             try StoreError.gate(writing: true) {
-                try tree.makeFolder(StoreLayout.docket).write(try DocketJSON.encode(FormatFile(format: Store.format)), to: "format.json")
+                try tree.makeFolder(StoreLayout.docket).write(
+                    try DocketJSON.encode(FormatFile(format: Store.format)), to: "format.json")
             }
         }
         foundFormat = Store.format
@@ -218,9 +233,12 @@ public final class Store {
         let common = Store.commonDir(gitdir)
         if Store.saysBare(configAt: common + "config") { throw StoreError.state(.bareSetting(root: rootPath)) }
         // git shows other objects in place of those stored (`git replace`, grafts); Docket reads them as stored.
-        if FileManager.default.fileExists(atPath: common + "info/grafts") { throw StoreError.state(.grafts(root: rootPath)) }
+        if FileManager.default.fileExists(atPath: common + "info/grafts") {
+            throw StoreError.state(.grafts(root: rootPath))
+        }
         if Store.hasReplaceRefs(common), (try? git.repository.configBool("core.useReplaceRefs")) != false,
-           ProcessInfo.processInfo.environment["GIT_NO_REPLACE_OBJECTS"] == nil {
+            ProcessInfo.processInfo.environment["GIT_NO_REPLACE_OBJECTS"] == nil
+        {
             throw StoreError.state(.replaceRefs(root: rootPath))
         }
         guard !Repository.indexIsNoted(gitdir: gitdir) else { return }
@@ -233,7 +251,9 @@ public final class Store {
     /// repository (`GIT_DIR`) or working tree (`GIT_WORK_TREE`): git and the
     /// git programs Docket runs would work on that one. Set as git sets them
     /// for a hook run in the store, they name the store, and pass.
-    public static func refuseGitEnvironment(for root: URL, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    public static func refuseGitEnvironment(
+        for root: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         func resolved(_ path: String) -> String {
             URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
                 .standardizedFileURL.resolvingSymlinksInPath().path
@@ -241,17 +261,21 @@ public final class Store {
         let top = resolved(root.path)
         // A linked worktree's (or a --separate-git-dir clone's) .git is a file naming its git folder.
         var gitdir = top + "/.git"
-        if let data = try? Folder.readFile(gitdir, limit: 1 << 12), case let text = String(decoding: data, as: UTF8.self), text.hasPrefix("gitdir: ") {
+        if let data = try? Folder.readFile(gitdir, limit: 1 << 12),
+            case let text = String(decoding: data, as: UTF8.self), text.hasPrefix("gitdir: ")
+        {
             let named = text.dropFirst("gitdir: ".count).trimmingCharacters(in: .whitespacesAndNewlines)
             gitdir = named.hasPrefix("/") ? resolved(named) : resolved(top + "/" + named)
         }
         for (variable, expected) in [("GIT_DIR", gitdir), ("GIT_WORK_TREE", top)] {
             guard let value = environment[variable], !value.isEmpty, resolved(value) != expected else { continue }
-            throw StoreError.state(.gitEnvironment(variable: variable, value: value, root: root.standardizedFileURL.path))
+            throw StoreError.state(
+                .gitEnvironment(variable: variable, value: value, root: root.standardizedFileURL.path))
         }
     }
 
-    /// The git folder shared by all worktrees, for the git folder `gitdir` (a linked worktree's names it in `commondir`).
+    /// The git folder shared by all worktrees, for the git folder `gitdir` (a linked worktree's names it in
+    /// `commondir`).
     static func commonDir(_ gitdir: String) -> String {
         guard let data = try? Folder.readFile(gitdir + "commondir", limit: 1 << 12) else { return gitdir }
         let named = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -264,17 +288,23 @@ public final class Store {
         if let enumerator = FileManager.default.enumerator(atPath: common + "refs/replace") {
             for case let name as String in enumerator where !name.isEmpty {
                 var isFolder: ObjCBool = false
-                if FileManager.default.fileExists(atPath: common + "refs/replace/" + name, isDirectory: &isFolder), !isFolder.boolValue { return true }
+                if FileManager.default.fileExists(atPath: common + "refs/replace/" + name, isDirectory: &isFolder),
+                    !isFolder.boolValue
+                {
+                    return true
+                }
             }
         }
         guard let packed = try? Folder.readFile(common + "packed-refs", limit: 1 << 30) else { return false }
         return String(decoding: packed, as: UTF8.self).contains(" refs/replace/")
     }
 
-    /// Whether the git configuration file at `path` sets `core.bare` to true (read as git reads a plain file, without includes).
+    /// Whether the git configuration file at `path` sets `core.bare` to true (read as git reads a plain file, without
+    /// includes).
     static func saysBare(configAt path: String) -> Bool {
         guard let data = try? Folder.readFile(path, limit: 1 << 20) else { return false }
-        var section = "", bare = false
+        var section = ""
+        var bare = false
         for raw in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline) {
             let line = raw.trimmingCharacters(in: .whitespaces).lowercased()
             if line.hasPrefix("[") {
@@ -284,7 +314,9 @@ public final class Store {
             guard section == "core" else { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.first == "bare" else { continue }
-            let value = parts.count > 1 ? String(parts[1].prefix { $0 != "#" && $0 != ";" }).trimmingCharacters(in: .whitespaces) : "true"
+            let value =
+                parts.count > 1
+                ? String(parts[1].prefix { $0 != "#" && $0 != ";" }).trimmingCharacters(in: .whitespaces) : "true"
             bare = ["true", "yes", "on", "1"].contains(value)
         }
         return bare

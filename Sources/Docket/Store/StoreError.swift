@@ -80,13 +80,15 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .notFound(kind, id):
-            "no \(kind) has the id \(id); " + {
-                switch kind {
-                case .todo: "'docket list --all' shows the todos' ids"
-                case .project: "'docket project list' shows the projects' ids"
-                case .task: "'docket project show <project>' shows a project's tasks with their ids ('docket project list' the projects)"
-                }
-            }()
+            "no \(kind) has the id \(id); "
+                + {
+                    switch kind {
+                    case .todo: "'docket list --all' shows the todos' ids"
+                    case .project: "'docket project list' shows the projects' ids"
+                    case .task:
+                        "'docket project show <project>' shows a project's tasks with their ids ('docket project list' the projects)"
+                    }
+                }()
         case let .ambiguous(kind, prefix, candidates):
             "the id \(prefix) matches \(candidates.count) \(kind)s: \(candidates.joined(separator: ", ")); give more of the id"
         case let .idTooShort(prefix):
@@ -115,7 +117,8 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
         case .nothingToUndo:
             "there is nothing to undo: no change made through docket on this machine is kept ('docket undo --list' shows what is)"
         case let .noLostValue(merge, number, count):
-            count == 0 ? "merge \(merge) discarded no value, so there is nothing to restore"
+            count == 0
+                ? "merge \(merge) discarded no value, so there is nothing to restore"
                 : "merge \(merge) has no lost value \(number); it has \(count == 1 ? "1" : "1 to \(count)") ('docket merges' numbers them)"
         case let .calendarFolder(path):
             "\(path) is not a folder; make it ('mkdir -p \(path)'), or name the folder vdirsyncer syncs"
@@ -162,7 +165,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case newerFormatInCommit(commit: String, found: Int)
     /// The store has changes that are not committed.
     case uncommittedChanges
-    /// A file changed by hand that git is told not to look at (assume-unchanged, skip-worktree) is where a pull would write.
+    /// A file changed by hand that git is told not to look at (assume-unchanged, skip-worktree) is where a pull would
+    /// write.
     case changeGitIgnores(path: String, flag: IndexFlag)
     /// git cannot merge files outside Docket's folders.
     case conflict(paths: [String])
@@ -186,7 +190,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case gitEnvironment(variable: String, value: String, root: String)
     /// The repository has grafts (`.git/info/grafts`), which git reads history through and Docket does not.
     case grafts(root: String)
-    /// The repository has replacement objects (`git replace`), which git shows in place of those stored and Docket does not.
+    /// The repository has replacement objects (`git replace`), which git shows in place of those stored and Docket does
+    /// not.
     case replaceRefs(root: String)
     /// `core.bare` is true in a store's own configuration.
     case bareSetting(root: String)
@@ -208,7 +213,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case unresolvedOutside(paths: [String])
     /// git could not go on with a cherry-pick or revert Docket finished the conflicts of.
     case replayFailed(command: String, detail: String)
-    /// git left conflicts in the store with no operation under way (`git stash pop`, say), which a commit would settle silently.
+    /// git left conflicts in the store with no operation under way (`git stash pop`, say), which a commit would settle
+    /// silently.
     case conflictsLeft(paths: [String])
 
     public var description: String {
@@ -241,7 +247,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "nothing was committed: \(problems.count == 1 ? "a file does" : "\(problems.count) files do") not decode as Docket items; fix or restore \(problems.count == 1 ? "it" : "them") ('git checkout -- <file>'), then commit again:\n"
                 + problems.map { "  \($0)" }.joined(separator: "\n")
         case let .unreadable(problem):
-            problem.reason == StoredItem.markersReason ? "\(problem.path) cannot be read: it \(problem.reason)"
+            problem.reason == StoredItem.markersReason
+                ? "\(problem.path) cannot be read: it \(problem.reason)"
                 : "\(problem.path) cannot be read: \(problem.reason); fix or restore it with 'git checkout -- \(problem.path)'"
         case let .unreadableLocalFile(path, reason, advice):
             "\(path) cannot be read: \(reason); \(advice)"
@@ -372,7 +379,10 @@ extension StoreError {
         case let error as FilesInTheWay: StoreError.state(.filesInTheWay(paths: error.paths))
         case let error as FileLock.Busy: StoreError.state(.locked(lockFile: error.path, pid: error.pid))
         case let error as SystemError:
-            StoreError.io(writing ? .write(path: error.path ?? "", reason: error.reason) : .read(path: error.path ?? "", reason: error.reason))
+            StoreError.io(
+                writing
+                    ? .write(path: error.path ?? "", reason: error.reason)
+                    : .read(path: error.path ?? "", reason: error.reason))
         case let FileProblem.notAFolder(path) as FileProblem:
             StoreError.state(.notAFolder(path: path))
         case let FileProblem.system(error) as FileProblem:

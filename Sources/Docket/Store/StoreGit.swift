@@ -27,7 +27,9 @@ struct StoreGit {
     func head() throws -> ObjectID? { try reading { try repository.head() } }
     func reference(_ name: String) throws -> ObjectID? { try reading { try repository.reference(name) } }
     func headBranch() throws -> String? { try reading { try repository.headBranch() } }
-    func references(startingWith prefix: String) throws -> [String: ObjectID] { try reading { try repository.references(startingWith: prefix) } }
+    func references(startingWith prefix: String) throws -> [String: ObjectID] {
+        try reading { try repository.references(startingWith: prefix) }
+    }
     func setHead(_ branch: String) throws { try writing { try repository.setHead(branch) } }
     func setReference(_ name: String, to id: ObjectID, message: String) throws {
         try writing { try repository.setReference(name, to: id, message: message) }
@@ -45,12 +47,18 @@ struct StoreGit {
     func entries(inTree tree: ObjectID, under folders: [String]) throws -> [String: TreeEntry] {
         try reading { try repository.entries(inTree: tree, under: folders) }
     }
-    func entry(inTree tree: ObjectID, at path: String) throws -> TreeEntry? { try reading { try repository.entry(inTree: tree, at: path) } }
-    func blobID(inTree tree: ObjectID, at path: String) throws -> ObjectID? { try reading { try repository.blobID(inTree: tree, at: path) } }
+    func entry(inTree tree: ObjectID, at path: String) throws -> TreeEntry? {
+        try reading { try repository.entry(inTree: tree, at: path) }
+    }
+    func blobID(inTree tree: ObjectID, at path: String) throws -> ObjectID? {
+        try reading { try repository.blobID(inTree: tree, at: path) }
+    }
     func changedPaths(from old: ObjectID?, to new: ObjectID?) throws -> [ChangedPath] {
         try reading { try repository.changedPaths(from: old, to: new) }
     }
-    func log(from start: ObjectID, limit: Int, scanning: Int = .max, where keep: (CommitInfo) -> Bool = { _ in true }) throws -> [CommitInfo] {
+    func log(from start: ObjectID, limit: Int, scanning: Int = .max, where keep: (CommitInfo) -> Bool = { _ in true })
+        throws -> [CommitInfo]
+    {
         try reading { try repository.log(from: start, limit: limit, scanning: scanning, where: keep) }
     }
     func mergeBase(_ a: ObjectID, _ b: ObjectID) throws -> ObjectID? { try reading { try repository.mergeBase(a, b) } }
@@ -68,7 +76,9 @@ struct StoreGit {
     func status(under folders: [String]) throws -> [StatusEntry] { try statusReport(under: folders).entries }
     /// `status(under:)`, with the files found unchanged whose index entries' stat data is out of date.
     func statusReport(under folders: [String]) throws -> StatusReport {
-        try reading { try repository.statusReport(under: folders, alwaysTracked: { StoreLayout.item(at: $0) != .other }) }
+        try reading {
+            try repository.statusReport(under: folders, alwaysTracked: { StoreLayout.item(at: $0) != .other })
+        }
     }
     func writeTreeFromIndex() throws -> ObjectID { try writing { try repository.writeTreeFromIndex() } }
     func indexFileChecksum() -> [UInt8]? { repository.indexFileChecksum() }
@@ -76,11 +86,15 @@ struct StoreGit {
     func hashFile(_ path: String) throws -> ObjectID { try reading { try repository.hashFile(path) } }
     func indexHoldsHeadTree() throws -> Bool { try reading { try repository.indexHoldsHeadTree() } }
     func notedIndexHoldingHead() throws -> NotedIndex? { try reading { try repository.notedIndexHoldingHead() } }
-    func writeIndex(_ index: NotedIndex, setting entries: [(path: String, id: ObjectID?)], noting tree: ObjectID?) throws -> Bool {
+    func writeIndex(_ index: NotedIndex, setting entries: [(path: String, id: ObjectID?)], noting tree: ObjectID?)
+        throws -> Bool
+    {
         try writing { try repository.writeIndex(index, setting: entries, noting: tree) }
     }
     func noteIndexHolds(_ tree: ObjectID) throws { try writing { try repository.noteIndexHolds(tree) } }
-    func noteIndexHoldsWithTreeCache(_ tree: ObjectID) throws { try writing { try repository.noteIndexHoldsWithTreeCache(tree) } }
+    func noteIndexHoldsWithTreeCache(_ tree: ObjectID) throws {
+        try writing { try repository.noteIndexHoldsWithTreeCache(tree) }
+    }
     func checkoutIntoEmpty(_ commit: ObjectID, contents: [ObjectID: Data], progress: ProgressThrottle?) throws -> Bool {
         try writing { try repository.checkoutIntoEmpty(commit, contents: contents, progress: progress) }
     }
@@ -90,23 +104,32 @@ struct StoreGit {
     /// The files the last status found unchanged but with stat data the index no longer matches.
     func refreshStatData(_ paths: [String]) throws -> Bool { try writing { try repository.refreshStatData(paths) } }
     func updateIndex(_ paths: [String]) throws { try writing { try repository.updateIndex(paths) } }
-    func setIndexEntries(_ entries: [(path: String, id: ObjectID?)]) throws { try writing { try repository.setIndexEntries(entries) } }
+    func setIndexEntries(_ entries: [(path: String, id: ObjectID?)]) throws {
+        try writing { try repository.setIndexEntries(entries) }
+    }
     func blobID(of data: Data) throws -> ObjectID { try reading { try Repository.blobID(of: data) } }
-    func checkout(_ commit: ObjectID, force: Bool = false, only paths: [String]? = nil, progress: ProgressThrottle? = nil) throws {
+    func checkout(
+        _ commit: ObjectID, force: Bool = false, only paths: [String]? = nil, progress: ProgressThrottle? = nil
+    ) throws {
         try writing { try repository.checkout(commit, force: force, only: paths, progress: progress) }
     }
 
     // MARK: Writing commits
 
-    func writingObjectsTogether<T>(_ body: () throws -> T) throws -> T { try writing { try repository.writingObjectsTogether(body) } }
+    func writingObjectsTogether<T>(_ body: () throws -> T) throws -> T {
+        try writing { try repository.writingObjectsTogether(body) }
+    }
     func commit(tree: ObjectID, parents: [ObjectID], message: String) throws -> ObjectID {
         try writing { try repository.commit(tree: tree, parents: parents, message: message, updating: nil) }
     }
-    func mergeTrees(base: ObjectID?, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
-                    changes: (ours: [ChangedPath], theirs: [ChangedPath])?) throws -> ObjectID {
+    func mergeTrees(
+        base: ObjectID?, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
+        changes: (ours: [ChangedPath], theirs: [ChangedPath])?
+    ) throws -> ObjectID {
         try writing {
-            try repository.mergeTrees(base: base, ours: ours, theirs: theirs, replacing: replacements,
-                                      resolvedUnder: StoreLayout.folders, changes: changes)
+            try repository.mergeTrees(
+                base: base, ours: ours, theirs: theirs, replacing: replacements,
+                resolvedUnder: StoreLayout.folders, changes: changes)
         }
     }
 
@@ -126,7 +149,9 @@ struct StoreGit {
     // MARK: Configuration
 
     func configString(_ name: String) throws -> String? { try reading { try repository.configString(name) } }
-    func setConfig(_ name: String, to value: String) throws { try writing { try repository.setConfig(name, to: value) } }
+    func setConfig(_ name: String, to value: String) throws {
+        try writing { try repository.setConfig(name, to: value) }
+    }
 
     // MARK: Remotes
 

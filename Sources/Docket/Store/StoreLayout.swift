@@ -66,7 +66,12 @@ public enum StoreLayout {
 
     /// What a store path holds.
     public enum Item: Hashable, Sendable {
-        case todo(UUID), project(UUID), task(UUID, project: UUID), tombstone(UUID), format, other
+        case todo(UUID)
+        case project(UUID)
+        case task(UUID, project: UUID)
+        case tombstone(UUID)
+        case format
+        case other
 
         /// The id of the item, when the path holds one.
         public var id: UUID? {
@@ -128,7 +133,8 @@ public enum StoreLayout {
             }
             func part(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[range]) }
             func equals(_ range: Range<Int>, _ text: StaticString) -> Bool {
-                range.count == text.utf8CodeUnitCount && memcmp(bytes.baseAddress! + range.lowerBound, text.utf8Start, range.count) == 0
+                range.count == text.utf8CodeUnitCount
+                    && memcmp(bytes.baseAddress! + range.lowerBound, text.utf8Start, range.count) == 0
             }
             func id(ofFile range: Range<Int>) -> UUID? {
                 guard range.count == 41, equals(range.upperBound - 5..<range.upperBound, ".json") else { return nil }

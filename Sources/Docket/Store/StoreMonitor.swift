@@ -18,7 +18,9 @@ extension Store {
         repository.monitorsChanges = (try? repository.configBool("docket.monitor")) == true
         guard repository.monitorsChanges, let program = changeMonitorProgram else { return }
         let root = rootPath
-        repository.startChangeMonitor = { Spawn.detached(executable: program, name: "docket", ["-C", root, "monitor", "run", "--background"]) }
+        repository.startChangeMonitor = {
+            Spawn.detached(executable: program, name: "docket", ["-C", root, "monitor", "run", "--background"])
+        }
     }
 
     /// Turns the monitor on or off in the store's configuration (it is started or stopped separately).
@@ -65,8 +67,9 @@ extension Store {
             return
         } catch {
             guard background else { throw error }
-            try? AtomicFile.write(Data("\(ISO8601DateFormatter().string(from: Date())) The change monitor stopped: \(error)\n".utf8),
-                                  to: log, durable: false)
+            try? AtomicFile.write(
+                Data("\(ISO8601DateFormatter().string(from: Date())) The change monitor stopped: \(error)\n".utf8),
+                to: log, durable: false)
         }
     }
 }

@@ -55,7 +55,10 @@ enum StoredItem: Equatable {
             throw Unreadable(reason: "does not decode (\(decodingReason(error)))")
         }
         if let id = item.id, stored.id != id {
-            throw Unreadable(reason: "holds the id \(stored.id?.uuidString.lowercased() ?? "none"), not the \(id.uuidString.lowercased()) its name gives")
+            throw Unreadable(
+                reason:
+                    "holds the id \(stored.id?.uuidString.lowercased() ?? "none"), not the \(id.uuidString.lowercased()) its name gives"
+            )
         }
         if case let .format(number) = stored, number > Store.format {
             throw Unreadable(reason: "names store format \(number), newer than this docket")
@@ -68,10 +71,14 @@ enum StoredItem: Equatable {
         switch self {
         case let .todo(todo): try fileText(todo, owning: TodoItem.fields.map(\.key), keepingUnknownKeysOf: existing)
         case let .project(project, position):
-            try fileText(ProjectHeader(project: project), extra: position.map { ["position": .integer(Int64($0))] } ?? [:], keepingUnknownKeysOf: existing)
+            try fileText(
+                ProjectHeader(project: project), extra: position.map { ["position": .integer(Int64($0))] } ?? [:],
+                keepingUnknownKeysOf: existing)
         case let .task(task, _, position):
-            try fileText(task, extra: position.map { ["position": .integer(Int64($0))] } ?? [:], owning: ProjectTask.fields.map(\.key),
-                         keepingUnknownKeysOf: existing)
+            try fileText(
+                task, extra: position.map { ["position": .integer(Int64($0))] } ?? [:],
+                owning: ProjectTask.fields.map(\.key),
+                keepingUnknownKeysOf: existing)
         case let .tombstone(tombstone):
             try fileText(tombstone, extra: ["path": .string(tombstone.removedPath)], keepingUnknownKeysOf: existing)
         case let .format(number): try fileText(FormatFile(format: number), keepingUnknownKeysOf: existing)
@@ -90,10 +97,12 @@ enum StoredItem: Equatable {
     }
 
     /// Why a file with git's conflict markers is not read.
-    static let markersReason = "holds git's conflict markers (a git merge or rebase stopped on it); 'docket sync' finishes it with Docket's merge"
+    static let markersReason =
+        "holds git's conflict markers (a git merge or rebase stopped on it); 'docket sync' finishes it with Docket's merge"
 
     /// Why an item is shown as last committed rather than as its file holds it.
-    static let shownAsCommittedReason = "holds git's conflict markers, so it is shown as last committed; 'docket sync' finishes the merge"
+    static let shownAsCommittedReason =
+        "holds git's conflict markers, so it is shown as last committed; 'docket sync' finishes the merge"
 
     /// Whether the bytes hold a line git writes for a conflict ("<<<<<<< ").
     static func hasConflictMarkers(_ data: Data) -> Bool {
@@ -102,7 +111,10 @@ enum StoredItem: Equatable {
             var lineStart = true
             for (index, byte) in raw.enumerated() {
                 if lineStart && byte == marker[0] && raw.count - index >= marker.count
-                    && marker.indices.allSatisfy({ raw[index + $0] == marker[$0] }) { return true }
+                    && marker.indices.allSatisfy({ raw[index + $0] == marker[$0] })
+                {
+                    return true
+                }
                 lineStart = byte == 0x0A
             }
             return false
@@ -119,7 +131,9 @@ enum StoredItem: Equatable {
 struct ProjectHeader: Codable, Equatable {
     let project: Project
 
-    init(project: Project) { self.project = Project(id: project.id, title: project.title, tasks: [], alterDate: project.alterDate) }
+    init(project: Project) {
+        self.project = Project(id: project.id, title: project.title, tasks: [], alterDate: project.alterDate)
+    }
 
     private static let fields = Project.fields.filter { $0.rule != .children }
 
@@ -162,15 +176,22 @@ extension StoredItem {
     /// content changed since `old` but its alterDate did not move: an edit by
     /// hand or by another tool, which then weighs in merges as made when it is committed.
     func stampedIfHandEdited(since old: StoredItem, now: Date? = nil) -> StoredItem? {
-        func changed<Item: FieldCoded>(_ new: Item, _ old: Item) -> Bool { Item.contentFields.contains { !$0.isSame(new, old) } }
-        func unmoved(_ new: Date?, _ old: Date?) -> Bool { (new?.docketMilliseconds ?? .min) <= (old?.docketMilliseconds ?? .min) }
+        func changed<Item: FieldCoded>(_ new: Item, _ old: Item) -> Bool {
+            Item.contentFields.contains { !$0.isSame(new, old) }
+        }
+        func unmoved(_ new: Date?, _ old: Date?) -> Bool {
+            (new?.docketMilliseconds ?? .min) <= (old?.docketMilliseconds ?? .min)
+        }
         switch (self, old) {
         case let (.todo(new), .todo(old)) where changed(new, old) && unmoved(new.alterDate, old.alterDate):
             return .todo(new.dated(DocketClock.alterDate(after: old.alterDate ?? old.creationDate, now: now)))
-        case let (.project(new, position), .project(old, _)) where changed(new, old) && unmoved(new.alterDate, old.alterDate):
+        case let (.project(new, position), .project(old, _))
+        where changed(new, old) && unmoved(new.alterDate, old.alterDate):
             return .project(new.dated(DocketClock.alterDate(after: old.alterDate, now: now)), position: position)
-        case let (.task(new, project, position), .task(old, _, _)) where changed(new, old) && unmoved(new.alterDate, old.alterDate):
-            return .task(new.dated(DocketClock.alterDate(after: old.alterDate, now: now)), project: project, position: position)
+        case let (.task(new, project, position), .task(old, _, _))
+        where changed(new, old) && unmoved(new.alterDate, old.alterDate):
+            return .task(
+                new.dated(DocketClock.alterDate(after: old.alterDate, now: now)), project: project, position: position)
         default:
             return nil
         }

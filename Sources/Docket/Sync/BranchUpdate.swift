@@ -45,23 +45,28 @@ extension Store {
     /// match it; `contents` holds blobs already read, by id. The store paths in
     /// `overwriting` are written whatever they hold, and with `othersInPlace`
     /// files outside the store's folders are taken to hold the target's already.
-    func moveBranch(to target: ObjectID, from previous: ObjectID?, message: String, contents: [ObjectID: Data] = [:],
-                    overwriting: Set<String> = [], othersInPlace: Bool = false) throws {
+    func moveBranch(
+        to target: ObjectID, from previous: ObjectID?, message: String, contents: [ObjectID: Data] = [:],
+        overwriting: Set<String> = [], othersInPlace: Bool = false
+    ) throws {
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let targetTree = try git.tree(ofCommit: target)
         let previousTree = try previous.map { try git.tree(ofCommit: $0) }
-        let changes = try mergingOverwrites(try git.changedPaths(from: previousTree, to: targetTree), overwriting, previousTree, targetTree)
+        let changes = try mergingOverwrites(
+            try git.changedPaths(from: previousTree, to: targetTree), overwriting, previousTree, targetTree)
         // NB: the index Docket wrote is read and written by Docket, not libgit2 (see `Repository.writeIndex`).
         let ownIndex = try git.notedIndexHoldingHead()
         let indexHeldHead = try ownIndex != nil || git.indexHoldsHeadTree()
-        let record = UpdateRecord(target: target.description, previous: previous?.description, paths: changes.map(\.path),
-                                  overwrite: overwriting.sorted(), othersInPlace: othersInPlace)
+        let record = UpdateRecord(
+            target: target.description, previous: previous?.description, paths: changes.map(\.path),
+            overwrite: overwriting.sorted(), othersInPlace: othersInPlace)
         try checkWorkingTree(changes, finishing: false, overwriting: overwriting)
         try StoreError.gate(writing: true) { try AtomicFile.write(try JSONEncoder().encode(record), to: updateMarker) }
         var noted = false
         do {
-            noted = try apply(changes, of: target, contents: contents, othersInPlace: othersInPlace,
-                              index: ownIndex, noting: indexHeldHead ? targetTree : nil)
+            noted = try apply(
+                changes, of: target, contents: contents, othersInPlace: othersInPlace,
+                index: ownIndex, noting: indexHeldHead ? targetTree : nil)
         } catch {
             rollBack(changes)
             try? FileManager.default.removeItem(atPath: updateMarker)
@@ -103,7 +108,9 @@ extension Store {
         }
         let done = { _ = try? FileManager.default.removeItem(atPath: self.updateMarker) }
         // A marker that does not read (not a regular file, or not a record) names nothing to finish.
-        guard let data, let record = try? JSONDecoder().decode(UpdateRecord.self, from: data), let target = ObjectID(hex: record.target) else {
+        guard let data, let record = try? JSONDecoder().decode(UpdateRecord.self, from: data),
+            let target = ObjectID(hex: record.target)
+        else {
             return done()
         }
         let previous = record.previous.flatMap(ObjectID.init(hex:))
@@ -114,7 +121,8 @@ extension Store {
         let targetTree = try git.tree(ofCommit: target)
         let previousTree = try previous.map { try git.tree(ofCommit: $0) }
         let overwriting = Set(record.overwrite ?? [])
-        let changes = try mergingOverwrites(try git.changedPaths(from: previousTree, to: targetTree), overwriting, previousTree, targetTree)
+        let changes = try mergingOverwrites(
+            try git.changedPaths(from: previousTree, to: targetTree), overwriting, previousTree, targetTree)
         try checkWorkingTree(changes, finishing: true, overwriting: overwriting)
         _ = try apply(changes, of: target, othersInPlace: record.othersInPlace ?? false)
         try git.noteIndexHolds(targetTree)
@@ -130,7 +138,9 @@ extension Store {
         for path in folders {
             guard let folder = try? root.folder(path), let entries = try? folder.allEntries() else { continue }
             for name in entries {
-                if let pid = AtomicFile.writer(ofTemporary: Substring(name)), !Spawn.isAlive(pid) { try? folder.remove(name) }
+                if let pid = AtomicFile.writer(ofTemporary: Substring(name)), !Spawn.isAlive(pid) {
+                    try? folder.remove(name)
+                }
             }
         }
     }
@@ -152,15 +162,18 @@ extension Store {
                 if flag == .skipWorktree && current == nil { continue }
                 throw StoreError.state(.changeGitIgnores(path: change.path, flag: flag))
             }
-            throw finishing ? StoreError.state(.interruptedUpdate(path: change.path, marker: updateMarker))
+            throw finishing
+                ? StoreError.state(.interruptedUpdate(path: change.path, marker: updateMarker))
                 : StoreError.state(.uncommittedChanges)
         }
     }
 
     /// Puts the target's version of each changed path in place, in the working tree and the index;
     /// returns whether the index was written from `index` (the one Docket read) and noted as holding `tree`.
-    private func apply(_ changes: [ChangedPath], of target: ObjectID, contents: [ObjectID: Data] = [:], othersInPlace: Bool = false,
-                       index: NotedIndex? = nil, noting tree: ObjectID? = nil) throws -> Bool {
+    private func apply(
+        _ changes: [ChangedPath], of target: ObjectID, contents: [ObjectID: Data] = [:], othersInPlace: Bool = false,
+        index: NotedIndex? = nil, noting tree: ObjectID? = nil
+    ) throws -> Bool {
         let store = changes.filter { StoreLayout.isInStore($0.path) }
         let others = changes.filter { !StoreLayout.isInStore($0.path) }
         if !others.isEmpty && !othersInPlace { try git.checkout(target, only: others.map(\.path)) }
@@ -203,8 +216,10 @@ extension Store {
 
     /// The changes, with each overwritten store path the tree change does not already list
     /// (a file git left conflicted, that ends as it was in the previous tree).
-    private func mergingOverwrites(_ changes: [ChangedPath], _ overwriting: Set<String>, _ previousTree: ObjectID?,
-                                   _ targetTree: ObjectID) throws -> [ChangedPath] {
+    private func mergingOverwrites(
+        _ changes: [ChangedPath], _ overwriting: Set<String>, _ previousTree: ObjectID?,
+        _ targetTree: ObjectID
+    ) throws -> [ChangedPath] {
         let listed = Set(changes.map(\.path))
         var all = changes
         for path in overwriting.sorted() where !listed.contains(path) {

@@ -22,12 +22,17 @@ public enum FileMerge {
     /// that changed the item since the base without moving its alterDate (an
     /// edit by hand or another tool, committed with git) is dated as made at
     /// its commit, as Docket's own merge dates it.
-    public static func merge(path: String, base: Data?, ours: Data, theirs: Data, dates: (ours: Date, theirs: Date)? = nil) -> Outcome {
+    public static func merge(
+        path: String, base: Data?, ours: Data, theirs: Data, dates: (ours: Date, theirs: Date)? = nil
+    ) -> Outcome {
         let kind = StoreLayout.item(at: path)
         guard kind != .other else { return .notItems(reason: "\(path) is not a Docket item's file") }
         let sides: [StoredItem?]
         do {
-            sides = [try base.map { try StoredItem.decode($0, at: kind) }, try StoredItem.decode(ours, at: kind), try StoredItem.decode(theirs, at: kind)]
+            sides = [
+                try base.map { try StoredItem.decode($0, at: kind) }, try StoredItem.decode(ours, at: kind),
+                try StoredItem.decode(theirs, at: kind),
+            ]
         } catch let error as StoredItem.Unreadable {
             return .notItems(reason: "\(path) \(error.reason)")
         } catch {
@@ -42,21 +47,28 @@ public enum FileMerge {
         var report = MergeReport(items: [])
         switch (o, t) {
         case let (.todo(ours), .todo(theirs)):
-            let result = DocketMerge.merge(base: b?.todo.map { AppState(todos: [$0], projects: [], removed: []) },
-                                           ours: AppState(todos: [ours], projects: [], removed: []),
-                                           theirs: AppState(todos: [theirs], projects: [], removed: []))
+            let result = DocketMerge.merge(
+                base: b?.todo.map { AppState(todos: [$0], projects: [], removed: []) },
+                ours: AppState(todos: [ours], projects: [], removed: []),
+                theirs: AppState(todos: [theirs], projects: [], removed: []))
             merged = .todo(result.state.todos.first ?? ours)
             report = result.report
         case let (.project(ours, op), .project(theirs, tp)):
-            let result = DocketMerge.merge(base: b?.project.map { AppState(todos: [], projects: [$0], removed: []) },
-                                           ours: AppState(todos: [], projects: [ours], removed: []),
-                                           theirs: AppState(todos: [], projects: [theirs], removed: []))
+            let result = DocketMerge.merge(
+                base: b?.project.map { AppState(todos: [], projects: [$0], removed: []) },
+                ours: AppState(todos: [], projects: [ours], removed: []),
+                theirs: AppState(todos: [], projects: [theirs], removed: []))
             merged = .header(result.state.projects.first ?? ours, position: pick(b?.position, op, tp))
             report = result.report
         case let (.task(ours, project, op), .task(theirs, _, tp)):
-            func holding(_ task: ProjectTask) -> AppState { AppState(todos: [], projects: [Project(id: project, title: "", tasks: [task], alterDate: nil)], removed: []) }
+            func holding(_ task: ProjectTask) -> AppState {
+                AppState(
+                    todos: [], projects: [Project(id: project, title: "", tasks: [task], alterDate: nil)], removed: [])
+            }
             let result = DocketMerge.merge(base: b?.task.map(holding), ours: holding(ours), theirs: holding(theirs))
-            merged = .task(result.state.projects.first?.task(id: ours.id) ?? ours, project: project, position: pick(b?.position, op, tp))
+            merged = .task(
+                result.state.projects.first?.task(id: ours.id) ?? ours, project: project,
+                position: pick(b?.position, op, tp))
             report = result.report
         case let (.tombstone(ours), .tombstone(theirs)):
             merged = .tombstone(ours.removedDate >= theirs.removedDate ? ours : theirs)
@@ -75,13 +87,16 @@ public enum FileMerge {
     /// Merges the three files git hands its driver (`%O %A %B`) for the store
     /// file at `path`, each read as a store file is: no link, at most
     /// `Store.maximumFileSize`. An empty or missing base is a file added on both sides.
-    public static func merge(path: String, baseFile: String, oursFile: String, theirsFile: String,
-                             dates: (ours: Date, theirs: Date)? = nil) -> Outcome {
+    public static func merge(
+        path: String, baseFile: String, oursFile: String, theirsFile: String,
+        dates: (ours: Date, theirs: Date)? = nil
+    ) -> Outcome {
         let base = try? Folder.readFile(baseFile, limit: Store.maximumFileSize)
         do {
             let ours = try Folder.readFile(oursFile, limit: Store.maximumFileSize)
             let theirs = try Folder.readFile(theirsFile, limit: Store.maximumFileSize)
-            return merge(path: path, base: base?.isEmpty == false ? base : nil, ours: ours, theirs: theirs, dates: dates)
+            return merge(
+                path: path, base: base?.isEmpty == false ? base : nil, ours: ours, theirs: theirs, dates: dates)
         } catch {
             return .notItems(reason: "\(path): \(error)")
         }
@@ -90,11 +105,17 @@ public enum FileMerge {
     /// The dates of the two commits git is merging, for the driver to date hand edits as Docket's merge does:
     /// HEAD's, and that of the one commit git names in `GITHEAD_<id>` (what `git merge` and `git pull` merge);
     /// nil when git names none, or not one.
-    public static func sideDates(inRepositoryAt folder: String, environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> (ours: Date, theirs: Date)? {
-        let named = environment.keys.filter { $0.hasPrefix("GITHEAD_") }.compactMap { ObjectID(hex: String($0.dropFirst(8))) }
+    public static func sideDates(
+        inRepositoryAt folder: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    )
+        -> (ours: Date, theirs: Date)?
+    {
+        let named = environment.keys.filter { $0.hasPrefix("GITHEAD_") }.compactMap {
+            ObjectID(hex: String($0.dropFirst(8)))
+        }
         guard named.count == 1, let repository = try? Repository.open(at: folder), let head = try? repository.head(),
-              let ours = try? repository.commitInfo(head), let theirs = try? repository.commitInfo(named[0]) else { return nil }
+            let ours = try? repository.commitInfo(head), let theirs = try? repository.commitInfo(named[0])
+        else { return nil }
         return (ours.date, theirs.date)
     }
 
@@ -125,11 +146,14 @@ public enum FileMerge {
         return false
     }
 
-    /// A git command line's subcommand and its arguments, past git's own options (`-C dir`, `-c name=value`, `--no-pager`…).
+    /// A git command line's subcommand and its arguments, past git's own options (`-C dir`, `-c name=value`,
+    /// `--no-pager`…).
     static func gitSubcommand(_ arguments: [String]) -> [String] {
         var i = 0
         while i < arguments.count, arguments[i].hasPrefix("-") {
-            i += ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"].contains(arguments[i]) ? 2 : 1
+            i +=
+                ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"].contains(
+                    arguments[i]) ? 2 : 1
         }
         return Array(arguments.dropFirst(min(i, arguments.count)))
     }
@@ -137,10 +161,13 @@ public enum FileMerge {
     /// The command line of process `pid`, from /proc.
     private static func commandLine(of pid: pid_t) -> [String]? {
         guard let data = try? Folder.readFile("/proc/\(pid)/cmdline", limit: 1 << 16), !data.isEmpty else { return nil }
-        return data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+        return data.split(separator: 0, omittingEmptySubsequences: false).dropLast().map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
-    /// The parent of process `pid`, from /proc (the field after the command's name, which may hold spaces and parentheses).
+    /// The parent of process `pid`, from /proc (the field after the command's name, which may hold spaces and
+    /// parentheses).
     private static func parentProcess(of pid: pid_t) -> pid_t? {
         guard let data = try? Folder.readFile("/proc/\(pid)/stat", limit: 1 << 12) else { return nil }
         let text = String(decoding: data, as: UTF8.self)
@@ -153,7 +180,8 @@ public enum FileMerge {
     /// conflict markers where both sides changed the same lines: for files
     /// that are not Docket items. Returns whether it merged without conflicts.
     public static func textMerge(ours: String, base: String, theirs: String) -> Bool {
-        (try? Spawn.run(["git", "merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs]).status) == 0
+        (try? Spawn.run(["git", "merge-file", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs]).status)
+            == 0
     }
 
     /// An order key merged three ways: the side that changed it, else the greater.
@@ -174,7 +202,10 @@ public enum FileMerge {
         for key in Set(o.keys).union(t.keys) {
             let (bv, ov, tv) = (b[key], o[key], t[key])
             if ov == tv || bv == tv { continue }
-            if bv == ov { merged[key] = tv; continue }
+            if bv == ov {
+                merged[key] = tv
+                continue
+            }
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             let oText = ov.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""

@@ -24,7 +24,9 @@ struct IntakeCheck {
         let targetTree = try git.tree(ofCommit: target)
         let files: [(path: String, id: ObjectID?)]
         if let current {
-            files = try git.changedPaths(from: try git.tree(ofCommit: current), to: targetTree).filter { $0.kind != .deleted }.map { ($0.path, $0.newID) }
+            files = try git.changedPaths(from: try git.tree(ofCommit: current), to: targetTree).filter {
+                $0.kind != .deleted
+            }.map { ($0.path, $0.newID) }
         } else {
             files = try git.entries(inTree: targetTree, under: []).map { ($0.key, $0.value.id) }
         }
@@ -37,14 +39,18 @@ struct IntakeCheck {
         // the object's header first (a 2 GiB blob of zeros packs into 9 MB, and took a clone to 4.2 GB).
         for (path, id) in files where !StoreLayout.isInStore(path) {
             if let id, let size = try? git.blobSize(id), size > Self.largestOtherFile {
-                throw try refused(path, "is a file of \(size >> 20) MiB, over the \(Self.largestOtherFile >> 20) MiB docket takes in outside its folders",
-                                  in: target, since: current)
+                throw try refused(
+                    path,
+                    "is a file of \(size >> 20) MiB, over the \(Self.largestOtherFile >> 20) MiB docket takes in outside its folders",
+                    in: target, since: current)
             }
         }
         let paths = files.map(\.path)
         let sorted = paths.sorted()
         let keeping = sorted.count <= keepsContentsUpTo
-        let found = sorted.count >= Self.onAllCoresFrom ? try checkOnAllCores(sorted, of: target, keeping: keeping)
+        let found =
+            sorted.count >= Self.onAllCoresFrom
+            ? try checkOnAllCores(sorted, of: target, keeping: keeping)
             : try check(sorted[...], of: target, with: git, keeping: keeping)
         if let refusal = found.refusal { throw try refused(refusal.path, refusal.reason, in: target, since: current) }
         return found.contents
@@ -63,18 +69,23 @@ struct IntakeCheck {
     private typealias Found = (refusal: (path: String, reason: String)?, contents: [ObjectID: Data])
 
     /// Checks `paths` in order through `git`, stopping at the first refused.
-    private func check(_ paths: ArraySlice<String>, of target: ObjectID, with git: StoreGit, counted: SharedCount? = nil, total: Int? = nil,
-                       keeping: Bool) throws -> Found {
+    private func check(
+        _ paths: ArraySlice<String>, of target: ObjectID, with git: StoreGit, counted: SharedCount? = nil,
+        total: Int? = nil,
+        keeping: Bool
+    ) throws -> Found {
         let source = try CommitSource(git: git, commit: target)
         source.keepsContents = keeping
         var reader = StoreReader(source)
-        var seen = 0, reported = 0
+        var seen = 0
+        var reported = 0
         for path in paths {
             seen += 1
             if let progress, seen % 256 == 0 || seen == paths.count {
                 let done = counted.map { $0.add(seen - reported) } ?? seen
                 reported = seen
-                progress.report(TransferProgress(stage: .checking, objectsDone: done, objectsTotal: total ?? paths.count))
+                progress.report(
+                    TransferProgress(stage: .checking, objectsDone: done, objectsTotal: total ?? paths.count))
             }
             if let reason = IntakeCheck.pathProblem(path) { return ((path, reason), [:]) }
             guard StoreLayout.isInStore(path) else { continue }
@@ -104,17 +115,21 @@ struct IntakeCheck {
     /// reading each blob and decoding each item.
     private func checkOnAllCores(_ paths: [String], of target: ObjectID, keeping: Bool) throws -> Found {
         let count = SharedCount()
-        let parts = Parallel.parts, size = (paths.count + parts - 1) / parts
+        let parts = Parallel.parts
+        let size = (paths.count + parts - 1) / parts
         let folder = git.repository.workdir ?? git.gitdir
         // Each part uses only `progress` (which takes one report at a time) and its own repository.
         let me = UncheckedSendable(self)
         let results = Parallel.map(parts) { part -> UncheckedSendable<Result<Found, Error>> in
             let range = min(paths.count, part * size)..<min(paths.count, (part + 1) * size)
-            return UncheckedSendable(Result {
-                guard !range.isEmpty else { return (nil, [:]) }
-                let own = StoreGit(repository: try StoreError.gate(writing: false) { try Repository.open(at: folder) })
-                return try me.value.check(paths[range], of: target, with: own, counted: count, total: paths.count, keeping: keeping)
-            })
+            return UncheckedSendable(
+                Result {
+                    guard !range.isEmpty else { return (nil, [:]) }
+                    let own = StoreGit(
+                        repository: try StoreError.gate(writing: false) { try Repository.open(at: folder) })
+                    return try me.value.check(
+                        paths[range], of: target, with: own, counted: count, total: paths.count, keeping: keeping)
+                })
         }
         var contents: [ObjectID: Data] = [:]
         contents.reserveCapacity(paths.count)
@@ -147,17 +162,22 @@ struct IntakeCheck {
         // ASCII lower case; other bytes cannot match.
         let lower = part.lazy.map { $0 | 0x20 }
         if part.count == 4 { return lower.elementsEqual(".git".utf8) }
-        return part.count > 4 && lower.prefix(4).elementsEqual("git~".utf8) && part.dropFirst(4).allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        return part.count > 4 && lower.prefix(4).elementsEqual("git~".utf8)
+            && part.dropFirst(4).allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
-    private func refused(_ path: String, _ reason: String, in target: ObjectID, since current: ObjectID?) throws -> StoreError {
+    private func refused(_ path: String, _ reason: String, in target: ObjectID, since current: ObjectID?) throws
+        -> StoreError
+    {
         let commit = try introducer(of: path, in: target, since: current)
         // A file that cannot be read because its object is not here is no fault of the file's or its author's.
         if let entry = try? git.entry(inTree: git.tree(ofCommit: target), at: path), !git.repository.exists(entry.id) {
             return StoreError.state(.objectMissingInCommit(path: path, commit: commit.short, object: entry.id.short))
         }
-        // Markers a merge commit brought are merged again on the way in (`resolvingCommittedMarkers`); these came otherwise.
-        let said = reason == StoredItem.markersReason
+        // Markers a merge commit brought are merged again on the way in (`resolvingCommittedMarkers`); these came
+        // otherwise.
+        let said =
+            reason == StoredItem.markersReason
             ? "holds git's conflict markers, committed outside a merge commit Docket could merge again (a rebase or cherry-pick finished by hand, say)"
             : reason
         return StoreError.state(.refusedInCommit(path: path, commit: commit.short, reason: said))
@@ -169,7 +189,9 @@ struct IntakeCheck {
         let bad = try git.entry(inTree: try git.tree(ofCommit: target), at: path)
         for commit in try git.commits(from: target, excluding: current.map { [$0] } ?? [], limit: 10_000) {
             guard try git.entry(inTree: try git.tree(ofCommit: commit), at: path) == bad else { continue }
-            let parentsHoldIt = try git.parents(of: commit).contains { try git.entry(inTree: try git.tree(ofCommit: $0), at: path) == bad }
+            let parentsHoldIt = try git.parents(of: commit).contains {
+                try git.entry(inTree: try git.tree(ofCommit: $0), at: path) == bad
+            }
             if !parentsHoldIt { return commit }
         }
         return target

@@ -44,22 +44,33 @@ struct MergeCommitBuilder {
     /// whose message carries the report; returns the commit and the report.
     func build(remoteBranch: String) throws -> (ObjectID, MergeReport) {
         let merged = try mergeStore()
-        let tree = try git.mergeTrees(base: merged.trees.base, ours: merged.trees.ours, theirs: merged.trees.theirs,
-                                      replacing: merged.replacements, changes: merged.changes)
-        let commit = try git.commit(tree: tree, parents: [ours, theirs], message: MergeHistory.message(merged.report, remoteBranch: remoteBranch))
+        let tree = try git.mergeTrees(
+            base: merged.trees.base, ours: merged.trees.ours, theirs: merged.trees.theirs,
+            replacing: merged.replacements, changes: merged.changes)
+        let commit = try git.commit(
+            tree: tree, parents: [ours, theirs],
+            message: MergeHistory.message(merged.report, remoteBranch: remoteBranch))
         return (commit, merged.report)
     }
 
     /// Merges the store's files of the three sides with Docket's merge; with
     /// `writingBlobs` false, only the report is wanted and no object is written.
     func mergeStore(writingBlobs: Bool = true) throws -> StoreMerge {
-        let trees = (base: try base.map { try git.tree(ofCommit: $0) }, ours: try git.tree(ofCommit: ours), theirs: try git.tree(ofCommit: theirs))
+        let trees = (
+            base: try base.map { try git.tree(ofCommit: $0) }, ours: try git.tree(ofCommit: ours),
+            theirs: try git.tree(ofCommit: theirs)
+        )
         // Every changed path, not only the store's: the tree merge needs the others too.
         var changes: (ours: [ChangedPath], theirs: [ChangedPath])?
         var paths = Set<String>()
         if let baseTree = trees.base {
-            changes = (try git.changedPaths(from: baseTree, to: trees.ours), try git.changedPaths(from: baseTree, to: trees.theirs))
-            for change in changes!.ours + changes!.theirs where StoreLayout.isInStore(change.path) { paths.insert(change.path) }
+            changes = (
+                try git.changedPaths(from: baseTree, to: trees.ours),
+                try git.changedPaths(from: baseTree, to: trees.theirs)
+            )
+            for change in changes!.ours + changes!.theirs where StoreLayout.isInStore(change.path) {
+                paths.insert(change.path)
+            }
         } else {
             for tree in [trees.ours, trees.theirs] {
                 paths.formUnion(try git.entries(inTree: tree, under: StoreLayout.folders).keys)
@@ -68,36 +79,50 @@ struct MergeCommitBuilder {
         let touched = Touched(paths)
         let sides = try [base, ours, theirs].map { commit in try commit.map { try read($0, touched) } }
         let b = sides[0]
-        let (o, t) = (try stampingHandEdits(sides[1]!, against: b, commit: ours), try stampingHandEdits(sides[2]!, against: b, commit: theirs))
+        let (o, t) = (
+            try stampingHandEdits(sides[1]!, against: b, commit: ours),
+            try stampingHandEdits(sides[2]!, against: b, commit: theirs)
+        )
         let result = merge(base: b?.state, ours: o.state, theirs: t.state)
-        let report = result.report.noting(try farAhead(in: o, carriedBy: ours, other: t) + farAhead(in: t, carriedBy: theirs, other: o))
+        let report = result.report.noting(
+            try farAhead(in: o, carriedBy: ours, other: t) + farAhead(in: t, carriedBy: theirs, other: o))
 
         var files = MergedFiles(git: git, ours: o, theirs: t, writesBlobs: writingBlobs)
         for todo in result.state.todos {
-            try files.place(.todo(todo), ours: o.todos[todo.id].map(StoredItem.todo), theirs: t.todos[todo.id].map(StoredItem.todo))
+            try files.place(
+                .todo(todo), ours: o.todos[todo.id].map(StoredItem.todo), theirs: t.todos[todo.id].map(StoredItem.todo))
         }
         // NB: order keys continue ours' numbering, as a local edit would.
         let projectKeys = o.order.assign(result.state.projects.map(\.id))
         for project in result.state.projects {
-            try files.place(.header(project, position: projectKeys[project.id]),
-                            ours: o.projects[project.id].map { .header($0, position: o.order[$0.id]) },
-                            theirs: t.projects[project.id].map { .header($0, position: t.order[$0.id]) })
+            try files.place(
+                .header(project, position: projectKeys[project.id]),
+                ours: o.projects[project.id].map { .header($0, position: o.order[$0.id]) },
+                theirs: t.projects[project.id].map { .header($0, position: t.order[$0.id]) })
             guard touched.projects.contains(project.id) else { continue }
             let taskKeys = o.order.assign(project.tasks.map(\.id))
             for task in project.tasks {
-                try files.place(.task(task, project: project.id, position: taskKeys[task.id]),
-                                ours: o.projects[project.id]?.task(id: task.id).map { .task($0, project: project.id, position: o.order[$0.id]) },
-                                theirs: t.projects[project.id]?.task(id: task.id).map { .task($0, project: project.id, position: t.order[$0.id]) })
+                try files.place(
+                    .task(task, project: project.id, position: taskKeys[task.id]),
+                    ours: o.projects[project.id]?.task(id: task.id).map {
+                        .task($0, project: project.id, position: o.order[$0.id])
+                    },
+                    theirs: t.projects[project.id]?.task(id: task.id).map {
+                        .task($0, project: project.id, position: t.order[$0.id])
+                    })
             }
         }
         for tombstone in result.state.removed {
-            try files.place(.tombstone(tombstone), ours: o.tombstones[tombstone.id].map(StoredItem.tombstone),
-                            theirs: t.tombstones[tombstone.id].map(StoredItem.tombstone))
+            try files.place(
+                .tombstone(tombstone), ours: o.tombstones[tombstone.id].map(StoredItem.tombstone),
+                theirs: t.tombstones[tombstone.id].map(StoredItem.tombstone))
         }
         // Every store file either side holds for the items read, or that changed, and the merge did not keep, goes.
         for side in [o, t] {
             for path in side.blobs.keys where !files.wanted.contains(path) {
-                if case let .task(_, project) = StoreLayout.item(at: path), !touched.projects.contains(project) { continue }
+                if case let .task(_, project) = StoreLayout.item(at: path), !touched.projects.contains(project) {
+                    continue
+                }
                 files.remove(path)
             }
         }
@@ -118,16 +143,21 @@ struct MergeCommitBuilder {
         let date = try git.date(of: commit)
         var stamped = side.stamped
         func stamp(_ previous: Date?) -> Date { DocketClock.alterDate(after: previous, now: date) }
-        func unmoved(_ now: Date?, _ before: Date?) -> Bool { (now?.docketMilliseconds ?? .min) <= (before?.docketMilliseconds ?? .min) }
+        func unmoved(_ now: Date?, _ before: Date?) -> Bool {
+            (now?.docketMilliseconds ?? .min) <= (before?.docketMilliseconds ?? .min)
+        }
         let todos = side.state.todos.map { todo -> TodoItem in
-            guard let old = base.todos[todo.id], old != todo, unmoved(todo.alterDate, old.alterDate) else { return todo }
+            guard let old = base.todos[todo.id], old != todo, unmoved(todo.alterDate, old.alterDate) else {
+                return todo
+            }
             stamped.insert(StoreLayout.todo(todo.id))
             return todo.dated(stamp(old.alterDate ?? old.creationDate))
         }
         let projects = side.state.projects.map { project -> Project in
             let old = base.projects[project.id]
             let tasks = project.tasks.map { task -> ProjectTask in
-                guard let oldTask = old?.task(id: task.id), oldTask != task, unmoved(task.alterDate, oldTask.alterDate) else { return task }
+                guard let oldTask = old?.task(id: task.id), oldTask != task, unmoved(task.alterDate, oldTask.alterDate)
+                else { return task }
                 stamped.insert(StoreLayout.task(task.id, in: project.id))
                 return task.dated(stamp(oldTask.alterDate))
             }
@@ -139,12 +169,15 @@ struct MergeCommitBuilder {
             return header
         }
         guard stamped != side.stamped else { return side }
-        return Side(state: AppState(todos: todos, projects: projects, removed: side.state.removed), order: side.order, blobs: side.blobs, stamped: stamped)
+        return Side(
+            state: AppState(todos: todos, projects: projects, removed: side.state.removed), order: side.order,
+            blobs: side.blobs, stamped: stamped)
     }
 
     /// The far-ahead dates a fast-forward from `base` to `theirs` brings in: those of the items its changes touch.
     func farAheadInFastForward() throws -> [FarAheadDate] {
-        let changes = try git.changedPaths(from: try base.map { try git.tree(ofCommit: $0) }, to: try git.tree(ofCommit: theirs))
+        let changes = try git.changedPaths(
+            from: try base.map { try git.tree(ofCommit: $0) }, to: try git.tree(ofCommit: theirs))
         let paths = Set(changes.map(\.path).filter { StoreLayout.isInStore($0) })
         guard !paths.isEmpty else { return [] }
         let side = try read(theirs, Touched(paths))
@@ -158,16 +191,26 @@ struct MergeCommitBuilder {
         let horizon = commitDate.addingTimeInterval(86_400)
         var found: [FarAheadDate] = []
         func note(_ kind: ItemDecision.Kind, _ id: UUID, _ label: String, _ field: String, _ date: Date?) {
-            if let date, date > horizon { found.append(FarAheadDate(kind: kind, id: id, label: label, field: field, date: date, commitDate: commitDate)) }
+            if let date, date > horizon {
+                found.append(
+                    FarAheadDate(kind: kind, id: id, label: label, field: field, date: date, commitDate: commitDate))
+            }
         }
         for todo in side.state.todos { note(.todo, todo.id, todo.text, "alterDate", todo.alterDate) }
-        for project in side.state.projects where !project.tasks.isEmpty || side.blobs[StoreLayout.project(project.id)] != nil {
+        for project in side.state.projects
+        where !project.tasks.isEmpty || side.blobs[StoreLayout.project(project.id)] != nil {
             note(.project, project.id, project.title, "alterDate", project.alterDate)
             for task in project.tasks { note(.task, task.id, task.title, "alterDate", task.alterDate) }
         }
         for tombstone in side.state.removed {
-            let kind: ItemDecision.Kind = switch tombstone.kind { case .todo: .todo; case .project: .project; case .task: .task }
-            let label = other.todos[tombstone.id]?.text ?? other.projects[tombstone.id]?.title
+            let kind: ItemDecision.Kind =
+                switch tombstone.kind {
+                case .todo: .todo
+                case .project: .project
+                case .task: .task
+                }
+            let label =
+                other.todos[tombstone.id]?.text ?? other.projects[tombstone.id]?.title
                 ?? other.state.projects.lazy.compactMap { $0.task(id: tombstone.id)?.title }.first ?? "removed item"
             note(kind, tombstone.id, label, "removedDate", tombstone.removedDate)
         }
@@ -180,7 +223,8 @@ struct MergeCommitBuilder {
     func read(_ commit: ObjectID, _ touched: Touched) throws -> Side {
         let source = try CommitSource(git: git, commit: commit)
         var reader = StoreReader(source)
-        let state = try reader.items(todos: touched.todos, projects: touched.projects, tombstones: touched.tombstones, allProjectHeaders: true)
+        let state = try reader.items(
+            todos: touched.todos, projects: touched.projects, tombstones: touched.tombstones, allProjectHeaders: true)
         if let problem = reader.problems.first {
             throw StoreError.state(.refusedInCommit(path: problem.path, commit: commit.short, reason: problem.reason))
         }
@@ -194,11 +238,20 @@ struct MergeCommitBuilder {
         init(_ paths: Set<String>) {
             for path in paths {
                 switch StoreLayout.item(at: path) {
-                case let .todo(id): todos.insert(id); tombstones.insert(id)
-                case let .project(id): projects.insert(id); tombstones.insert(id)
+                case let .todo(id):
+                    todos.insert(id)
+                    tombstones.insert(id)
+                case let .project(id):
+                    projects.insert(id)
+                    tombstones.insert(id)
                 // NB: a removed task's file is a changed path too, so its project is among those read.
-                case let .task(id, project): projects.insert(project); tombstones.insert(id); tombstones.insert(project)
-                case let .tombstone(id): tombstones.insert(id); todos.insert(id)
+                case let .task(id, project):
+                    projects.insert(project)
+                    tombstones.insert(id)
+                    tombstones.insert(project)
+                case let .tombstone(id):
+                    tombstones.insert(id)
+                    todos.insert(id)
                 case .format, .other: break
                 }
             }
@@ -231,8 +284,14 @@ struct MergedFiles {
     mutating func place(_ item: StoredItem, ours oursItem: StoredItem?, theirs theirsItem: StoredItem?) throws {
         let path = item.path
         wanted.insert(path)
-        if oursItem == item, !ours.stamped.contains(path), let blob = ours.blobs[path] { replacements[path] = blob; return }
-        if theirsItem == item, !theirs.stamped.contains(path), let blob = theirs.blobs[path] { replacements[path] = blob; return }
+        if oursItem == item, !ours.stamped.contains(path), let blob = ours.blobs[path] {
+            replacements[path] = blob
+            return
+        }
+        if theirsItem == item, !theirs.stamped.contains(path), let blob = theirs.blobs[path] {
+            replacements[path] = blob
+            return
+        }
         guard writesBlobs else { return }
         let existing = try (ours.blobs[path] ?? theirs.blobs[path]).map { try git.blob($0) }
         replacements[path] = try git.writeBlob(try item.text(keeping: existing))

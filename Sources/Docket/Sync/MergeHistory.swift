@@ -61,13 +61,18 @@ extension Store {
     /// What the merge (or the replay Docket finished) `commit` decided.
     func record(_ commit: CommitInfo) throws -> MergeRecord {
         if let report = MergeHistory.report(in: commit.message) {
-            return MergeRecord(commit: commit.id.description, date: commit.date, summary: commit.summary, report: report, madeByGit: false)
+            return MergeRecord(
+                commit: commit.id.description, date: commit.date, summary: commit.summary, report: report,
+                madeByGit: false)
         }
         let (ours, theirs) = (commit.parents[0], commit.parents[1])
         let base = try? git.mergeBase(ours, theirs)
-        let report = (try? MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).mergeStore(writingBlobs: false).report)
+        let report =
+            (try? MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).mergeStore(writingBlobs: false)
+                .report)
             ?? MergeReport(items: [])
-        return MergeRecord(commit: commit.id.description, date: commit.date, summary: commit.summary, report: report, madeByGit: true)
+        return MergeRecord(
+            commit: commit.id.description, date: commit.date, summary: commit.summary, report: report, madeByGit: true)
     }
 }
 
@@ -86,13 +91,17 @@ extension Store {
         var marked: [(path: String, blob: ObjectID)] = []
         for change in changed {
             guard let id = change.newID, (try? git.blobSize(id)).map({ $0 <= Store.maximumFileSize }) == true,
-                  StoredItem.hasConflictMarkers(try git.blob(id)) else { continue }
+                StoredItem.hasConflictMarkers(try git.blob(id))
+            else { continue }
             marked.append((change.path, id))
         }
         guard !marked.isEmpty else { return theirs }
         let commits = try git.commits(from: theirs, excluding: [base])
-        var resolved: [String: ObjectID] = [:], items: [ItemDecision] = [], farAhead: [FarAheadDate] = []
-        var sides: (ObjectID, ObjectID)?, brought: [String] = []
+        var resolved: [String: ObjectID] = [:]
+        var items: [ItemDecision] = []
+        var farAhead: [FarAheadDate] = []
+        var sides: (ObjectID, ObjectID)?
+        var brought: [String] = []
         for (path, blob) in marked {
             // The merge commit that brought these markers: it holds them, and neither of its sides does.
             for commit in commits where try git.blobID(inTree: try git.tree(ofCommit: commit), at: path) == blob {
@@ -101,8 +110,12 @@ extension Store {
                 guard !versions.contains(blob) else { continue }
                 guard parents.count == 2, let ours = versions[0], let other = versions[1] else { break }
                 let common = try git.mergeBase(parents[0], parents[1])
-                let baseData = try common.flatMap { try git.blobID(inTree: try git.tree(ofCommit: $0), at: path) }.map { try git.blob($0) }
-                guard case let .merged(data, report) = FileMerge.merge(path: path, base: baseData, ours: try git.blob(ours), theirs: try git.blob(other))
+                let baseData = try common.flatMap { try git.blobID(inTree: try git.tree(ofCommit: $0), at: path) }.map {
+                    try git.blob($0)
+                }
+                guard
+                    case let .merged(data, report) = FileMerge.merge(
+                        path: path, base: baseData, ours: try git.blob(ours), theirs: try git.blob(other))
                 else { break }
                 resolved[path] = try git.writeBlob(data)
                 items += report.items
@@ -117,7 +130,8 @@ extension Store {
         let report = MergeReport(items: items, farAhead: farAhead)
         let names = Array(Set(brought)).sorted().joined(separator: ", ")
         let summary = "Resolve the conflict markers committed in \(names) with Docket's merge: \(report.summary)"
-        let message = summary + "\n\n" + report.items.flatMap(\.lines).map { "- " + $0 }.joined(separator: "\n")
+        let message =
+            summary + "\n\n" + report.items.flatMap(\.lines).map { "- " + $0 }.joined(separator: "\n")
             + "\n\n" + MergeHistory.replayTrailers(report, ours: sides.0, theirs: sides.1)
         return try git.commit(tree: try git.tree(branchTree, replacing: resolved), parents: [theirs], message: message)
     }

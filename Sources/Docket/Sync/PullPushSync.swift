@@ -8,10 +8,12 @@ extension Store {
     @discardableResult
     public func pull(remote: String? = nil, options: TransferOptions = .fromEnvironment()) throws -> Pulled {
         let name = try remoteName(remote)
-        return Pulled(remote: name, outcome: try withLock {
-            try git.repairFromFolderRemote(remote: name, options: options)
-            return try pullHoldingLock(remote: name, options: options)
-        })
+        return Pulled(
+            remote: name,
+            outcome: try withLock {
+                try git.repairFromFolderRemote(remote: name, options: options)
+                return try pullHoldingLock(remote: name, options: options)
+            })
     }
 
     /// Sends the branch to its upstream on the remote (the branch of its name
@@ -32,7 +34,9 @@ extension Store {
         let target = try configuredUpstream(remote: remote) ?? upstream(remote: remote, options: options) ?? short
         try checkOutgoing(remote: remote, upstream: target)
         try runPrePush(remote: remote, local: ref, upstream: target)
-        try retryingAbandonedLock { try git.push(remote: remote, local: ref, to: "refs/heads/\(target)", options: options) }
+        try retryingAbandonedLock {
+            try git.push(remote: remote, local: ref, to: "refs/heads/\(target)", options: options)
+        }
         if try configuredUpstream(remote: remote) == nil { try rememberUpstream(remote: remote, branch: target) }
         let dangling = try checkRemoteHead(remote: remote, branch: target, options: options)
         return Pushed(remote: remote, branch: target, remoteHeadNamesMissing: dangling)
@@ -43,8 +47,10 @@ extension Store {
     /// `onCommit` hears of the commit of local changes as soon as it is made,
     /// so a pull or push that fails afterwards cannot hide it.
     @discardableResult
-    public func sync(remote: String? = nil, attempts: Int = 5, options: TransferOptions = .fromEnvironment(),
-                     onCommit: (CommitOutcome) -> Void = { _ in }) throws -> SyncOutcome {
+    public func sync(
+        remote: String? = nil, attempts: Int = 5, options: TransferOptions = .fromEnvironment(),
+        onCommit: (CommitOutcome) -> Void = { _ in }
+    ) throws -> SyncOutcome {
         let name = try remoteName(remote)
         return try withLock {
             clearAbandonedGitLocks()
@@ -52,14 +58,18 @@ extension Store {
             try git.repairFromFolderRemote(remote: name, options: options)
             try finishInterruptedUpdate()
             var pulls: [PullOutcome] = try finishGitOperation().map { [$0] } ?? []
-            // Conflicts git left with nothing under way (`git stash pop`): merged with Docket's rules, and recorded in the commit.
+            // Conflicts git left with nothing under way (`git stash pop`): merged with Docket's rules, and recorded in
+            // the commit.
             let settled = try settleLeftConflicts()
             var committed = try commitHoldingLock(message: nil) { summary in
                 guard let settled, !settled.report.isEmpty else { return summary }
-                return summary + "\n\n" + MergeHistory.replayTrailers(settled.report, ours: settled.ours, theirs: settled.theirs)
+                return summary + "\n\n"
+                    + MergeHistory.replayTrailers(settled.report, ours: settled.ours, theirs: settled.theirs)
             }
             // Docket's merge kept this side whole: the record is committed alone.
-            if let settled, committed == .nothingToCommit, !settled.report.isEmpty { committed = try commitRecord(settled) }
+            if let settled, committed == .nothingToCommit, !settled.report.isEmpty {
+                committed = try commitRecord(settled)
+            }
             if settled != nil { clearSettledRecord() }
             onCommit(committed)
             for attempt in 1...attempts {
@@ -69,10 +79,13 @@ extension Store {
                     let remoteHead = try upstream.flatMap { try git.reference("refs/remotes/\(name)/\($0)") }
                     if let upstream, remoteHead != nil, remoteHead == (try git.head()) {
                         // Nothing to push: a remote on this machine is still checked whole, and repaired from here.
-                        try git.repairFolderRemote(remote: name, local: try localBranch().ref, to: "refs/heads/\(upstream)", options: options)
+                        try git.repairFolderRemote(
+                            remote: name, local: try localBranch().ref, to: "refs/heads/\(upstream)", options: options)
                         return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: nil)
                     }
-                    return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: try pushHoldingLock(remote: name, options: options))
+                    return SyncOutcome(
+                        remote: name, committed: committed, pulls: pulls,
+                        pushed: try pushHoldingLock(remote: name, options: options))
                 } catch StoreError.transfer(.rejected) where attempt < attempts {
                     // NB: a random wait, longer after each lost race (in all at least 0.37 s before the last try),
                     // so that machines pushing to one remote at once take turns (eight of them without it left one
@@ -92,7 +105,9 @@ extension Store {
         clearAbandonedGitLocks()
         try finishInterruptedUpdate()
         try refuseUnfinishedGitOperation()
-        if !knownClean, !(try git.status(under: StoreLayout.folders).filter { StoreLayout.item(at: $0.path) != .other }.isEmpty) {
+        if !knownClean,
+            !(try git.status(under: StoreLayout.folders).filter { StoreLayout.item(at: $0.path) != .other }.isEmpty)
+        {
             throw StoreError.state(.uncommittedChanges)
         }
         // Only the branch the store follows, once it follows one: a remote's other branches cost nothing.
@@ -100,7 +115,8 @@ extension Store {
         try retryingAbandonedLock { try git.fetch(remote: remote, branch: followed, options: options) }
         Fault.point("after-fetch")
         guard let short = try upstream(remote: remote, options: options),
-              let fetched = try git.reference("refs/remotes/\(remote)/\(short)") else { return .remoteEmpty }
+            let fetched = try git.reference("refs/remotes/\(remote)/\(short)")
+        else { return .remoteEmpty }
         var theirs = fetched
         let intake = IntakeCheck(git: try git, progress: ProgressThrottle(options.progress))
         try refuseNewerFormat(in: theirs)
@@ -116,13 +132,15 @@ extension Store {
         theirs = try git.writingObjectsTogether { try resolvingCommittedMarkers(fetched, since: base) }
         let contents = try intake.check(theirs, since: base)
         if base == ours {
-            let farAhead = try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).farAheadInFastForward()
+            let farAhead = try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs)
+                .farAheadInFastForward()
             try moveBranch(to: theirs, from: ours, message: "docket: pull (fast-forward)", contents: contents)
             runPostMerge()
             return .fastForwarded(to: theirs.description, farAhead: farAhead)
         }
         let (commit, report) = try git.writingObjectsTogether {
-            try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).build(remoteBranch: "\(remote)/\(short)")
+            try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).build(
+                remoteBranch: "\(remote)/\(short)")
         }
         Fault.point("after-merge-commit")
         try moveBranch(to: commit, from: ours, message: "docket: pull (merge)", contents: contents)
@@ -137,9 +155,11 @@ extension Store {
         let hooks = try gitClientHooks
         guard hooks.program("pre-push") != nil, let head = try git.head() else { return }
         let url = try git.remotes().first { $0.name == remote }?.url ?? remote
-        let remoteHead = try git.reference("refs/remotes/\(remote)/\(upstream)")?.description ?? String(repeating: "0", count: 40)
+        let remoteHead =
+            try git.reference("refs/remotes/\(remote)/\(upstream)")?.description ?? String(repeating: "0", count: 40)
         let line = "\(ref) \(head) refs/heads/\(upstream) \(remoteHead)\n"
-        try hooks.require("pre-push", [remote, url], input: Data(line.utf8), refusing: "the push to \(remote)", show: hookReport)
+        try hooks.require(
+            "pre-push", [remote, url], input: Data(line.utf8), refusing: "the push to \(remote)", show: hookReport)
     }
 
     /// git's post-merge hook, after a pull moved the branch (it cannot undo it).
@@ -162,7 +182,8 @@ extension Store {
         do {
             return try body()
         } catch let StoreError.git(error) where error.isNotFound || error.isObjectDatabase {
-            let shallow = FileManager.default.fileExists(atPath: ((try? git.repository.commonDir) ?? gitdir) + "shallow")
+            let shallow = FileManager.default.fileExists(
+                atPath: ((try? git.repository.commonDir) ?? gitdir) + "shallow")
             throw shallow ? StoreError.state(.shallow) : StoreError.git(error)
         }
     }
@@ -175,8 +196,13 @@ extension Store {
         do {
             format = try DocketJSON.decode(FormatFile.self, from: data)
         } catch {
-            throw StoreError.state(.refusedInCommit(path: StoreLayout.format, commit: commit.short, reason: "does not decode (\(decodingReason(error)))"))
+            throw StoreError.state(
+                .refusedInCommit(
+                    path: StoreLayout.format, commit: commit.short, reason: "does not decode (\(decodingReason(error)))"
+                ))
         }
-        if format.format > Store.format { throw StoreError.state(.newerFormatInCommit(commit: commit.short, found: format.format)) }
+        if format.format > Store.format {
+            throw StoreError.state(.newerFormatInCommit(commit: commit.short, found: format.format))
+        }
     }
 }

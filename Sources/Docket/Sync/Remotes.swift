@@ -11,9 +11,13 @@ extension Store {
     /// chosen now (`followed`); when it does not, `unreachable` says why and
     /// the remote is kept, for the first sync to try again.
     @discardableResult
-    public func addRemote(_ name: String, url: String, options: TransferOptions = .fromEnvironment()) throws -> AddedRemote {
+    public func addRemote(_ name: String, url: String, options: TransferOptions = .fromEnvironment()) throws
+        -> AddedRemote
+    {
         try Store.refuseUnsafe(url)
-        if !Repository.isValidRemoteName(name) || name.hasPrefix("-") { throw StoreError.input(.invalidRemoteName(name)) }
+        if !Repository.isValidRemoteName(name) || name.hasPrefix("-") {
+            throw StoreError.input(.invalidRemoteName(name))
+        }
         if try remotes().contains(where: { $0.name == name }) { throw StoreError.input(.remoteExists(name)) }
         let stored = RemoteURL.absolute(url, from: FileManager.default.currentDirectoryPath)
         try git.addRemote(name, url: stored)
@@ -74,8 +78,11 @@ extension Store {
 
     /// Whether the clone a marker names was killed: its process is gone.
     static func cloneWasAbandoned(_ marker: String) -> Bool {
-        guard let data = try? Folder.readFile(marker, limit: 64), let pid = Int32(String(decoding: data, as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)) else { return false }
+        guard let data = try? Folder.readFile(marker, limit: 64),
+            let pid = Int32(
+                String(decoding: data, as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return false }
         return pid == getpid() || !Spawn.isAlive(pid)
     }
 
@@ -88,7 +95,8 @@ extension Store {
         let marker = cloneMarker(path + "/.git/")
         guard let data = try? Folder.readFile(marker, limit: 64) else { return }
         if let pid = pid_t(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)),
-           pid != getpid(), Spawn.isAlive(pid) {
+            pid != getpid(), Spawn.isAlive(pid)
+        {
             throw StoreError.state(.cloneRunning(path: path))
         }
         // NB: the killed clone may have left the index's lock file, which no process holds.
@@ -104,11 +112,15 @@ extension Store {
     /// Refuses an address that would keep a secret in the repository's files, or that another program could misread.
     static func refuseUnsafe(_ url: String) throws {
         if RemoteURL.hasUserInfo(url) { throw StoreError.input(.passwordInURL(shown: RemoteURL.redacted(url))) }
-        if let reason = RemoteURL.refusal(url) { throw StoreError.input(.unsafeURL(shown: RemoteURL.redacted(url), reason: reason)) }
+        if let reason = RemoteURL.refusal(url) {
+            throw StoreError.input(.unsafeURL(shown: RemoteURL.redacted(url), reason: reason))
+        }
     }
 
     /// Clones the store at `url` into `folder`; an empty remote becomes a new store there.
-    public static func clone(url: String, into folder: URL, options: TransferOptions = .fromEnvironment()) throws -> Store {
+    public static func clone(url: String, into folder: URL, options: TransferOptions = .fromEnvironment()) throws
+        -> Store
+    {
         let path = folder.standardizedFileURL.path
         try refuseUnsafe(url)
         let started = unfinishedCloneMarker(path)
@@ -122,12 +134,16 @@ extension Store {
             try StoreError.gate(writing: true) { try FileManager.default.removeItem(atPath: path) }
             options.warning?("\(path) held a clone that was killed before it finished; starting it again")
         }
-        try StoreError.gate(writing: true) { try AtomicFile.write(Data("\(getpid())\n".utf8), to: started, durable: false) }
+        try StoreError.gate(writing: true) {
+            try AtomicFile.write(Data("\(getpid())\n".utf8), to: started, durable: false)
+        }
         defer { try? FileManager.default.removeItem(atPath: started) }
         Fault.point("clone-started")
         let repository: Repository
         do {
-            repository = try StoreError.gate(writing: true) { try Repository.clone(url: url, to: path, options: options, checkout: false) }
+            repository = try StoreError.gate(writing: true) {
+                try Repository.clone(url: url, to: path, options: options, checkout: false)
+            }
         } catch {
             try? FileManager.default.removeItem(atPath: path)
             throw error
@@ -138,9 +154,14 @@ extension Store {
             if try git.head() == nil {
                 // NB: a bare remote made by 'git init --bare' may name a HEAD branch
                 // that does not exist (master); take its main branch, or its only one.
-                let branches = try git.references(startingWith: "refs/remotes/origin/").filter { $0.key != "refs/remotes/origin/HEAD" }
-                let chosen = branches["refs/remotes/origin/main"].map { ("main", $0) }
-                    ?? (branches.count == 1 ? branches.first.map { (String($0.key.dropFirst("refs/remotes/origin/".count)), $0.value) } : nil)
+                let branches = try git.references(startingWith: "refs/remotes/origin/").filter {
+                    $0.key != "refs/remotes/origin/HEAD"
+                }
+                let chosen =
+                    branches["refs/remotes/origin/main"].map { ("main", $0) }
+                    ?? (branches.count == 1
+                        ? branches.first.map { (String($0.key.dropFirst("refs/remotes/origin/".count)), $0.value) }
+                        : nil)
                 guard let (name, commit) = chosen else {
                     // An empty remote: start the store here, as 'docket init' would.
                     try git.setHead("refs/heads/\(Repository.defaultBranchName())")
@@ -154,12 +175,19 @@ extension Store {
             // Nothing is checked out until what came is known to be good.
             let head = try git.head()!
             if try git.entry(inTree: try git.tree(ofCommit: head), at: StoreLayout.format) == nil {
-                throw StoreError.state(.remoteNotAStore(url: RemoteURL.redacted(url), branch: try git.headBranch().map { String($0.dropFirst("refs/heads/".count)) } ?? "HEAD"))
+                throw StoreError.state(
+                    .remoteNotAStore(
+                        url: RemoteURL.redacted(url),
+                        branch: try git.headBranch().map { String($0.dropFirst("refs/heads/".count)) } ?? "HEAD"))
             }
             let progress = ProgressThrottle(options.progress)
-            let contents = try IntakeCheck(git: git, progress: progress, keepsContentsUpTo: 20_000).check(head, since: nil)
-            // What came is good: from here on, a clone killed before its index is written is finished by the next command.
-            try StoreError.gate(writing: true) { try AtomicFile.write(Data("\(getpid())\n".utf8), to: cloneMarker(git.gitdir)) }
+            let contents = try IntakeCheck(git: git, progress: progress, keepsContentsUpTo: 20_000).check(
+                head, since: nil)
+            // What came is good: from here on, a clone killed before its index is written is finished by the next
+            // command.
+            try StoreError.gate(writing: true) {
+                try AtomicFile.write(Data("\(getpid())\n".utf8), to: cloneMarker(git.gitdir))
+            }
             try? FileManager.default.removeItem(atPath: started)
             if try !git.checkoutIntoEmpty(head, contents: contents, progress: progress) {
                 try git.checkout(head, force: true, progress: progress)

@@ -13,7 +13,8 @@ public enum PullOutcome: Equatable, Sendable {
     case fastForwarded(to: String, farAhead: [FarAheadDate] = [])
     /// Both had new commits: they were merged in a merge commit.
     case merged(commit: String, report: MergeReport)
-    /// A cherry-pick or revert git stopped on a store file was finished with Docket's merge; `commit` records the report.
+    /// A cherry-pick or revert git stopped on a store file was finished with Docket's merge; `commit` records the
+    /// report.
     case finishedReplay(GitOperation, commit: String, report: MergeReport)
 }
 

@@ -50,30 +50,43 @@ extension Store {
             let report = try resolveConflictsWithDocketMerge { report in
                 guard !report.isEmpty else { return }
                 try keepReachable(theirs)
-                let message = (try? Folder.readFile(gitdir + "MERGE_MSG", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let message =
+                    (try? Folder.readFile(gitdir + "MERGE_MSG", limit: 1 << 20)).map {
+                        String(decoding: $0, as: UTF8.self)
+                    } ?? ""
                 let trailers = MergeHistory.replayTrailers(report, ours: ours, theirs: theirs)
                 try StoreError.gate(writing: true) {
-                    try AtomicFile.write(Data((message.trimmingCharacters(in: .newlines) + "\n\n" + trailers).utf8), to: gitdir + "MERGE_MSG")
+                    try AtomicFile.write(
+                        Data((message.trimmingCharacters(in: .newlines) + "\n\n" + trailers).utf8),
+                        to: gitdir + "MERGE_MSG")
                 }
             }
             // A sync killed after writing the record: git's message holds it, and is committed as it stands.
-            let message = (try? Folder.readFile(gitdir + "MERGE_MSG", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let message =
+                (try? Folder.readFile(gitdir + "MERGE_MSG", limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) }
+                ?? ""
             let recorded = MergeHistory.sides(in: message) != nil ? MergeHistory.report(in: message) ?? report : report
             if !recorded.isEmpty { reports.append(recorded) }
             let verb = operation == .cherryPick ? "cherry-pick" : "revert"
             func run(_ arguments: [String]) throws -> Spawn.Outcome {
                 try StoreError.gate(writing: true) {
-                    try Spawn.run(["git"] + arguments, environment: ["GIT_EDITOR": "true", "GIT_DIR": nil, "GIT_WORK_TREE": nil],
-                                  captureErrors: true, folder: rootPath)
+                    try Spawn.run(
+                        ["git"] + arguments, environment: ["GIT_EDITOR": "true", "GIT_DIR": nil, "GIT_WORK_TREE": nil],
+                        captureErrors: true, folder: rootPath)
                 }
             }
             // The commit as git would make it (the picked commit's author, git's hooks), kept even when Docket's merge
             // left nothing to change, for its record; then the rest of git's sequence, if any.
-            let commit = ["commit", "-q", "--allow-empty", "-F", gitdir + "MERGE_MSG"] + (verifiesWithGitHooks ? [] : ["--no-verify"])
+            let commit =
+                ["commit", "-q", "--allow-empty", "-F", gitdir + "MERGE_MSG"]
+                + (verifiesWithGitHooks ? [] : ["--no-verify"])
             var outcome = try run(recorded.isEmpty ? [verb, "--continue"] : commit)
-            if outcome.status == 0, !recorded.isEmpty, try git.unfinishedOperation == operation { outcome = try run([verb, "--continue"]) }
+            if outcome.status == 0, !recorded.isEmpty, try git.unfinishedOperation == operation {
+                outcome = try run([verb, "--continue"])
+            }
             if outcome.status != 0, try git.unfinishedOperation == nil || git.conflictedPaths().isEmpty {
-                throw StoreError.state(.replayFailed(command: "git \(verb) --continue", detail: outcome.errorText + outcome.text))
+                throw StoreError.state(
+                    .replayFailed(command: "git \(verb) --continue", detail: outcome.errorText + outcome.text))
             }
         }
         let report = MergeReport(items: reports.flatMap(\.items), farAhead: reports.flatMap(\.farAhead))
@@ -85,24 +98,33 @@ extension Store {
     /// the stages git left, into the working tree and the index (resolved);
     /// the decisions taken. Refuses conflicts outside the store and files that
     /// are not items. `recording` hears the decisions before any file is written.
-    func resolveConflictsWithDocketMerge(stagingResult: Bool = true, recording: (MergeReport) throws -> Void) throws -> MergeReport {
+    func resolveConflictsWithDocketMerge(stagingResult: Bool = true, recording: (MergeReport) throws -> Void) throws
+        -> MergeReport
+    {
         let conflicted = try git.conflictedPaths()
         let outside = conflicted.filter { !StoreLayout.isInStore($0) }
         if !outside.isEmpty { throw StoreError.state(.unresolvedOutside(paths: outside)) }
-        var items: [ItemDecision] = [], farAhead: [FarAheadDate] = []
-        var replacements: [String: ObjectID?] = [:], texts: [String: Data] = [:]
+        var items: [ItemDecision] = []
+        var farAhead: [FarAheadDate] = []
+        var replacements: [String: ObjectID?] = [:]
+        var texts: [String: Data] = [:]
         for path in conflicted {
             let stages = try git.conflictStages(at: path)
             // A file removed on one side and changed on the other keeps the change: nothing is lost.
-            guard let oursID = stages.ours ?? stages.theirs, let theirsID = stages.theirs ?? stages.ours else { continue }
+            guard let oursID = stages.ours ?? stages.theirs, let theirsID = stages.theirs ?? stages.ours else {
+                continue
+            }
             // Each side read as a store file is: at most the size Docket takes in.
             func read(_ id: ObjectID) throws -> Data {
                 guard try git.blobSize(id) <= Store.maximumFileSize else {
-                    throw StoreError.state(.unresolvedOutside(paths: [path + " (over \(Store.maximumFileSize >> 10) KiB)"]))
+                    throw StoreError.state(
+                        .unresolvedOutside(paths: [path + " (over \(Store.maximumFileSize >> 10) KiB)"]))
                 }
                 return try git.blob(id)
             }
-            switch FileMerge.merge(path: path, base: try stages.base.map(read), ours: try read(oursID), theirs: try read(theirsID)) {
+            switch FileMerge.merge(
+                path: path, base: try stages.base.map(read), ours: try read(oursID), theirs: try read(theirsID))
+            {
             case let .merged(data, report):
                 items += report.items
                 farAhead += report.farAhead
@@ -127,7 +149,9 @@ extension Store {
             // As `git stash apply` leaves what it applied: in the working tree, the index as HEAD has it.
             let head = try git.head().map { try git.tree(ofCommit: $0) }
             var original: [String: ObjectID?] = [:]
-            for path in replacements.keys { original[path] = .some(try head.flatMap { try git.blobID(inTree: $0, at: path) }) }
+            for path in replacements.keys {
+                original[path] = .some(try head.flatMap { try git.blobID(inTree: $0, at: path) })
+            }
             _ = try git.resolveIndex(replacing: original)
         }
         Fault.point("after-settle")
@@ -144,15 +168,20 @@ extension Store {
     /// file: a sync killed before its commit finds it there next time
     /// (`pendingSettledRecord`), and commits it.
     func settleLeftConflicts() throws -> SettledRecord? {
-        // NB: an index Docket noted holds no conflict (git writing one changes it); only another is read (50 ms at 100,000 items).
-        guard !Repository.indexIsNoted(gitdir: gitdir), try git.unfinishedOperation == nil, !(try git.conflictedPaths().isEmpty),
-              let head = try git.head() else { return pendingSettledRecord() }
+        // NB: an index Docket noted holds no conflict (git writing one changes it); only another is read (50 ms at
+        // 100,000 items).
+        guard !Repository.indexIsNoted(gitdir: gitdir), try git.unfinishedOperation == nil,
+            !(try git.conflictedPaths().isEmpty),
+            let head = try git.head()
+        else { return pendingSettledRecord() }
         let theirs = try git.reference("refs/stash") ?? head
         var settled: SettledRecord?
         _ = try resolveConflictsWithDocketMerge(stagingResult: false) { report in
             try keepReachable(theirs)
             settled = SettledRecord(report: report, ours: head, theirs: theirs)
-            try StoreError.gate(writing: true) { try AtomicFile.write(try JSONEncoder().encode(settled), to: settledRecordFile) }
+            try StoreError.gate(writing: true) {
+                try AtomicFile.write(try JSONEncoder().encode(settled), to: settledRecordFile)
+            }
         }
         return settled
     }
@@ -174,7 +203,8 @@ extension Store {
     func commitRecord(_ settled: SettledRecord) throws -> CommitOutcome {
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let summary = "Record the values Docket's merge discarded: \(settled.report.summary)"
-        let message = summary + "\n\n" + MergeHistory.replayTrailers(settled.report, ours: settled.ours, theirs: settled.theirs)
+        let message =
+            summary + "\n\n" + MergeHistory.replayTrailers(settled.report, ours: settled.ours, theirs: settled.theirs)
         let id = try git.writingObjectsTogether {
             try git.commit(tree: try git.tree(ofCommit: settled.ours), parents: [settled.ours], message: message)
         }
@@ -182,9 +212,11 @@ extension Store {
         return .committed(id: id.description, message: summary)
     }
 
-    /// Keeps the commit a replay's discarded values come from reachable (`refs/docket/sides/`), for `docket merges restore`.
+    /// Keeps the commit a replay's discarded values come from reachable (`refs/docket/sides/`), for `docket merges
+    /// restore`.
     func keepReachable(_ commit: ObjectID) throws {
-        try git.setReference("refs/docket/sides/\(commit)", to: commit, message: "docket: the side of a recorded replay")
+        try git.setReference(
+            "refs/docket/sides/\(commit)", to: commit, message: "docket: the side of a recorded replay")
     }
 
     /// Whether MERGE_HEAD is already in the branch (a finish that was killed after moving the branch).
@@ -198,7 +230,8 @@ extension Store {
             try git.clearOperationState()
             return .upToDate
         }
-        let ours = try git.head()!, theirs = try git.reference("MERGE_HEAD")!
+        let ours = try git.head()!
+        let theirs = try git.reference("MERGE_HEAD")!
         let base = try git.mergeBase(ours, theirs)
         let contents = try IntakeCheck(git: git).check(theirs, since: base)
         let merged = try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).mergeStore()
@@ -211,25 +244,32 @@ extension Store {
         }
         // The tree: what git merged outside the store, Docket's merge inside it.
         let tree = try git.resolveIndex(replacing: replacements)
-        let commit = try git.commit(tree: tree, parents: [ours, theirs],
-                                    message: MergeHistory.message(merged.report, remoteBranch: try name(of: theirs)))
+        let commit = try git.commit(
+            tree: tree, parents: [ours, theirs],
+            message: MergeHistory.message(merged.report, remoteBranch: try name(of: theirs)))
         // git wrote its own merge of the store's files; each is rewritten as Docket merged it.
         let written = Set(replacements.keys).union(conflicted)
             .union(merged.changes?.theirs.map(\.path).filter(StoreLayout.isInStore) ?? [])
-        try moveBranch(to: commit, from: ours, message: "docket: finish git's merge", contents: contents,
-                       overwriting: written, othersInPlace: true)
+        try moveBranch(
+            to: commit, from: ours, message: "docket: finish git's merge", contents: contents,
+            overwriting: written, othersInPlace: true)
         try git.clearOperationState()
         return .merged(commit: commit.description, report: merged.report)
     }
 
     private func replaceGitRebase() throws -> PullOutcome {
-        let folder = [gitdir + "rebase-merge/", gitdir + "rebase-apply/"].first { FileManager.default.fileExists(atPath: $0) }
+        let folder = [gitdir + "rebase-merge/", gitdir + "rebase-apply/"].first {
+            FileManager.default.fileExists(atPath: $0)
+        }
         func read(_ name: String) -> String? {
-            folder.flatMap { try? Folder.readFile($0 + name, limit: 1 << 16) }.map { String(decoding: $0, as: UTF8.self) }?
-                .trimmingCharacters(in: .whitespacesAndNewlines)
+            folder.flatMap { try? Folder.readFile($0 + name, limit: 1 << 16) }.map {
+                String(decoding: $0, as: UTF8.self)
+            }?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         }
         guard let branch = read("head-name"), branch.hasPrefix("refs/heads/"),
-              let original = read("orig-head").flatMap(ObjectID.init(hex:)), let onto = read("onto").flatMap(ObjectID.init(hex:))
+            let original = read("orig-head").flatMap(ObjectID.init(hex:)),
+            let onto = read("onto").flatMap(ObjectID.init(hex:))
         else { throw StoreError.state(.unfinishedGitOperation(.rebase)) }
         // Give the rebase up: the branch, the index and the working tree as they were before it.
         try git.setReference(branch, to: original, message: "docket: give up git's rebase for a Docket merge")
@@ -243,11 +283,13 @@ extension Store {
         if base == onto { return .upToDate }
         let contents = try IntakeCheck(git: git).check(onto, since: base)
         if base == original {
-            try moveBranch(to: onto, from: original, message: "docket: fast-forward instead of git's rebase", contents: contents)
+            try moveBranch(
+                to: onto, from: original, message: "docket: fast-forward instead of git's rebase", contents: contents)
             return .fastForwarded(to: onto.description)
         }
         let (commit, report) = try git.writingObjectsTogether {
-            try MergeCommitBuilder(git: git, base: base, ours: original, theirs: onto).build(remoteBranch: try name(of: onto))
+            try MergeCommitBuilder(git: git, base: base, ours: original, theirs: onto).build(
+                remoteBranch: try name(of: onto))
         }
         try moveBranch(to: commit, from: original, message: "docket: merge instead of git's rebase", contents: contents)
         return .merged(commit: commit.description, report: report)
@@ -255,7 +297,9 @@ extension Store {
 
     /// A remote branch that names the commit ("origin/main"), else its short id.
     private func name(of commit: ObjectID) throws -> String {
-        let refs = try git.references(startingWith: "refs/remotes/").filter { $0.value == commit && !$0.key.hasSuffix("/HEAD") }
+        let refs = try git.references(startingWith: "refs/remotes/").filter {
+            $0.value == commit && !$0.key.hasSuffix("/HEAD")
+        }
         return refs.keys.sorted().first.map { String($0.dropFirst("refs/remotes/".count)) } ?? commit.short
     }
 }

@@ -10,7 +10,9 @@ extension Store {
     /// The store's branch: its full and short names.
     func localBranch() throws -> (ref: String, short: String) {
         guard let ref = try git.headBranch() else {
-            if let operation = try git.unfinishedOperation { throw StoreError.state(.unfinishedGitOperation(operation)) }
+            if let operation = try git.unfinishedOperation {
+                throw StoreError.state(.unfinishedGitOperation(operation))
+            }
             throw StoreError.state(.detachedHead)
         }
         return (ref, String(ref.dropFirst("refs/heads/".count)))
@@ -20,7 +22,8 @@ extension Store {
     func configuredUpstream(remote: String) throws -> String? {
         let (_, short) = try localBranch()
         guard let merge = try git.configString("branch.\(short).merge"), merge.hasPrefix("refs/heads/"),
-              (try git.configString("branch.\(short).remote")) ?? remote == remote else { return nil }
+            (try git.configString("branch.\(short).remote")) ?? remote == remote
+        else { return nil }
         return String(merge.dropFirst("refs/heads/".count))
     }
 
@@ -63,7 +66,10 @@ extension Store {
     func rememberUpstream(remote: String, branch: String) throws {
         let (_, short) = try localBranch()
         if let current = try git.configString("branch.\(short).remote"), current != remote,
-           try git.configString("branch.\(short).merge") != nil { return }
+            try git.configString("branch.\(short).merge") != nil
+        {
+            return
+        }
         try git.setConfig("branch.\(short).remote", to: remote)
         try git.setConfig("branch.\(short).merge", to: "refs/heads/\(branch)")
     }

@@ -17,16 +17,21 @@ private struct FileRecord<Value: Encodable>: Encodable {
 /// `existing` file that neither writes. `owning` names the keys the value's
 /// type writes only when they hold something (an empty list of tags): those
 /// are Docket's to drop, never kept from the old file.
-func fileText(_ value: some Encodable, extra: [String: JSONValue] = [:], owning: [String] = [],
-              keepingUnknownKeysOf existing: Data?) throws -> Data {
+func fileText(
+    _ value: some Encodable, extra: [String: JSONValue] = [:], owning: [String] = [],
+    keepingUnknownKeysOf existing: Data?
+) throws -> Data {
     let fresh = try DocketJSON.encode(FileRecord(value: value, extra: extra))
     guard let existing else { return fresh }
     // NB: decoding both texts whole to compare their keys was half the writing of a re-dated item (a commit of
     // 1,000 hand edits); most files hold no key the new text lacks, which their top-level keys alone show.
     if let oldKeys = topLevelKeys(of: existing), let keys = topLevelKeys(of: fresh),
-       oldKeys.isSubset(of: keys.union(owning)) { return fresh }
+        oldKeys.isSubset(of: keys.union(owning))
+    {
+        return fresh
+    }
     guard let old = try? JSONDecoder().decode([String: JSONValue].self, from: existing),
-          let written = try? JSONDecoder().decode([String: JSONValue].self, from: fresh)
+        let written = try? JSONDecoder().decode([String: JSONValue].self, from: fresh)
     else { return fresh }
     let owned = Set(owning)
     let unknown = old.filter { written[$0.key] == nil && !owned.contains($0.key) }
@@ -39,7 +44,8 @@ func fileText(_ value: some Encodable, extra: [String: JSONValue] = [:], owning:
 /// with an escape, anything it does not expect), which the caller decodes instead.
 func topLevelKeys(of text: Data) -> Set<String>? {
     text.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Set<String>? in
-        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
         var i = 0
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
         func skipSpace() { while i < bytes.count, isSpace(bytes[i]) { i += 1 } }
@@ -47,8 +53,14 @@ func topLevelKeys(of text: Data) -> Set<String>? {
         func skipString() -> Bool {
             i += 1
             while i < bytes.count {
-                if bytes[i] == backslash { i += 2; continue }
-                if bytes[i] == quote { i += 1; return true }
+                if bytes[i] == backslash {
+                    i += 2
+                    continue
+                }
+                if bytes[i] == quote {
+                    i += 1
+                    return true
+                }
                 i += 1
             }
             return false
@@ -62,11 +74,16 @@ func topLevelKeys(of text: Data) -> Set<String>? {
                 var depth = 0
                 while i < bytes.count {
                     switch bytes[i] {
-                    case quote: guard skipString() else { return false }; continue
+                    case quote:
+                        guard skipString() else { return false }
+                        continue
                     case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
                     case UInt8(ascii: "}"), UInt8(ascii: "]"):
                         depth -= 1
-                        if depth == 0 { i += 1; return true }
+                        if depth == 0 {
+                            i += 1
+                            return true
+                        }
                     default: break
                     }
                     i += 1
@@ -74,7 +91,8 @@ func topLevelKeys(of text: Data) -> Set<String>? {
                 return false
             default:
                 let start = i
-                while i < bytes.count, bytes[i] != UInt8(ascii: ","), bytes[i] != UInt8(ascii: "}"), !isSpace(bytes[i]) { i += 1 }
+                while i < bytes.count, bytes[i] != UInt8(ascii: ","), bytes[i] != UInt8(ascii: "}"), !isSpace(bytes[i])
+                { i += 1 }
                 return i > start
             }
         }
@@ -100,7 +118,10 @@ func topLevelKeys(of text: Data) -> Set<String>? {
                 guard skipValue() else { return nil }
                 skipSpace()
                 guard i < bytes.count else { return nil }
-                if bytes[i] == UInt8(ascii: "}") { i += 1; break }
+                if bytes[i] == UInt8(ascii: "}") {
+                    i += 1
+                    break
+                }
                 guard bytes[i] == UInt8(ascii: ",") else { return nil }
                 i += 1
                 skipSpace()

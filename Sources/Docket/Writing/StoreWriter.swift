@@ -74,8 +74,10 @@ extension Store {
     /// the lock; the change is kept for `undo` first.
     /// Commands that touch a few items use this, so the cost follows the change.
     @discardableResult
-    public func edit(todos: [UUID] = [], projects: [UUID] = [], tombstones: [UUID] = [],
-                     _ change: (AppState) throws -> AppState) throws -> AppState {
+    public func edit(
+        todos: [UUID] = [], projects: [UUID] = [], tombstones: [UUID] = [],
+        _ change: (AppState) throws -> AppState
+    ) throws -> AppState {
         try withLockFinishingUpdate {
             let before = try snapshot(todos: todos, projects: projects, tombstones: tombstones)
             let after = try change(before.state)
@@ -132,7 +134,9 @@ extension Store {
             let taskKeys = old.order.assign(project.tasks.map(\.id))
             for task in project.tasks {
                 let key = taskKeys[task.id]!
-                if oldTasks[task.id] != task || old.order[task.id] != key { try writer.write(.task(task, project: project.id, position: key)) }
+                if oldTasks[task.id] != task || old.order[task.id] != key {
+                    try writer.write(.task(task, project: project.id, position: key))
+                }
                 order.positions[task.id] = key
             }
             let taskIDs = Set(project.tasks.map(\.id))
@@ -148,8 +152,12 @@ extension Store {
         // Tombstones
         let oldTombstones = Dictionary(old.state.removed.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let newTombstones = Set(new.removed.map(\.id))
-        for tombstone in new.removed where oldTombstones[tombstone.id] != tombstone { try writer.write(.tombstone(tombstone)) }
-        for tombstone in old.state.removed where !newTombstones.contains(tombstone.id) { writer.remove(StoreLayout.tombstone(tombstone.id)) }
+        for tombstone in new.removed where oldTombstones[tombstone.id] != tombstone {
+            try writer.write(.tombstone(tombstone))
+        }
+        for tombstone in old.state.removed where !newTombstones.contains(tombstone.id) {
+            writer.remove(StoreLayout.tombstone(tombstone.id))
+        }
         return order
     }
 

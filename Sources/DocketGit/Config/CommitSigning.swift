@@ -23,8 +23,9 @@ enum CommitSigning {
             let program = config("gpg.openpgp.program") ?? config("gpg.program") ?? "gpg"
             let committer = (try? repository.identities().committer) ?? Signature.docket
             return { text in
-                let result = try Spawn.run([program, "--status-fd=2", "-bsau", key ?? "\(committer.name) <\(committer.email)>"],
-                                           input: Data(text.utf8), captureErrors: true)
+                let result = try Spawn.run(
+                    [program, "--status-fd=2", "-bsau", key ?? "\(committer.name) <\(committer.email)>"],
+                    input: Data(text.utf8), captureErrors: true)
                 guard result.status == 0, result.errorText.contains("SIG_CREATED") else {
                     throw SigningError(program: program, detail: firstLine(result.errorText))
                 }
@@ -34,24 +35,30 @@ enum CommitSigning {
             let program = config("gpg.ssh.program") ?? "ssh-keygen"
             return { text in
                 guard let key else { throw SigningError(program: program, detail: "user.signingkey names no key") }
-                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("docket-sign-\(UUID().uuidString)")
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                    "docket-sign-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 defer { try? FileManager.default.removeItem(at: folder) }
                 var keyFile = Home.expand(key)
                 if key.hasPrefix("key::") || key.hasPrefix("ssh-") {
                     keyFile = folder.appendingPathComponent("key.pub").path
-                    try Data((key.hasPrefix("key::") ? String(key.dropFirst(5)) : key).utf8).write(to: URL(fileURLWithPath: keyFile))
+                    try Data((key.hasPrefix("key::") ? String(key.dropFirst(5)) : key).utf8).write(
+                        to: URL(fileURLWithPath: keyFile))
                 }
                 let buffer = folder.appendingPathComponent("commit").path
                 try Data(text.utf8).write(to: URL(fileURLWithPath: buffer))
-                let result = try Spawn.run([program, "-Y", "sign", "-n", "git", "-f", keyFile, buffer], captureErrors: true)
-                guard result.status == 0, let signature = try? String(contentsOfFile: buffer + ".sig", encoding: .utf8) else {
+                let result = try Spawn.run(
+                    [program, "-Y", "sign", "-n", "git", "-f", keyFile, buffer], captureErrors: true)
+                guard result.status == 0, let signature = try? String(contentsOfFile: buffer + ".sig", encoding: .utf8)
+                else {
                     throw SigningError(program: program, detail: firstLine(result.errorText))
                 }
                 return signature
             }
         case let format:
-            return { _ in throw SigningError(program: "gpg.format \(format)", detail: "docket signs only with openpgp or ssh") }
+            return { _ in
+                throw SigningError(program: "gpg.format \(format)", detail: "docket signs only with openpgp or ssh")
+            }
         }
     }
 

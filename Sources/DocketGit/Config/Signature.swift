@@ -60,19 +60,23 @@ extension Repository {
         if hasIncludesLibgit2Skips(), let asked = identitiesFromGit(environment: environment) { return asked }
         let configOnly = (try? configBool("user.useConfigOnly")) == true
         let userName = config("user.name") ?? (configOnly ? nil : env("DOCKET_AUTHOR_NAME") ?? Signature.docket.name)
-        let userEmail = config("user.email") ?? (configOnly ? nil : env("DOCKET_AUTHOR_EMAIL") ?? Signature.docket.email)
+        let userEmail =
+            config("user.email") ?? (configOnly ? nil : env("DOCKET_AUTHOR_EMAIL") ?? Signature.docket.email)
         func identity(_ role: String) throws -> Signature {
             let upper = role.uppercased()
             let (date, offset) = env("GIT_\(upper)_DATE").flatMap(GitDate.parse) ?? (nil, nil)
             guard let name = env("GIT_\(upper)_NAME") ?? config("\(role).name") ?? userName,
-                  let email = env("GIT_\(upper)_EMAIL") ?? config("\(role).email") ?? userEmail else { throw IdentityUnknown(role: role) }
+                let email = env("GIT_\(upper)_EMAIL") ?? config("\(role).email") ?? userEmail
+            else { throw IdentityUnknown(role: role) }
             return Signature(name: name, email: email, date: date, offsetMinutes: offset)
         }
         return Identities(author: try identity("author"), committer: try identity("committer"))
     }
 
     /// Who commits here: the author of `identities()`.
-    public func defaultSignature(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Signature {
+    public func defaultSignature(environment: [String: String] = ProcessInfo.processInfo.environment) throws
+        -> Signature
+    {
         try identities(environment: environment).author
     }
 
@@ -80,7 +84,8 @@ extension Repository {
     /// does not evaluate (`includeIf "hasconfig:remote.*.url:…"`), so that
     /// git may read settings libgit2 does not.
     func hasIncludesLibgit2Skips() -> Bool {
-        var config: OpaquePointer?, iterator: OpaquePointer?
+        var config: OpaquePointer?
+        var iterator: OpaquePointer?
         guard git_repository_config_snapshot(&config, pointer) == 0 else { return false }
         defer { git_config_free(config) }
         guard git_config_iterator_glob_new(&iterator, config, "^includeif\\.hasconfig:") == 0 else { return false }
@@ -92,12 +97,18 @@ extension Repository {
     /// The identities `git var` gives in this repository; nil when git is not installed or refuses.
     private func identitiesFromGit(environment: [String: String]) -> Identities? {
         func ident(_ variable: String) -> Signature? {
-            guard let outcome = try? Spawn.run(["git", "var", variable], environment: ["GIT_DIR": gitdir, "GIT_WORK_TREE": nil],
-                                               folder: workdir ?? gitdir), outcome.status == 0 else { return nil }
+            guard
+                let outcome = try? Spawn.run(
+                    ["git", "var", variable], environment: ["GIT_DIR": gitdir, "GIT_WORK_TREE": nil],
+                    folder: workdir ?? gitdir), outcome.status == 0
+            else { return nil }
             // "Name <email> 1795339800 +0100"
             let line = outcome.text.trimmingCharacters(in: .newlines)
-            guard let open = line.lastIndex(of: "<"), let close = line.lastIndex(of: ">"), open < close else { return nil }
-            let name = line[..<open].trimmingCharacters(in: .whitespaces), email = String(line[line.index(after: open)..<close])
+            guard let open = line.lastIndex(of: "<"), let close = line.lastIndex(of: ">"), open < close else {
+                return nil
+            }
+            let name = line[..<open].trimmingCharacters(in: .whitespaces)
+            let email = String(line[line.index(after: open)..<close])
             let upper = variable.hasPrefix("GIT_AUTHOR") ? "AUTHOR" : "COMMITTER"
             let (date, offset) = environment["GIT_\(upper)_DATE"].flatMap(GitDate.parse) ?? (nil, nil)
             return Signature(name: name, email: email, date: date, offsetMinutes: offset)
@@ -116,14 +127,19 @@ enum GitDate {
         if let first = parts.first, let seconds = Double(first.hasPrefix("@") ? first.dropFirst() : first) {
             return (Date(timeIntervalSince1970: seconds), parts.count > 1 ? offset(parts[1]) ?? 0 : 0)
         }
-        let formats = ["yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd HH:mm:ss XX", "yyyy-MM-dd'T'HH:mm:ssXX", "EEE, d MMM yyyy HH:mm:ss Z",
-                       "EEE MMM d HH:mm:ss yyyy Z"]
+        let formats = [
+            "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd HH:mm:ss XX", "yyyy-MM-dd'T'HH:mm:ssXX",
+            "EEE, d MMM yyyy HH:mm:ss Z",
+            "EEE MMM d HH:mm:ss yyyy Z",
+        ]
         for format in formats {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.dateFormat = format
             if let date = formatter.date(from: trimmed) {
-                let zone = trimmed.range(of: #"[+-]\d\d:?\d\d$"#, options: .regularExpression).flatMap { offset(trimmed[$0]) } ?? 0
+                let zone =
+                    trimmed.range(of: #"[+-]\d\d:?\d\d$"#, options: .regularExpression).flatMap { offset(trimmed[$0]) }
+                    ?? 0
                 return (date, zone)
             }
         }
@@ -133,7 +149,9 @@ enum GitDate {
     /// "+0100" or "-05:30" as minutes east of UTC.
     private static func offset(_ text: Substring) -> Int? {
         let digits = text.dropFirst().filter { $0 != ":" }
-        guard let sign = text.first, sign == "+" || sign == "-", digits.count == 4, let value = Int(digits) else { return nil }
+        guard let sign = text.first, sign == "+" || sign == "-", digits.count == 4, let value = Int(digits) else {
+            return nil
+        }
         return (sign == "-" ? -1 : 1) * (value / 100 * 60 + value % 100)
     }
 }

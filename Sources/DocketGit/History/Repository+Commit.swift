@@ -29,7 +29,9 @@ extension Repository {
                 guard var before = git_index_get_bypath(index, path, 0)?.pointee.id else { continue }
                 try check(git_index_add_bypath(index, path), "git_index_add_bypath")
                 guard var entry = git_index_get_bypath(index, path, 0)?.pointee else { continue }
-                if git_oid_equal(&before, &entry.id) == 0 { updates.append(TreeUpdate(path: path, id: entry.id, mode: entry.mode)) }
+                if git_oid_equal(&before, &entry.id) == 0 {
+                    updates.append(TreeUpdate(path: path, id: entry.id, mode: entry.mode))
+                }
             }
             let present = presentInWorkdir(paths)
             var packed: [String: WrittenBlob] = [:]
@@ -105,12 +107,18 @@ extension Repository {
     /// repository's own when nil), signed as git's configuration asks
     /// (`commit.gpgsign`, throwing `SigningError` when signing fails); when
     /// `updating` names a reference (such as "HEAD"), moves it to the new commit.
-    public func commit(tree: ObjectID, parents: [ObjectID], message: String, identities: Identities? = nil,
-                       updating reference: String? = "HEAD") throws -> ObjectID {
+    public func commit(
+        tree: ObjectID, parents: [ObjectID], message: String, identities: Identities? = nil,
+        updating reference: String? = "HEAD"
+    ) throws -> ObjectID {
         let sign = CommitSigning.signer(for: self)
         let who = try identities ?? self.identities()
-        let author = try gitSignature(who.author), committer = try gitSignature(who.committer)
-        defer { git_signature_free(author); git_signature_free(committer) }
+        let author = try gitSignature(who.author)
+        let committer = try gitSignature(who.committer)
+        defer {
+            git_signature_free(author)
+            git_signature_free(committer)
+        }
         return try withTree(tree) { treeObject in
             var parentCommits: [OpaquePointer?] = []
             defer { parentCommits.forEach { git_commit_free($0) } }
@@ -125,19 +133,29 @@ extension Repository {
                 var buffer = git_buf()
                 defer { git_buf_dispose(&buffer) }
                 _ = try parentCommits.withUnsafeMutableBufferPointer { parents in
-                    try check(git_commit_create_buffer(&buffer, pointer, author, committer, "UTF-8", message, treeObject, parents.count,
-                                                       parents.baseAddress), "git_commit_create_buffer")
+                    try check(
+                        git_commit_create_buffer(
+                            &buffer, pointer, author, committer, "UTF-8", message, treeObject, parents.count,
+                            parents.baseAddress), "git_commit_create_buffer")
                 }
                 let text = String(cString: buffer.ptr)
                 if let signature = try sign(text) {
-                    try check(git_commit_create_with_signature(&oid, pointer, text, signature, nil), "git_commit_create_with_signature")
-                    if let reference { try setReference(reference, to: ObjectID(oid), message: "commit: " + (message.split(separator: "\n").first.map(String.init) ?? "")) }
+                    try check(
+                        git_commit_create_with_signature(&oid, pointer, text, signature, nil),
+                        "git_commit_create_with_signature")
+                    if let reference {
+                        try setReference(
+                            reference, to: ObjectID(oid),
+                            message: "commit: " + (message.split(separator: "\n").first.map(String.init) ?? ""))
+                    }
                     return ObjectID(oid)
                 }
             }
             _ = try parentCommits.withUnsafeMutableBufferPointer { buffer in
-                try check(git_commit_create(&oid, pointer, reference, author, committer, "UTF-8", message, treeObject,
-                                            parents.count, buffer.baseAddress), "git_commit_create")
+                try check(
+                    git_commit_create(
+                        &oid, pointer, reference, author, committer, "UTF-8", message, treeObject,
+                        parents.count, buffer.baseAddress), "git_commit_create")
             }
             return ObjectID(oid)
         }
@@ -148,7 +166,9 @@ extension Repository {
         var signature: UnsafeMutablePointer<git_signature>?
         let date = who.date ?? Date()
         let offset = Int32(who.offsetMinutes ?? TimeZone.current.secondsFromGMT(for: date) / 60)
-        try check(git_signature_new(&signature, who.name, who.email, git_time_t(date.timeIntervalSince1970), offset), "git_signature_new")
+        try check(
+            git_signature_new(&signature, who.name, who.email, git_time_t(date.timeIntervalSince1970), offset),
+            "git_signature_new")
         return signature
     }
 
@@ -235,8 +255,10 @@ extension Repository {
     @discardableResult
     func addIndexEntry(_ index: OpaquePointer, path: String, info: stat, id: git_oid) throws -> UInt32 {
         var entry = git_index_entry()
-        entry.ctime = git_index_time(seconds: Int32(truncatingIfNeeded: info.st_ctim.tv_sec), nanoseconds: UInt32(info.st_ctim.tv_nsec))
-        entry.mtime = git_index_time(seconds: Int32(truncatingIfNeeded: info.st_mtim.tv_sec), nanoseconds: UInt32(info.st_mtim.tv_nsec))
+        entry.ctime = git_index_time(
+            seconds: Int32(truncatingIfNeeded: info.st_ctim.tv_sec), nanoseconds: UInt32(info.st_ctim.tv_nsec))
+        entry.mtime = git_index_time(
+            seconds: Int32(truncatingIfNeeded: info.st_mtim.tv_sec), nanoseconds: UInt32(info.st_mtim.tv_nsec))
         entry.dev = UInt32(truncatingIfNeeded: info.st_dev)
         entry.ino = UInt32(truncatingIfNeeded: info.st_ino)
         entry.mode = recordedMode(info, old: git_index_get_bypath(index, path, 0)?.pointee.mode)

@@ -1,15 +1,24 @@
 import CGit2
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 extension Repository {
     /// The paths that differ between two trees (nil is the empty tree), under the given folders.
-    public func changedPaths(from old: ObjectID?, to new: ObjectID?, under folders: [String] = []) throws -> [ChangedPath] {
-        if let known = comparedTrees.first(where: { $0.old == old && $0.new == new }) { return Self.under(folders, known.changes) }
-        var oldTree: OpaquePointer?, newTree: OpaquePointer?
-        defer { git_tree_free(oldTree); git_tree_free(newTree) }
+    public func changedPaths(from old: ObjectID?, to new: ObjectID?, under folders: [String] = []) throws
+        -> [ChangedPath]
+    {
+        if let known = comparedTrees.first(where: { $0.old == old && $0.new == new }) {
+            return Self.under(folders, known.changes)
+        }
+        var oldTree: OpaquePointer?
+        var newTree: OpaquePointer?
+        defer {
+            git_tree_free(oldTree)
+            git_tree_free(newTree)
+        }
         if var oid = old?.oid { try check(git_tree_lookup(&oldTree, pointer, &oid), "git_tree_lookup") }
         if var oid = new?.oid { try check(git_tree_lookup(&newTree, pointer, &oid), "git_tree_lookup") }
         var changes: [ChangedPath] = []
@@ -19,7 +28,9 @@ extension Repository {
     }
 
     private static func under(_ folders: [String], _ changes: [ChangedPath]) -> [ChangedPath] {
-        folders.isEmpty ? changes : changes.filter { change in folders.contains { change.path.hasPrefix($0 + "/") || change.path == $0 } }
+        folders.isEmpty
+            ? changes
+            : changes.filter { change in folders.contains { change.path.hasPrefix($0 + "/") || change.path == $0 } }
     }
 
     /// The files that differ between two trees (nil is the empty tree), in
@@ -33,10 +44,14 @@ extension Repository {
     /// name or listed (at worst a path is listed as gone and come).
     ///
     /// NB: recursive, so bounded: a remote decides how deep its trees go (5,000 folders deep overflowed the stack).
-    private func compare(_ old: OpaquePointer?, _ new: OpaquePointer?, prefix: String, depth: Int, into changes: inout [ChangedPath]) throws {
+    private func compare(
+        _ old: OpaquePointer?, _ new: OpaquePointer?, prefix: String, depth: Int, into changes: inout [ChangedPath]
+    ) throws {
         guard depth <= TreeTooDeep.limit else { throw TreeTooDeep(path: prefix) }
-        let oldCount = old.map { git_tree_entrycount($0) } ?? 0, newCount = new.map { git_tree_entrycount($0) } ?? 0
-        var i = 0, j = 0
+        let oldCount = old.map { git_tree_entrycount($0) } ?? 0
+        let newCount = new.map { git_tree_entrycount($0) } ?? 0
+        var i = 0
+        var j = 0
         while i < oldCount || j < newCount {
             let a = i < oldCount ? git_tree_entry_byindex(old, i) : nil
             let b = j < newCount ? git_tree_entry_byindex(new, j) : nil
@@ -54,12 +69,20 @@ extension Repository {
                 if oldMode == newMode, git_oid_equal(git_tree_entry_id(a!), git_tree_entry_id(b!)) != 0 { continue }
                 if oldMode == GIT_FILEMODE_TREE {
                     let (x, y) = (try subtree(a!), try subtree(b!))
-                    defer { git_tree_free(x); git_tree_free(y) }
-                    try compare(x, y, prefix: prefix + String(cString: git_tree_entry_name(a!)) + "/", depth: depth + 1, into: &changes)
+                    defer {
+                        git_tree_free(x)
+                        git_tree_free(y)
+                    }
+                    try compare(
+                        x, y, prefix: prefix + String(cString: git_tree_entry_name(a!)) + "/", depth: depth + 1,
+                        into: &changes)
                 } else if Self.kind(oldMode) == Self.kind(newMode) {
                     let path = prefix + String(cString: git_tree_entry_name(b!))
-                    changes.append(ChangedPath(path: path, kind: .modified, oldID: ObjectID(git_tree_entry_id(a!)), newID: ObjectID(git_tree_entry_id(b!)),
-                                               isPlainFile: newMode == GIT_FILEMODE_BLOB))
+                    changes.append(
+                        ChangedPath(
+                            path: path, kind: .modified, oldID: ObjectID(git_tree_entry_id(a!)),
+                            newID: ObjectID(git_tree_entry_id(b!)),
+                            isPlainFile: newMode == GIT_FILEMODE_BLOB))
                 } else {
                     // A file become a link (or the other way): gone and come, as git lists it without type changes.
                     try one(a!, gone: true, prefix, depth: depth, into: &changes)
@@ -70,16 +93,22 @@ extension Repository {
     }
 
     /// An entry only the old tree has (`gone`) or only the new one: its file, or every file under it.
-    private func one(_ entry: OpaquePointer, gone: Bool, _ prefix: String, depth: Int, into changes: inout [ChangedPath]) throws {
-        let path = prefix + String(cString: git_tree_entry_name(entry)), mode = git_tree_entry_filemode(entry)
+    private func one(
+        _ entry: OpaquePointer, gone: Bool, _ prefix: String, depth: Int, into changes: inout [ChangedPath]
+    ) throws {
+        let path = prefix + String(cString: git_tree_entry_name(entry))
+        let mode = git_tree_entry_filemode(entry)
         if mode == GIT_FILEMODE_TREE {
             let tree = try subtree(entry)
             defer { git_tree_free(tree) }
-            return try compare(gone ? tree : nil, gone ? nil : tree, prefix: path + "/", depth: depth + 1, into: &changes)
+            return try compare(
+                gone ? tree : nil, gone ? nil : tree, prefix: path + "/", depth: depth + 1, into: &changes)
         }
         let id = ObjectID(git_tree_entry_id(entry))
-        changes.append(ChangedPath(path: path, kind: gone ? .deleted : .added, oldID: gone ? id : nil, newID: gone ? nil : id,
-                                   isPlainFile: mode == GIT_FILEMODE_BLOB))
+        changes.append(
+            ChangedPath(
+                path: path, kind: gone ? .deleted : .added, oldID: gone ? id : nil, newID: gone ? nil : id,
+                isPlainFile: mode == GIT_FILEMODE_BLOB))
     }
 
     /// The tree an entry names, for the caller to free.
@@ -98,7 +127,9 @@ extension Repository {
     private static func order(_ a: OpaquePointer, _ b: OpaquePointer) -> Int {
         let (x, y) = (git_tree_entry_name(a)!, git_tree_entry_name(b)!)
         let (xLength, yLength) = (strlen(x), strlen(y))
-        let (xTree, yTree) = (git_tree_entry_filemode(a) == GIT_FILEMODE_TREE, git_tree_entry_filemode(b) == GIT_FILEMODE_TREE)
+        let (xTree, yTree) = (
+            git_tree_entry_filemode(a) == GIT_FILEMODE_TREE, git_tree_entry_filemode(b) == GIT_FILEMODE_TREE
+        )
         func byte(_ name: UnsafePointer<CChar>, _ length: Int, _ tree: Bool, _ k: Int) -> Int {
             k < length ? Int(UInt8(bitPattern: name[k])) : k == length && tree ? Int(UInt8(ascii: "/")) : -1
         }

@@ -7,9 +7,10 @@ extension Repository {
         try withCommit(id) { commit in
             let author = git_commit_author(commit)!.pointee
             let parents = (0..<git_commit_parentcount(commit)).compactMap { ObjectID(git_commit_parent_id(commit, $0)) }
-            return CommitInfo(id: id, message: String(cString: git_commit_message(commit)),
-                              authorName: String(cString: author.name), authorEmail: String(cString: author.email),
-                              date: Date(timeIntervalSince1970: TimeInterval(author.when.time)), parents: parents)
+            return CommitInfo(
+                id: id, message: String(cString: git_commit_message(commit)),
+                authorName: String(cString: author.name), authorEmail: String(cString: author.email),
+                date: Date(timeIntervalSince1970: TimeInterval(author.when.time)), parents: parents)
         }
     }
 
@@ -20,10 +21,13 @@ extension Repository {
     /// NB: the walk reads a commit only when it is the newest left to show, as
     /// git's does: `log -n 1` reads one commit however long the history is
     /// (libgit2's time-sorted walk read the whole history first: 120 ms at 20,000 commits).
-    public func log(from start: ObjectID, limit: Int, scanning: Int = .max, where keep: (CommitInfo) -> Bool = { _ in true }) throws -> [CommitInfo] {
+    public func log(
+        from start: ObjectID, limit: Int, scanning: Int = .max, where keep: (CommitInfo) -> Bool = { _ in true }
+    ) throws -> [CommitInfo] {
         var queue = CommitQueue()
         var seen: Set<ObjectID> = [start]
-        var found: [CommitInfo] = [], scanned = 0
+        var found: [CommitInfo] = []
+        var scanned = 0
         queue.push(try commitTime(start), start)
         while found.count < limit, scanned < scanning, let next = queue.pop() {
             scanned += 1
@@ -64,7 +68,8 @@ struct CommitQueue {
         heap.removeLast()
         var parent = 0
         while true {
-            let left = 2 * parent + 1, right = left + 1
+            let left = 2 * parent + 1
+            let right = left + 1
             var newest = parent
             if left < heap.count, Self.newer(heap[left], heap[newest]) { newest = left }
             if right < heap.count, Self.newer(heap[right], heap[newest]) { newest = right }

@@ -19,9 +19,13 @@ extension Repository {
 
     /// The commits a shallow clone's history stops at (`shallow` in the git folder); nil when the clone is whole.
     public func shallowCommits() -> Set<ObjectID>? {
-        // NB: read as every file of git's folder is (no link, bounded); a `shallow` that cannot be read is no shallow clone.
+        // NB: read as every file of git's folder is (no link, bounded); a `shallow` that cannot be read is no shallow
+        // clone.
         guard let data = try? Folder.readFile(commonDir + "shallow", limit: 1 << 26) else { return nil }
-        return Set(String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { ObjectID(hex: String($0)) })
+        return Set(
+            String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap {
+                ObjectID(hex: String($0))
+            })
     }
 
     /// The best common ancestor of two commits of a shallow clone, walking
@@ -30,7 +34,8 @@ extension Repository {
     /// ancestor is there, or several that none descends from.
     func shallowMergeBase(_ a: ObjectID, _ b: ObjectID, shallow: Set<ObjectID>) throws -> ObjectID? {
         func ancestors(of start: ObjectID) throws -> Set<ObjectID> {
-            var seen: Set<ObjectID> = [start], stack = [start]
+            var seen: Set<ObjectID> = [start]
+            var stack = [start]
             while let commit = stack.popLast() {
                 guard !shallow.contains(commit) else { continue }
                 for parent in try commitInfo(commit).parents where seen.insert(parent).inserted { stack.append(parent) }
@@ -43,7 +48,8 @@ extension Repository {
         if ofB.contains(a) { return a }
         let common = ofA.intersection(ofB)
         // The best are those no other common commit descends from: all but the ancestors of common commits' parents.
-        var below = Set<ObjectID>(), stack: [ObjectID] = []
+        var below = Set<ObjectID>()
+        var stack: [ObjectID] = []
         for commit in common where !shallow.contains(commit) { stack += try commitInfo(commit).parents }
         while let commit = stack.popLast() {
             guard below.insert(commit).inserted, !shallow.contains(commit) else { continue }
@@ -65,15 +71,26 @@ extension Repository {
     /// writes every tree: its cost follows the store, not the change.
     ///
     /// `changes`, when given, are the paths each side changed since `base`, as `changedPaths` gives them.
-    public func mergeTrees(base: ObjectID?, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
-                           resolvedUnder folders: [String],
-                           changes: (ours: [ChangedPath], theirs: [ChangedPath])? = nil) throws -> ObjectID {
-        if let base, let tree = try updatedTree(base: base, ours: ours, theirs: theirs, replacing: replacements,
-                                                changes: try changes ?? (changedPaths(from: base, to: ours), changedPaths(from: base, to: theirs))) {
+    public func mergeTrees(
+        base: ObjectID?, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
+        resolvedUnder folders: [String],
+        changes: (ours: [ChangedPath], theirs: [ChangedPath])? = nil
+    ) throws -> ObjectID {
+        if let base,
+            let tree = try updatedTree(
+                base: base, ours: ours, theirs: theirs, replacing: replacements,
+                changes: try changes ?? (changedPaths(from: base, to: ours), changedPaths(from: base, to: theirs)))
+        {
             return tree
         }
-        var baseTree: OpaquePointer?, ourTree: OpaquePointer?, theirTree: OpaquePointer?
-        defer { git_tree_free(baseTree); git_tree_free(ourTree); git_tree_free(theirTree) }
+        var baseTree: OpaquePointer?
+        var ourTree: OpaquePointer?
+        var theirTree: OpaquePointer?
+        defer {
+            git_tree_free(baseTree)
+            git_tree_free(ourTree)
+            git_tree_free(theirTree)
+        }
         if var oid = base?.oid { try check(git_tree_lookup(&baseTree, pointer, &oid), "git_tree_lookup") }
         var (o, t) = (ours.oid, theirs.oid)
         try check(git_tree_lookup(&ourTree, pointer, &o), "git_tree_lookup")
@@ -98,8 +115,10 @@ extension Repository {
 
     /// Ours' tree with the replacements and theirs' own changes applied; nil
     /// when a path outside the replacements changed differently on both sides.
-    func updatedTree(base: ObjectID, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
-                     changes: (ours: [ChangedPath], theirs: [ChangedPath])) throws -> ObjectID? {
+    func updatedTree(
+        base: ObjectID, ours: ObjectID, theirs: ObjectID, replacing replacements: [String: ObjectID?],
+        changes: (ours: [ChangedPath], theirs: [ChangedPath])
+    ) throws -> ObjectID? {
         let oursChanges = Dictionary(changes.ours.map { ($0.path, $0.newID) }, uniquingKeysWith: { a, _ in a })
         var updates: [TreeUpdate] = []
         for change in changes.theirs where replacements[change.path] == nil {
@@ -129,7 +148,8 @@ public struct MergeConflict: Error, Equatable {
     public let paths: [String]
 }
 
-/// A shallow clone lacks the history a merge needs: its commits' common ancestor lies beyond the clone's shallow commits.
+/// A shallow clone lacks the history a merge needs: its commits' common ancestor lies beyond the clone's shallow
+/// commits.
 public struct ShallowHistory: Error, Equatable, Sendable {
     /// Whether a push found it: the remote would need the history the clone lacks.
     public var pushing = false

@@ -22,8 +22,11 @@ extension Repository {
         case Int32(GIT_REPOSITORY_STATE_NONE.rawValue): nil
         case Int32(GIT_REPOSITORY_STATE_MERGE.rawValue): .merge
         case Int32(GIT_REPOSITORY_STATE_REBASE.rawValue), Int32(GIT_REPOSITORY_STATE_REBASE_MERGE.rawValue),
-             Int32(GIT_REPOSITORY_STATE_REBASE_INTERACTIVE.rawValue), Int32(GIT_REPOSITORY_STATE_APPLY_MAILBOX_OR_REBASE.rawValue): .rebase
-        case Int32(GIT_REPOSITORY_STATE_CHERRYPICK.rawValue), Int32(GIT_REPOSITORY_STATE_CHERRYPICK_SEQUENCE.rawValue): .cherryPick
+            Int32(GIT_REPOSITORY_STATE_REBASE_INTERACTIVE.rawValue),
+            Int32(GIT_REPOSITORY_STATE_APPLY_MAILBOX_OR_REBASE.rawValue):
+            .rebase
+        case Int32(GIT_REPOSITORY_STATE_CHERRYPICK.rawValue), Int32(GIT_REPOSITORY_STATE_CHERRYPICK_SEQUENCE.rawValue):
+            .cherryPick
         case Int32(GIT_REPOSITORY_STATE_REVERT.rawValue), Int32(GIT_REPOSITORY_STATE_REVERT_SEQUENCE.rawValue): .revert
         default: .other
         }
@@ -63,7 +66,9 @@ extension Repository {
         var iterator: OpaquePointer?
         try check(git_index_conflict_iterator_new(&iterator, index), "git_index_conflict_iterator_new")
         defer { git_index_conflict_iterator_free(iterator) }
-        var ancestor: UnsafePointer<git_index_entry>?, our: UnsafePointer<git_index_entry>?, their: UnsafePointer<git_index_entry>?
+        var ancestor: UnsafePointer<git_index_entry>?
+        var our: UnsafePointer<git_index_entry>?
+        var their: UnsafePointer<git_index_entry>?
         var paths = Set<String>()
         while git_index_conflict_next(&ancestor, &our, &their, iterator) == 0 {
             if let path = (our ?? their ?? ancestor)?.pointee.path.map({ String(cString: $0) }) { paths.insert(path) }
@@ -76,9 +81,14 @@ extension Repository {
     /// both sides, or removed on one).
     public func conflictStages(at path: String) throws -> (base: ObjectID?, ours: ObjectID?, theirs: ObjectID?) {
         try withIndex { index in
-            var ancestor: UnsafePointer<git_index_entry>?, our: UnsafePointer<git_index_entry>?, their: UnsafePointer<git_index_entry>?
+            var ancestor: UnsafePointer<git_index_entry>?
+            var our: UnsafePointer<git_index_entry>?
+            var their: UnsafePointer<git_index_entry>?
             try check(git_index_conflict_get(&ancestor, &our, &their, index, path), "git_index_conflict_get")
-            return (ancestor.map { ObjectID($0.pointee.id) }, our.map { ObjectID($0.pointee.id) }, their.map { ObjectID($0.pointee.id) })
+            return (
+                ancestor.map { ObjectID($0.pointee.id) }, our.map { ObjectID($0.pointee.id) },
+                their.map { ObjectID($0.pointee.id) }
+            )
         }
     }
 

@@ -44,8 +44,10 @@ struct CacheTree: Equatable {
         guard depth < 4096, let nul = body[offset...].firstIndex(of: 0) else { return nil }
         let name = Array(body[offset..<nul])
         guard let newline = body[(nul + 1)...].firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-        let numbers = String(decoding: body[(nul + 1)..<newline], as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
-        guard numbers.count == 2, let count = Int(numbers[0]), count >= -1, let folders = Int(numbers[1]), folders >= 0 else { return nil }
+        let numbers = String(decoding: body[(nul + 1)..<newline], as: UTF8.self).split(
+            separator: " ", omittingEmptySubsequences: false)
+        guard numbers.count == 2, let count = Int(numbers[0]), count >= -1, let folders = Int(numbers[1]), folders >= 0
+        else { return nil }
         offset = newline + 1
         var id: [UInt8]?
         if count >= 0 {
@@ -84,7 +86,9 @@ extension CacheTree {
     /// none of the `changed` paths and that `old` knows are taken from it,
     /// every other folder's tree is hashed. Nil when the entries do not make
     /// `tree` (even with nothing taken from `old`).
-    static func build(_ entries: some CacheTreeEntries, making tree: ObjectID, old: CacheTree?, changed: [[UInt8]]) -> CacheTree? {
+    static func build(_ entries: some CacheTreeEntries, making tree: ObjectID, old: CacheTree?, changed: [[UInt8]])
+        -> CacheTree?
+    {
         // Each folder that holds a changed path, as "a/b/".
         var touched = Set<[UInt8]>()
         for path in changed {
@@ -94,7 +98,8 @@ extension CacheTree {
             var builder = Builder(entries: entries, touched: touched, reuse: reuse)
             var next = 0
             if let root = builder.folder(prefix: [], name: [], from: &next, old: old), next == entries.count,
-               root.id == tree.bytes {
+                root.id == tree.bytes
+            {
                 return root
             }
         }
@@ -107,12 +112,16 @@ extension CacheTree {
         let reuse: Bool
         /// What a tree can hold, as a tree writes its mode: a file, an executable, a link, a submodule.
         static var modes: [UInt32: [UInt8]] {
-            [0o100644: Array("100644 ".utf8), 0o100755: Array("100755 ".utf8), 0o120000: Array("120000 ".utf8), 0o160000: Array("160000 ".utf8)]
+            [
+                0o100644: Array("100644 ".utf8), 0o100755: Array("100755 ".utf8), 0o120000: Array("120000 ".utf8),
+                0o160000: Array("160000 ".utf8),
+            ]
         }
         let modes = Self.modes
         static var folderMode: [UInt8] { Array("40000 ".utf8) }
 
-        /// The folder `prefix` (ending in "/", or empty for the root) from entry `next` on; `next` is left after its last entry.
+        /// The folder `prefix` (ending in "/", or empty for the root) from entry `next` on; `next` is left after its
+        /// last entry.
         mutating func folder(prefix: [UInt8], name: [UInt8], from next: inout Int, old: CacheTree?) -> CacheTree? {
             let start = next
             var body: [UInt8] = []
@@ -127,11 +136,14 @@ extension CacheTree {
                     let childName = UnsafeRawBufferPointer(rebasing: rest[..<slash])
                     let childPrefix = prefix + Array(childName) + [UInt8(ascii: "/")]
                     let known = old?.child(childName)
-                    if reuse, let known, known.id != nil, known.count > 0, !touched.contains(childPrefix), covers(childPrefix, next, known.count) {
+                    if reuse, let known, known.id != nil, known.count > 0, !touched.contains(childPrefix),
+                        covers(childPrefix, next, known.count)
+                    {
                         child = known
                         next += known.count
                     } else {
-                        guard let built = folder(prefix: childPrefix, name: Array(childName), from: &next, old: known) else { return nil }
+                        guard let built = folder(prefix: childPrefix, name: Array(childName), from: &next, old: known)
+                        else { return nil }
                         child = built
                     }
                     guard let id = child.id else { return nil }

@@ -1,5 +1,6 @@
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,14 +55,17 @@ final class IndexFile: @unchecked Sendable {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 32, info.st_size <= limit else { return nil }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 32, info.st_size <= limit else {
+            return nil
+        }
         let size = Int(info.st_size)
         let file = IndexFile(bytes: allocateLargeBuffer(byteCount: size), info: info)
         guard (try? readExactly(fd, into: file.bytes, path: path)) == true else { return nil }
         // The trailer first (cheap), then the whole file against it.
         let trailer = UnsafeRawBufferPointer(rebasing: file.bytes[(size - 20)...])
         guard trailer.elementsEqual(checksum.bytes),
-              trailer.elementsEqual(Repository.sha1(UnsafeRawBufferPointer(rebasing: file.bytes[..<(size - 20)]))) else { return nil }
+            trailer.elementsEqual(Repository.sha1(UnsafeRawBufferPointer(rebasing: file.bytes[..<(size - 20)])))
+        else { return nil }
         return file.parse(end: size - 20) ? file : nil
     }
 
@@ -74,7 +78,9 @@ final class IndexFile: @unchecked Sendable {
         return file
     }
 
-    private func number(_ offset: Int) -> UInt32 { UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+    private func number(_ offset: Int) -> UInt32 {
+        UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
 
     /// Reads the header and every entry; false for anything not as libgit2 writes it.
     private func parse(end: Int) -> Bool {
@@ -92,8 +98,11 @@ final class IndexFile: @unchecked Sendable {
             guard flags & 0x3000 == 0 else { return false }
             let extended = flags & 0x4000 != 0
             // As git: extended flags only in version 3, and only those git knows.
-            guard !extended || version == 3 && offset + 64 <= end
-                && UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 62, as: UInt16.self)) & ~(Self.skipWorktree | Self.intentToAdd) == 0
+            guard
+                !extended
+                    || version == 3 && offset + 64 <= end
+                        && UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 62, as: UInt16.self))
+                            & ~(Self.skipWorktree | Self.intentToAdd) == 0
             else { return false }
             let path = offset + (extended ? 64 : 62)
             guard let nul = memchr(bytes.baseAddress! + path, 0, end - path) else { return false }
@@ -119,18 +128,24 @@ final class IndexFile: @unchecked Sendable {
     }
 
     /// The entry's object id.
-    func id(_ entry: Entry) -> ObjectID { ObjectID(raw: UnsafeRawBufferPointer(rebasing: bytes[(entry.offset + 40)..<(entry.offset + 60)])) }
+    func id(_ entry: Entry) -> ObjectID {
+        ObjectID(raw: UnsafeRawBufferPointer(rebasing: bytes[(entry.offset + 40)..<(entry.offset + 60)]))
+    }
 
     /// Whether the file `info` describes has the stat data the entry holds (as `git status` compares them; the
     /// executable bit only when `trustingMode`, as `core.filemode` says).
     func matches(_ entry: Entry, _ info: stat, trustingMode: Bool = true) -> Bool {
         let o = entry.offset
         let mode = number(o + 24)
-        let sameKind = mode == Self.linkMode ? info.st_mode & S_IFMT == S_IFLNK
+        let sameKind =
+            mode == Self.linkMode
+            ? info.st_mode & S_IFMT == S_IFLNK
             : info.st_mode & S_IFMT == S_IFREG && (!trustingMode || (info.st_mode & 0o100 != 0) == (mode == 0o100755))
         return sameKind
-            && number(o) == UInt32(truncatingIfNeeded: info.st_ctim.tv_sec) && number(o + 4) == UInt32(truncatingIfNeeded: info.st_ctim.tv_nsec)
-            && number(o + 8) == UInt32(truncatingIfNeeded: info.st_mtim.tv_sec) && number(o + 12) == UInt32(truncatingIfNeeded: info.st_mtim.tv_nsec)
+            && number(o) == UInt32(truncatingIfNeeded: info.st_ctim.tv_sec)
+            && number(o + 4) == UInt32(truncatingIfNeeded: info.st_ctim.tv_nsec)
+            && number(o + 8) == UInt32(truncatingIfNeeded: info.st_mtim.tv_sec)
+            && number(o + 12) == UInt32(truncatingIfNeeded: info.st_mtim.tv_nsec)
             && number(o + 20) == UInt32(truncatingIfNeeded: info.st_ino)
             && number(o + 36) == UInt32(truncatingIfNeeded: info.st_size)
     }
@@ -140,7 +155,8 @@ final class IndexFile: @unchecked Sendable {
         var path = path
         return path.withUTF8 { wanted in
             let wanted = UnsafeRawBufferPointer(wanted)
-            var low = 0, high = entries.count
+            var low = 0
+            var high = entries.count
             while low < high {
                 let middle = (low + high) / 2
                 let order = Self.compare(pathBytes(entries[middle]), wanted)
@@ -152,11 +168,14 @@ final class IndexFile: @unchecked Sendable {
     }
 
     /// The entry's flags: its assume-unchanged bit (`assumeUnchanged`), stage and path length.
-    private func flags(_ entry: Entry) -> UInt16 { UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: entry.offset + 60, as: UInt16.self)) }
+    private func flags(_ entry: Entry) -> UInt16 {
+        UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: entry.offset + 60, as: UInt16.self))
+    }
 
     /// The entry's extended flags (index version 3): `skipWorktree`, `intentToAdd`; 0 when it has none.
     private func extendedFlags(_ entry: Entry) -> UInt16 {
-        flags(entry) & 0x4000 == 0 ? 0 : UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: entry.offset + 62, as: UInt16.self))
+        flags(entry) & 0x4000 == 0
+            ? 0 : UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: entry.offset + 62, as: UInt16.self))
     }
 
     /// git's `update-index --assume-unchanged` bit (`CE_VALID`).
@@ -189,7 +208,8 @@ final class IndexFile: @unchecked Sendable {
     /// The bytes an entry takes: its fixed part, its path and one to eight NULs.
     private func size(_ entry: Entry) -> Int { ((entry.path - entry.offset) + entry.pathLength + 8) & ~7 }
 
-    /// One path to set in the index: the stat data of its file as written, its blob and the mode to record, or nothing to remove it.
+    /// One path to set in the index: the stat data of its file as written, its blob and the mode to record, or nothing
+    /// to remove it.
     struct Change {
         let path: [UInt8]
         let id: ObjectID?
@@ -206,7 +226,8 @@ final class IndexFile: @unchecked Sendable {
     /// of folders no change is in; otherwise it is left out (git builds it again).
     /// Nil when the index holds an extension other than the tree cache.
     func updated(_ changes: [Change], making tree: ObjectID? = nil, holdsBlob: (Entry) -> Bool) -> IndexBytes? {
-        var offset = entriesEnd, oldTree: UnsafeRawBufferPointer?
+        var offset = entriesEnd
+        var oldTree: UnsafeRawBufferPointer?
         while offset + 8 <= checksumStart {
             let signature = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)])
             guard signature.elementsEqual("TREE".utf8) else { return nil }
@@ -216,17 +237,21 @@ final class IndexFile: @unchecked Sendable {
             offset += 8 + length
         }
         guard offset == checksumStart else { return nil }
-        // At most every entry kept and every change added (a path of at most 4,095 bytes takes at most 4,164), and the checksum.
+        // At most every entry kept and every change added (a path of at most 4,095 bytes takes at most 4,164), and the
+        // checksum.
         let out = IndexBytes(capacity: entriesEnd + changes.reduce(0) { $0 + 70 + $1.path.count } + 20)
         out.append("DIRC".utf8)
         out.append(version)
         out.append(UInt32(0))
         var count: UInt32 = 0
         // Unchanged entries are copied a run at a time; racy ones whose file changed are marked in the copy.
-        // NB: a file edited in place in its entry's second matches the entry for git once the index is newer than that second.
-        var run = entries.first?.offset ?? entriesEnd, smudged: [Int] = []
+        // NB: a file edited in place in its entry's second matches the entry for git once the index is newer than that
+        // second.
+        var run = entries.first?.offset ?? entriesEnd
+        var smudged: [Int] = []
         // Where each new entry lies in `out`, for the tree cache; whether one has flags git's trees may leave out.
-        var written: [Entry] = [], extended = false
+        var written: [Entry] = []
+        var extended = false
         if tree != nil { written.reserveCapacity(entries.count + changes.count) }
         func keep(_ entry: Entry) {
             let at = out.count + (entry.offset - run)
@@ -235,7 +260,10 @@ final class IndexFile: @unchecked Sendable {
             }
             if tree != nil {
                 written.append(Entry(offset: at, path: at + (entry.path - entry.offset), pathLength: entry.pathLength))
-                extended = extended || UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: entry.offset + 60, as: UInt16.self)) & 0x4000 != 0
+                extended =
+                    extended
+                    || UInt16(bigEndian: bytes.loadUnaligned(fromByteOffset: entry.offset + 60, as: UInt16.self))
+                        & 0x4000 != 0
             }
             count += 1
         }
@@ -253,17 +281,24 @@ final class IndexFile: @unchecked Sendable {
             out.append(UInt32(info.st_uid))
             out.append(UInt32(info.st_gid))
             out.append(UInt32(truncatingIfNeeded: info.st_size))
-            if tree != nil { written.append(Entry(offset: out.count - 40, path: out.count + 22, pathLength: change.path.count)) }
+            if tree != nil {
+                written.append(Entry(offset: out.count - 40, path: out.count + 22, pathLength: change.path.count))
+            }
             id.withBytes { out.append($0) }
             withUnsafeBytes(of: UInt16(min(change.path.count, 0xFFF)).bigEndian) { out.append($0) }
             out.append(change.path)
             out.append(repeatElement(0, count: 8 - (62 + change.path.count) % 8))
             count += 1
         }
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < entries.count || j < changes.count {
-            let order = j == changes.count ? -1 : i == entries.count ? 1
-                : changes[j].path.withUnsafeBytes { Self.compare(pathBytes(entries[i]), $0) }
+            let order =
+                j == changes.count
+                ? -1
+                : i == entries.count
+                    ? 1
+                    : changes[j].path.withUnsafeBytes { Self.compare(pathBytes(entries[i]), $0) }
             if order < 0 {
                 keep(entries[i])
                 i += 1
@@ -300,9 +335,15 @@ final class IndexFile: @unchecked Sendable {
         let bytes: UnsafeRawBufferPointer
         let entries: [Entry]
         var count: Int { entries.count }
-        func path(_ i: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[entries[i].path..<(entries[i].path + entries[i].pathLength)]) }
-        func mode(_ i: Int) -> UInt32 { UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: entries[i].offset + 24, as: UInt32.self)) }
-        func id(_ i: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[(entries[i].offset + 40)..<(entries[i].offset + 60)]) }
+        func path(_ i: Int) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: bytes[entries[i].path..<(entries[i].path + entries[i].pathLength)])
+        }
+        func mode(_ i: Int) -> UInt32 {
+            UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: entries[i].offset + 24, as: UInt32.self))
+        }
+        func id(_ i: Int) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: bytes[(entries[i].offset + 40)..<(entries[i].offset + 60)])
+        }
     }
 
     /// Paths in git's order: byte by byte, a path before any longer one it begins.
@@ -318,7 +359,8 @@ final class IndexFile: @unchecked Sendable {
     /// Whether `now` (a file's stat data) describes the file this was read from, unchanged since:
     /// the same inode, size, and change and modification times.
     func isFile(_ now: stat) -> Bool {
-        now.st_mode & S_IFMT == S_IFREG && now.st_dev == info.st_dev && now.st_ino == info.st_ino && now.st_size == info.st_size
+        now.st_mode & S_IFMT == S_IFREG && now.st_dev == info.st_dev && now.st_ino == info.st_ino
+            && now.st_size == info.st_size
             && now.st_mtim.tv_sec == info.st_mtim.tv_sec && now.st_mtim.tv_nsec == info.st_mtim.tv_nsec
             && now.st_ctim.tv_sec == info.st_ctim.tv_sec && now.st_ctim.tv_nsec == info.st_ctim.tv_nsec
     }
@@ -370,7 +412,9 @@ final class IndexBytes {
     func append(_ value: UInt32) { withUnsafeBytes(of: value.bigEndian) { append($0) } }
 
     /// A number, big-endian, over the four bytes at `offset`.
-    func store(_ value: UInt32, at offset: Int) { buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt32.self) }
+    func store(_ value: UInt32, at offset: Int) {
+        buffer.storeBytes(of: value.bigEndian, toByteOffset: offset, as: UInt32.self)
+    }
 }
 
 /// Why git's index is one Docket (and libgit2 1.5) cannot read.
@@ -385,7 +429,9 @@ public enum UnreadableIndex: Equatable, Sendable {
 
 extension Repository {
     /// Why the index in `gitdir` cannot be read by libgit2 1.5, if it cannot (`IndexFile.unreadableReason`).
-    public static func unreadableIndexReason(gitdir: String) -> UnreadableIndex? { IndexFile.unreadableReason(atPath: gitdir + "index") }
+    public static func unreadableIndexReason(gitdir: String) -> UnreadableIndex? {
+        IndexFile.unreadableReason(atPath: gitdir + "index")
+    }
 }
 
 extension IndexFile {
@@ -400,9 +446,13 @@ extension IndexFile {
     static func unreadableReason(atPath path: String) -> UnreadableIndex? {
         guard let data = try? Folder.readFile(path, limit: limit), data.count >= 32 else { return nil }
         return data.withUnsafeBytes { bytes -> UnreadableIndex? in
-            func number(_ at: Int) -> Int { Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self))) }
+            func number(_ at: Int) -> Int {
+                Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+            }
             guard bytes.starts(with: "DIRC".utf8) else { return nil }
-            let version = number(4), count = number(8), end = bytes.count - 20
+            let version = number(4)
+            let count = number(8)
+            let end = bytes.count - 20
             guard (2...4).contains(version) else { return .unknown("version \(version)") }
             var offset = 12
             for _ in 0..<count {
@@ -419,12 +469,14 @@ extension IndexFile {
                 offset = version == 4 ? pathEnd + 1 : offset + ((pathEnd - offset + 8) & ~7)
             }
             while offset + 8 <= end {
-                let signature = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)]), as: UTF8.self)
+                let signature = String(
+                    decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 4)]), as: UTF8.self)
                 switch signature {
                 case "link": return .split
                 case "sdir": return .sparse
                 // As git reads them: a signature not starting with a capital letter must be understood.
-                case _ where !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[offset]): return .unknown("extension '\(signature)'")
+                case _ where !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(bytes[offset]):
+                    return .unknown("extension '\(signature)'")
                 default: offset += 8 + number(offset + 4)
                 }
             }

@@ -1,6 +1,7 @@
 import CGit2
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,8 +46,12 @@ extension Repository {
     /// The index checksum and tree Docket last noted, if any.
     func indexTreeNoted() -> (checksum: ObjectID, tree: ObjectID)? {
         guard let data = try? Folder.readFile(indexTreeNote, limit: 1 << 10) else { return nil }
-        let parts = String(decoding: data, as: UTF8.self).split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard parts.count == 2, let checksum = ObjectID(hex: parts[0]), let tree = ObjectID(hex: parts[1]) else { return nil }
+        let parts = String(decoding: data, as: UTF8.self).split(separator: " ").map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        guard parts.count == 2, let checksum = ObjectID(hex: parts[0]), let tree = ObjectID(hex: parts[1]) else {
+            return nil
+        }
         return (checksum, tree)
     }
 
@@ -55,8 +60,11 @@ extension Repository {
     /// without libgit2.
     public static func indexIsNoted(gitdir: String) -> Bool {
         guard let data = try? Folder.readFile(gitdir + "docket/index-tree", limit: 1 << 10),
-              let noted = String(decoding: data, as: UTF8.self).split(separator: " ").first.flatMap({ ObjectID(hex: String($0)) }),
-              let checksum = checksum(ofIndexAt: gitdir + "index") else { return false }
+            let noted = String(decoding: data, as: UTF8.self).split(separator: " ").first.flatMap({
+                ObjectID(hex: String($0))
+            }),
+            let checksum = checksum(ofIndexAt: gitdir + "index")
+        else { return false }
         return noted.bytes == checksum
     }
 
@@ -70,7 +78,8 @@ extension Repository {
     /// HEAD's tree when the index just read is still the one Docket noted as holding it, else nil.
     func headTreeIfIndexHoldsIt(_ index: OpaquePointer) throws -> ObjectID? {
         guard let checksum = git_index_checksum(index), let noted = indexTreeNoted(),
-              ObjectID(checksum.pointee) == noted.checksum else { return nil }
+            ObjectID(checksum.pointee) == noted.checksum
+        else { return nil }
         return try headTreeIfNoted(noted.tree)
     }
 

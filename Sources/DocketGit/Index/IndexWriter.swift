@@ -1,6 +1,7 @@
 import CGit2
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,8 @@ extension Repository {
     /// The index, read by Docket, when it is the one Docket noted as holding HEAD's tree; nil otherwise.
     public func notedIndexHoldingHead() throws -> NotedIndex? {
         guard let noted = indexTreeNoted(), let file = readNotedIndex(noted.checksum),
-              try headTreeIfNoted(noted.tree) != nil else { return nil }
+            try headTreeIfNoted(noted.tree) != nil
+        else { return nil }
         return NotedIndex(file, tree: noted.tree)
     }
 
@@ -31,7 +33,9 @@ extension Repository {
         let path = gitdir + "index"
         if let last = lastIndexRead, last.checksum == checksum.bytes {
             var info = stat()
-            if lstat(path, &info) == 0, last.isFile(info), Self.checksum(ofIndexAt: path) == last.checksum { return last }
+            if lstat(path, &info) == 0, last.isFile(info), Self.checksum(ofIndexAt: path) == last.checksum {
+                return last
+            }
         }
         lastIndexRead = IndexFile.read(path, checksum: checksum)
         return lastIndexRead
@@ -47,7 +51,9 @@ extension Repository {
     /// back from that table: at 100,000 items about 120 ms of a pull that
     /// changes 100 files. Here the entries are copied as they are, with the
     /// changed ones put in their place.
-    public func writeIndex(_ index: NotedIndex, setting entries: [(path: String, id: ObjectID?)], noting tree: ObjectID?) throws -> Bool {
+    public func writeIndex(
+        _ index: NotedIndex, setting entries: [(path: String, id: ObjectID?)], noting tree: ObjectID?
+    ) throws -> Bool {
         var changes: [(path: String, id: ObjectID?, info: stat?)] = []
         for (path, id) in entries {
             var info = stat()
@@ -72,25 +78,33 @@ extension Repository {
         var changes: [(path: String, id: ObjectID?, info: stat?)] = []
         for path in paths {
             guard let entry = own.file.entry(at: path), own.file.mode(entry) != IndexFile.linkMode,
-                  case let .read(data, info) = Self.readPlainFile(path, in: rootFD, limit: 1 << 26),
-                  recordedMode(info, old: own.file.mode(entry)) == own.file.mode(entry),
-                  let id = try? Self.blobID(of: data), id == own.file.id(entry) else { continue }
+                case let .read(data, info) = Self.readPlainFile(path, in: rootFD, limit: 1 << 26),
+                recordedMode(info, old: own.file.mode(entry)) == own.file.mode(entry),
+                let id = try? Self.blobID(of: data), id == own.file.id(entry)
+            else { continue }
             changes.append((path, id, info))
         }
         return try !changes.isEmpty && writeIndex(own, changes: changes, noting: own.tree)
     }
 
     /// `writeIndex(_:setting:noting:)` with each file's stat data given, as taken before the file was read;
-    /// `holding` names the tree the new index holds when it is known but not to be noted yet (it goes into git's tree cache).
-    func writeIndex(_ index: NotedIndex, changes entries: [(path: String, id: ObjectID?, info: stat?)], noting tree: ObjectID?,
-                    holding: ObjectID? = nil) throws -> Bool {
-        let file = index.file, root = workdir!
+    /// `holding` names the tree the new index holds when it is known but not to be noted yet (it goes into git's tree
+    /// cache).
+    func writeIndex(
+        _ index: NotedIndex, changes entries: [(path: String, id: ObjectID?, info: stat?)], noting tree: ObjectID?,
+        holding: ObjectID? = nil
+    ) throws -> Bool {
+        let file = index.file
+        let root = workdir!
         var changes = entries.map { change in
-            IndexFile.Change(path: Array(change.path.utf8), id: change.id, info: change.info,
-                             mode: change.info.map { recordedMode($0, old: file.entry(at: change.path).map(file.mode)) } ?? 0)
+            IndexFile.Change(
+                path: Array(change.path.utf8), id: change.id, info: change.info,
+                mode: change.info.map { recordedMode($0, old: file.entry(at: change.path).map(file.mode)) } ?? 0)
         }
         changes.sort { a, b in a.path.withUnsafeBytes { x in b.path.withUnsafeBytes { IndexFile.compare(x, $0) < 0 } } }
-        changes = changes.enumerated().filter { $0.offset == changes.count - 1 || changes[$0.offset + 1].path != $0.element.path }.map(\.element)
+        changes = changes.enumerated().filter {
+            $0.offset == changes.count - 1 || changes[$0.offset + 1].path != $0.element.path
+        }.map(\.element)
         // The working tree is opened only for a racy entry's file; one that cannot be read is marked to be read again.
         var rootFD: Int32 = -1
         defer { if rootFD >= 0 { close(rootFD) } }
@@ -99,7 +113,9 @@ extension Repository {
             return rootFD >= 0 && Self.holdsBlob(file, entry, in: rootFD)
         }
         guard let bytes, try placeIndex(bytes, replacing: file.checksum) else { return false }
-        if monitorsChanges { carryMonitorNote(from: index.file.checksum, to: writtenIndex!, changing: entries.map(\.path)) }
+        if monitorsChanges {
+            carryMonitorNote(from: index.file.checksum, to: writtenIndex!, changing: entries.map(\.path))
+        }
         if let tree { note(checksum: ObjectID(bytes: Array(bytes.bytes.suffix(20))), tree: tree) }
         return true
     }
@@ -120,7 +136,8 @@ extension Repository {
     /// index on disk is still the one whose checksum is `expected` (nil: while
     /// there is none); false, with nothing written, when the lock is taken or the index changed.
     func placeIndex(_ bytes: IndexBytes, replacing expected: [UInt8]?) throws -> Bool {
-        let path = gitdir + "index", lock = gitdir + "index.lock"
+        let path = gitdir + "index"
+        let lock = gitdir + "index.lock"
         let fd = Glibc.open(lock, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }
         var placed = false
@@ -148,7 +165,9 @@ extension Repository {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 32 else { return nil }
         var tail = [UInt8](repeating: 0, count: 20)
-        guard tail.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 20, info.st_size - 20) }) == 20 else { return nil }
+        guard tail.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 20, info.st_size - 20) }) == 20 else {
+            return nil
+        }
         return tail
     }
 }

@@ -1,6 +1,7 @@
 import CGit2
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,8 +26,10 @@ extension Repository {
     func stageInOwnIndex(_ paths: [String], refreshing stale: [String]) throws -> ObjectID? {
         let staged = Set(paths)
         let refreshed = stale.filter { !staged.contains($0) }
-        guard paths.count + refreshed.count < Self.ownStageLimit, let own = try notedIndexHoldingHead(), let head = try head(),
-              !(try mayFilter(paths + refreshed)) else { return nil }
+        guard paths.count + refreshed.count < Self.ownStageLimit, let own = try notedIndexHoldingHead(),
+            let head = try head(),
+            !(try mayFilter(paths + refreshed))
+        else { return nil }
         // Many files are read on all cores and written as one pack; a file it leaves out goes to libgit2 with the rest.
         var packed: [String: WrittenBlob] = [:]
         if paths.count >= Self.packLimit {
@@ -52,7 +55,8 @@ extension Repository {
                 updates.append(TreeUpdate(path: path, id: blob.id, mode: recordedMode(blob.info, old: old)))
                 continue
             }
-            let data: Data, info: stat
+            let data: Data
+            let info: stat
             switch Self.readPlainFile(path, in: rootFD, limit: 1 << 26) {
             case let .read(bytes, status): (data, info) = (bytes, status)
             case .missing where !isStale:
@@ -69,7 +73,10 @@ extension Repository {
             changes.append((path, ObjectID(id), info))
             // A file refreshed for its stat data goes into the tree only when it changed since the status.
             if isStale, let entry = try entry(inTree: baseline, at: path), entry.id == ObjectID(id),
-               entry.mode == (mode == 0o100755 ? .executable : .file) { continue }
+                entry.mode == (mode == 0o100755 ? .executable : .file)
+            {
+                continue
+            }
             updates.append(TreeUpdate(path: path, id: id, mode: mode))
         }
         var tree = git_oid()

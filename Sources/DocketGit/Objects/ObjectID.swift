@@ -63,7 +63,8 @@ public struct ObjectID: Hashable, Sendable, CustomStringConvertible, Codable {
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let id = ObjectID(hex: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(text) is not an object id"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "\(text) is not an object id"))
         }
         self = id
     }

@@ -2,6 +2,7 @@ import CGit2
 import CPackFile
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -51,7 +52,10 @@ struct PackFileWriter {
     /// place and writes its index; a pack of no objects is removed instead.
     mutating func finish() throws {
         try flush()
-        defer { close(file); file = -1 }
+        defer {
+            close(file)
+            file = -1
+        }
         guard !ids.isEmpty else {
             unlink(temporary)
             return
@@ -87,7 +91,9 @@ struct PackFileWriter {
         }
         let header = entry.count
         entry.append(contentsOf: repeatElement(0, count: docket_deflate_bound(size)))
-        let written = entry.withUnsafeMutableBytes { docket_deflate(data.baseAddress, size, $0.baseAddress! + header, $0.count - header) }
+        let written = entry.withUnsafeMutableBytes {
+            docket_deflate(data.baseAddress, size, $0.baseAddress! + header, $0.count - header)
+        }
         guard written > 0 else { return nil }
         return Array(entry[..<(header + written)])
     }
@@ -104,7 +110,11 @@ struct PackFileWriter {
     /// renamed into place when whole.
     private func writeIndex(_ path: String, packSum: [UInt8]) throws {
         var order = Array(0..<ids.count)
-        order.sort { a, b in withUnsafeBytes(of: ids[a]) { x in withUnsafeBytes(of: ids[b]) { y in memcmp(x.baseAddress!, y.baseAddress!, 20) < 0 } } }
+        order.sort { a, b in
+            withUnsafeBytes(of: ids[a]) { x in
+                withUnsafeBytes(of: ids[b]) { y in memcmp(x.baseAddress!, y.baseAddress!, 20) < 0 }
+            }
+        }
         let unique = order
         var index: [UInt8] = [0xff, 0x74, 0x4f, 0x63]
         index.reserveCapacity(8 + 256 * 4 + unique.count * 28 + 40)
@@ -112,7 +122,10 @@ struct PackFileWriter {
         var fanout = [UInt32](repeating: 0, count: 256)
         for i in unique { fanout[Int(withUnsafeBytes(of: ids[i]) { $0[0] })] += 1 }
         var total: UInt32 = 0
-        for byte in 0..<256 { total += fanout[byte]; index.appendBigEndian(total) }
+        for byte in 0..<256 {
+            total += fanout[byte]
+            index.appendBigEndian(total)
+        }
         for i in unique { withUnsafeBytes(of: ids[i]) { index.append(contentsOf: $0.prefix(20)) } }
         for i in unique { index.appendBigEndian(crcs[i]) }
         var large: [UInt64] = []
@@ -146,7 +159,8 @@ struct PackFileWriter {
     /// Removes the unfinished pack files of a docket that was killed while
     /// writing them (its process is gone); nothing named them yet.
     private static func removeAbandonedPackFiles(in folder: String) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(temporaryPrefix) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where name.hasPrefix(temporaryPrefix) {
             let pid = name.dropFirst(temporaryPrefix.count).prefix { $0.isNumber }
             if let pid = Int32(pid), !Spawn.isAlive(pid) { unlink(folder + name) }
         }
@@ -159,9 +173,14 @@ struct PackFileWriter {
         var offset = 0
         var failure: Error?
         while offset < length && failure == nil {
-            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, min($0.count, length - offset), off_t(offset)) }
+            let n = chunk.withUnsafeMutableBytes {
+                pread(fd, $0.baseAddress, min($0.count, length - offset), off_t(offset))
+            }
             if n < 0 && errno == EINTR { continue }
-            if n <= 0 { failure = SystemError("read", path: path, code: n < 0 ? errno : EIO); break }
+            if n <= 0 {
+                failure = SystemError("read", path: path, code: n < 0 ? errno : EIO)
+                break
+            }
             chunk.withUnsafeBytes { docket_sha1_update(sum, $0.baseAddress, n) }
             offset += n
         }

@@ -30,8 +30,10 @@ extension Repository {
     /// than `unpackLimit`. What this repository lacks and `receiver` has is
     /// not sent (a repository an earlier copier left without it); what neither
     /// has throws `LackingObjects`, before any reference could name it.
-    func copyObjects(to receiver: Repository, upTo tips: [ObjectID], known: [ObjectID], unpackLimit: Int,
-                     report: @escaping (_ done: Int, _ total: Int, _ bytes: Int) -> Void) throws {
+    func copyObjects(
+        to receiver: Repository, upTo tips: [ObjectID], known: [ObjectID], unpackLimit: Int,
+        report: @escaping (_ done: Int, _ total: Int, _ bytes: Int) -> Void
+    ) throws {
         func write(_ objects: [Outgoing]) throws {
             guard !objects.isEmpty else { return }
             let report = { done, bytes in report(done, objects.count, bytes) }
@@ -45,7 +47,7 @@ extension Repository {
         }
         do {
             return try write(objectsMissing(upTo: tips, known: known))
-        } catch where error is LackingObjects || (error as? GitError)?.isNotFound == true {
+        } catch  where error is LackingObjects || (error as? GitError)?.isNotFound == true {
             // This side lacks some of them: each is looked up, here and there.
         }
         let walk = try walkObjects(from: tips, notFrom: known, checking: true)
@@ -90,9 +92,12 @@ extension Repository {
         var boundaryRoots = Set<ObjectID>()
         var boundaryCommits = Set<ObjectID>()
         for commit in commits {
-            for parent in try commitInfo(commit).parents where !new.contains(parent) && boundaryCommits.insert(parent).inserted {
+            for parent in try commitInfo(commit).parents
+            where !new.contains(parent) && boundaryCommits.insert(parent).inserted {
                 // NB: a boundary tree this side cannot read only makes the walk list more.
-                if let root = try? self.tree(ofCommit: parent), boundaryRoots.insert(root).inserted, let stored = try tree(root) {
+                if let root = try? self.tree(ofCommit: parent), boundaryRoots.insert(root).inserted,
+                    let stored = try tree(root)
+                {
                     roots.append(stored)
                 }
             }
@@ -101,7 +106,9 @@ extension Repository {
         // NB: many boundary commits share most folders; without this, a fetch of 50 commits of eight machines'
         // merges compared each folder met with each boundary tree's folders one by one (seconds, not milliseconds).
         var boundaryAt: [String: (trees: [StoredTree], held: Set<ObjectID>)] = [:]
-        func boundary(at path: String, trees: () throws -> [StoredTree]) rethrows -> (trees: [StoredTree], held: Set<ObjectID>) {
+        func boundary(at path: String, trees: () throws -> [StoredTree]) rethrows -> (
+            trees: [StoredTree], held: Set<ObjectID>
+        ) {
             if let known = boundaryAt[path] { return known }
             let found = try trees()
             let side = (found, Set(found.lazy.flatMap { $0.entries.lazy.map(\.id) }))
@@ -116,7 +123,8 @@ extension Repository {
             while let (id, path) = pending.popLast() {
                 guard listed.insert(id).inserted else { continue }
                 guard let new = try tree(id) else {
-                    walk.absent.append(AbsentObject(id: id, kind: "tree", commit: commit, path: path.isEmpty ? "/" : path))
+                    walk.absent.append(
+                        AbsentObject(id: id, kind: "tree", commit: commit, path: path.isEmpty ? "/" : path))
                     continue
                 }
                 walk.found.append(Outgoing(id: id, type: GIT_OBJECT_TREE, bytes: new.bytes))
@@ -135,7 +143,10 @@ extension Repository {
                         if !listed.contains(entry.id) { pending.append((entry.id, folder)) }
                     } else if listed.insert(entry.id).inserted {
                         if checking && !exists(entry.id) {
-                            walk.absent.append(AbsentObject(id: entry.id, kind: "blob", commit: commit, path: path + String(decoding: name, as: UTF8.self)))
+                            walk.absent.append(
+                                AbsentObject(
+                                    id: entry.id, kind: "blob", commit: commit,
+                                    path: path + String(decoding: name, as: UTF8.self)))
                         } else {
                             walk.found.append(Outgoing(id: entry.id, type: GIT_OBJECT_BLOB, bytes: nil))
                         }
@@ -154,7 +165,9 @@ extension Repository {
     /// Copies into this repository what it lacks under `tips` (beyond what
     /// `known` holds whole) from `source`, until nothing more is absent or
     /// `source` lacks it too: the objects copied, and those no side holds.
-    func copyLacking(under tips: [ObjectID], notUnder known: [ObjectID], from source: Repository) throws -> (copied: Int, absent: [AbsentObject]) {
+    func copyLacking(under tips: [ObjectID], notUnder known: [ObjectID], from source: Repository) throws -> (
+        copied: Int, absent: [AbsentObject]
+    ) {
         var copied = 0
         while true {
             let absent = try objectsLacking(under: tips, notUnder: known)
@@ -162,8 +175,11 @@ extension Repository {
             if held.isEmpty { return (copied, absent) }
             // NB: a tree copied may name objects absent here too: the next walk looks into it.
             try writingObjectsTogether {
-                try writeLoose(held.map { Outgoing(id: $0.id, type: $0.kind == "tree" ? GIT_OBJECT_TREE : GIT_OBJECT_BLOB, bytes: nil) },
-                               from: source, report: { _, _ in })
+                try writeLoose(
+                    held.map {
+                        Outgoing(id: $0.id, type: $0.kind == "tree" ? GIT_OBJECT_TREE : GIT_OBJECT_BLOB, bytes: nil)
+                    },
+                    from: source, report: { _, _ in })
             }
             copied += held.count
         }
@@ -206,7 +222,8 @@ extension Repository {
         try check(git_repository_odb(&odb, pointer), "git_repository_odb")
         defer { git_odb_free(odb) }
         // `objectsMissing` lists the commits first, each before its parents.
-        let ordered = objects.filter { $0.type != GIT_OBJECT_COMMIT } + objects.filter { $0.type == GIT_OBJECT_COMMIT }.reversed()
+        let ordered =
+            objects.filter { $0.type != GIT_OBJECT_COMMIT } + objects.filter { $0.type == GIT_OBJECT_COMMIT }.reversed()
         var total = 0
         for (done, object) in ordered.enumerated() {
             var written = git_oid()
@@ -225,7 +242,9 @@ extension Repository {
     /// `ObjectTooLarge.limit` is refused (a 2 GiB blob of zeros packs into 9 MB).
     private func withBytes(of object: Outgoing, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         if let bytes = object.bytes { return try bytes.withUnsafeBytes(body) }
-        if let size = try? objectHeader(object.id).size, size > ObjectTooLarge.limit { throw ObjectTooLarge(id: object.id, size: size) }
+        if let size = try? objectHeader(object.id).size, size > ObjectTooLarge.limit {
+            throw ObjectTooLarge(id: object.id, size: size)
+        }
         try withRawObject(object.id, body)
     }
 
@@ -312,12 +331,16 @@ struct StoredTree {
         var entries: [Entry] = []
         var at = 0
         while at < bytes.count {
-            guard let space = bytes[at...].firstIndex(of: 0x20), let nul = bytes[space...].firstIndex(of: 0), nul + 21 <= bytes.count else {
+            guard let space = bytes[at...].firstIndex(of: 0x20), let nul = bytes[space...].firstIndex(of: 0),
+                nul + 21 <= bytes.count
+            else {
                 throw GitError(code: -1, function: "tree", message: "tree \(id) does not parse")
             }
             let mode = bytes[at..<space]
-            entries.append(Entry(name: (space + 1)..<nul, id: bytes[(nul + 1)..<(nul + 21)].withUnsafeBytes { ObjectID(raw: $0) },
-                                 isTree: mode.elementsEqual("40000".utf8), isSubmodule: mode.elementsEqual("160000".utf8)))
+            entries.append(
+                Entry(
+                    name: (space + 1)..<nul, id: bytes[(nul + 1)..<(nul + 21)].withUnsafeBytes { ObjectID(raw: $0) },
+                    isTree: mode.elementsEqual("40000".utf8), isSubmodule: mode.elementsEqual("160000".utf8)))
             at = nul + 21
         }
         self.bytes = bytes

@@ -6,7 +6,8 @@ extension Repository {
     public func writeBlob(_ data: Data) throws -> ObjectID {
         var oid = git_oid()
         _ = try data.withUnsafeBytes { raw in
-            try check(git_blob_create_from_buffer(&oid, pointer, raw.baseAddress, raw.count), "git_blob_create_from_buffer")
+            try check(
+                git_blob_create_from_buffer(&oid, pointer, raw.baseAddress, raw.count), "git_blob_create_from_buffer")
         }
         return ObjectID(oid)
     }
@@ -70,22 +71,27 @@ extension Repository {
                     try check(code, "git_tree_entry_bypath")
                     defer { git_tree_entry_free(entry) }
                     guard git_tree_entry_type(entry) == GIT_OBJECT_TREE else {
-                        walk.found[folder] = TreeEntry(id: ObjectID(git_tree_entry_id(entry))!, mode: TreeEntry.Mode(git_tree_entry_filemode(entry)))
+                        walk.found[folder] = TreeEntry(
+                            id: ObjectID(git_tree_entry_id(entry))!,
+                            mode: TreeEntry.Mode(git_tree_entry_filemode(entry)))
                         continue
                     }
                     try check(git_tree_lookup(&subtree, pointer, git_tree_entry_id(entry)), "git_tree_lookup")
                 }
                 walk.prefix = folder.isEmpty ? "" : (folder.hasSuffix("/") ? folder : folder + "/")
                 defer { git_tree_free(subtree) }
-                let code = git_tree_walk(subtree ?? root, GIT_TREEWALK_PRE, { parent, entry, payload in
-                    guard let parent, let entry, let payload else { return 0 }
-                    let mode = TreeEntry.Mode(git_tree_entry_filemode(entry))
-                    if mode == .folder { return 0 }
-                    let walk = Unmanaged<Walk>.fromOpaque(payload).takeUnretainedValue()
-                    walk.found[walk.prefix + String(cString: parent) + String(cString: git_tree_entry_name(entry))] =
-                        TreeEntry(id: ObjectID(git_tree_entry_id(entry))!, mode: mode)
-                    return 0
-                }, Unmanaged.passUnretained(walk).toOpaque())
+                let code = git_tree_walk(
+                    subtree ?? root, GIT_TREEWALK_PRE,
+                    { parent, entry, payload in
+                        guard let parent, let entry, let payload else { return 0 }
+                        let mode = TreeEntry.Mode(git_tree_entry_filemode(entry))
+                        if mode == .folder { return 0 }
+                        let walk = Unmanaged<Walk>.fromOpaque(payload).takeUnretainedValue()
+                        walk.found[
+                            walk.prefix + String(cString: parent) + String(cString: git_tree_entry_name(entry))] =
+                            TreeEntry(id: ObjectID(git_tree_entry_id(entry))!, mode: mode)
+                        return 0
+                    }, Unmanaged.passUnretained(walk).toOpaque())
                 try check(code, "git_tree_walk")
             }
         }
@@ -105,7 +111,8 @@ extension Repository {
             if code == GIT_ENOTFOUND.rawValue { return nil }
             try check(code, "git_tree_entry_bypath")
             defer { git_tree_entry_free(entry) }
-            return TreeEntry(id: ObjectID(git_tree_entry_id(entry))!, mode: TreeEntry.Mode(git_tree_entry_filemode(entry)))
+            return TreeEntry(
+                id: ObjectID(git_tree_entry_id(entry))!, mode: TreeEntry.Mode(git_tree_entry_filemode(entry)))
         }
     }
 

@@ -1,6 +1,7 @@
 import CGit2
-import Foundation
 import DocketSystem
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +27,8 @@ extension Repository {
         let folders = (0..<256).map { String(format: "%02x", $0) }
         var loose: [(id: ObjectID, path: String)] = []
         for folder in folders {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: objects + folder)) ?? [] where name.count == 38 {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: objects + folder)) ?? []
+            where name.count == 38 {
                 if let id = ObjectID(hex: folder + name) { loose.append((id, objects + folder + "/" + name)) }
             }
         }
@@ -42,7 +44,7 @@ extension Repository {
         // The pack and its index are complete (and synced) before any loose copy goes.
         try check(git_packbuilder_write(builder, nil, 0, nil, nil), "git_packbuilder_write")
         for object in loose { unlink(object.path) }
-        for folder in folders { rmdir(objects + folder) }  // only when emptied, as git leaves it
+        for folder in folders { rmdir(objects + folder) } // only when emptied, as git leaves it
         return loose.count
     }
 }

@@ -2,6 +2,7 @@ import CGit2
 import CPackFile
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,7 +50,9 @@ extension Repository {
                 let range = slice..<min(paths.count, slice + 8_192)
                 // libgit2's attribute lookups are not for several threads at once.
                 let plain = try range.map { try !filtered || !isFiltered(paths[$0]) }
-                let read = Parallel.map(range.count) { i in plain[i] ? Self.readForPack(paths[range.lowerBound + i], in: rootFD) : nil }
+                let read = Parallel.map(range.count) { i in
+                    plain[i] ? Self.readForPack(paths[range.lowerBound + i], in: rootFD) : nil
+                }
                 for (i, file) in zip(range, read) {
                     guard let file else { continue }
                     try pack.append(id: file.id, entry: file.entry)
@@ -82,10 +85,18 @@ extension Repository {
     /// looks for attributes files beside it: 30 system calls a file, more than
     /// reading, hashing and packing it.
     func mayFilter(_ paths: [String]) throws -> Bool {
-        if let autocrlf = try configString("core.autocrlf"), !["false", "no", "off", "0", ""].contains(autocrlf.lowercased()) { return true }
+        if let autocrlf = try configString("core.autocrlf"),
+            !["false", "no", "off", "0", ""].contains(autocrlf.lowercased())
+        {
+            return true
+        }
         let environment = ProcessInfo.processInfo.environment
-        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Home.folder.path + "/.config"
-        var files = [gitdir + "info/attributes", "/etc/gitattributes", configHome + "/git/attributes", workdir! + ".gitattributes"]
+        let configHome =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? Home.folder.path + "/.config"
+        var files = [
+            gitdir + "info/attributes", "/etc/gitattributes", configHome + "/git/attributes",
+            workdir! + ".gitattributes",
+        ]
         if let global = try configString("core.attributesFile") { files.append(Home.expand(global)) }
         var folders = Set<Substring>()
         for path in paths {
@@ -99,7 +110,9 @@ extension Repository {
         for file in files {
             guard access(file, F_OK) == 0 else { continue }
             // One that cannot be read might say anything.
-            guard let data = try? Folder.readFile(file, limit: 1 << 20), !Self.attributesMayFilter(data) else { return true }
+            guard let data = try? Folder.readFile(file, limit: 1 << 20), !Self.attributesMayFilter(data) else {
+                return true
+            }
         }
         return false
     }
@@ -135,7 +148,8 @@ extension Repository {
         guard case let .read(data, info) = readPlainFile(path, in: rootFD) else { return nil }
         var id = git_oid()
         guard data.withUnsafeBytes({ git_odb_hash(&id, $0.baseAddress, data.count, GIT_OBJECT_BLOB) }) == 0,
-              let entry = data.withUnsafeBytes({ PackFileWriter.entry(type: GIT_OBJECT_BLOB, $0) }) else { return nil }
+            let entry = data.withUnsafeBytes({ PackFileWriter.entry(type: GIT_OBJECT_BLOB, $0) })
+        else { return nil }
         return PackedFile(id: id, info: info, entry: entry)
     }
 

@@ -24,7 +24,8 @@ extension Repository {
 
     /// Every line of the note that reads ("<commit> <key>"); none when it is missing or damaged.
     private func noted() -> [(commit: ObjectID, key: Substring)] {
-        guard let data = try? Folder.readFile(wholeNote, limit: 1 << 20), let text = String(data: data, encoding: .utf8) else { return [] }
+        guard let data = try? Folder.readFile(wholeNote, limit: 1 << 20), let text = String(data: data, encoding: .utf8)
+        else { return [] }
         return text.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ", maxSplits: 1)
             guard fields.count == 2, let commit = ObjectID(hex: String(fields[0])) else { return nil }
@@ -45,8 +46,10 @@ extension Repository {
     /// `noter` noted whole here (under `key`) before; copies from `source` what
     /// it lacks and `source` has (telling `repaired` how many); notes `tips`
     /// whole. Throws `LackingObjects` for what neither has, noting nothing.
-    func makeWhole(under tips: [ObjectID], from source: Repository, notedIn noter: Repository, as key: String,
-                   repaired: (Int) -> Void) throws {
+    func makeWhole(
+        under tips: [ObjectID], from source: Repository, notedIn noter: Repository, as key: String,
+        repaired: (Int) -> Void
+    ) throws {
         let noted = noter.wholeCommits(of: key)
         guard !Set(tips).isSubset(of: noted) else { return }
         let result = try copyLacking(under: tips, notUnder: noted, from: source)

@@ -11,7 +11,9 @@ struct CredentialHelper {
 
     /// A helper request for `url` (protocol, host with port, path, and the user the URL names).
     init?(url: String, user: String?, git: String, folder: String?) {
-        guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host else { return nil }
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host else {
+            return nil
+        }
         var lines = ["protocol=\(scheme.lowercased())", "host=\(host)\(parts.port.map { ":\($0)" } ?? "")"]
         let path = parts.path.hasPrefix("/") ? String(parts.path.dropFirst()) : parts.path
         if !path.isEmpty { lines.append("path=\(path)") }
@@ -26,9 +28,12 @@ struct CredentialHelper {
         var environment: [String: String?] = [:]
         // NB: without a terminal git would fail asking; with one, it asks as 'git pull' would.
         if isatty(STDIN_FILENO) != 1 { environment["GIT_TERMINAL_PROMPT"] = "0" }
-        guard let outcome = try? Spawn.run([git, "credential", "fill"], input: Data((request + "\n").utf8), environment: environment,
-                                           folder: folder ?? "/"),
-              outcome.status == 0 else { return nil }
+        guard
+            let outcome = try? Spawn.run(
+                [git, "credential", "fill"], input: Data((request + "\n").utf8), environment: environment,
+                folder: folder ?? "/"),
+            outcome.status == 0
+        else { return nil }
         var values: [String: String] = [:]
         for line in outcome.text.split(separator: "\n") {
             guard let equals = line.firstIndex(of: "=") else { continue }
@@ -40,8 +45,10 @@ struct CredentialHelper {
 
     /// Tells the helpers the credential worked (`approve`) or did not (`reject`).
     func answer(_ accepted: Bool, user: String, password: String) {
-        let text = request.split(separator: "\n").filter { !$0.hasPrefix("username=") }.joined(separator: "\n")
+        let text =
+            request.split(separator: "\n").filter { !$0.hasPrefix("username=") }.joined(separator: "\n")
             + "\nusername=\(user)\npassword=\(password)\n\n"
-        _ = try? Spawn.run([git, "credential", accepted ? "approve" : "reject"], input: Data(text.utf8), folder: folder ?? "/")
+        _ = try? Spawn.run(
+            [git, "credential", accepted ? "approve" : "reject"], input: Data(text.utf8), folder: folder ?? "/")
     }
 }

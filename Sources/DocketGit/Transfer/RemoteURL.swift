@@ -13,8 +13,10 @@ public enum RemoteURL {
     /// "scheme://host:port" of a network URL, lower-cased, the port filled in
     /// for http(s) and ssh; nil for a path. Credentials are bound to it.
     public static func origin(_ url: String) -> String? {
-        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(), let host = parts.host?.lowercased(),
-              !host.isEmpty else { return nil }
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(),
+            let host = parts.host?.lowercased(),
+            !host.isEmpty
+        else { return nil }
         let port = parts.port ?? ["https": 443, "http": 80, "ssh": 22, "git": 9418][scheme] ?? 0
         return "\(scheme)://\(host):\(port)"
     }
@@ -30,17 +32,29 @@ public enum RemoteURL {
     /// a control character (a cron line, a unit file or ssh's arguments could
     /// be split at it), or an ssh user or host that ssh would read as an option.
     public static func refusal(_ url: String) -> String? {
-        if url.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.value == 0x2028 || $0.value == 0x2029 }) {
+        if url.unicodeScalars.contains(where: {
+            $0.properties.generalCategory == .control || $0.value == 0x2028 || $0.value == 0x2029
+        }) {
             return "holds a control character"
         }
         guard isSSH(url) else { return nil }
-        var user: UnsafeMutablePointer<CChar>?, host: UnsafeMutablePointer<CChar>?, path: UnsafeMutablePointer<CChar>?
+        var user: UnsafeMutablePointer<CChar>?
+        var host: UnsafeMutablePointer<CChar>?
+        var path: UnsafeMutablePointer<CChar>?
         var port: Int32 = 0
         guard docket_exec_parse_ssh_url(url, &user, &host, &port, &path) == 0 else { return nil }
-        defer { free(user); free(host); free(path) }
+        defer {
+            free(user)
+            free(host)
+            free(path)
+        }
         // NB: as git refuses them ("strange hostname … blocked", "strange username …").
-        if let host, host.pointee == CChar(UInt8(ascii: "-")) { return "has an ssh host name that starts with '-', which ssh would take as an option" }
-        if let user, user.pointee == CChar(UInt8(ascii: "-")) { return "has an ssh user name that starts with '-', which ssh would take as an option" }
+        if let host, host.pointee == CChar(UInt8(ascii: "-")) {
+            return "has an ssh host name that starts with '-', which ssh would take as an option"
+        }
+        if let user, user.pointee == CChar(UInt8(ascii: "-")) {
+            return "has an ssh user name that starts with '-', which ssh would take as an option"
+        }
         return nil
     }
 
@@ -62,19 +76,31 @@ public enum RemoteURL {
 
     /// The host and port (nil when not given) of an ssh URL.
     public static func sshHost(_ url: String) -> (name: String, port: Int?) {
-        var user: UnsafeMutablePointer<CChar>?, host: UnsafeMutablePointer<CChar>?, path: UnsafeMutablePointer<CChar>?
+        var user: UnsafeMutablePointer<CChar>?
+        var host: UnsafeMutablePointer<CChar>?
+        var path: UnsafeMutablePointer<CChar>?
         var port: Int32 = 0
         guard docket_exec_parse_ssh_url(url, &user, &host, &port, &path) == 0, let host else { return (url, nil) }
-        defer { free(user); free(host); free(path) }
+        defer {
+            free(user)
+            free(host)
+            free(path)
+        }
         return (String(cString: host), port == 0 ? nil : Int(port))
     }
 
     /// The path part of an ssh URL (scp-like or ssh://); nil when it is not one.
     static func sshPath(_ url: String) -> String? {
-        var user: UnsafeMutablePointer<CChar>?, host: UnsafeMutablePointer<CChar>?, path: UnsafeMutablePointer<CChar>?
+        var user: UnsafeMutablePointer<CChar>?
+        var host: UnsafeMutablePointer<CChar>?
+        var path: UnsafeMutablePointer<CChar>?
         var port: Int32 = 0
         guard docket_exec_parse_ssh_url(url, &user, &host, &port, &path) == 0, let path else { return nil }
-        defer { free(user); free(host); free(path) }
+        defer {
+            free(user)
+            free(host)
+            free(path)
+        }
         return String(cString: path)
     }
 
@@ -89,8 +115,11 @@ public enum RemoteURL {
     /// A relative path made absolute from `folder`, so the remote means the
     /// same folder whichever folder docket runs from; other URLs as they are.
     public static func absolute(_ url: String, from folder: String) -> String {
-        guard let path = localPath(url), !url.lowercased().hasPrefix("file://"), !path.hasPrefix("/") else { return url }
-        return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder, isDirectory: true)).standardizedFileURL.path
+        guard let path = localPath(url), !url.lowercased().hasPrefix("file://"), !path.hasPrefix("/") else {
+            return url
+        }
+        return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: folder, isDirectory: true))
+            .standardizedFileURL.path
     }
 
     /// The secret parts of a URL's user-info, to keep out of messages that quote it.
@@ -109,8 +138,14 @@ public enum RemoteURL {
         let lower = url.lowercased()
         guard let scheme = ["https://", "http://"].first(where: { lower.hasPrefix($0) }) else { return nil }
         let afterScheme = url.dropFirst(scheme.count)
-        let authorityEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? afterScheme.endIndex
-        guard let at = afterScheme[..<authorityEnd].lastIndex(of: "@") else { return (String(url.prefix(scheme.count)), "", String(afterScheme)) }
-        return (String(url.prefix(scheme.count)), String(afterScheme[..<at]), String(afterScheme[afterScheme.index(after: at)...]))
+        let authorityEnd =
+            afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? afterScheme.endIndex
+        guard let at = afterScheme[..<authorityEnd].lastIndex(of: "@") else {
+            return (String(url.prefix(scheme.count)), "", String(afterScheme))
+        }
+        return (
+            String(url.prefix(scheme.count)), String(afterScheme[..<at]),
+            String(afterScheme[afterScheme.index(after: at)...])
+        )
     }
 }

@@ -18,15 +18,20 @@ extension Repository {
     /// inflates and hashes each object again. What this repository lacks is
     /// known without a search (`objectsMissing`), as for a push to a folder.
     func fetchedFromFolder(_ remote: OpaquePointer, only: String? = nil, context: TransferContext) throws -> Bool {
-        guard let folder = RemoteURL.localPath(context.url), folder.hasPrefix("/"), git_repository_is_shallow(pointer) == 0,
-              let plan = try? FolderFetchPlan(remote, into: self, from: folder, only: only) else { return false }
+        guard let folder = RemoteURL.localPath(context.url), folder.hasPrefix("/"),
+            git_repository_is_shallow(pointer) == 0,
+            let plan = try? FolderFetchPlan(remote, into: self, from: folder, only: only)
+        else { return false }
         // What this store's own references name is taken as whole, as git takes it: checked once, and
         // repaired from the remote where it is not.
         try repair(from: plan.source, context: context)
         if !plan.wanted.isEmpty {
             do {
-                try plan.source.copyObjects(to: self, upTo: plan.wanted, known: plan.known, unpackLimit: plan.unpackLimit) { done, total, bytes in
-                    context.progress.report(TransferProgress(stage: .receiving, objectsDone: done, objectsTotal: total, bytes: bytes))
+                try plan.source.copyObjects(
+                    to: self, upTo: plan.wanted, known: plan.known, unpackLimit: plan.unpackLimit
+                ) { done, total, bytes in
+                    context.progress.report(
+                        TransferProgress(stage: .receiving, objectsDone: done, objectsTotal: total, bytes: bytes))
                 }
             } catch let error as LackingObjects {
                 try context.conclude(.lackingObjects(url: context.url, side: .remote, absent: error.absent))
@@ -38,7 +43,9 @@ extension Repository {
         }
         Fault.point("after-fetch-objects")
         for update in plan.updates {
-            if try reference(update.tracking) != update.id { try setReference(update.tracking, to: update.id, message: "docket: fetch") }
+            if try reference(update.tracking) != update.id {
+                try setReference(update.tracking, to: update.id, message: "docket: fetch")
+            }
         }
         try writeFetchHead(plan.updates, url: context.url)
         noteWhole(plan.ours + plan.wanted, of: ".")
@@ -52,10 +59,14 @@ extension Repository {
     /// before a status or commit reads a tree an earlier copier left out.
     public func repairFromFolderRemote(_ name: String, options: TransferOptions) throws {
         try withRemote(name) { remote in
-            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
-            guard let folder = RemoteURL.localPath(context.url), folder.hasPrefix("/"), git_repository_is_shallow(pointer) == 0 else { return }
+            let context = TransferContext(
+                options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
+            guard let folder = RemoteURL.localPath(context.url), folder.hasPrefix("/"),
+                git_repository_is_shallow(pointer) == 0
+            else { return }
             var opened: OpaquePointer?
-            guard git_repository_open_ext(&opened, folder, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil) == 0, let opened else { return }
+            guard git_repository_open_ext(&opened, folder, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil) == 0, let opened
+            else { return }
             try repair(from: Repository(owning: opened), context: context)
         }
     }
@@ -66,7 +77,9 @@ extension Repository {
         let commits = Array(Set(ours.direct.values).filter { (try? objectHeader($0))?.type == GIT_OBJECT_COMMIT })
         do {
             try makeWhole(under: commits, from: source, notedIn: self, as: ".") { count in
-                context.warn("repaired this store: copied \(count) object\(count == 1 ? "" : "s") it lacked under its branches from \(context.url)")
+                context.warn(
+                    "repaired this store: copied \(count) object\(count == 1 ? "" : "s") it lacked under its branches from \(context.url)"
+                )
             }
         } catch let error as LackingObjects {
             try context.conclude(.lackingObjects(url: context.url, side: .local, absent: error.absent))
@@ -85,7 +98,9 @@ extension Repository {
         }
         let lines = updates.map { update in
             let forMerge = update.tracking == merged
-            let name = update.remote.hasPrefix("refs/heads/") ? "branch '\(update.remote.dropFirst("refs/heads/".count))'" : "'\(update.remote)'"
+            let name =
+                update.remote.hasPrefix("refs/heads/")
+                ? "branch '\(update.remote.dropFirst("refs/heads/".count))'" : "'\(update.remote)'"
             return (forMerge, update.remote, "\(update.id)\t\(forMerge ? "" : "not-for-merge")\t\(name) of \(url)\n")
         }.sorted { ($0.0 ? 0 : 1, $0.1) < ($1.0 ? 0 : 1, $1.1) }
         try AtomicFile.write(Data(lines.map(\.2).joined().utf8), to: gitdir + "FETCH_HEAD", durable: false)
@@ -118,22 +133,28 @@ private struct FolderFetchPlan {
         if try local.configBool("remote.\(name).prune") ?? local.configBool("fetch.prune") ?? false { return nil }
         var specs: [OpaquePointer] = []
         for index in 0..<git_remote_refspec_count(remote) {
-            guard let spec = git_remote_get_refspec(remote, index), git_refspec_direction(spec) == GIT_DIRECTION_FETCH else { continue }
+            guard let spec = git_remote_get_refspec(remote, index), git_refspec_direction(spec) == GIT_DIRECTION_FETCH
+            else { continue }
             guard git_refspec_force(spec) == 1, String(cString: git_refspec_src(spec)).hasPrefix("refs/heads/"),
-                  String(cString: git_refspec_dst(spec)).hasPrefix("refs/remotes/") else { return nil }
+                String(cString: git_refspec_dst(spec)).hasPrefix("refs/remotes/")
+            else { return nil }
             specs.append(spec)
         }
         var opened: OpaquePointer?
-        guard !specs.isEmpty, git_repository_open_ext(&opened, folder, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil) == 0,
-              let opened else { return nil }
+        guard !specs.isEmpty,
+            git_repository_open_ext(&opened, folder, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil) == 0,
+            let opened
+        else { return nil }
         let source = Repository(owning: opened)
         self.source = source
         guard git_repository_is_shallow(source.pointer) == 0,
-              let served = try source.directReferences(), let held = try local.directReferences(),
-              !served.symbolic.contains(where: { $0.hasPrefix("refs/heads/") || $0.hasPrefix("refs/tags/") }) else { return nil }
+            let served = try source.directReferences(), let held = try local.directReferences(),
+            !served.symbolic.contains(where: { $0.hasPrefix("refs/heads/") || $0.hasPrefix("refs/tags/") })
+        else { return nil }
 
         var updates: [Update] = []
-        for (reference, id) in served.direct.sorted(by: { $0.key < $1.key }) where reference.hasPrefix("refs/heads/") && (only ?? reference) == reference {
+        for (reference, id) in served.direct.sorted(by: { $0.key < $1.key })
+        where reference.hasPrefix("refs/heads/") && (only ?? reference) == reference {
             for spec in specs where git_refspec_src_matches(spec, reference) != 0 {
                 var tracking = git_buf()
                 defer { git_buf_dispose(&tracking) }
@@ -143,7 +164,10 @@ private struct FolderFetchPlan {
         }
         // Tags libgit2 would fetch (or might, following them): its to fetch.
         if git_remote_autotag(remote) != GIT_REMOTE_DOWNLOAD_TAGS_NONE,
-           served.direct.contains(where: { $0.key.hasPrefix("refs/tags/") && held.direct[$0.key] != $0.value }) { return nil }
+            served.direct.contains(where: { $0.key.hasPrefix("refs/tags/") && held.direct[$0.key] != $0.value })
+        {
+            return nil
+        }
         guard !updates.isEmpty else { return nil }
         self.updates = updates
 
@@ -160,10 +184,10 @@ private struct FolderFetchPlan {
     }
 }
 
-private extension Repository {
+extension Repository {
     /// Every reference under `refs/` and the object it names, and the names
     /// of those that are symbolic; nil when one does not read.
-    func directReferences() throws -> (direct: [String: ObjectID], symbolic: [String])? {
+    fileprivate func directReferences() throws -> (direct: [String: ObjectID], symbolic: [String])? {
         var iterator: OpaquePointer?
         try check(git_reference_iterator_new(&iterator, pointer), "git_reference_iterator_new")
         defer { git_reference_iterator_free(iterator) }

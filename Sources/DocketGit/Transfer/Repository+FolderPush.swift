@@ -34,40 +34,55 @@ extension Repository {
     ///
     /// Afterwards, as `git receive-pack` does (`receive.autogc`), `git gc
     /// --auto` tidies the remote when it holds many loose objects or packs.
-    func pushToFolder(_ folder: String, local: ObjectID, remoteReference: String, git: String?, repairOnly: Bool = false,
-                      progress: @escaping (TransferProgress) -> Void = { _ in }, notice: (String) -> Void = { _ in }) throws -> FolderPush {
-        guard folder.hasPrefix("/"), !FileManager.default.fileExists(atPath: folder + "/shallow") else { return .leftToGit }
+    func pushToFolder(
+        _ folder: String, local: ObjectID, remoteReference: String, git: String?, repairOnly: Bool = false,
+        progress: @escaping (TransferProgress) -> Void = { _ in }, notice: (String) -> Void = { _ in }
+    ) throws -> FolderPush {
+        guard folder.hasPrefix("/"), !FileManager.default.fileExists(atPath: folder + "/shallow") else {
+            return .leftToGit
+        }
         var remotePointer: OpaquePointer?
         guard git_repository_open_ext(&remotePointer, folder, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil) == 0,
-              let remotePointer else { return .leftToGit }
+            let remotePointer
+        else { return .leftToGit }
         let remote = Repository(owning: remotePointer)
         guard git_repository_is_bare(remote.pointer) == 1, git_repository_is_shallow(remote.pointer) == 0,
-              let receiving = ReceiveSettings(remote) else { return .leftToGit }
+            let receiving = ReceiveSettings(remote)
+        else { return .leftToGit }
         var reference: OpaquePointer?
         guard git_reference_lookup(&reference, remote.pointer, remoteReference) == 0 else { return .leftToGit }
         defer { git_reference_free(reference) }
-        guard git_reference_type(reference) == GIT_REFERENCE_DIRECT, let tip = ObjectID(git_reference_target(reference)) else {
+        guard git_reference_type(reference) == GIT_REFERENCE_DIRECT, let tip = ObjectID(git_reference_target(reference))
+        else {
             return .leftToGit
         }
         guard exists(tip) else { return .leftToGit }
-        // The branch is taken as whole on the remote, as git takes it: checked once, and repaired from here where it is not.
+        // The branch is taken as whole on the remote, as git takes it: checked once, and repaired from here where it is
+        // not.
         try remote.makeWhole(under: [tip], from: self, notedIn: self, as: remote.commonDir) { count in
-            notice("repaired \(folder): copied \(count) object\(count == 1 ? "" : "s") it lacked under its branches from this store")
+            notice(
+                "repaired \(folder): copied \(count) object\(count == 1 ? "" : "s") it lacked under its branches from this store"
+            )
         }
         if tip == local || repairOnly { return .upToDate }
-        var localOID = local.oid, tipOID = tip.oid
+        var localOID = local.oid
+        var tipOID = tip.oid
         guard git_graph_descendant_of(pointer, &localOID, &tipOID) == 1 else { return .leftToGit }
-        try copyObjects(to: remote, upTo: [local], known: [tip], unpackLimit: receiving.unpackLimit) { done, total, bytes in
+        try copyObjects(to: remote, upTo: [local], known: [tip], unpackLimit: receiving.unpackLimit) {
+            done, total, bytes in
             progress(TransferProgress(stage: .sending, objectsDone: done, objectsTotal: total, bytes: bytes))
         }
         Fault.point("after-push-objects")
         var moved: OpaquePointer?
         defer { git_reference_free(moved) }
-        try check(git_reference_create_matching(&moved, remote.pointer, remoteReference, &localOID, 1, &tipOID, "push"),
-                  "git_reference_create_matching")
+        try check(
+            git_reference_create_matching(&moved, remote.pointer, remoteReference, &localOID, 1, &tipOID, "push"),
+            "git_reference_create_matching")
         noteWhole([local], of: remote.commonDir)
         if let git, receiving.autoGC, remote.wantsGC() {
-            _ = try? Spawn.run([git, "gc", "--auto", "--quiet"], environment: ["GIT_DIR": nil, "GIT_WORK_TREE": nil], folder: remote.commonDir)
+            _ = try? Spawn.run(
+                [git, "gc", "--auto", "--quiet"], environment: ["GIT_DIR": nil, "GIT_WORK_TREE": nil],
+                folder: remote.commonDir)
         }
         return .pushed
     }
@@ -79,7 +94,9 @@ extension Repository {
         let objects = commonDir + "objects/"
         let auto = (try? configInt("gc.auto")).flatMap { $0 } ?? 6_700
         if auto > 0 {
-            let sample = ((try? FileManager.default.contentsOfDirectory(atPath: objects + "17")) ?? []).filter { $0.count == 38 }
+            let sample = ((try? FileManager.default.contentsOfDirectory(atPath: objects + "17")) ?? []).filter {
+                $0.count == 38
+            }
             if sample.count > (auto + 255) / 256 { return true }
         }
         let packLimit = (try? configInt("gc.autoPackLimit")).flatMap { $0 } ?? 50
@@ -97,19 +114,29 @@ private struct ReceiveSettings {
     let autoGC: Bool
 
     /// The hooks `git receive-pack` runs.
-    private static let hooks = ["pre-receive", "update", "proc-receive", "post-receive", "post-update", "reference-transaction", "push-to-checkout"]
+    private static let hooks = [
+        "pre-receive", "update", "proc-receive", "post-receive", "post-update", "reference-transaction",
+        "push-to-checkout",
+    ]
 
     init?(_ remote: Repository) {
         do {
-            if try remote.configBool("receive.fsckObjects") ?? remote.configBool("transfer.fsckObjects") ?? false { return nil }
+            if try remote.configBool("receive.fsckObjects") ?? remote.configBool("transfer.fsckObjects") ?? false {
+                return nil
+            }
             if try remote.configBool("receive.updateServerInfo") ?? false { return nil }
             // A size limit, or branches hidden from pushes, are receive-pack's to enforce.
-            for name in ["receive.maxInputSize", "receive.hideRefs", "transfer.hideRefs"] where try remote.configString(name) != nil { return nil }
+            for name in ["receive.maxInputSize", "receive.hideRefs", "transfer.hideRefs"]
+            where try remote.configString(name) != nil { return nil }
             if let shared = try remote.configString("core.sharedRepository"),
-               !["false", "umask", "no", "off", "0"].contains(shared.lowercased()) { return nil }
-            let hooks = try remote.configString("core.hooksPath").map { path in
-                Home.expand(path).hasPrefix("/") ? Home.expand(path) : remote.commonDir + path
-            } ?? remote.commonDir + "hooks"
+                !["false", "umask", "no", "off", "0"].contains(shared.lowercased())
+            {
+                return nil
+            }
+            let hooks =
+                try remote.configString("core.hooksPath").map { path in
+                    Home.expand(path).hasPrefix("/") ? Home.expand(path) : remote.commonDir + path
+                } ?? remote.commonDir + "hooks"
             if Self.hooks.contains(where: { access(hooks + "/" + $0, X_OK) == 0 }) { return nil }
             unpackLimit = try remote.configInt("receive.unpackLimit") ?? remote.configInt("transfer.unpackLimit") ?? 100
             autoGC = try remote.configBool("receive.autogc") ?? true

@@ -55,16 +55,24 @@ extension Repository {
 
 extension Repository {
     /// The branches a remote has and the one its HEAD names, asked of the remote itself.
-    public func remoteBranches(remote name: String, options: TransferOptions) throws -> (branches: [String], head: String?) {
+    public func remoteBranches(remote name: String, options: TransferOptions) throws -> (
+        branches: [String], head: String?
+    ) {
         try withRemote(name) { remote in
-            try Self.branches(of: remote, context: TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir))
+            try Self.branches(
+                of: remote,
+                context: TransferContext(
+                    options: options, url: String(cString: git_remote_url(remote)), folder: workdir))
         }
     }
 
     /// The branches a remote has, and the one its HEAD names, asked over a connection of its own.
-    static func branches(of remote: OpaquePointer, context: TransferContext) throws -> (branches: [String], head: String?) {
+    static func branches(of remote: OpaquePointer, context: TransferContext) throws -> (
+        branches: [String], head: String?
+    ) {
         var callbacks = git_remote_callbacks()
-        try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "git_remote_init_callbacks")
+        try check(
+            git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "git_remote_init_callbacks")
         context.install(into: &callbacks)
         var proxy = context.proxyOptions()
         let code = git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, &proxy, nil)

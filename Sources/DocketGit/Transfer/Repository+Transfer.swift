@@ -9,27 +9,33 @@ extension Repository {
     public func fetch(remote name: String, branch: String? = nil, options: TransferOptions) throws {
         if shallowCommits() != nil { return try fetchThroughGit(remote: name, branch: branch) }
         try withRemote(name) { remote in
-            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
+            let context = TransferContext(
+                options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
             let prunes = try configBool("remote.\(name).prune") ?? configBool("fetch.prune") ?? false
             let only = prunes ? nil : branch.map { "refs/heads/" + $0 }
             if try fetchedFromFolder(remote, only: only, context: context) { return }
             var fetchOptions = git_fetch_options()
-            try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
+            try check(
+                git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
             context.install(into: &fetchOptions.callbacks)
             fetchOptions.proxy_opts = context.proxyOptions()
             // NB: the branch's own refspec, made from the remote's configured one, so it lands where that one puts it.
             var specs: [String] = []
             if let only {
                 for index in 0..<git_remote_refspec_count(remote) {
-                    guard let spec = git_remote_get_refspec(remote, index), git_refspec_direction(spec) == GIT_DIRECTION_FETCH,
-                          git_refspec_src_matches(spec, only) != 0 else { continue }
+                    guard let spec = git_remote_get_refspec(remote, index),
+                        git_refspec_direction(spec) == GIT_DIRECTION_FETCH,
+                        git_refspec_src_matches(spec, only) != 0
+                    else { continue }
                     var tracking = git_buf()
                     defer { git_buf_dispose(&tracking) }
                     try check(git_refspec_transform(&tracking, spec, only), "git_refspec_transform")
                     specs.append((git_refspec_force(spec) == 1 ? "+" : "") + only + ":" + String(cString: tracking.ptr))
                 }
             }
-            let code = specs.isEmpty ? git_remote_fetch(remote, nil, &fetchOptions, "docket: fetch")
+            let code =
+                specs.isEmpty
+                ? git_remote_fetch(remote, nil, &fetchOptions, "docket: fetch")
                 : withStrArray(specs) { refspecs in
                     var refspecs = refspecs
                     return git_remote_fetch(remote, &refspecs, &fetchOptions, "docket: fetch")
@@ -50,15 +56,19 @@ extension Repository {
         let url = (try? configString("remote.\(name).url")).flatMap { $0 } ?? name
         let specs = branch.map { ["+refs/heads/\($0):refs/remotes/\(name)/\($0)"] } ?? []
         guard let said = try runGit(["fetch", "-q", name] + specs) else { return }
-        throw TransferError.other(url: RemoteURL.redacted(url), error: GitError(code: -1, function: "git fetch", message: said))
+        throw TransferError.other(
+            url: RemoteURL.redacted(url), error: GitError(code: -1, function: "git fetch", message: said))
     }
 
     /// Runs git on this repository (never asking on a terminal); nil when it
     /// succeeds, else what it said.
     private func runGit(_ arguments: [String]) throws -> String? {
-        let outcome = try Spawn.run(["git"] + arguments, environment: ["GIT_DIR": gitdir, "GIT_WORK_TREE": workdir, "GIT_TERMINAL_PROMPT": "0"],
-                                    captureErrors: true, folder: workdir ?? gitdir)
-        return outcome.status == 0 ? nil : (outcome.text + outcome.errorText).trimmingCharacters(in: .whitespacesAndNewlines)
+        let outcome = try Spawn.run(
+            ["git"] + arguments,
+            environment: ["GIT_DIR": gitdir, "GIT_WORK_TREE": workdir, "GIT_TERMINAL_PROMPT": "0"],
+            captureErrors: true, folder: workdir ?? gitdir)
+        return outcome.status == 0
+            ? nil : (outcome.text + outcome.errorText).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A push from a shallow clone, through `git push`.
@@ -70,12 +80,15 @@ extension Repository {
     func pushThroughGit(remote name: String, refspec: String, reference: String) throws {
         let url = (try? configString("remote.\(name).url")).flatMap { $0 } ?? name
         guard let said = try runGit(["push", "--porcelain", name, refspec]) else { return }
-        // NB: git's words (receive-pack's "shallow update not allowed"): the remote will not take history that stops short.
+        // NB: git's words (receive-pack's "shallow update not allowed"): the remote will not take history that stops
+        // short.
         if said.contains("shallow update not allowed") { throw ShallowHistory(pushing: true) }
         if said.contains("[rejected]") || said.contains("non-fast-forward") || said.contains("fetch first") {
-            throw TransferError.rejected(url: RemoteURL.redacted(url), reference: reference, reason: "the remote has commits this clone lacks")
+            throw TransferError.rejected(
+                url: RemoteURL.redacted(url), reference: reference, reason: "the remote has commits this clone lacks")
         }
-        throw TransferError.other(url: RemoteURL.redacted(url), error: GitError(code: -1, function: "git push", message: said))
+        throw TransferError.other(
+            url: RemoteURL.redacted(url), error: GitError(code: -1, function: "git push", message: said))
     }
 
     /// Pushes a local reference to the same name on the remote; a rejected update throws `TransferError.rejected`.
@@ -86,7 +99,8 @@ extension Repository {
     func push(remote name: String, refspec: String, reference: String, options: TransferOptions) throws {
         if shallowCommits() != nil { return try pushThroughGit(remote: name, refspec: refspec, reference: reference) }
         try withRemote(name) { remote in
-            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
+            let context = TransferContext(
+                options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
             if try pushedToFolder(remote, refspec: refspec, reference: reference, context: context) { return }
             var pushOptions = git_push_options()
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
@@ -113,10 +127,15 @@ extension Repository {
     /// copier writes to, checks that it holds all that `reference` there
     /// names (once, then what is new) and copies from here what it lacks, as
     /// a push would before sending anything: for a sync with nothing to push.
-    public func repairFolderRemote(_ name: String, local: String, to remoteBranch: String, options: TransferOptions) throws {
+    public func repairFolderRemote(_ name: String, local: String, to remoteBranch: String, options: TransferOptions)
+        throws
+    {
         try withRemote(name) { remote in
-            let context = TransferContext(options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
-            _ = try pushedToFolder(remote, refspec: "\(local):\(remoteBranch)", reference: remoteBranch, context: context, repairOnly: true)
+            let context = TransferContext(
+                options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
+            _ = try pushedToFolder(
+                remote, refspec: "\(local):\(remoteBranch)", reference: remoteBranch, context: context, repairOnly: true
+            )
         }
     }
 
@@ -124,16 +143,21 @@ extension Repository {
     /// (`pushToFolder`), then moves the remote-tracking branch as libgit2's
     /// push does; false when `git receive-pack` or libgit2 is to push.
     /// `repairOnly`: the remote is checked, and repaired, but its branch is not moved.
-    private func pushedToFolder(_ remote: OpaquePointer, refspec: String, reference: String, context: TransferContext,
-                                repairOnly: Bool = false) throws -> Bool {
+    private func pushedToFolder(
+        _ remote: OpaquePointer, refspec: String, reference: String, context: TransferContext,
+        repairOnly: Bool = false
+    ) throws -> Bool {
         let url = git_remote_pushurl(remote).map { String(cString: $0) } ?? String(cString: git_remote_url(remote))
         let sides = refspec.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard let folder = RemoteURL.localPath(url), sides.count == 2, !sides[0].hasPrefix("+"), sides[1].hasPrefix("refs/heads/"),
-              let local = try self.reference(sides[0]) else { return false }
+        guard let folder = RemoteURL.localPath(url), sides.count == 2, !sides[0].hasPrefix("+"),
+            sides[1].hasPrefix("refs/heads/"),
+            let local = try self.reference(sides[0])
+        else { return false }
         let outcome: FolderPush
         do {
-            outcome = try pushToFolder(folder, local: local, remoteReference: sides[1], git: context.settings.git, repairOnly: repairOnly,
-                                       progress: context.progress.report, notice: context.warn)
+            outcome = try pushToFolder(
+                folder, local: local, remoteReference: sides[1], git: context.settings.git, repairOnly: repairOnly,
+                progress: context.progress.report, notice: context.warn)
         } catch let error as LackingObjects {
             try context.conclude(.lackingObjects(url: context.url, side: .remote, absent: error.absent))
             return true
@@ -143,11 +167,16 @@ extension Repository {
         } catch let error as GitError {
             // NB: another push holding the branch's lock file is one about to move it (a lock a killed push left
             // behind is found in the remote's folder and cleared by the store); both are for a pull and a new push.
-            let failure = error.code == GIT_EMODIFIED.rawValue
-                ? TransferError.rejected(url: context.url, reference: reference, reason: "the remote branch moved while pushing (\(error.message))")
+            let failure =
+                error.code == GIT_EMODIFIED.rawValue
+                ? TransferError.rejected(
+                    url: context.url, reference: reference,
+                    reason: "the remote branch moved while pushing (\(error.message))")
                 : error.isLocked
-                ? TransferError.rejected(url: context.url, reference: reference, reason: "another push was moving the remote branch (\(error.message))")
-                : context.classify(error)
+                    ? TransferError.rejected(
+                        url: context.url, reference: reference,
+                        reason: "another push was moving the remote branch (\(error.message))")
+                    : context.classify(error)
             try context.conclude(failure)
             return true
         }
@@ -155,7 +184,8 @@ extension Repository {
         if repairOnly { return true }
         for index in 0..<git_remote_refspec_count(remote) {
             let spec = git_remote_get_refspec(remote, index)
-            guard git_refspec_direction(spec) == GIT_DIRECTION_FETCH, git_refspec_src_matches(spec, sides[1]) != 0 else { continue }
+            guard git_refspec_direction(spec) == GIT_DIRECTION_FETCH, git_refspec_src_matches(spec, sides[1]) != 0
+            else { continue }
             var tracking = git_buf()
             defer { git_buf_dispose(&tracking) }
             try check(git_refspec_transform(&tracking, spec, sides[1]), "git_refspec_transform")
@@ -170,7 +200,9 @@ extension Repository {
     ///
     /// Only the branch a store would follow is fetched (the one the remote's HEAD names, else `main`, else
     /// its only branch), as `git clone --single-branch` does: a remote's other branches cost nothing.
-    public static func clone(url: String, to path: String, options: TransferOptions, checkout: Bool = true) throws -> Repository {
+    public static func clone(url: String, to path: String, options: TransferOptions, checkout: Bool = true) throws
+        -> Repository
+    {
         _ = LibGit2Runtime.started
         let context = TransferContext(options: options, url: url)
         var cloneOptions = git_clone_options()
@@ -182,11 +214,14 @@ extension Repository {
         if git_remote_create_detached(&detached, url) == 0, let detached {
             defer { git_remote_free(detached) }
             if let (branches, head) = try? branches(of: detached, context: TransferContext(options: options, url: url)),
-               let branch = head.flatMap({ branches.contains($0) ? $0 : nil }) ?? (branches.contains("main") ? "main" : branches.count == 1 ? branches[0] : nil) {
+                let branch = head.flatMap({ branches.contains($0) ? $0 : nil })
+                    ?? (branches.contains("main") ? "main" : branches.count == 1 ? branches[0] : nil)
+            {
                 fetchspec = strdup("+refs/heads/\(branch):refs/remotes/origin/\(branch)")
                 cloneOptions.remote_cb_payload = UnsafeMutableRawPointer(fetchspec)
                 cloneOptions.remote_cb = { out, repository, name, url, payload in
-                    git_remote_create_with_fetchspec(out, repository, name, url, payload?.assumingMemoryBound(to: CChar.self))
+                    git_remote_create_with_fetchspec(
+                        out, repository, name, url, payload?.assumingMemoryBound(to: CChar.self))
                 }
             }
         }
@@ -216,9 +251,13 @@ extension TransferContext {
         // NB: the server's words name a lock file it could not take, which Docket may clear when it is on this machine.
         // So do words saying another push moved the branch first ("cannot lock ref …: reference already exists",
         // "… is at X but expected Y"), which only a pull and a new push can answer.
-        let said = serverLines.filter { line in [".lock'", "cannot lock ref", "but expected"].contains(where: line.contains) }
-        if ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock ref", "already exists"].contains(where: lower.contains)
-            || !said.isEmpty {
+        let said = serverLines.filter { line in
+            [".lock'", "cannot lock ref", "but expected"].contains(where: line.contains)
+        }
+        if ["non-fast-forward", "fetch first", "stale info", "failed to lock", "cannot lock ref", "already exists"]
+            .contains(where: lower.contains)
+            || !said.isEmpty
+        {
             return .rejected(url: url, reference: reference, reason: ([reason] + said).joined(separator: ": "))
         }
         return .declined(url: url, reference: reference, reason: reason, serverSaid: serverLines)

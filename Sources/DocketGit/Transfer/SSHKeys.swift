@@ -1,5 +1,6 @@
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -23,7 +24,8 @@ enum SSHKeys {
         return cipher != "none"
     }
 
-    /// A private key file's bytes, through links as OpenSSH reads it; nil when it is not a regular file of at most 1 MiB
+    /// A private key file's bytes, through links as OpenSSH reads it; nil when it is not a regular file of at most 1
+    /// MiB
     /// (the largest keys OpenSSH makes are under 16 KiB).
     private static func readKey(_ path: String) -> Data? {
         let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -49,7 +51,9 @@ enum SSHKeys {
             raw[bytes.count] = 0
         }
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         } == 0
     }
 }

@@ -55,7 +55,9 @@ final class TransferContext {
     deinit { free(proxyURL) }
 
     var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-    static func from(_ payload: UnsafeMutableRawPointer?) -> TransferContext { Unmanaged<TransferContext>.fromOpaque(payload!).takeUnretainedValue() }
+    static func from(_ payload: UnsafeMutableRawPointer?) -> TransferContext {
+        Unmanaged<TransferContext>.fromOpaque(payload!).takeUnretainedValue()
+    }
 
     /// The proxy libgit2 should use: the one git would, else none (libgit2's own guess is not git's).
     func proxyOptions() -> git_proxy_options {
@@ -66,7 +68,8 @@ final class TransferContext {
             proxy.url = UnsafePointer(proxyURL)
             proxy.payload = pointer
             proxy.certificate_check = { cert, valid, host, payload in
-                TransferContext.from(payload).checkCertificate(cert, valid: valid, host: host.map { String(cString: $0) } ?? "")
+                TransferContext.from(payload).checkCertificate(
+                    cert, valid: valid, host: host.map { String(cString: $0) } ?? "")
             }
         }
         return proxy
@@ -77,56 +80,73 @@ final class TransferContext {
     func install(into callbacks: inout git_remote_callbacks, pushing: Bool = false) {
         callbacks.payload = pointer
         callbacks.credentials = { out, url, usernameFromURL, allowed, payload in
-            TransferContext.from(payload).credential(out, for: url.map { String(cString: $0) }, user: usernameFromURL.map { String(cString: $0) },
-                                                     allowed: allowed)
+            TransferContext.from(payload).credential(
+                out, for: url.map { String(cString: $0) }, user: usernameFromURL.map { String(cString: $0) },
+                allowed: allowed)
         }
         callbacks.certificate_check = { cert, valid, host, payload in
-            TransferContext.from(payload).checkCertificate(cert, valid: valid, host: host.map { String(cString: $0) } ?? "")
+            TransferContext.from(payload).checkCertificate(
+                cert, valid: valid, host: host.map { String(cString: $0) } ?? "")
         }
         callbacks.sideband_progress = { text, length, payload in
             if let text, length > 0 {
-                TransferContext.from(payload).heard(String(decoding: UnsafeRawBufferPointer(start: text, count: Int(length)), as: UTF8.self))
+                TransferContext.from(payload).heard(
+                    String(decoding: UnsafeRawBufferPointer(start: text, count: Int(length)), as: UTF8.self))
             }
             return 0
         }
         callbacks.transfer_progress = { stats, payload in
             guard let stats = stats?.pointee else { return 0 }
             let context = TransferContext.from(payload)
-            context.progress.report(TransferProgress(stage: .receiving, objectsDone: Int(stats.received_objects),
-                                                     objectsTotal: Int(stats.total_objects), bytes: Int(stats.received_bytes)))
+            context.progress.report(
+                TransferProgress(
+                    stage: .receiving, objectsDone: Int(stats.received_objects),
+                    objectsTotal: Int(stats.total_objects), bytes: Int(stats.received_bytes)))
             return 0
         }
         callbacks.push_transfer_progress = { current, total, bytes, payload in
-            TransferContext.from(payload).progress.report(TransferProgress(stage: .sending, objectsDone: Int(current), objectsTotal: Int(total), bytes: Int(bytes)))
+            TransferContext.from(payload).progress.report(
+                TransferProgress(
+                    stage: .sending, objectsDone: Int(current), objectsTotal: Int(total), bytes: Int(bytes)))
             return 0
         }
         callbacks.push_update_reference = { reference, status, payload in
             if let status {
-                TransferContext.from(payload).rejected = (reference.map { String(cString: $0) } ?? "", String(cString: status))
+                TransferContext.from(payload).rejected = (
+                    reference.map { String(cString: $0) } ?? "", String(cString: status)
+                )
             }
             return 0
         }
         if options.ssh == .openSSH, RemoteURL.isSSH(rawURL), settings.sshCommand != nil {
-            callbacks.transport = { out, owner, payload in TransferContext.from(payload).makeTransport(out, owner, local: false) }
+            callbacks.transport = { out, owner, payload in
+                TransferContext.from(payload).makeTransport(out, owner, local: false)
+            }
         } else if pushing, RemoteURL.localPath(rawURL) != nil, settings.git != nil {
-            callbacks.transport = { out, owner, payload in TransferContext.from(payload).makeTransport(out, owner, local: true) }
+            callbacks.transport = { out, owner, payload in
+                TransferContext.from(payload).makeTransport(out, owner, local: true)
+            }
         }
     }
 
     /// A transport that runs ssh (or, for a folder on this machine, git) and speaks git's protocol through it.
-    private func makeTransport(_ out: UnsafeMutablePointer<UnsafeMutablePointer<git_transport>?>?, _ owner: OpaquePointer?, local: Bool) -> Int32 {
+    private func makeTransport(
+        _ out: UnsafeMutablePointer<UnsafeMutablePointer<git_transport>?>?, _ owner: OpaquePointer?, local: Bool
+    ) -> Int32 {
         let command = local ? [settings.git!] : settings.sshCommand!
         let pointers = command.map { strdup($0) } + [nil]
         defer { pointers.forEach { free($0) } }
         return pointers.map { UnsafePointer($0) }.withUnsafeBufferPointer { argv in
-            docket_exec_transport_new(out, owner, argv.baseAddress, local ? 1 : 0, { text, status, payload in
-                let context = TransferContext.from(payload)
-                if status < 0 {
-                    context.spawnErrno = -status
-                } else if let text {
-                    context.heardProgram(String(cString: text))
-                }
-            }, pointer)
+            docket_exec_transport_new(
+                out, owner, argv.baseAddress, local ? 1 : 0,
+                { text, status, payload in
+                    let context = TransferContext.from(payload)
+                    if status < 0 {
+                        context.spawnErrno = -status
+                    } else if let text {
+                        context.heardProgram(String(cString: text))
+                    }
+                }, pointer)
         }
     }
 
@@ -142,7 +162,9 @@ final class TransferContext {
 
     /// What a program carrying the transfer (ssh, git receive-pack) wrote to stderr.
     func heardProgram(_ text: String) {
-        for line in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+        for line in text.split(
+            omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+        {
             keep(String(line))
         }
     }
@@ -155,8 +177,10 @@ final class TransferContext {
 
     /// Whether a server line only counts objects ("Counting objects: 40% (2/5)", "Total 3 (delta 0)").
     static func isProgress(_ line: String) -> Bool {
-        let counters = ["Enumerating objects", "Counting objects", "Compressing objects", "Writing objects", "Resolving deltas",
-                        "Total ", "Unpacking objects", "Receiving objects", "Indexing objects", "Finding sources"]
+        let counters = [
+            "Enumerating objects", "Counting objects", "Compressing objects", "Writing objects", "Resolving deltas",
+            "Total ", "Unpacking objects", "Receiving objects", "Indexing objects", "Finding sources",
+        ]
         return counters.contains { line.hasPrefix($0) }
     }
 
@@ -186,10 +210,15 @@ final class TransferContext {
     // NB: libgit2 asks again after each refused credential; every method is
     // offered once, then the transfer fails as an authentication error
     // instead of looping.
-    func credential(_ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>?, for asking: String?, user: String?, allowed: UInt32) -> Int32 {
+    func credential(
+        _ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>?, for asking: String?, user: String?,
+        allowed: UInt32
+    ) -> Int32 {
         // NB: a server that redirected elsewhere gets no credential given for the address asked for: neither
         // DOCKET_GIT_TOKEN nor a credential helper's answer (which was asked about that address) follows it.
-        if let asking, let expected = RemoteURL.origin(rawURL), let origin = RemoteURL.origin(asking), origin != expected {
+        if let asking, let expected = RemoteURL.origin(rawURL), let origin = RemoteURL.origin(asking),
+            origin != expected
+        {
             hostProblem = .redirected(url: url, to: RemoteURL.redacted(origin))
             git_error_set_str(Int32(GIT_ERROR_HTTP.rawValue), "redirected to \(origin)")
             return GIT_EAUTH.rawValue
@@ -201,7 +230,10 @@ final class TransferContext {
             if options.useSSHAgent && !triedAgent {
                 triedAgent = true
                 if SSHKeys.agentAnswers(ProcessInfo.processInfo.environment["SSH_AUTH_SOCK"]),
-                   git_credential_ssh_key_from_agent(out, name) == 0 { return 0 }
+                    git_credential_ssh_key_from_agent(out, name) == 0
+                {
+                    return 0
+                }
             }
             let keys = options.sshKeyFiles.filter { FileManager.default.fileExists(atPath: $0) }
             while triedKeys < keys.count {
@@ -221,14 +253,17 @@ final class TransferContext {
             if let token = options.httpsToken, let name = options.httpsUser ?? user {
                 given = (name, token)
             } else if options.useCredentialHelpers, let git = settings.git,
-                      let helper = CredentialHelper(url: rawURL, user: options.httpsUser ?? user, git: git, folder: folder),
-                      let filled = helper.fill() {
+                let helper = CredentialHelper(url: rawURL, user: options.httpsUser ?? user, git: git, folder: folder),
+                let filled = helper.fill()
+            {
                 helperCredential = (helper, filled.user, filled.password)
                 given = filled
             }
             if let given {
                 if rawURL.lowercased().hasPrefix("http://") {
-                    warn("sending the password or token for \(url) over plain http, where anyone on the network can read it; use an https:// address")
+                    warn(
+                        "sending the password or token for \(url) over plain http, where anyone on the network can read it; use an https:// address"
+                    )
                 }
                 return git_credential_userpass_plaintext_new(out, given.user, given.password)
             }
@@ -241,39 +276,50 @@ final class TransferContext {
         guard let cert, cert.pointee.cert_type == GIT_CERT_HOSTKEY_LIBSSH2 else {
             if valid != 0 { return 0 }
             if !settings.sslVerify {
-                warn("not checking the https certificate of \(url) (\(!(options.environment["GIT_SSL_NO_VERIFY"] ?? "").isEmpty ? "GIT_SSL_NO_VERIFY is set" : "http.sslVerify is false")); "
-                     + "anyone between here and the server can read and change what is sent")
+                warn(
+                    "not checking the https certificate of \(url) (\(!(options.environment["GIT_SSL_NO_VERIFY"] ?? "").isEmpty ? "GIT_SSL_NO_VERIFY is set" : "http.sslVerify is false")); "
+                        + "anyone between here and the server can read and change what is sent")
                 return 0
             }
             var detail = "\(host) shows a certificate no trusted authority signed"
             // NB: libgit2's mbedTLS matches host names only; an address is checked here, against the same authorities.
             let address = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-            if let cert, cert.pointee.cert_type == GIT_CERT_X509, address.contains(":") || address.allSatisfy({ $0.isNumber || $0 == "." }) {
+            if let cert, cert.pointee.cert_type == GIT_CERT_X509,
+                address.contains(":") || address.allSatisfy({ $0.isNumber || $0 == "." })
+            {
                 let x509 = UnsafeMutableRawPointer(cert).assumingMemoryBound(to: git_cert_x509.self).pointee
                 var reason = [CChar](repeating: 0, count: 256)
                 let systemFile = settings.caFile == nil && settings.caPath == nil
                 if let data = x509.data,
-                   docket_tls_check_ip(data.assumingMemoryBound(to: UInt8.self), x509.len, systemFile ? nil : settings.caFile?.path,
-                                       settings.caPath, address, &reason, reason.count) == 0 {
+                    docket_tls_check_ip(
+                        data.assumingMemoryBound(to: UInt8.self), x509.len, systemFile ? nil : settings.caFile?.path,
+                        settings.caPath, address, &reason, reason.count) == 0
+                {
                     return 0
                 }
-                detail = "\(host): " + String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                detail =
+                    "\(host): "
+                    + String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             }
-            hostProblem = .untrustedCertificate(url: url, detail: detail, checkedAgainst: settings.caFile.map { "\($0.path) (\($0.source))" })
+            hostProblem = .untrustedCertificate(
+                url: url, detail: detail, checkedAgainst: settings.caFile.map { "\($0.path) (\($0.source))" })
             return GIT_ECERTIFICATE.rawValue
         }
         let hostkey = UnsafeMutableRawPointer(cert).assumingMemoryBound(to: git_cert_hostkey.self).pointee
         guard hostkey.type.rawValue & GIT_CERT_SSH_RAW.rawValue != 0, let raw = hostkey.hostkey else {
-            hostProblem = .unknownHost(host: host, port: RemoteURL.sshHost(rawURL).port, knownHosts: options.knownHostsFile)
+            hostProblem = .unknownHost(
+                host: host, port: RemoteURL.sshHost(rawURL).port, knownHosts: options.knownHostsFile)
             return GIT_ECERTIFICATE.rawValue
         }
         let offered = Data(bytes: raw, count: Int(hostkey.hostkey_len)).base64EncodedString()
         switch KnownHosts.check(host: host, url: url, key: offered, file: options.knownHostsFile) {
         case .match: return 0
         case .unknown:
-            hostProblem = .unknownHost(host: host, port: RemoteURL.sshHost(rawURL).port, knownHosts: options.knownHostsFile)
+            hostProblem = .unknownHost(
+                host: host, port: RemoteURL.sshHost(rawURL).port, knownHosts: options.knownHostsFile)
         case .mismatch:
-            hostProblem = .hostKeyMismatch(host: host, port: RemoteURL.sshHost(rawURL).port, knownHosts: options.knownHostsFile)
+            hostProblem = .hostKeyMismatch(
+                host: host, port: RemoteURL.sshHost(rawURL).port, knownHosts: options.knownHostsFile)
         }
         return GIT_ECERTIFICATE.rawValue
     }

@@ -28,13 +28,14 @@ struct TransferClassification: Sendable {
     /// What decided it, in one line without libgit2's message (which may quote the address):
     /// "classified by row sshPermissionDenied (code -1, class 12)".
     var trace: String {
-        let by = switch basis {
-        case .callback: "a callback"
-        case .code: "libgit2's code"
-        case .errno: "the errno of starting the transport's program"
-        case let .row(id): "row \(id)"
-        case .unclassified: "nothing"
-        }
+        let by =
+            switch basis {
+            case .callback: "a callback"
+            case .code: "libgit2's code"
+            case .errno: "the errno of starting the transport's program"
+            case let .row(id): "row \(id)"
+            case .unclassified: "nothing"
+            }
         return "transfer failure classified by \(by) (code \(raw.code), class \(raw.errorClass))"
     }
 }
@@ -54,24 +55,27 @@ extension TransferContext {
             .filter { !$0.isEmpty }
         // A program's stderr may start with warnings; its last line says what failed.
         let detail = lines.last ?? text
-        let byErrno: TransferError? = switch spawnErrno {
-        case ENOENT: .missingRepository(url: url, detail: detail)
-        case EACCES: .forbidden(url: url, detail: detail)
-        default: nil
-        }
+        let byErrno: TransferError? =
+            switch spawnErrno {
+            case ENOENT: .missingRepository(url: url, detail: detail)
+            case EACCES: .forbidden(url: url, detail: detail)
+            default: nil
+            }
         if let byErrno { return TransferClassification(raw: raw, error: byErrno, basis: .errno) }
-        let byCode: TransferError? = switch raw.code {
-        case GIT_EAUTH.rawValue: refusedCredentials(detail)
-        // NB: "early EOF": the server hung up mid-conversation.
-        case GIT_EEOF.rawValue: .interrupted(url: url, detail: detail)
-        // NB: libgit2 1.5 says "could not find repository from …", "failed to resolve path …" for a folder that is
-        // not there.
-        case GIT_ENOTFOUND.rawValue: .missingRepository(url: url, detail: detail)
-        // NB: libgit2 1.5 checks before sending: the remote's branch is not behind (a reset here), or is at a commit
-        // this store lacks.
-        case GIT_ENONFASTFORWARD.rawValue: reference.map { .rejected(url: url, reference: $0, reason: detail) }
-        default: nil
-        }
+        let byCode: TransferError? =
+            switch raw.code {
+            case GIT_EAUTH.rawValue: refusedCredentials(detail)
+            // NB: "early EOF": the server hung up mid-conversation.
+            case GIT_EEOF.rawValue: .interrupted(url: url, detail: detail)
+            // NB: libgit2 1.5 says "could not find repository from …", "failed to resolve path …" for a folder that is
+            // not there.
+            case GIT_ENOTFOUND.rawValue: .missingRepository(url: url, detail: detail)
+            // NB: libgit2 1.5 checks before sending: the remote's branch is not behind (a reset here), or is at a
+            // commit
+            // this store lacks.
+            case GIT_ENONFASTFORWARD.rawValue: reference.map { .rejected(url: url, reference: $0, reason: detail) }
+            default: nil
+            }
         if let byCode { return TransferClassification(raw: raw, error: byCode, basis: .code) }
         // NB: a remote's own address may hold any word or number ("…/9403-…/denied.git"); only the words around it
         // count.
@@ -81,18 +85,19 @@ extension TransferContext {
             return TransferClassification(raw: raw, error: .other(url: url, error: error), basis: .unclassified)
         }
         let host = RemoteURL.sshHost(rawURL)
-        let error: TransferError = switch row.meaning {
-        case .sshHostChanged: .sshHostChanged(host: host.name, port: host.port)
-        case .sshHostUnknown: .sshHostUnknown(host: host.name, port: host.port)
-        case .libssh2HostKeyType: .libssh2HostKeyType(host: host.name, port: host.port)
-        case .pushDisabled: .pushDisabled(url: url, detail: detail)
-        case .authentication: refusedCredentials(detail)
-        case .forbidden: .forbidden(url: url, detail: detail)
-        case .missingRepository: .missingRepository(url: url, detail: detail)
-        case .dumbHTTP: .dumbHTTP(url: url)
-        case .unreachable: .unreachable(url: url, detail: detail)
-        case .interrupted: .interrupted(url: url, detail: detail)
-        }
+        let error: TransferError =
+            switch row.meaning {
+            case .sshHostChanged: .sshHostChanged(host: host.name, port: host.port)
+            case .sshHostUnknown: .sshHostUnknown(host: host.name, port: host.port)
+            case .libssh2HostKeyType: .libssh2HostKeyType(host: host.name, port: host.port)
+            case .pushDisabled: .pushDisabled(url: url, detail: detail)
+            case .authentication: refusedCredentials(detail)
+            case .forbidden: .forbidden(url: url, detail: detail)
+            case .missingRepository: .missingRepository(url: url, detail: detail)
+            case .dumbHTTP: .dumbHTTP(url: url)
+            case .unreachable: .unreachable(url: url, detail: detail)
+            case .interrupted: .interrupted(url: url, detail: detail)
+            }
         return TransferClassification(raw: raw, error: error, basis: .row(row.id))
     }
 

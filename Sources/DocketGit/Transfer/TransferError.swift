@@ -81,7 +81,8 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
                 + "; if the server uses a private certificate authority, name its certificate with "
                 + "'git config --global http.sslCAInfo /path/to/ca.pem' (or GIT_SSL_CAINFO), then try again"
         case let .lackingObjects(url, side, absent):
-            (side == .remote ? "\(url) lacks" : "this store lacks") + " \(absent.count) object\(absent.count == 1 ? "" : "s") its branches name, "
+            (side == .remote ? "\(url) lacks" : "this store lacks")
+                + " \(absent.count) object\(absent.count == 1 ? "" : "s") its branches name, "
                 + (side == .remote ? "and this store has no copy" : "and \(url) has no copy") + ": "
                 + absent.prefix(3).map(\.description).joined(separator: ", ") + (absent.count > 3 ? ", …" : "")
                 + "; nothing was changed; run 'docket sync' with \(url) on a machine that has commit \(absent[0].commit.short) "

@@ -65,8 +65,10 @@ enum TransferMessages {
         /// What it means.
         let meaning: Meaning
 
-        init(_ id: ID, _ layer: Layer, _ errorClass: git_error_t, _ words: [String], unless: [String] = [],
-             scope: Scope = .any, _ meaning: Meaning) {
+        init(
+            _ id: ID, _ layer: Layer, _ errorClass: git_error_t, _ words: [String], unless: [String] = [],
+            scope: Scope = .any, _ meaning: Meaning
+        ) {
             (self.id, self.layer, self.errorClass, self.words, self.unless, self.scope, self.meaning) =
                 (id, layer, errorClass, words, unless, scope, meaning)
         }
@@ -91,13 +93,16 @@ enum TransferMessages {
     /// Every row, in the order they are tried.
     static let rows: [Row] = [
         // An ssh client's words about the host, before any other.
-        Row(.sshHostKeyChanged, .openSSH, net, ["remote host identification has changed"], scope: .ssh,
+        Row(
+            .sshHostKeyChanged, .openSSH, net, ["remote host identification has changed"], scope: .ssh,
             .sshHostChanged),
-        Row(.sshHostKeyVerificationFailed, .openSSH, net, ["host key verification failed"], scope: .ssh,
+        Row(
+            .sshHostKeyVerificationFailed, .openSSH, net, ["host key verification failed"], scope: .ssh,
             .sshHostUnknown),
         // NB: libgit2 1.5 asks libssh2 for the key type of the first line ~/.ssh/known_hosts has for the host;
         // libssh2 1.10 signs RSA host keys with SHA-1 only, which OpenSSH 9 no longer offers.
-        Row(.libssh2KeyExchange, .libssh2, ssh, ["unable to exchange encryption keys"], scope: .libssh2,
+        Row(
+            .libssh2KeyExchange, .libssh2, ssh, ["unable to exchange encryption keys"], scope: .libssh2,
             .libssh2HostKeyType),
         // daemon.c, with --informative-errors: "remote error: service not enabled: /x.git".
         Row(.daemonServiceNotEnabled, .gitDaemon, net, ["service not enabled"], .pushDisabled),
@@ -117,7 +122,8 @@ enum TransferMessages {
         // repository.
         Row(.deniedByHost, .hosting, net, ["denied"], unless: ["access denied or repository not exported"], .forbidden),
         // upload-pack, receive-pack: "fatal: '/x.git' does not appear to be a git repository".
-        Row(.gitNotARepository, .gitServer, net, ["does not appear to be a git repository", "not a git repository"],
+        Row(
+            .gitNotARepository, .gitServer, net, ["does not appear to be a git repository", "not a git repository"],
             .missingRepository),
         Row(.daemonNoSuchRepository, .gitDaemon, net, ["no such repository"], .missingRepository),
         // Without --informative-errors: "remote error: access denied or repository not exported: /x.git".
@@ -128,7 +134,8 @@ enum TransferMessages {
         // dash: "/x/ssh: 1: /x/ssh: not found".
         Row(.commandNotFound, .shell, net, ["not found"], .missingRepository),
         // For a path that does not exist (so is no local remote): "unsupported URL protocol".
-        Row(.unsupportedProtocolForPath, .libgit2("src/libgit2/transport.c"), net, ["unsupported url protocol"],
+        Row(
+            .unsupportedProtocolForPath, .libgit2("src/libgit2/transport.c"), net, ["unsupported url protocol"],
             scope: .schemeless, .missingRepository),
         // From a plain web server: "invalid content-type: 'application/octet-stream'".
         Row(.dumbHTTPContentType, http, httpClass, ["invalid content-type"], .dumbHTTP),
@@ -146,7 +153,8 @@ enum TransferMessages {
         Row(.networkUnreachable, .openSSH, net, ["unreachable"], .unreachable),
         Row(.noRouteToHost, .openSSH, net, ["no route to host"], .unreachable),
         // libssh2 cannot speak with the server: "failed to start SSH session: Failed getting banner".
-        Row(.libssh2SessionFailed, .libgit2("src/libgit2/transports/ssh.c"), ssh, ["failed to start ssh session"],
+        Row(
+            .libssh2SessionFailed, .libgit2("src/libgit2/transports/ssh.c"), ssh, ["failed to start ssh session"],
             unless: ["unexpected"], .unreachable),
         // A connection that breaks off: "error sending data: Broken pipe", "error receiving socket data: Connection
         // reset by peer", "Connection closed by 127.0.0.1 port 22", "http parser error: stream ended at an
@@ -157,7 +165,8 @@ enum TransferMessages {
         Row(.httpStreamEnded, .libgit2("src/libgit2/transports/httpclient.c"), httpClass, ["unexpected"], .interrupted),
         // A stream cut short inside a message: libgit2's "unexpected EOF", "incomplete pack header"; OpenSSH's
         // "incomplete message".
-        Row(.truncatedStream, .libgit2("src/libgit2/transports/smart_pkt.c"), net, ["eof", "short read", "incomplete"],
+        Row(
+            .truncatedStream, .libgit2("src/libgit2/transports/smart_pkt.c"), net, ["eof", "short read", "incomplete"],
             .interrupted),
     ]
 

@@ -38,9 +38,11 @@ public struct TransferOptions: Sendable {
     var classified: (@Sendable (TransferClassification) -> Void)?
 
     /// Options as given.
-    public init(sshKeyFiles: [String], useSSHAgent: Bool, knownHostsFile: String, httpsUser: String? = nil,
-                httpsToken: String? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil, ssh: SSHClient = .openSSH,
-                useCredentialHelpers: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        sshKeyFiles: [String], useSSHAgent: Bool, knownHostsFile: String, httpsUser: String? = nil,
+        httpsToken: String? = nil, progress: (@Sendable (TransferProgress) -> Void)? = nil, ssh: SSHClient = .openSSH,
+        useCredentialHelpers: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.ssh = ssh
         self.useCredentialHelpers = useCredentialHelpers
         self.environment = environment
@@ -56,17 +58,21 @@ public struct TransferOptions: Sendable {
     /// the agent when `SSH_AUTH_SOCK` is set; `~/.ssh/known_hosts`; `DOCKET_GIT_USERNAME`/`DOCKET_GIT_TOKEN`.
     /// ssh goes through OpenSSH unless `DOCKET_SSH=libssh2`, or no ssh program is found (then the key and
     /// known_hosts settings above are libssh2's).
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> TransferOptions {
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> TransferOptions
+    {
         let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? Home.folder.path
         let keys = environment["DOCKET_SSH_KEY"].map { [$0] } ?? ["\(home)/.ssh/id_ed25519", "\(home)/.ssh/id_rsa"]
         let explicitSSH = ["GIT_SSH_COMMAND", "GIT_SSH"].contains { !(environment[$0] ?? "").isEmpty }
-        let ssh: SSHClient = environment["DOCKET_SSH"] == "libssh2"
-            || !explicitSSH && Executables.find("ssh", environment: environment) == nil ? .libssh2 : .openSSH
-        var options = TransferOptions(sshKeyFiles: keys, useSSHAgent: environment["SSH_AUTH_SOCK"] != nil,
-                                      knownHostsFile: "\(home)/.ssh/known_hosts",
-                                      httpsUser: environment["DOCKET_GIT_USERNAME"],
-                                      httpsToken: environment["DOCKET_GIT_TOKEN"], progress: nil, ssh: ssh,
-                                      environment: environment)
+        let ssh: SSHClient =
+            environment["DOCKET_SSH"] == "libssh2"
+                || !explicitSSH && Executables.find("ssh", environment: environment) == nil ? .libssh2 : .openSSH
+        var options = TransferOptions(
+            sshKeyFiles: keys, useSSHAgent: environment["SSH_AUTH_SOCK"] != nil,
+            knownHostsFile: "\(home)/.ssh/known_hosts",
+            httpsUser: environment["DOCKET_GIT_USERNAME"],
+            httpsToken: environment["DOCKET_GIT_TOKEN"], progress: nil, ssh: ssh,
+            environment: environment)
         // NB: for a failure docket names oddly, and for TransferMessagesSpec, which runs the docket tool where
         // libgit2 must read a scratch $HOME: what decided the classification, on stderr.
         if environment["DOCKET_TRANSFER_TRACE"] == "1" {
@@ -126,7 +132,8 @@ public final class ProgressThrottle: @unchecked Sendable {
     /// Whether anyone listens: callers may skip counting when nobody does.
     public var isListening: Bool { show != nil }
 
-    /// Passes `progress` on (from any thread, one at a time) when a tenth of a second has passed, a stage starts, or a stage's last figure comes first.
+    /// Passes `progress` on (from any thread, one at a time) when a tenth of a second has passed, a stage starts, or a
+    /// stage's last figure comes first.
     public func report(_ progress: TransferProgress) {
         guard let show else { return }
         lock.lock()

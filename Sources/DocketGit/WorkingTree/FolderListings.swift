@@ -1,5 +1,6 @@
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,15 +29,21 @@ struct FolderListings: Equatable {
         var subfolders: [String]
 
         init(_ info: stat, files: Int, subfolders: [String]) {
-            self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
-                      modified: Int64(info.st_mtim.tv_sec), modifiedNanos: Int64(info.st_mtim.tv_nsec),
-                      changed: Int64(info.st_ctim.tv_sec), changedNanos: Int64(info.st_ctim.tv_nsec), files: files, subfolders: subfolders)
+            self.init(
+                device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+                modified: Int64(info.st_mtim.tv_sec), modifiedNanos: Int64(info.st_mtim.tv_nsec),
+                changed: Int64(info.st_ctim.tv_sec), changedNanos: Int64(info.st_ctim.tv_nsec), files: files,
+                subfolders: subfolders)
         }
 
-        init(device: UInt64, inode: UInt64, modified: Int64, modifiedNanos: Int64, changed: Int64, changedNanos: Int64,
-             files: Int, subfolders: [String]) {
+        init(
+            device: UInt64, inode: UInt64, modified: Int64, modifiedNanos: Int64, changed: Int64, changedNanos: Int64,
+            files: Int, subfolders: [String]
+        ) {
             (self.device, self.inode, self.files, self.subfolders) = (device, inode, files, subfolders)
-            (self.modified, self.modifiedNanos, self.changed, self.changedNanos) = (modified, modifiedNanos, changed, changedNanos)
+            (self.modified, self.modifiedNanos, self.changed, self.changedNanos) = (
+                modified, modifiedNanos, changed, changedNanos
+            )
         }
 
         /// Whether a folder with this stat data is the one noted, unchanged.
@@ -52,8 +59,9 @@ struct FolderListings: Equatable {
         /// milliseconds; those with whole-second times every one or two seconds.
         static func isSettled(_ info: stat, listedAfter start: Double) -> Bool {
             let coarse = info.st_mtim.tv_nsec == 0 && info.st_ctim.tv_nsec == 0
-            let latest = max(Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9,
-                             Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9)
+            let latest = max(
+                Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9,
+                Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9)
             return latest < start - (coarse ? 2 : 0.1)
         }
     }
@@ -72,14 +80,16 @@ struct FolderListings: Equatable {
             var listings = FolderListings()
             while !fields.isAtEnd {
                 guard let folder = fields.text(), let device = fields.number(), let inode = fields.number(),
-                      let modified = fields.number(), let modifiedNanos = fields.number(), let changed = fields.number(),
-                      let changedNanos = fields.number(), let files = fields.number(), let subfolders = fields.text(),
-                      modifiedNanos < 1_000_000_000, changedNanos < 1_000_000_000, files <= Int.max else { return FolderListings() }
+                    let modified = fields.number(), let modifiedNanos = fields.number(), let changed = fields.number(),
+                    let changedNanos = fields.number(), let files = fields.number(), let subfolders = fields.text(),
+                    modifiedNanos < 1_000_000_000, changedNanos < 1_000_000_000, files <= Int.max
+                else { return FolderListings() }
                 // Times are written as their bits, so one before 1970 reads back.
-                listings.folders[folder] = Listing(device: device, inode: inode,
-                                                   modified: Int64(bitPattern: modified), modifiedNanos: Int64(modifiedNanos),
-                                                   changed: Int64(bitPattern: changed), changedNanos: Int64(changedNanos),
-                                                   files: Int(files), subfolders: subfolders.split(separator: "/").map(String.init))
+                listings.folders[folder] = Listing(
+                    device: device, inode: inode,
+                    modified: Int64(bitPattern: modified), modifiedNanos: Int64(modifiedNanos),
+                    changed: Int64(bitPattern: changed), changedNanos: Int64(changedNanos),
+                    files: Int(files), subfolders: subfolders.split(separator: "/").map(String.init))
             }
             return listings
         }
@@ -118,9 +128,11 @@ struct FolderListings: Equatable {
     func write(to file: String) {
         var text = FolderListings.header + "\0"
         for (folder, listing) in folders.sorted(by: { $0.key < $1.key }) {
-            let record = [folder, "\(listing.device)", "\(listing.inode)", "\(UInt64(bitPattern: listing.modified))",
-                          "\(listing.modifiedNanos)", "\(UInt64(bitPattern: listing.changed))", "\(listing.changedNanos)",
-                          "\(listing.files)", listing.subfolders.joined(separator: "/")]
+            let record = [
+                folder, "\(listing.device)", "\(listing.inode)", "\(UInt64(bitPattern: listing.modified))",
+                "\(listing.modifiedNanos)", "\(UInt64(bitPattern: listing.changed))", "\(listing.changedNanos)",
+                "\(listing.files)", listing.subfolders.joined(separator: "/"),
+            ]
             text += record.joined(separator: "\0") + "\0"
         }
         try? AtomicFile.write(Data(text.utf8), to: file, durable: false)

@@ -1,5 +1,6 @@
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,11 +31,15 @@ extension Repository {
     /// The note, when it reads as `noteMonitorScan` writes it.
     func monitorNote() -> MonitorNote? {
         guard let data = try? Folder.readFile(monitorNotePath, limit: 1 << 26) else { return nil }
-        let parts = data.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let parts = data.split(separator: 0, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
         guard parts.count >= 5, parts[0] == "docket-monitor-scan 1", let token = MonitorToken(Substring(parts[1])),
-              let index = ObjectID(hex: parts[2]), parts.last == "" else { return nil }
-        return MonitorNote(token: token, index: index.bytes, folders: parts[3].split(separator: "/").map(String.init),
-                           dirty: Set(parts[4..<(parts.count - 1)]))
+            let index = ObjectID(hex: parts[2]), parts.last == ""
+        else { return nil }
+        return MonitorNote(
+            token: token, index: index.bytes, folders: parts[3].split(separator: "/").map(String.init),
+            dirty: Set(parts[4..<(parts.count - 1)]))
     }
 
     /// Writes the note, or removes it (nil), so the next monitored status looks everywhere.
@@ -43,21 +48,30 @@ extension Repository {
             unlink(monitorNotePath)
             return
         }
-        let parts = ["docket-monitor-scan 1", note.token.description, Hex.encode(note.index), note.folders.joined(separator: "/")]
+        let parts =
+            [
+                "docket-monitor-scan 1", note.token.description, Hex.encode(note.index),
+                note.folders.joined(separator: "/"),
+            ]
             + note.dirty.sorted()
         try? AtomicFile.write(Data(parts.map { $0 + "\0" }.joined().utf8), to: monitorNotePath, durable: false)
     }
 
     /// `scanWorkdir`, asking the change monitor first where changes can be.
-    func monitoredScan(_ index: IndexFile, under folders: [String], alwaysTracked: (String) -> Bool) throws -> StatusReport? {
+    func monitoredScan(_ index: IndexFile, under folders: [String], alwaysTracked: (String) -> Bool) throws
+        -> StatusReport?
+    {
         let note = monitorNote()
         let since = note.flatMap { $0.index == index.checksum && $0.folders == folders ? $0 : nil }
         guard let answer = ChangeMonitor.ask(in: gitdir + "docket", since: since?.token) else {
             noteMonitorScan(nil)
             startChangeMonitor?()
-            return try scanWorkdir(index, under: folders, alwaysTracked: alwaysTracked).map { StatusReport(entries: $0.changes, stale: $0.stale) }
+            return try scanWorkdir(index, under: folders, alwaysTracked: alwaysTracked).map {
+                StatusReport(entries: $0.changes, stale: $0.stale)
+            }
         }
-        var scope: ScanScope?, now: MonitorToken
+        var scope: ScanScope?
+        var now: MonitorToken
         switch answer {
         case let .unknown(token):
             now = token

@@ -1,6 +1,7 @@
 import CGit2
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,13 +21,17 @@ extension Repository {
     /// read, by id (the others are read here, on all cores). False, with nothing written, when libgit2 is to do it:
     /// the tree holds a link, a submodule or an executable file, an attribute
     /// or a setting may ask for a filter, or something is already in the working tree.
-    public func checkoutIntoEmpty(_ commit: ObjectID, contents known: [ObjectID: Data] = [:], progress: ProgressThrottle? = nil) throws -> Bool {
+    public func checkoutIntoEmpty(
+        _ commit: ObjectID, contents known: [ObjectID: Data] = [:], progress: ProgressThrottle? = nil
+    ) throws -> Bool {
         guard let workdir else { return false }
         let tree = try tree(ofCommit: commit)
         var files: [(path: [UInt8], id: ObjectID)]
         do {
             let entries = try entries(inTree: tree)
-            guard entries.values.allSatisfy({ $0.mode == .file }), try !mayFilter([]), try !attributesMayFilter(inTree: tree) else { return false }
+            guard entries.values.allSatisfy({ $0.mode == .file }), try !mayFilter([]),
+                try !attributesMayFilter(inTree: tree)
+            else { return false }
             files = entries.map { (Array($0.key.utf8), $0.value.id) }
         }
         let root = try Folder.open(workdir)
@@ -36,44 +41,54 @@ extension Repository {
         var folders = Set<Substring>()
         for file in files {
             var folder = Folder.split(String(decoding: file.path, as: UTF8.self)).folder[...]
-            while !folder.isEmpty, folders.insert(folder).inserted { folder = folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)] }
+            while !folder.isEmpty, folders.insert(folder).inserted {
+                folder = folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)]
+            }
         }
         for folder in folders.sorted() { _ = try root.makeFolder(String(folder)) }
 
-        let count = files.count, parts = Parallel.parts, size = (count + parts - 1) / parts
-        let done = SharedCount(), gitdir = self.gitdir
+        let count = files.count
+        let parts = Parallel.parts
+        let size = (count + parts - 1) / parts
+        let done = SharedCount()
+        let gitdir = self.gitdir
         let shared = UncheckedSendable((files, known, progress))
         let written = Parallel.map(parts) { part -> UncheckedSendable<Result<[IndexFile.Change], Error>> in
             let (files, known, progress) = shared.value
             let range = min(count, part * size)..<min(count, (part + 1) * size)
-            return UncheckedSendable(Result {
-                guard !range.isEmpty else { return [] }
-                // One libgit2 repository must not be read from two threads at once: a part reads what is not given through its own.
-                var own: Repository?
-                func blob(_ id: ObjectID) throws -> Data {
-                    if let data = known[id] { return data }
-                    if own == nil { own = try Repository.open(at: gitdir) }
-                    return try own!.blob(id)
-                }
-                var changes: [IndexFile.Change] = []
-                changes.reserveCapacity(range.count)
-                var open: (name: String, folder: Folder)?
-                for i in range {
-                    let (folderName, name) = Folder.split(String(decoding: files[i].path, as: UTF8.self))
-                    if open?.name != folderName {
-                        guard let folder = try root.folder(folderName) else { throw FileProblem.missing }
-                        open = (folderName, folder)
+            return UncheckedSendable(
+                Result {
+                    guard !range.isEmpty else { return [] }
+                    // One libgit2 repository must not be read from two threads at once: a part reads what is not given
+                    // through its own.
+                    var own: Repository?
+                    func blob(_ id: ObjectID) throws -> Data {
+                        if let data = known[id] { return data }
+                        if own == nil { own = try Repository.open(at: gitdir) }
+                        return try own!.blob(id)
                     }
-                    let info = try Self.writeNewFile(name, in: open!.folder, try blob(files[i].id))
-                    if i == range.lowerBound { Fault.point("mid-checkout") }
-                    changes.append(IndexFile.Change(path: files[i].path, id: files[i].id, info: info))
-                    let seen = i - range.lowerBound + 1
-                    if let progress, progress.isListening, seen % 256 == 0 || i == range.upperBound - 1 {
-                        progress.report(TransferProgress(stage: .writing, objectsDone: done.add(seen % 256 == 0 ? 256 : seen % 256), objectsTotal: count))
+                    var changes: [IndexFile.Change] = []
+                    changes.reserveCapacity(range.count)
+                    var open: (name: String, folder: Folder)?
+                    for i in range {
+                        let (folderName, name) = Folder.split(String(decoding: files[i].path, as: UTF8.self))
+                        if open?.name != folderName {
+                            guard let folder = try root.folder(folderName) else { throw FileProblem.missing }
+                            open = (folderName, folder)
+                        }
+                        let info = try Self.writeNewFile(name, in: open!.folder, try blob(files[i].id))
+                        if i == range.lowerBound { Fault.point("mid-checkout") }
+                        changes.append(IndexFile.Change(path: files[i].path, id: files[i].id, info: info))
+                        let seen = i - range.lowerBound + 1
+                        if let progress, progress.isListening, seen % 256 == 0 || i == range.upperBound - 1 {
+                            progress.report(
+                                TransferProgress(
+                                    stage: .writing, objectsDone: done.add(seen % 256 == 0 ? 256 : seen % 256),
+                                    objectsTotal: count))
+                        }
                     }
-                }
-                return changes
-            })
+                    return changes
+                })
         }
         files = []
         var changes: [IndexFile.Change] = []
@@ -83,7 +98,9 @@ extension Repository {
         // An empty index holds no extension `updated` would refuse.
         let index = IndexFile.empty().updated(changes, making: tree, holdsBlob: { _ in false })!
         // Nothing but this clone knows the repository yet: a lock or an index can only be a fault.
-        guard try placeIndex(index, replacing: nil) else { throw SystemError("open", path: gitdir + "index.lock", code: EEXIST) }
+        guard try placeIndex(index, replacing: nil) else {
+            throw SystemError("open", path: gitdir + "index.lock", code: EEXIST)
+        }
         note(checksum: ObjectID(bytes: Array(index.bytes.suffix(20))), tree: tree)
         return true
     }

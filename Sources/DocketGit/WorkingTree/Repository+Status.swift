@@ -52,13 +52,19 @@ extension Repository {
     /// NB: only files whose stat data changed are hashed, so the cost follows
     /// the change, not the size of the store. While the index holds HEAD's tree
     /// (noted by Docket, see `noteIndexHolds`), only the working tree is compared with it.
-    public func status(under folders: [String], alwaysTracked: (String) -> Bool = { _ in false }) throws -> [StatusEntry] {
+    public func status(under folders: [String], alwaysTracked: (String) -> Bool = { _ in false }) throws
+        -> [StatusEntry]
+    {
         try statusReport(under: folders, alwaysTracked: alwaysTracked).entries
     }
 
     /// `status(under:alwaysTracked:)`, with the files found unchanged whose stat data no longer matches the index.
-    public func statusReport(under folders: [String], alwaysTracked: (String) -> Bool = { _ in false }) throws -> StatusReport {
-        if let report = try workdirChangesWhenIndexMatchesHead(under: folders, alwaysTracked: alwaysTracked) { return report }
+    public func statusReport(under folders: [String], alwaysTracked: (String) -> Bool = { _ in false }) throws
+        -> StatusReport
+    {
+        if let report = try workdirChangesWhenIndexMatchesHead(under: folders, alwaysTracked: alwaysTracked) {
+            return report
+        }
         // Every path is looked at (not only `folders`), so that a status that
         // finds the index holding HEAD's tree can note it for the next command.
         let checksum = try withIndex { git_index_checksum($0).map { ObjectID($0.pointee) } }
@@ -66,15 +72,19 @@ extension Repository {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
-        options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
+        options.flags =
+            GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
             | GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue | GIT_STATUS_OPT_INCLUDE_IGNORED.rawValue
             | GIT_STATUS_OPT_RECURSE_IGNORED_DIRS.rawValue
-        let staged = GIT_STATUS_INDEX_NEW.rawValue | GIT_STATUS_INDEX_MODIFIED.rawValue | GIT_STATUS_INDEX_DELETED.rawValue
+        let staged =
+            GIT_STATUS_INDEX_NEW.rawValue | GIT_STATUS_INDEX_MODIFIED.rawValue | GIT_STATUS_INDEX_DELETED.rawValue
             | GIT_STATUS_INDEX_RENAMED.rawValue | GIT_STATUS_INDEX_TYPECHANGE.rawValue | GIT_STATUS_CONFLICTED.rawValue
         var anythingStaged = false
         // Paths that differ only in the working tree: git does not look at those it is told to assume unchanged.
         var workdirOnly = Set<String>()
-        func inFolders(_ path: String) -> Bool { folders.isEmpty || folders.contains { path == $0 || path.hasPrefix($0 + "/") } }
+        func inFolders(_ path: String) -> Bool {
+            folders.isEmpty || folders.contains { path == $0 || path.hasPrefix($0 + "/") }
+        }
         let entries = try withStrArray([]) { pathspec in
             options.pathspec = pathspec
             var list: OpaquePointer?
@@ -94,8 +104,12 @@ extension Repository {
                 }
                 if flags == 0 { return nil }
                 // New in the index but deleted in the tree: nothing to commit.
-                if flags & GIT_STATUS_INDEX_NEW.rawValue != 0 && flags & GIT_STATUS_WT_DELETED.rawValue != 0 { return nil }
-                let kind: StatusEntry.Kind = flags & GIT_STATUS_CONFLICTED.rawValue != 0 ? .conflicted
+                if flags & GIT_STATUS_INDEX_NEW.rawValue != 0 && flags & GIT_STATUS_WT_DELETED.rawValue != 0 {
+                    return nil
+                }
+                let kind: StatusEntry.Kind =
+                    flags & GIT_STATUS_CONFLICTED.rawValue != 0
+                    ? .conflicted
                     : flags & deleted != 0 ? .deleted : (flags & new != 0 ? .new : .modified)
                 guard inFolders(path) else { return nil }
                 if flags & staged == 0 { workdirOnly.insert(path) }
@@ -103,13 +117,19 @@ extension Repository {
             }
         }
         let unlooked = workdirOnly.isEmpty ? [] : try withIndex { notLookedAt(workdirOnly, in: $0) }
-        let skipped = !looksAtPresentSkippedFiles ? []
-            : try withIndex { presentSkippedChanges(in: $0, known: Set(entries.map(\.path))) }.filter { inFolders($0.path) }
+        let skipped =
+            !looksAtPresentSkippedFiles
+            ? []
+            : try withIndex { presentSkippedChanges(in: $0, known: Set(entries.map(\.path))) }.filter {
+                inFolders($0.path)
+            }
         if !anythingStaged, let head, let checksum,
-           try withIndex({ git_index_checksum($0).map { ObjectID($0.pointee) } }) == checksum {
+            try withIndex({ git_index_checksum($0).map { ObjectID($0.pointee) } }) == checksum
+        {
             try? noteIndexHolds(try tree(ofCommit: head))
         }
-        return StatusReport(entries: (entries.filter { !unlooked.contains($0.path) } + skipped).sorted { $0.path < $1.path })
+        return StatusReport(
+            entries: (entries.filter { !unlooked.contains($0.path) } + skipped).sorted { $0.path < $1.path })
     }
 
     /// The skip-worktree files that are there and differ from their entries, in
@@ -120,12 +140,17 @@ extension Repository {
         var changes: [StatusEntry] = []
         for i in 0..<git_index_entrycount(index) {
             guard let entry = git_index_get_byindex(index, i)?.pointee,
-                  entry.flags_extended & UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue) != 0,
-                  entry.flags & UInt16(GIT_INDEX_ENTRY_VALID.rawValue) == 0, (entry.flags >> 12) & 3 == 0 else { continue }
+                entry.flags_extended & UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue) != 0,
+                entry.flags & UInt16(GIT_INDEX_ENTRY_VALID.rawValue) == 0, (entry.flags >> 12) & 3 == 0
+            else { continue }
             let path = String(cString: entry.path)
-            var info = stat(), id = git_oid(), expected = entry.id
+            var info = stat()
+            var id = git_oid()
+            var expected = entry.id
             guard !known.contains(path), lstat(root + path, &info) == 0 else { continue }
-            let same = info.st_mode & S_IFMT == S_IFREG && git_repository_hashfile(&id, pointer, path, GIT_OBJECT_BLOB, nil) == 0
+            let same =
+                info.st_mode & S_IFMT == S_IFREG
+                && git_repository_hashfile(&id, pointer, path, GIT_OBJECT_BLOB, nil) == 0
                 && git_oid_equal(&id, &expected) != 0 && (!trustsFileMode || recordedMode(info, old: nil) == entry.mode)
             if !same { changes.append(StatusEntry(path: path, kind: .modified)) }
         }
@@ -141,7 +166,9 @@ extension Repository {
                 if entry.flags_extended & UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue) != 0 {
                     // In a sparse checkout git looks at a skip-worktree file that is there (git 2.37 and later).
                     var info = stat()
-                    if looksAtPresentSkippedFiles && lstat(workdir! + String(cString: entry.path), &info) == 0 { continue }
+                    if looksAtPresentSkippedFiles && lstat(workdir! + String(cString: entry.path), &info) == 0 {
+                        continue
+                    }
                     flags[String(cString: entry.path)] = .skipWorktree
                 } else if entry.flags & UInt16(GIT_INDEX_ENTRY_VALID.rawValue) != 0 {
                     flags[String(cString: entry.path)] = .assumeUnchanged
@@ -173,18 +200,24 @@ extension Repository {
     /// NB: a full status also compares HEAD's tree with the index, which reads
     /// every tree object: a third of its time at 10,000 items. Under given
     /// folders, the index is read by Docket (`IndexFile`), not libgit2.
-    func workdirChangesWhenIndexMatchesHead(under folders: [String], alwaysTracked: (String) -> Bool) throws -> StatusReport? {
+    func workdirChangesWhenIndexMatchesHead(under folders: [String], alwaysTracked: (String) -> Bool) throws
+        -> StatusReport?
+    {
         if !folders.isEmpty {
             guard let noted = indexTreeNoted(), let index = readNotedIndex(noted.checksum),
-                  try headTreeIfNoted(noted.tree) != nil else { return nil }
+                try headTreeIfNoted(noted.tree) != nil
+            else { return nil }
             if monitorsChanges { return try monitoredScan(index, under: folders, alwaysTracked: alwaysTracked) }
-            return try scanWorkdir(index, under: folders, alwaysTracked: alwaysTracked).map { StatusReport(entries: $0.changes, stale: $0.stale) }
+            return try scanWorkdir(index, under: folders, alwaysTracked: alwaysTracked).map {
+                StatusReport(entries: $0.changes, stale: $0.stale)
+            }
         }
         return try withIndex { index -> StatusReport? in
             guard try headTreeIfIndexHoldsIt(index) != nil else { return nil }
             var options = git_diff_options()
             try check(git_diff_options_init(&options, UInt32(GIT_DIFF_OPTIONS_VERSION)), "git_diff_options_init")
-            options.flags = GIT_DIFF_INCLUDE_UNTRACKED.rawValue | GIT_DIFF_RECURSE_UNTRACKED_DIRS.rawValue
+            options.flags =
+                GIT_DIFF_INCLUDE_UNTRACKED.rawValue | GIT_DIFF_RECURSE_UNTRACKED_DIRS.rawValue
                 | GIT_DIFF_IGNORE_SUBMODULES.rawValue
             var diff: OpaquePointer?
             try check(git_diff_index_to_workdir(&diff, pointer, index, &options), "git_diff_index_to_workdir")
@@ -201,8 +234,9 @@ extension Repository {
                 }
             }
             let unlooked = changes.isEmpty ? [] : notLookedAt(Set(changes.map(\.path)), in: index)
-            return StatusReport(entries: (changes.filter { !unlooked.contains($0.path) }
-                + presentSkippedChanges(in: index, known: Set(changes.map(\.path)))).sorted { $0.path < $1.path })
+            return StatusReport(
+                entries: (changes.filter { !unlooked.contains($0.path) }
+                    + presentSkippedChanges(in: index, known: Set(changes.map(\.path)))).sorted { $0.path < $1.path })
         }
     }
 }

@@ -1,6 +1,7 @@
 import CGit2
 import DocketSystem
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,26 +29,33 @@ extension Repository {
     ///
     /// With a `scope` (from a change monitor), only the folders it names are
     /// listed, and every other file is taken as its index entry says.
-    func scanWorkdir(_ index: IndexFile, under folders: [String], alwaysTracked: (String) -> Bool,
-                     scope: ScanScope? = nil) throws -> WorkdirScan? {
+    func scanWorkdir(
+        _ index: IndexFile, under folders: [String], alwaysTracked: (String) -> Bool,
+        scope: ScanScope? = nil
+    ) throws -> WorkdirScan? {
         let root = workdir!
         let rootFD = try systemCall("open", path: root) { Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { close(rootFD) }
 
-        // The index entries under the folders, by the folder each is in (entries of one folder mostly follow each other).
+        // The index entries under the folders, by the folder each is in (entries of one folder mostly follow each
+        // other).
         let prefixes = folders.map { Array($0.utf8) + [UInt8(ascii: "/")] }
         var tracked: [IndexFile.Entry] = []
         tracked.reserveCapacity(index.entries.count)
         var groups: [[Int]] = []
         var groupOf: [String: Int] = [:]
-        var current = -1, currentFolder: UnsafeRawBufferPointer?
+        var current = -1
+        var currentFolder: UnsafeRawBufferPointer?
         for entry in index.entries {
             let path = index.pathBytes(entry)
-            guard prefixes.contains(where: { path.count > $0.count && memcmp(path.baseAddress!, $0, $0.count) == 0 }) else { continue }
+            guard prefixes.contains(where: { path.count > $0.count && memcmp(path.baseAddress!, $0, $0.count) == 0 })
+            else { continue }
             // A submodule is for libgit2 to judge.
             guard let slash = Self.lastSlashOfPlainPath(path), index.mode(entry) != 0o160000 else { return nil }
             let parent = UnsafeRawBufferPointer(rebasing: path[..<slash])
-            if currentFolder.map({ $0.count != parent.count || memcmp($0.baseAddress!, parent.baseAddress!, parent.count) != 0 }) ?? true {
+            if currentFolder.map({
+                $0.count != parent.count || memcmp($0.baseAddress!, parent.baseAddress!, parent.count) != 0
+            }) ?? true {
                 let name = String(decoding: parent, as: UTF8.self)
                 current = groupOf[name] ?? groups.count
                 if current == groups.count {
@@ -67,8 +75,9 @@ extension Repository {
         defer { seen.deallocate() }
         let noted = scope == nil ? FolderListings.read(from: folderListingsPath) : FolderListings()
         let trustsMode = trustsFileMode
-        let work = ScanWork(rootFD: rootFD, index: index, trustsMode: trustsMode, files: tracked, byFolder: byFolder,
-                            seen: UncheckedSendable(seen), listings: noted.folders, start: Date().timeIntervalSince1970)
+        let work = ScanWork(
+            rootFD: rootFD, index: index, trustsMode: trustsMode, files: tracked, byFolder: byFolder,
+            seen: UncheckedSendable(seen), listings: noted.folders, start: Date().timeIntervalSince1970)
         var visited = Set<String>()
         var untracked: [String] = []
         func isUnder(_ folder: String) -> Bool { folders.contains { folder == $0 || folder.hasPrefix($0 + "/") } }
@@ -86,7 +95,9 @@ extension Repository {
                 listings.folders[folder] = result.listing
                 // Within a scope, a folder's subfolders are listed only when it is new or moved.
                 if scope?.coversWhole(folder) ?? true {
-                    for name in result.subfolders where queued.insert(folder + "/" + name).inserted { level.append(folder + "/" + name) }
+                    for name in result.subfolders where queued.insert(folder + "/" + name).inserted {
+                        level.append(folder + "/" + name)
+                    }
                 }
                 untracked += result.untracked.map { folder + "/" + $0 }
             }
@@ -111,9 +122,11 @@ extension Repository {
             if looksAtPresent && seen[i] != .gone && index.onlySkipsWorktree(tracked[i]) { continue }
             seen[i] = .same
         }
-        var changes: [StatusEntry] = [], stale: [String] = []
+        var changes: [StatusEntry] = []
+        var stale: [String] = []
         let suspects = (0..<tracked.count).filter { seen[$0] != .same }
-        // The folders a monitored status must list again next time: those holding a file that is not as its index entry says.
+        // The folders a monitored status must list again next time: those holding a file that is not as its index entry
+        // says.
         var dirty = Set(untracked.map(Self.folder(of:)))
         for i in suspects { dirty.insert(Self.folder(of: String(cString: index.path(tracked[i])))) }
         // NB: hashing through libgit2's filters looks up attributes, which reads libgit2's whole index
@@ -132,17 +145,23 @@ extension Repository {
                 changes.append(StatusEntry(path: path, kind: .deleted))
                 continue
             }
-            var id = git_oid(), expected = index.id(tracked[i]).oid
+            var id = git_oid()
+            var expected = index.id(tracked[i]).oid
             // A link git tracks (Docket never follows one) is unchanged while it is a link to the same target.
             if index.mode(tracked[i]) == IndexFile.linkMode {
-                if info.st_mode & S_IFMT != S_IFLNK || !Self.hashLink(path, in: rootFD, into: &id) || git_oid_equal(&id, &expected) == 0 {
+                if info.st_mode & S_IFMT != S_IFLNK || !Self.hashLink(path, in: rootFD, into: &id)
+                    || git_oid_equal(&id, &expected) == 0
+                {
                     changes.append(StatusEntry(path: path, kind: .modified))
                 }
                 continue
             }
             // A file too large to read whole is left to libgit2, which reads it a piece at a time.
-            let hashed = raw && info.st_size <= 1 << 26 ? Self.hashPlainFile(path, in: rootFD, into: &id)
-                : info.st_mode & S_IFMT == S_IFREG && git_repository_hashfile(&id, pointer, path, GIT_OBJECT_BLOB, nil) == 0
+            let hashed =
+                raw && info.st_size <= 1 << 26
+                ? Self.hashPlainFile(path, in: rootFD, into: &id)
+                : info.st_mode & S_IFMT == S_IFREG
+                    && git_repository_hashfile(&id, pointer, path, GIT_OBJECT_BLOB, nil) == 0
             let modeChanged = trustsMode && recordedMode(info, old: nil) != index.mode(tracked[i])
             if info.st_mode & S_IFMT != S_IFREG || !hashed || git_oid_equal(&id, &expected) == 0 || modeChanged {
                 changes.append(StatusEntry(path: path, kind: .modified))
@@ -185,11 +204,14 @@ extension Repository {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= limit else { return .unreadable }
         let size = Int(info.st_size)
-        guard let data = try? readAll(fd, limit: size, expected: size, path: path), data.count == size else { return .unreadable }
+        guard let data = try? readAll(fd, limit: size, expected: size, path: path), data.count == size else {
+            return .unreadable
+        }
         return .read(data, info)
     }
 
-    /// The blob id of the regular file at `path` (never through a link), its bytes as they are; false when it cannot be read.
+    /// The blob id of the regular file at `path` (never through a link), its bytes as they are; false when it cannot be
+    /// read.
     static func hashPlainFile(_ path: String, in rootFD: Int32, into id: inout git_oid) -> Bool {
         guard case let .read(data, _) = readPlainFile(path, in: rootFD) else { return false }
         return data.withUnsafeBytes { git_odb_hash(&id, $0.baseAddress, $0.count, GIT_OBJECT_BLOB) } == 0
@@ -207,16 +229,25 @@ extension Repository {
     /// a working tree (no empty, `.`, `..` or `.git` part); nil for any other.
     static func lastSlashOfPlainPath(_ path: UnsafeRawBufferPointer) -> Int? {
         guard let base = path.baseAddress else { return nil }
-        var start = 0, last: Int?
+        var start = 0
+        var last: Int?
         // One part at a time, from slash to slash (memchr: this runs for every index entry).
         while true {
-            let end = memchr(base + start, Int32(UInt8(ascii: "/")), path.count - start).map { UnsafeRawPointer($0) - base } ?? path.count
-            let length = end - start, part = base + start
+            let end =
+                memchr(base + start, Int32(UInt8(ascii: "/")), path.count - start).map { UnsafeRawPointer($0) - base }
+                ?? path.count
+            let length = end - start
+            let part = base + start
             let dot = UInt8(ascii: ".")
             func byte(_ i: Int) -> UInt8 { part.load(fromByteOffset: i, as: UInt8.self) }
-            if length == 0 || (length == 1 && byte(0) == dot) || (length == 2 && byte(0) == dot && byte(1) == dot) { return nil }
+            if length == 0 || (length == 1 && byte(0) == dot) || (length == 2 && byte(0) == dot && byte(1) == dot) {
+                return nil
+            }
             if length == 4, byte(0) == dot, byte(1) | 0x20 == UInt8(ascii: "g"), byte(2) | 0x20 == UInt8(ascii: "i"),
-               byte(3) | 0x20 == UInt8(ascii: "t") { return nil }
+                byte(3) | 0x20 == UInt8(ascii: "t")
+            {
+                return nil
+            }
             if end == path.count { return last }
             last = end
             start = end + 1
@@ -250,7 +281,8 @@ struct ScanScope {
 /// What a file's stat data says against its index entry.
 enum Seen: Sendable { case same, differs, gone }
 
-/// What one scan's threads share: read only, but for `seen`, of which each thread writes the slots of its own folders' files.
+/// What one scan's threads share: read only, but for `seen`, of which each thread writes the slots of its own folders'
+/// files.
 struct ScanWork: @unchecked Sendable {
     let rootFD: Int32
     let index: IndexFile
@@ -309,10 +341,11 @@ struct ScanWork: @unchecked Sendable {
             }
             return visit
         }
-        let known = Set(listed.map { i in
-            let path = String(cString: index.path(files[i]))
-            return String(path[path.index(after: path.lastIndex(of: "/")!)...])
-        })
+        let known = Set(
+            listed.map { i in
+                let path = String(cString: index.path(files[i]))
+                return String(path[path.index(after: path.lastIndex(of: "/")!)...])
+            })
         rewinddir(stream)
         forEachName(stream) { name, isFolder in
             let name = String(cString: name)
@@ -335,12 +368,15 @@ struct ScanWork: @unchecked Sendable {
             }
             if info.st_mode & S_IFMT != S_IFDIR { present += 1 }
             // Racy in whole seconds, as git judges: an entry Docket trusts here, git must be able to trust too.
-            seen.value[i] = index.matches(entry, info, trustingMode: trustsMode) && !index.isRacy(modifiedIn: Int64(info.st_mtim.tv_sec)) ? .same : .differs
+            seen.value[i] =
+                index.matches(entry, info, trustingMode: trustsMode)
+                    && !index.isRacy(modifiedIn: Int64(info.st_mtim.tv_sec)) ? .same : .differs
         }
         return present
     }
 
-    /// Calls `body` with each name in a folder's listing but `.` and `..`, and whether it is a folder (not a link to one).
+    /// Calls `body` with each name in a folder's listing but `.` and `..`, and whether it is a folder (not a link to
+    /// one).
     private func forEachName(_ stream: OpaquePointer, _ body: (UnsafePointer<CChar>, Bool) -> Void) {
         let fd = dirfd(stream)
         while let item = readdir(stream) {

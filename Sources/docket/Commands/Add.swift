@@ -19,18 +19,29 @@ struct Add: ParsableCommand {
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("What is to be done; words starting with + are tags.", valueName: "text"))
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("What is to be done; words starting with + are tags.", valueName: "text"))
     var words: [String] = []
-    @Option(parsing: .unconditional, help: ArgumentHelp("When it is due: \(DateInput.forms); none for no date.", valueName: "date"),
-            transform: DueInput.parse)
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("When it is due: \(DateInput.forms); none for no date.", valueName: "date"),
+        transform: DueInput.parse)
     var due: DueInput?
-    @Option(parsing: .unconditional, help: ArgumentHelp("high, medium or low.", valueName: "priority"), transform: PriorityInput.parse)
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("high, medium or low.", valueName: "priority"),
+        transform: PriorityInput.parse)
     var priority: PriorityInput?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Repeat it: day, weekday, week, month, year, or \"N days\" and the like.", valueName: "interval"),
-            transform: RepeatInput.parseInterval)
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Repeat it: day, weekday, week, month, year, or \"N days\" and the like.", valueName: "interval"),
+        transform: RepeatInput.parseInterval)
     var every: Recurrence.Interval?
-    @Option(help: ArgumentHelp("Count the next due date from: due (the default) or completion.", valueName: "due|completion"),
-            transform: RepeatInput.parseAnchor)
+    @Option(
+        help: ArgumentHelp(
+            "Count the next due date from: due (the default) or completion.", valueName: "due|completion"),
+        transform: RepeatInput.parseAnchor)
     var from: Recurrence.Anchor?
 
     var parts: (text: String, tags: [String]) {
@@ -58,7 +69,8 @@ struct Add: ParsableCommand {
 
 /// A priority as typed: high, medium, low (or h, m, l), or none.
 enum PriorityInput {
-    case none, some(Priority)
+    case none
+    case some(Priority)
 
     static func parse(_ text: String) throws -> PriorityInput {
         switch text.lowercased() {
@@ -80,7 +92,9 @@ enum PriorityInput {
 enum RepeatInput {
     static func parseInterval(_ text: String) throws -> Recurrence.Interval {
         guard let interval = Recurrence.Interval(text: text) else {
-            throw ValidationError("'\(Output.safe(text))' is not an interval; use day, weekday, week, month, year, or a number of them such as \"2 weeks\"")
+            throw ValidationError(
+                "'\(Output.safe(text))' is not an interval; use day, weekday, week, month, year, or a number of them such as \"2 weeks\""
+            )
         }
         return interval
     }
@@ -95,14 +109,18 @@ enum RepeatInput {
 
 /// Words of a text with tags among them: "+tag" words are tags, the rest is the text.
 enum TagWords {
-    static func split(_ words: [String], what: String, command: ParsableCommand.Type) throws -> (text: String, tags: [String]) {
+    static func split(_ words: [String], what: String, command: ParsableCommand.Type) throws -> (
+        text: String, tags: [String]
+    ) {
         let end = words.firstIndex(of: "--") ?? words.endIndex
         var tags: [String] = []
         var rest: [String] = []
         for (index, word) in words.enumerated() {
             if index < end, word.hasPrefix("+"), word.count > 1 {
                 let tag = String(word.dropFirst())
-                if let problem = Tags.problem(with: tag) { throw ValidationError("'\(Output.safe(word))' is not a tag: \(problem)") }
+                if let problem = Tags.problem(with: tag) {
+                    throw ValidationError("'\(Output.safe(word))' is not a tag: \(problem)")
+                }
                 tags.append(tag)
             } else {
                 rest.append(word)

@@ -22,11 +22,13 @@ struct Autosync: ParsableCommand {
         defaultSubcommand: Status.self)
 
     struct Install: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "install", abstract: "Set up and start syncing by itself.",
-                                                        discussion: "Example: docket autosync install --interval 10m")
+        static let configuration = CommandConfiguration(
+            commandName: "install", abstract: "Set up and start syncing by itself.",
+            discussion: "Example: docket autosync install --interval 10m")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The remote (default: origin, or the only one).") var remote: String?
-        @Option(help: ArgumentHelp("How often to sync for other machines' changes (30s, 5m, 1h).", valueName: "time")) var interval = "5m"
+        @Option(help: ArgumentHelp("How often to sync for other machines' changes (30s, 5m, 1h).", valueName: "time"))
+        var interval = "5m"
         @OptionGroup var way: AutosyncWay
 
         func run() throws {
@@ -42,8 +44,9 @@ struct Autosync: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Stop syncing by itself and take the setup out.",
-                                                        discussion: "Example: docket autosync remove")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Stop syncing by itself and take the setup out.",
+            discussion: "Example: docket autosync remove")
         @OptionGroup var store: StoreOptions
 
         func run() throws {
@@ -66,8 +69,9 @@ struct Autosync: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "status", abstract: "Say what is set up and whether a watcher runs (the default).",
-                                                        discussion: "Example: docket autosync status")
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Say what is set up and whether a watcher runs (the default).",
+            discussion: "Example: docket autosync status")
         @OptionGroup var store: StoreOptions
 
         func run() throws {
@@ -75,16 +79,24 @@ struct Autosync: ParsableCommand {
             let plan = AutosyncPlan(root: store.root.path, remote: nil, interval: "")
             var setUp: [String] = []
             if FileManager.default.fileExists(atPath: plan.unitPath) {
-                let state = (try? Spawn.run(["systemctl", "--user", "is-active", plan.unitName]))?.text
+                let state =
+                    (try? Spawn.run(["systemctl", "--user", "is-active", plan.unitName]))?.text
                     .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-                setUp.append("the systemd user service \(plan.unitName) (\(state.isEmpty ? "state unknown" : state)); "
-                             + "its log: journalctl --user -u \(plan.unitName)")
+                setUp.append(
+                    "the systemd user service \(plan.unitName) (\(state.isEmpty ? "state unknown" : state)); "
+                        + "its log: journalctl --user -u \(plan.unitName)")
             }
-            if let crontab = try? AutosyncPlan.crontab(), !plan.ownLines(of: crontab.split(separator: "\n").map(String.init)).isEmpty {
-                setUp.append("a crontab line that starts the watcher every 5 minutes unless it runs ('crontab -l' shows it); its log: \(plan.logPath)")
+            if let crontab = try? AutosyncPlan.crontab(),
+                !plan.ownLines(of: crontab.split(separator: "\n").map(String.init)).isEmpty
+            {
+                setUp.append(
+                    "a crontab line that starts the watcher every 5 minutes unless it runs ('crontab -l' shows it); its log: \(plan.logPath)"
+                )
             }
-            print(setUp.isEmpty ? "Autosync is not set up for \(Output.safe(store.root.path)); 'docket autosync install' sets it up."
-                  : "Autosync for \(Output.safe(store.root.path)): " + setUp.joined(separator: "; and "))
+            print(
+                setUp.isEmpty
+                    ? "Autosync is not set up for \(Output.safe(store.root.path)); 'docket autosync install' sets it up."
+                    : "Autosync for \(Output.safe(store.root.path)): " + setUp.joined(separator: "; and "))
             if let pid = store.watcher {
                 print(pid > 0 ? "A watcher runs: pid \(pid)." : "A watcher runs.")
             } else {
@@ -109,8 +121,9 @@ struct AutosyncWay: ParsableArguments {
         let reachable = AutosyncPlan.systemdReachable
         if systemd {
             if !reachable && !print {
-                throw ShownError(message: "systemd's user manager cannot be reached here ('systemctl --user' fails); "
-                    + "use --cron, or --print to see the unit")
+                throw ShownError(
+                    message: "systemd's user manager cannot be reached here ('systemctl --user' fails); "
+                        + "use --cron, or --print to see the unit")
             }
             return .systemd
         }
@@ -132,7 +145,8 @@ struct AutosyncPlan {
     }
 
     var unitFolder: String {
-        let config = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let config =
+            ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? Home.folder.path + "/.config"
         return config + "/systemd/user"
     }
@@ -146,11 +160,17 @@ struct AutosyncPlan {
     /// one with a control character (a newline would start a line of its own,
     /// which cron runs as a command of its own).
     func refuseUncarriable() throws {
-        for (what, word) in [("the store's path", root), ("the remote's name", remote ?? ""), ("docket's own path", docketExecutable)] {
-            if word.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.value == 0x2028 || $0.value == 0x2029 }) {
-                throw ShownError(message: "\(what), \(Output.safe(word)), holds a control character (such as a newline), which a crontab line "
-                    + "or a systemd unit cannot carry; nothing was set up; move the store to a folder whose path has none "
-                    + "(or run 'docket sync --watch' there yourself)")
+        for (what, word) in [
+            ("the store's path", root), ("the remote's name", remote ?? ""), ("docket's own path", docketExecutable),
+        ] {
+            if word.unicodeScalars.contains(where: {
+                $0.properties.generalCategory == .control || $0.value == 0x2028 || $0.value == 0x2029
+            }) {
+                throw ShownError(
+                    message:
+                        "\(what), \(Output.safe(word)), holds a control character (such as a newline), which a crontab line "
+                        + "or a systemd unit cannot carry; nothing was set up; move the store to a folder whose path has none "
+                        + "(or run 'docket sync --watch' there yourself)")
             }
         }
     }
@@ -178,7 +198,8 @@ struct AutosyncPlan {
 
     var unitText: String {
         let quoted = command(forCron: false).map { word in
-            "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            "\""
+                + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
                 .replacingOccurrences(of: "%", with: "%%").replacingOccurrences(of: "$", with: "$$") + "\""
         }
         return """
@@ -200,7 +221,9 @@ struct AutosyncPlan {
     }
 
     var cronLine: String {
-        let quoted = command(forCron: true).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "%", with: "\\%") + "'" }
+        let quoted = command(forCron: true).map {
+            "'" + $0.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "%", with: "\\%") + "'"
+        }
         return "*/5 * * * * " + quoted.joined(separator: " ") + " >/dev/null 2>&1 " + marker
     }
 
@@ -220,9 +243,10 @@ struct AutosyncPlan {
         try systemctl(["daemon-reload"])
         try systemctl(["enable", unitName])
         try systemctl(["restart", unitName])
-        print("Installed the systemd user service \(unitName) (\(unitPath)); it runs 'docket sync --watch' for \(root) "
-              + "now and at every login. Its log: journalctl --user -u \(unitName). "
-              + "To keep it running while you are logged out: loginctl enable-linger")
+        print(
+            "Installed the systemd user service \(unitName) (\(unitPath)); it runs 'docket sync --watch' for \(root) "
+                + "now and at every login. Its log: journalctl --user -u \(unitName). "
+                + "To keep it running while you are logged out: loginctl enable-linger")
     }
 
     func removeService() throws {
@@ -235,8 +259,9 @@ struct AutosyncPlan {
     private func systemctl(_ arguments: [String]) throws {
         let outcome = try Spawn.run(["systemctl", "--user"] + arguments, captureErrors: true)
         guard outcome.status == 0 else {
-            throw ShownError(message: "'systemctl --user \(arguments.joined(separator: " "))' failed: "
-                + Output.safe(outcome.errorText.trimmingCharacters(in: .whitespacesAndNewlines)))
+            throw ShownError(
+                message: "'systemctl --user \(arguments.joined(separator: " "))' failed: "
+                    + Output.safe(outcome.errorText.trimmingCharacters(in: .whitespacesAndNewlines)))
         }
     }
 
@@ -249,8 +274,9 @@ struct AutosyncPlan {
         let own = ownLines(of: current)
         let lines = current.indices.filter { !own.contains($0) }.map { current[$0] }
         try AutosyncPlan.setCrontab((lines + [cronLine]).joined(separator: "\n") + "\n")
-        print("Added a crontab line that starts 'docket sync --watch' for \(root) within 5 minutes, and again whenever it is not running. "
-              + "Its log: \(logPath)")
+        print(
+            "Added a crontab line that starts 'docket sync --watch' for \(root) within 5 minutes, and again whenever it is not running. "
+                + "Its log: \(logPath)")
     }
 
     /// Takes the store's line out of the crontab; false when it had none.
@@ -271,17 +297,24 @@ struct AutosyncPlan {
         do {
             outcome = try Spawn.run(["crontab", "-l"], captureErrors: true)
         } catch {
-            throw ShownError(message: "there is no 'crontab' program here; install cron (apt-get install cron), or use --systemd")
+            throw ShownError(
+                message: "there is no 'crontab' program here; install cron (apt-get install cron), or use --systemd")
         }
         if outcome.status == 0 { return outcome.text }
         if outcome.errorText.contains("no crontab") { return "" }
-        throw ShownError(message: "'crontab -l' failed: \(Output.safe(outcome.errorText.trimmingCharacters(in: .whitespacesAndNewlines)))")
+        throw ShownError(
+            message:
+                "'crontab -l' failed: \(Output.safe(outcome.errorText.trimmingCharacters(in: .whitespacesAndNewlines)))"
+        )
     }
 
     static func setCrontab(_ text: String) throws {
         let outcome = try Spawn.run(["crontab", "-"], input: Data(text.utf8), captureErrors: true)
         guard outcome.status == 0 else {
-            throw ShownError(message: "'crontab -' failed: \(Output.safe(outcome.errorText.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            throw ShownError(
+                message:
+                    "'crontab -' failed: \(Output.safe(outcome.errorText.trimmingCharacters(in: .whitespacesAndNewlines)))"
+            )
         }
     }
 

@@ -15,7 +15,10 @@ struct Clone: ParsableCommand {
             """)
 
     @Argument(help: "The remote's URL or path.") var url: String
-    @Argument(help: ArgumentHelp("The new store's folder (default: the one given with -C, else $DOCKET_DIR, else ~/.docket).", valueName: "dir")) var directory: String?
+    @Argument(
+        help: ArgumentHelp(
+            "The new store's folder (default: the one given with -C, else $DOCKET_DIR, else ~/.docket).",
+            valueName: "dir")) var directory: String?
     @OptionGroup var store: StoreOptions
 
     func run() throws {
@@ -25,6 +28,8 @@ struct Clone: ParsableCommand {
         let count = try store.todoIDs().count
         let branch = store.branch.map { $0 == "main" ? "" : ", on its branch \(Output.safe($0))" } ?? ""
         ProgressLine.clear()
-        print("Cloned \(Output.safe(RemoteURL.redacted(url))) into \(store.root.path) (\(count) \(count == 1 ? "todo" : "todos")\(branch)).")
+        print(
+            "Cloned \(Output.safe(RemoteURL.redacted(url))) into \(store.root.path) (\(count) \(count == 1 ? "todo" : "todos")\(branch))."
+        )
     }
 }

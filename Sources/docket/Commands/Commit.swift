@@ -6,7 +6,9 @@ struct Commit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "commit",
         abstract: "Commit the store's changes (also those made by hand) to its git repository.",
-        discussion: "Without -m the message summarises the change, such as \"Add 2 todos, complete 1\".\n\nExample: docket commit -m \"Plan the week\"")
+        discussion:
+            "Without -m the message summarises the change, such as \"Add 2 todos, complete 1\".\n\nExample: docket commit -m \"Plan the week\""
+    )
 
     @OptionGroup var store: StoreOptions
     @Option(name: .shortAndLong, help: "The commit message.") var message: String?

@@ -19,7 +19,9 @@ struct Done: ParsableCommand {
             print("\(todo.before == todo.after ? "Already done" : "Done"): \(todo.after.shownText)")
         }
         for todo in next {
-            print("Next: \(Output.short(todo.id))  \(todo.shownText)\(todo.dueDate.map { ", due \(DateInput.show($0))" } ?? "")")
+            print(
+                "Next: \(Output.short(todo.id))  \(todo.shownText)\(todo.dueDate.map { ", due \(DateInput.show($0))" } ?? "")"
+            )
         }
     }
 }
@@ -43,6 +45,8 @@ struct Reopen: ParsableCommand {
 func setCompleted(_ completed: Bool, ids: [String], store: Store) throws {
     let changed = try store.updateTodos(try ids.map(store.todoID)) { $0.alter(.completed(completed)) }
     for todo in changed {
-        print("\(todo.before == todo.after ? (completed ? "Already done" : "Already open") : (completed ? "Done" : "Reopened")): \(todo.after.shownText)")
+        print(
+            "\(todo.before == todo.after ? (completed ? "Already done" : "Already open") : (completed ? "Done" : "Reopened")): \(todo.after.shownText)"
+        )
     }
 }

@@ -10,7 +10,9 @@ struct Edit: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The new text (quotes optional); none to open an editor.", valueName: "text"))
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("The new text (quotes optional); none to open an editor.", valueName: "text"))
     var words: [String] = []
 
     var text: String? { get throws { words.isEmpty ? nil : try TextWords.join(words, what: "the text of a todo") } }
@@ -86,7 +88,8 @@ struct TodoForm: Equatable {
 
     /// A form read back; lines after `text:` that name no field continue the text.
     static func parse(_ file: String) throws -> TodoForm {
-        var text: [String]?, due: String?
+        var text: [String]?
+        var due: String?
         var inText = false
         for line in file.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if line.hasPrefix("#") { continue }
@@ -99,7 +102,8 @@ struct TodoForm: Equatable {
             } else if inText, !line.trimmingCharacters(in: .whitespaces).isEmpty {
                 text?.append(line)
             } else if !line.trimmingCharacters(in: .whitespaces).isEmpty {
-                throw ValidationError("the line '\(Output.safe(line))' names no field; the form has 'text:' and 'due:' lines")
+                throw ValidationError(
+                    "the line '\(Output.safe(line))' names no field; the form has 'text:' and 'due:' lines")
             }
         }
         guard let text else { throw ValidationError("the form has no 'text:' line") }
@@ -125,7 +129,8 @@ func editInEditor(_ id: UUID, store: Store) throws {
     let chosen = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty }
     // vi on a pipe would wait for keys nobody types: without a chosen editor, only a terminal gets one.
     guard chosen != nil || isatty(STDIN_FILENO) == 1 else {
-        throw ValidationError("give the new text (docket edit \(Output.short(id)) <text>), or set $EDITOR to edit it in an editor")
+        throw ValidationError(
+            "give the new text (docket edit \(Output.short(id)) <text>), or set $EDITOR to edit it in an editor")
     }
     let editor = chosen ?? "vi"
     let before = TodoForm(todo)
@@ -138,13 +143,18 @@ func editInEditor(_ id: UUID, store: Store) throws {
     }
     let status = try Spawn.attached(["/bin/sh", "-c", editor + " \"$1\"", "sh", file.path])
     guard status == 0 else {
-        throw ShownError(message: "the editor (\(Output.safe(editor))) exited with status \(status); nothing was changed; 'docket edit \(Output.short(id))' goes on from your edit")
+        throw ShownError(
+            message:
+                "the editor (\(Output.safe(editor))) exited with status \(status); nothing was changed; 'docket edit \(Output.short(id))' goes on from your edit"
+        )
     }
     let after: TodoForm
     var changes: [TodoItem.Change] = []
     do {
         after = try TodoForm.parse(try store.localText(name) ?? "")
-        if after.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the text of a todo cannot be empty") }
+        if after.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("the text of a todo cannot be empty")
+        }
         if after.text != before.text { changes.append(.text(after.text)) }
         if after.due != before.due {
             let due = try DueInput.parse(after.due).date
@@ -152,7 +162,8 @@ func editInEditor(_ id: UUID, store: Store) throws {
             if !sameMinute(due, todo.dueDate) { changes.append(.due(due)) }
         }
     } catch let error as ValidationError {
-        throw ShownError(message: "\(error.message); nothing was changed; 'docket edit \(Output.short(id))' goes on from your edit")
+        throw ShownError(
+            message: "\(error.message); nothing was changed; 'docket edit \(Output.short(id))' goes on from your edit")
     }
     // The kept form goes only once the change is written: a docket killed in
     // between finds the form again, and applying it twice changes nothing.

@@ -12,14 +12,17 @@ func readInput(_ path: String) throws -> Data {
     do {
         return try Folder.readFile(URL(fileURLWithPath: Home.expand(path)).path, limit: importLimit)
     } catch let FileProblem.tooLarge(size, limit) {
-        throw ValidationError("\(Output.safe(path)) is \(size) bytes, larger than the \(limit >> 20) MiB an import reads; split it")
+        throw ValidationError(
+            "\(Output.safe(path)) is \(size) bytes, larger than the \(limit >> 20) MiB an import reads; split it")
     } catch let problem as FileProblem {
         throw ValidationError("\(Output.safe(path)) \(problem.description)")
     }
 }
 
 /// Runs an import and says what it did, or why nothing was imported.
-func runImport(_ store: Store, _ batch: ExchangeBatch, from source: String, skippingBad: Bool, tool: String? = nil) throws {
+func runImport(_ store: Store, _ batch: ExchangeBatch, from source: String, skippingBad: Bool, tool: String? = nil)
+    throws
+{
     let outcome: ImportOutcome
     do {
         outcome = try store.importBatch(batch, from: source, skippingBad: skippingBad, tool: tool)
@@ -49,17 +52,20 @@ struct ImportCommand: ParsableCommand {
 struct ImportTaskwarrior: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "taskwarrior",
-        abstract: "Import 'task export' JSON (Taskwarrior 2.6 or 3): tasks without a project become todos, others tasks of that project.",
+        abstract:
+            "Import 'task export' JSON (Taskwarrior 2.6 or 3): tasks without a project become todos, others tasks of that project.",
         discussion: "Example: task export | docket import taskwarrior")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: ArgumentHelp("The export's file; - or nothing for standard input.", valueName: "file")) var file = "-"
+    @Argument(help: ArgumentHelp("The export's file; - or nothing for standard input.", valueName: "file")) var file =
+        "-"
     @Flag(help: "Import the entries that read, skipping those that do not.") var skipBad = false
 
     func run() throws {
         let store = try self.store.open()
         let data = try readInput(file)
-        let projects = Dictionary(loadWarning(try store.load()).projects.map { ($0.title, $0.id) }, uniquingKeysWith: { a, _ in a })
+        let projects = Dictionary(
+            loadWarning(try store.load()).projects.map { ($0.title, $0.id) }, uniquingKeysWith: { a, _ in a })
         let batch = Taskwarrior.read(data, file: file == "-" ? "standard input" : file, projects: projects)
         try runImport(store, batch, from: "Taskwarrior", skippingBad: skipBad, tool: "taskwarrior")
     }
@@ -75,7 +81,8 @@ struct ExportCommand: ParsableCommand {
 struct ExportTaskwarrior: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "taskwarrior",
-        abstract: "Print JSON that 'task import' reads: every todo and project task, repeating ones with their template, removed ones as deleted.",
+        abstract:
+            "Print JSON that 'task import' reads: every todo and project task, repeating ones with their template, removed ones as deleted.",
         discussion: "Example: docket export taskwarrior > docket.json && task import docket.json")
 
     @OptionGroup var store: StoreOptions
@@ -86,8 +93,9 @@ struct ExportTaskwarrior: ParsableCommand {
         // Removed items go as deleted tasks, so Taskwarrior drops them too; each is found as it was last committed.
         let removed = try store.removedItems()
         if removed.missing > 0 {
-            Output.warning("\(removed.missing) removed \(removed.missing == 1 ? "item is" : "items are") not in the last 10,000 commits: "
-                + "not exported as deleted")
+            Output.warning(
+                "\(removed.missing) removed \(removed.missing == 1 ? "item is" : "items are") not in the last 10,000 commits: "
+                    + "not exported as deleted")
         }
         let text = try Taskwarrior.export(state, removed: removed.items)
         store.noteExport(to: "taskwarrior", state)
@@ -98,7 +106,8 @@ struct ExportTaskwarrior: ParsableCommand {
 struct ImportTodoTxt: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "todotxt",
-        abstract: "Import a todo.txt file (and its done.txt): +project and @context become tags, (A) (B) (C) priorities, due: the due date.",
+        abstract:
+            "Import a todo.txt file (and its done.txt): +project and @context become tags, (A) (B) (C) priorities, due: the due date.",
         discussion: "Example: docket import todotxt ~/todo/todo.txt ~/todo/done.txt")
 
     @OptionGroup var store: StoreOptions
@@ -106,7 +115,9 @@ struct ImportTodoTxt: ParsableCommand {
     @Flag(help: "Import the lines that read, skipping those that do not.") var skipBad = false
 
     func validate() throws {
-        if files.isEmpty || files.count > 2 { throw ValidationError("name a todo.txt file, and optionally its done.txt") }
+        if files.isEmpty || files.count > 2 {
+            throw ValidationError("name a todo.txt file, and optionally its done.txt")
+        }
     }
 
     func run() throws {
@@ -115,10 +126,12 @@ struct ImportTodoTxt: ParsableCommand {
         // NB: a line has no date of its own edit: its file's is when todo.sh (or an editor) last changed it.
         var modified: [String: Date] = [:]
         for file in files where file != "-" {
-            modified[file] = (try? FileManager.default.attributesOfItem(atPath: Home.expand(file)))?[.modificationDate] as? Date
+            modified[file] =
+                (try? FileManager.default.attributesOfItem(atPath: Home.expand(file)))?[.modificationDate] as? Date
         }
-        let batch = TodoTxt.read(try files.map { ($0 == "-" ? "standard input" : $0, try readInput($0)) }, existing: { todos[$0] },
-                                 modified: modified)
+        let batch = TodoTxt.read(
+            try files.map { ($0 == "-" ? "standard input" : $0, try readInput($0)) }, existing: { todos[$0] },
+            modified: modified)
         try runImport(store, batch, from: "todo.txt", skippingBad: skipBad, tool: "todotxt")
     }
 }
@@ -135,13 +148,15 @@ struct ImportTimewarrior: ParsableCommand {
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: ArgumentHelp("The export's file; - or nothing for standard input.", valueName: "file")) var file = "-"
+    @Argument(help: ArgumentHelp("The export's file; - or nothing for standard input.", valueName: "file")) var file =
+        "-"
     @Flag(help: "Import the intervals that read, skipping those that do not.") var skipBad = false
 
     func run() throws {
         let store = try self.store.open()
         let data = try readInput(file)
-        let batch = Timewarrior.read(data, file: file == "-" ? "standard input" : file, projects: loadWarning(try store.load()).projects)
+        let batch = Timewarrior.read(
+            data, file: file == "-" ? "standard input" : file, projects: loadWarning(try store.load()).projects)
         try runImport(store, batch, from: "Timewarrior", skippingBad: skipBad)
     }
 }
@@ -172,7 +187,8 @@ struct ICalCommand: ParsableCommand {
 struct ICalSync: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
-        abstract: "Keep a folder of .ics files (one VTODO each, as vdirsyncer and todoman keep) in step with the store, both ways.",
+        abstract:
+            "Keep a folder of .ics files (one VTODO each, as vdirsyncer and todoman keep) in step with the store, both ways.",
         discussion: """
             Each todo, and each project task with a due date, is <id>.ics. What a calendar app added, edited, \
             completed, cancelled or removed in the folder comes back as a commit, merged by Docket's rules against \
@@ -185,7 +201,8 @@ struct ICalSync: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: ArgumentHelp("The folder of .ics files.", valueName: "folder")) var folder: String
-    @Flag(help: "Sync the files that read, leaving those that do not (and their items) as they are.") var skipBad = false
+    @Flag(help: "Sync the files that read, leaving those that do not (and their items) as they are.") var skipBad =
+        false
 
     func run() throws {
         let store = try self.store.open()
@@ -198,16 +215,21 @@ struct ICalSync: ParsableCommand {
         }
         for problem in outcome.skipped { Output.warning(Output.safe(problem.skippedLine)) }
         for line in outcome.report.items.flatMap(\.lines) { print(Output.safe(line)) }
-        if outcome.storeChanges == 0 && outcome.filesWritten == 0 && outcome.filesRemoved == 0 { return print("In step: nothing changed on either side.") }
+        if outcome.storeChanges == 0 && outcome.filesWritten == 0 && outcome.filesRemoved == 0 {
+            return print("In step: nothing changed on either side.")
+        }
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-        print("Calendar: \(count(outcome.storeChanges, "item")) changed in the store, \(count(outcome.filesWritten, "file")) written, \(count(outcome.filesRemoved, "file")) removed.")
+        print(
+            "Calendar: \(count(outcome.storeChanges, "item")) changed in the store, \(count(outcome.filesWritten, "file")) written, \(count(outcome.filesRemoved, "file")) removed."
+        )
     }
 }
 
 struct ICalExport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Print one .ics of every todo and every project task with a due date, for a calendar to subscribe to (read-only).",
+        abstract:
+            "Print one .ics of every todo and every project task with a due date, for a calendar to subscribe to (read-only).",
         discussion: "Example: docket ical export > ~/public/docket.ics")
 
     @OptionGroup var store: StoreOptions

@@ -11,14 +11,18 @@ struct Fork: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
     @Option(help: "The new todo's text.") var text: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("The new todo's due date, or none.", valueName: "date|none"), transform: DueInput.parse)
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("The new todo's due date, or none.", valueName: "date|none"),
+        transform: DueInput.parse)
     var due: DueInput?
     @Flag(help: "Mark the new todo done.") var done = false
     @Flag(help: "Mark the new todo open.") var open = false
 
     func validate() throws {
         if done && open { throw ValidationError("--done and --open cannot be used together") }
-        if let text, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw ValidationError("the text of a todo cannot be empty") }
+        if let text, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw ValidationError("the text of a todo cannot be empty")
+        }
     }
 
     func run() throws {

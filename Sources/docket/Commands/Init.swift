@@ -8,7 +8,9 @@ struct Init: ParsableCommand {
         abstract: "Make a folder a Docket store (a git repository with Docket's files).",
         discussion: "Example: docket init ~/lists")
 
-    @Argument(help: ArgumentHelp("The folder (default: the one given with -C, else $DOCKET_DIR, else ~/.docket).", valueName: "dir"))
+    @Argument(
+        help: ArgumentHelp(
+            "The folder (default: the one given with -C, else $DOCKET_DIR, else ~/.docket).", valueName: "dir"))
     var directory: String?
     @OptionGroup var store: StoreOptions
 
@@ -20,7 +22,9 @@ struct Init: ParsableCommand {
         if existed {
             let added = try store.addMergeAttributes()
             _ = prepared(store, quietly: true)
-            print("\(store.root.path) is already a Docket store" + (added ? "; git's merge driver is now set up for it" : ""))
+            print(
+                "\(store.root.path) is already a Docket store"
+                    + (added ? "; git's merge driver is now set up for it" : ""))
         } else {
             print("Created a Docket store in \(store.root.path)")
         }

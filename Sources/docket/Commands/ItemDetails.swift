@@ -10,20 +10,27 @@ struct Tag: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openTodos) var id: String
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+tag to add, -tag to remove.", valueName: "+tag|-tag")) var changes: [String] = []
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+tag to add, -tag to remove.", valueName: "+tag|-tag"))
+    var changes: [String] = []
 
     var parsed: (add: [String], remove: [String]) {
         get throws {
-            var add: [String] = [], remove: [String] = []
+            var add: [String] = []
+            var remove: [String] = []
             for word in changes {
                 guard let sign = word.first, sign == "+" || sign == "-", word.count > 1 else {
-                    throw ValidationError("'\(Output.safe(word))' is neither +tag nor -tag: docket tag <id> +home -work")
+                    throw ValidationError(
+                        "'\(Output.safe(word))' is neither +tag nor -tag: docket tag <id> +home -work")
                 }
                 let tag = String(word.dropFirst())
-                if let problem = Tags.problem(with: tag) { throw ValidationError("'\(Output.safe(word))' is not a tag: \(problem)") }
+                if let problem = Tags.problem(with: tag) {
+                    throw ValidationError("'\(Output.safe(word))' is not a tag: \(problem)")
+                }
                 if sign == "+" { add.append(tag) } else { remove.append(tag) }
             }
-            if add.isEmpty && remove.isEmpty { throw ValidationError("give tags to add (+tag) or remove (-tag): docket tag <id> +home -work") }
+            if add.isEmpty && remove.isEmpty {
+                throw ValidationError("give tags to add (+tag) or remove (-tag): docket tag <id> +home -work")
+            }
             return (add, remove)
         }
     }
@@ -33,11 +40,13 @@ struct Tag: ParsableCommand {
     func run() throws {
         let store = try self.store.open()
         let (add, remove) = try parsed
-        let changed = try store.changeEntry(try store.entryRef(id), todo: { $0.alter(.tagging(add: add, remove: remove)) },
-                                            task: { $0.alter(by: .tagging(add: add, remove: remove)) })
+        let changed = try store.changeEntry(
+            try store.entryRef(id), todo: { $0.alter(.tagging(add: add, remove: remove)) },
+            task: { $0.alter(by: .tagging(add: add, remove: remove)) })
         let tags = changed.after.tags
-        print("\(changed.before == changed.after ? "Unchanged" : "Tagged"): \(Output.safe(changed.after.text))  "
-              + (tags.isEmpty ? Output.dim("no tags") : Output.cyan(Shown.tags(tags))))
+        print(
+            "\(changed.before == changed.after ? "Unchanged" : "Tagged"): \(Output.safe(changed.after.text))  "
+                + (tags.isEmpty ? Output.dim("no tags") : Output.cyan(Shown.tags(tags))))
     }
 }
 
@@ -54,9 +63,12 @@ struct SetPriority: ParsableCommand {
     func run() throws {
         let store = try self.store.open()
         let value = priority.priority
-        let changed = try store.changeEntry(try store.entryRef(id), todo: { $0.alter(.priority(value)) },
-                                            task: { $0.alter(by: .setting(.priority(to: value))) })
-        print("\(changed.before == changed.after ? "Unchanged" : "Priority \(value?.rawValue ?? "none")"): \(Output.safe(changed.after.text))")
+        let changed = try store.changeEntry(
+            try store.entryRef(id), todo: { $0.alter(.priority(value)) },
+            task: { $0.alter(by: .setting(.priority(to: value))) })
+        print(
+            "\(changed.before == changed.after ? "Unchanged" : "Priority \(value?.rawValue ?? "none")"): \(Output.safe(changed.after.text))"
+        )
     }
 }
 
@@ -75,13 +87,16 @@ struct NoteCommand: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openTodos) var id: String
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("What the note says (quotes optional).", valueName: "text")) var words: [String] = []
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("What the note says (quotes optional).", valueName: "text"))
+    var words: [String] = []
     @Option(help: ArgumentHelp("Set the text of this note instead.", valueName: "n")) var edit: Int?
     @Option(help: ArgumentHelp("Remove this note.", valueName: "n")) var remove: Int?
 
     func validate() throws {
         if edit != nil && remove != nil { throw ValidationError("--edit and --remove cannot be used together") }
-        if remove != nil, !words.isEmpty { throw ValidationError("--remove takes no text: docket note <id> --remove <n>") }
+        if remove != nil, !words.isEmpty {
+            throw ValidationError("--remove takes no text: docket note <id> --remove <n>")
+        }
         if remove == nil { _ = try TextWords.join(words, what: "a note", command: NoteCommand.self) }
     }
 
@@ -92,20 +107,29 @@ struct NoteCommand: ParsableCommand {
         if let number = edit ?? remove {
             let notes = try store.entry(ref).notes
             guard notes.indices.contains(number - 1) else {
-                throw ValidationError(notes.isEmpty ? "it has no notes" : "it has notes 1 to \(notes.count); 'docket show \(id)' lists them")
+                throw ValidationError(
+                    notes.isEmpty
+                        ? "it has no notes" : "it has notes 1 to \(notes.count); 'docket show \(id)' lists them")
             }
             let note = notes[number - 1]
-            change = remove != nil ? .remove(note.id) : .edit(note.id, text: try TextWords.join(words, what: "a note", command: NoteCommand.self))
+            change =
+                remove != nil
+                ? .remove(note.id)
+                : .edit(note.id, text: try TextWords.join(words, what: "a note", command: NoteCommand.self))
         } else {
             change = .add(Note(text: try TextWords.join(words, what: "a note", command: NoteCommand.self)))
         }
-        let changed = try store.changeEntry(ref, todo: { $0.alter(.noting(change)) }, task: { $0.alter(by: .noting(change)) })
-        let verb = switch change {
-        case .add: "Noted"
-        case .edit: "Note edited"
-        case .remove: "Note removed"
-        }
-        print("\(changed.before == changed.after ? "Unchanged" : verb): \(Output.safe(changed.after.text)) (\(changed.after.notes.count) \(changed.after.notes.count == 1 ? "note" : "notes"))")
+        let changed = try store.changeEntry(
+            ref, todo: { $0.alter(.noting(change)) }, task: { $0.alter(by: .noting(change)) })
+        let verb =
+            switch change {
+            case .add: "Noted"
+            case .edit: "Note edited"
+            case .remove: "Note removed"
+            }
+        print(
+            "\(changed.before == changed.after ? "Unchanged" : verb): \(Output.safe(changed.after.text)) (\(changed.after.notes.count) \(changed.after.notes.count == 1 ? "note" : "notes"))"
+        )
     }
 }
 
@@ -126,8 +150,9 @@ struct Repeat: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
     @Argument(help: ArgumentHelp("How often, or none to stop.", valueName: "interval")) var words: [String]
-    @Option(help: ArgumentHelp("Count the next due date from: due or completion.", valueName: "due|completion"),
-            transform: RepeatInput.parseAnchor)
+    @Option(
+        help: ArgumentHelp("Count the next due date from: due or completion.", valueName: "due|completion"),
+        transform: RepeatInput.parseAnchor)
     var from: Recurrence.Anchor?
 
     var interval: Recurrence.Interval? {
@@ -149,8 +174,11 @@ struct Repeat: ParsableCommand {
         let changed = try store.updateTodo(try store.todoID(id)) { todo in
             guard let every else { return todo.alter(.recurrence(nil)) }
             let current = todo.recurrence
-            return todo.alter(.recurrence(Recurrence(every: every, from: from ?? current?.from ?? .due, series: current?.series ?? todo.id,
-                                                     occurrence: current?.occurrence ?? 1)))
+            return todo.alter(
+                .recurrence(
+                    Recurrence(
+                        every: every, from: from ?? current?.from ?? .due, series: current?.series ?? todo.id,
+                        occurrence: current?.occurrence ?? 1)))
         }
         let todo = changed.after
         if let recurrence = todo.recurrence {

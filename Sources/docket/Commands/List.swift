@@ -26,7 +26,8 @@ struct List: ParsableCommand {
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: ArgumentHelp("Words to search for in the text; +tag for a tag.", valueName: "word")) var arguments: [String] = []
+    @Argument(help: ArgumentHelp("Words to search for in the text; +tag for a tag.", valueName: "word")) var arguments:
+        [String] = []
 
     /// The words searched for, without the +tag ones.
     var words: [String] { arguments.filter { !isTag($0) } }
@@ -38,20 +39,29 @@ struct List: ParsableCommand {
     @Flag(help: "Only those due on an earlier day.") var overdue = false
     @Flag(help: "Only those due today.") var today = false
     @Flag(help: "Only those due from today to the end of this week (Sunday).") var week = false
-    @Option(parsing: .unconditional, help: ArgumentHelp("Only those due before this date.", valueName: "date"), transform: { try DateInput.parseDay($0) })
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Only those due before this date.", valueName: "date"),
+        transform: { try DateInput.parseDay($0) })
     var before: Date?
-    @Option(name: .customLong("done-since"), parsing: .unconditional, help: ArgumentHelp("Only those done since this date.", valueName: "date"),
-            transform: { try DateInput.parse($0, since: true) })
+    @Option(
+        name: .customLong("done-since"), parsing: .unconditional,
+        help: ArgumentHelp("Only those done since this date.", valueName: "date"),
+        transform: { try DateInput.parse($0, since: true) })
     var doneSince: Date?
-    @Option(help: ArgumentHelp("List this project's tasks (its id or a unique prefix).", valueName: "project")) var project: String?
-    @Option(name: [.customShort("n"), .customLong("limit")], help: ArgumentHelp("At most this many.", valueName: "count")) var limit: Int?
+    @Option(help: ArgumentHelp("List this project's tasks (its id or a unique prefix).", valueName: "project"))
+    var project: String?
+    @Option(
+        name: [.customShort("n"), .customLong("limit")], help: ArgumentHelp("At most this many.", valueName: "count"))
+    var limit: Int?
     @Flag(help: "Print JSON for scripts.") var json = false
 
     func validate() throws {
         if all && done { throw ValidationError("--all and --done cannot be used together") }
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
         if let option = words.first(where: TextWords.looksLikeOption) {
-            let near = Suggest.nearest(option, among: DeclaredOptions.names(of: List.self)).map { "; did you mean '\($0)'?" } ?? ""
+            let near =
+                Suggest.nearest(option, among: DeclaredOptions.names(of: List.self)).map { "; did you mean '\($0)'?" }
+                ?? ""
             throw ValidationError("unknown option '\(Output.safe(option))'\(near)")
         }
     }
@@ -77,7 +87,8 @@ struct List: ParsableCommand {
         for problem in problems { Output.warning(problem.warning) }
         if json {
             // Todos as in their files (the shape `list --json` has always had); tasks with their kind and project.
-            let todos = entries.compactMap { entry -> TodoItem? in if case let .todo(todo) = entry { todo } else { nil } }
+            let todos = entries.compactMap { entry -> TodoItem? in if case let .todo(todo) = entry { todo } else { nil }
+            }
             return try projects == nil ? Output.json(todos) : Output.json(entries)
         }
         if entries.isEmpty { return print(emptyText(tasks: projects != nil)) }
@@ -128,7 +139,8 @@ func line(_ entry: Entry, now: Date, relative days: inout RelativeDays, showProj
     }
     if let due = entry.dueDate {
         let relative = days.text(for: due)
-        shown += "  " + (relative.hasPrefix("overdue") && !entry.isDone ? Output.red(relative) : Output.yellow(relative))
+        shown +=
+            "  " + (relative.hasPrefix("overdue") && !entry.isDone ? Output.red(relative) : Output.yellow(relative))
     }
     return shown
 }

@@ -17,7 +17,10 @@ struct Log: ParsableCommand {
     @Flag(help: "Print JSON for scripts.") var json = false
 
     struct Shown: Encodable {
-        struct Author: Encodable { let name: String; let email: String }
+        struct Author: Encodable {
+            let name: String
+            let email: String
+        }
         let commit: String
         let date: String
         let author: Author
@@ -28,10 +31,13 @@ struct Log: ParsableCommand {
     func run() throws {
         let commits = try store.open().log(limit: count)
         if json {
-            return try Output.json(commits.map {
-                Shown(commit: $0.id.description, date: ISODate.string(from: $0.date), author: Shown.Author(name: $0.authorName, email: $0.authorEmail),
-                      message: $0.message, parents: $0.parents.map(\.description))
-            })
+            return try Output.json(
+                commits.map {
+                    Shown(
+                        commit: $0.id.description, date: ISODate.string(from: $0.date),
+                        author: Shown.Author(name: $0.authorName, email: $0.authorEmail),
+                        message: $0.message, parents: $0.parents.map(\.description))
+                })
         }
         for commit in commits {
             print("\(Output.yellow(commit.id.short))  \(DateInput.show(commit.date))  \(Output.safe(commit.summary))")

@@ -30,9 +30,11 @@ struct MergeDriver: ParsableCommand {
             // NB: a rebase, cherry-pick, revert, stash or squash makes no merge commit, so nothing would record a
             // value the merge discards; git is stopped on the file instead, and 'docket sync' finishes with a record.
             if report.losesValues && !FileMerge.runsInsideMergeCommit() {
-                FileHandle.standardError.write(Data(("docket: \(Output.safe(path)): both sides changed the same value, and git is replaying "
-                    + "changes without a merge commit to record the one Docket's merge would discard; run 'docket sync' to finish with a record "
-                    + "('docket merges' lists it)\n").utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        ("docket: \(Output.safe(path)): both sides changed the same value, and git is replaying "
+                            + "changes without a merge commit to record the one Docket's merge would discard; run 'docket sync' to finish with a record "
+                            + "('docket merges' lists it)\n").utf8))
                 throw ExitCode(1)
             }
             try data.write(to: URL(fileURLWithPath: ours), options: .atomic)

@@ -21,7 +21,8 @@ struct Merges: ParsableCommand {
         defaultSubcommand: ShowMerges.self)
 
     struct ShowMerges: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the last merges and their decisions (the default).")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show the last merges and their decisions (the default).")
 
         @OptionGroup var store: StoreOptions
         @Option(name: .customShort("n"), help: "How many merges to show.") var count = 10
@@ -32,14 +33,16 @@ struct Merges: ParsableCommand {
             if json { return try Output.json(merges) }
             if merges.isEmpty { return print("No merges yet.") }
             for merge in merges {
-                print("\(Output.yellow(String(merge.commit.prefix(7))))  \(DateInput.show(merge.date))  \(Output.safe(merge.report.summary))"
-                    + (merge.madeByGit ? Output.dim("  (merged by git with Docket's rules)") : ""))
+                print(
+                    "\(Output.yellow(String(merge.commit.prefix(7))))  \(DateInput.show(merge.date))  \(Output.safe(merge.report.summary))"
+                        + (merge.madeByGit ? Output.dim("  (merged by git with Docket's rules)") : ""))
                 let lost = merge.report.lostValues
                 for item in merge.report.items {
                     let removalNumber = lost.first { $0.item == item && $0.field == nil }?.number
                     // NB: an item's lines are its fields', in order, then its removal's, then its stopped slips'.
                     for (index, line) in item.lines.enumerated() {
-                        let number = index < item.fields.count
+                        let number =
+                            index < item.fields.count
                             ? lost.first { $0.item == item && $0.field == item.fields[index] }?.number
                             : (index == item.fields.count && item.removal != nil ? removalNumber : nil)
                         print("  " + (number.map { Output.bold("[\($0)]") + " " } ?? "") + Output.safe(line))
@@ -56,13 +59,16 @@ struct Merges: ParsableCommand {
             discussion: "The numbers are those 'docket merges' shows.\n\nExample: docket merges restore 9c1e2f0 1")
 
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The merge commit's id or a prefix of it (7 characters, as 'docket merges' shows).") var merge: String
+        @Argument(help: "The merge commit's id or a prefix of it (7 characters, as 'docket merges' shows).") var merge:
+            String
         @Argument(help: "The number of the lost value.") var number: Int
 
         func run() throws {
             let restored = try store.open().restoreLost(merge: merge, number: number)
             let what = restored.lost.field.map { "\($0.field) \"\($0.lost ?? "")\"" } ?? "the edit the removal won over"
-            print("Restored \(restored.lost.item.kind) '\(Output.safe(restored.label))' \(Output.safe(what)); commit and sync to share it")
+            print(
+                "Restored \(restored.lost.item.kind) '\(Output.safe(restored.label))' \(Output.safe(what)); commit and sync to share it"
+            )
         }
     }
 }

@@ -25,8 +25,9 @@ struct Monitor: ParsableCommand {
         defaultSubcommand: Status.self)
 
     struct On: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "on", abstract: "Start the monitor, and start it again when it is found stopped.",
-                                                        discussion: "Example: docket monitor on")
+        static let configuration = CommandConfiguration(
+            commandName: "on", abstract: "Start the monitor, and start it again when it is found stopped.",
+            discussion: "Example: docket monitor on")
         @OptionGroup var store: StoreOptions
 
         func run() throws {
@@ -37,13 +38,16 @@ struct Monitor: ParsableCommand {
                 let reason = store.monitorProblem.map { Output.safe($0) } ?? "it did not answer within 5 seconds"
                 throw ShownError(message: "the change monitor could not start, so it stays off: \(reason)")
             }
-            print("The change monitor is on: status and commit look only in folders that changed. 'docket monitor off' turns it off.")
+            print(
+                "The change monitor is on: status and commit look only in folders that changed. 'docket monitor off' turns it off."
+            )
         }
     }
 
     struct Off: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "off", abstract: "Stop the monitor and keep it off.",
-                                                        discussion: "Example: docket monitor off")
+        static let configuration = CommandConfiguration(
+            commandName: "off", abstract: "Stop the monitor and keep it off.",
+            discussion: "Example: docket monitor off")
         @OptionGroup var store: StoreOptions
 
         func run() throws {
@@ -54,8 +58,9 @@ struct Monitor: ParsableCommand {
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "status", abstract: "Say whether the monitor is on and runs (the default).",
-                                                        discussion: "Example: docket monitor status")
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Say whether the monitor is on and runs (the default).",
+            discussion: "Example: docket monitor status")
         @OptionGroup var store: StoreOptions
 
         func run() throws {
@@ -66,7 +71,8 @@ struct Monitor: ParsableCommand {
             case (true, nil):
                 print("The change monitor is on but does not run now; the next status or commit starts it.")
                 if let problem = store.monitorProblem { print("Its last run: " + Output.safe(problem)) }
-            case let (false, running?): print("The change monitor is off, but one runs (\(running)); 'docket monitor off' stops it.")
+            case let (false, running?):
+                print("The change monitor is off, but one runs (\(running)); 'docket monitor off' stops it.")
             case (false, nil): print("The change monitor is off; 'docket monitor on' starts it.")
             }
         }
@@ -74,10 +80,13 @@ struct Monitor: ParsableCommand {
 
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "run", abstract: "Run the monitor in this terminal until Ctrl-C (what 'on' starts in the background).",
+            commandName: "run",
+            abstract: "Run the monitor in this terminal until Ctrl-C (what 'on' starts in the background).",
             discussion: "Example: docket monitor run")
         @OptionGroup var store: StoreOptions
-        @Flag(help: ArgumentHelp("Say nothing; write why it stops early to .git/docket/monitor.log.", visibility: .hidden)) var background = false
+        @Flag(
+            help: ArgumentHelp("Say nothing; write why it stops early to .git/docket/monitor.log.", visibility: .hidden)
+        ) var background = false
 
         func run() throws {
             let store = try self.store.open()

@@ -10,10 +10,12 @@ struct ProjectCommand: ParsableCommand {
         subcommands: [AddProject.self, ListProjects.self, ShowProject.self, RenameProject.self, RemoveProject.self])
 
     struct AddProject: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a project and print its short id.",
-                                                        discussion: "Example: docket project add \"Party\"")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a project and print its short id.",
+            discussion: "Example: docket project add \"Party\"")
         @OptionGroup var store: StoreOptions
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The project's title (quotes optional).", valueName: "title"))
+        @Argument(
+            parsing: .allUnrecognized, help: ArgumentHelp("The project's title (quotes optional).", valueName: "title"))
         var words: [String] = []
 
         var title: String { get throws { try TextWords.join(words, what: "a project's title") } }
@@ -30,7 +32,9 @@ struct ProjectCommand: ParsableCommand {
     struct ListProjects: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List the projects with their tasks' progress.",
-            discussion: "--json prints an array of projects, each with id, title, alterDate and its tasks (as in their files).\n\nExample: docket project list")
+            discussion:
+                "--json prints an array of projects, each with id, title, alterDate and its tasks (as in their files).\n\nExample: docket project list"
+        )
         @OptionGroup var store: StoreOptions
         @Flag(help: "Print JSON for scripts.") var json = false
 
@@ -40,7 +44,9 @@ struct ProjectCommand: ParsableCommand {
             if state.projects.isEmpty { return print("No projects.") }
             for project in state.projects {
                 let finished = project.tasks.filter { $0.state == .finished }.count
-                print("\(Output.dim(Output.short(project.id)))  \(project.shownTitle)  \(Output.dim("\(finished)/\(project.tasks.count) tasks finished"))")
+                print(
+                    "\(Output.dim(Output.short(project.id)))  \(project.shownTitle)  \(Output.dim("\(finished)/\(project.tasks.count) tasks finished"))"
+                )
             }
         }
     }
@@ -72,8 +78,9 @@ struct ProjectCommand: ParsableCommand {
     }
 
     struct RenameProject: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a project.",
-                                                        discussion: "Example: docket project rename 7c1e \"Garden party\"")
+        static let configuration = CommandConfiguration(
+            commandName: "rename", abstract: "Rename a project.",
+            discussion: "Example: docket project rename 7c1e \"Garden party\"")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The project's id or a unique prefix.") var id: String
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The new title (quotes optional).", valueName: "title"))
@@ -92,8 +99,9 @@ struct ProjectCommand: ParsableCommand {
     }
 
     struct RemoveProject: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a project with its tasks.",
-                                                        discussion: "Example: docket project rm 7c1e")
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove a project with its tasks.",
+            discussion: "Example: docket project rm 7c1e")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The project's id or a unique prefix.") var id: String
 

@@ -21,7 +21,8 @@ struct Report: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @Option(help: "Only this project (its id or a unique prefix).") var project: String?
     @Option(help: ArgumentHelp("Count time from this date: \(DateInput.forms).", valueName: "date")) var since: String?
-    @Option(help: ArgumentHelp("Count time until this date (a day counts whole).", valueName: "date")) var until: String?
+    @Option(help: ArgumentHelp("Count time until this date (a day counts whole).", valueName: "date")) var until:
+        String?
     @Flag(help: "Print JSON for scripts.") var json = false
     @Flag(help: "Print a CSV row per slip: project,task,start,stop,seconds.") var csv = false
 
@@ -44,7 +45,8 @@ struct Report: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let projects = try project.map { [try store.project(try store.projectID($0))] } ?? loadWarning(try store.load()).projects
+        let projects =
+            try project.map { [try store.project(try store.projectID($0))] } ?? loadWarning(try store.load()).projects
         let (from, to) = try range() ?? (nil, nil)
         let now = Date()
         if csv { return Output.export(Report.csv(projects, now: now, since: from, until: to)) }
@@ -54,8 +56,9 @@ struct Report: ParsableCommand {
         for project in report.projects {
             print("\(Output.safe(project.title))  \(duration(TimeInterval(project.seconds)))")
             for task in project.tasks where task.seconds > 0 || task.running || task.finished != nil {
-                print("  \(duration(TimeInterval(task.seconds)).padding(toLength: 8, withPad: " ", startingAt: 0))  \(Output.safe(task.title))\(task.running ? "  " + Output.green("(running)") : "")"
-                      + (task.finished.map { "  " + Output.dim("finished \(DateInput.show($0))") } ?? ""))
+                print(
+                    "  \(duration(TimeInterval(task.seconds)).padding(toLength: 8, withPad: " ", startingAt: 0))  \(Output.safe(task.title))\(task.running ? "  " + Output.green("(running)") : "")"
+                        + (task.finished.map { "  " + Output.dim("finished \(DateInput.show($0))") } ?? ""))
             }
         }
         print("Total  \(duration(TimeInterval(report.seconds)))")
@@ -68,8 +71,10 @@ struct Report: ParsableCommand {
             var text = text
             if let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) { text = "'" + text }
             // NB: by scalar: "\r\n" is one Character, equal to neither "\r" nor "\n".
-            let quoted = text.unicodeScalars.contains { ",\"\n\r".unicodeScalars.contains($0) || $0.properties.generalCategory == .control
-                || $0.value == 0x2028 || $0.value == 0x2029 }
+            let quoted = text.unicodeScalars.contains {
+                ",\"\n\r".unicodeScalars.contains($0) || $0.properties.generalCategory == .control
+                    || $0.value == 0x2028 || $0.value == 0x2029
+            }
             return quoted ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
         }
         var rows = ["project,task,start,stop,seconds"]
@@ -78,9 +83,13 @@ struct Report: ParsableCommand {
                 for slip in task.timeSlips {
                     let (start, stop) = slip.clipped(now: now, since: since, before: until)
                     guard stop > start || (slip.isRunning && stop >= start && until == nil) else { continue }
-                    let shownStop = slip.isRunning && (until == nil || until! > now) ? "" : DocketJSON.string(from: stop)
-                    rows.append([field(project.title), field(task.title), DocketJSON.string(from: start), shownStop,
-                                 String(Int(stop.timeIntervalSince(start)))].joined(separator: ","))
+                    let shownStop =
+                        slip.isRunning && (until == nil || until! > now) ? "" : DocketJSON.string(from: stop)
+                    rows.append(
+                        [
+                            field(project.title), field(task.title), DocketJSON.string(from: start), shownStop,
+                            String(Int(stop.timeIntervalSince(start))),
+                        ].joined(separator: ","))
                 }
             }
         }

@@ -9,7 +9,8 @@ struct Show: ParsableCommand {
         discussion: "--json prints the item as in its file.\n\nExample: docket show 3f2a")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's or task's id or a unique prefix of it.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix of it.", completion: Completions.openTodos) var id:
+        String
     @Flag(help: "Print JSON for scripts.") var json = false
 
     func run() throws {
@@ -20,7 +21,10 @@ struct Show: ParsableCommand {
             if json { return try Output.json(todo) }
             var rows = [
                 ("id", todo.id.uuidString.lowercased()),
-                ("state", todo.completed ? "done" + (todo.completedDate.map { " \(DateInput.show($0))" } ?? "") : "open"),
+                (
+                    "state",
+                    todo.completed ? "done" + (todo.completedDate.map { " \(DateInput.show($0))" } ?? "") : "open"
+                ),
                 ("due", todo.dueDate.map { "\(DateInput.show($0)) (\(DateInput.relative($0)))" } ?? "none"),
             ]
             rows += details(entry)
@@ -28,12 +32,16 @@ struct Show: ParsableCommand {
                 var text = "\(recurrence.description), instance \(recurrence.occurrence)"
                 if !todo.completed {
                     let next = recurrence.nextDue(due: todo.dueDate, done: Date())
-                    text += "; when done, the next is due \(recurrence.from == .due ? "" : "about ")\(DateInput.show(next))"
+                    text +=
+                        "; when done, the next is due \(recurrence.from == .due ? "" : "about ")\(DateInput.show(next))"
                 }
                 rows.append(("repeats", text))
             }
             rows += kept(todo.kept)
-            rows += [("created", DateInput.show(todo.creationDate)), ("changed", todo.alterDate.map(DateInput.show) ?? "never")]
+            rows += [
+                ("created", DateInput.show(todo.creationDate)),
+                ("changed", todo.alterDate.map(DateInput.show) ?? "never"),
+            ]
             print(todo.shownText)
             printRows(rows)
         case let .task(task, project):
@@ -49,14 +57,20 @@ struct Show: ParsableCommand {
                 var text = "\(recurrence.description), instance \(recurrence.occurrence)"
                 if task.state != .finished {
                     let next = recurrence.nextDue(due: task.dueDate.date, done: Date())
-                    text += "; when finished, the next is due \(recurrence.from == .due ? "" : "about ")\(DateInput.show(next))"
+                    text +=
+                        "; when finished, the next is due \(recurrence.from == .due ? "" : "about ")\(DateInput.show(next))"
                 }
                 rows.append(("repeats", text))
             }
             rows += kept(task.kept)
-            rows += [("time", "\(task.timeSlips.count) \(task.timeSlips.count == 1 ? "slip" : "slips")\(task.runningSlip == nil ? "" : ", one running")"),
-                     ("created", task.creationDate.map(DateInput.show) ?? "unknown"),
-                     ("changed", task.alterDate.map(DateInput.show) ?? "never")]
+            rows += [
+                (
+                    "time",
+                    "\(task.timeSlips.count) \(task.timeSlips.count == 1 ? "slip" : "slips")\(task.runningSlip == nil ? "" : ", one running")"
+                ),
+                ("created", task.creationDate.map(DateInput.show) ?? "unknown"),
+                ("changed", task.alterDate.map(DateInput.show) ?? "never"),
+            ]
             print(task.shownTitle)
             printRows(rows)
         }
@@ -70,7 +84,10 @@ struct Show: ParsableCommand {
     }
 
     private func details(_ entry: Entry) -> [(String, String)] {
-        [("priority", entry.priority?.rawValue ?? "none"), ("tags", entry.tags.isEmpty ? "none" : Shown.tags(entry.tags))]
+        [
+            ("priority", entry.priority?.rawValue ?? "none"),
+            ("tags", entry.tags.isEmpty ? "none" : Shown.tags(entry.tags)),
+        ]
     }
 
     /// Another tool's keys the item keeps for an export back to it: "taskwarrior: estimate, wait".

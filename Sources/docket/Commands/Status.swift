@@ -19,7 +19,12 @@ struct Status: ParsableCommand {
     @Flag(help: "Print JSON for scripts.") var json = false
 
     struct Shown: Encodable {
-        struct Change: Encodable { let path: String; let change: String; let item: String?; let description: String }
+        struct Change: Encodable {
+            let path: String
+            let change: String
+            let item: String?
+            let description: String
+        }
         let unfinishedGitOperation: String?
         let changes: [Change]
     }
@@ -28,15 +33,17 @@ struct Status: ParsableCommand {
         let store = try self.store.open()
         if json {
             let changes = try store.status().filter { $0.kind != .removalRecorded }.map { change -> Shown.Change in
-                let (word, item): (String, ItemDecision.Kind?) = switch change.kind {
-                case let .added(kind): ("added", kind)
-                case let .changed(kind): ("changed", kind)
-                case let .removed(kind): ("removed", kind)
-                case .unreadable: ("unreadable", nil)
-                case let .conflicted(kind): ("conflicted", kind)
-                case .removalRecorded, .file: ("file", nil)
-                }
-                return Shown.Change(path: change.path, change: word, item: item?.rawValue, description: change.description)
+                let (word, item): (String, ItemDecision.Kind?) =
+                    switch change.kind {
+                    case let .added(kind): ("added", kind)
+                    case let .changed(kind): ("changed", kind)
+                    case let .removed(kind): ("removed", kind)
+                    case .unreadable: ("unreadable", nil)
+                    case let .conflicted(kind): ("conflicted", kind)
+                    case .removalRecorded, .file: ("file", nil)
+                    }
+                return Shown.Change(
+                    path: change.path, change: word, item: item?.rawValue, description: change.description)
             }
             let operation = store.unfinishedGitOperation.map { operation -> String in
                 switch operation {
@@ -50,12 +57,15 @@ struct Status: ParsableCommand {
             return try Output.json(Shown(unfinishedGitOperation: operation, changes: changes))
         }
         if store.hasInterruptedUpdate {
-            print("A pull was interrupted while it wrote the store's files; the next command that changes the store "
-                + "(a commit, sync, edit, add, done…) finishes it first.")
+            print(
+                "A pull was interrupted while it wrote the store's files; the next command that changes the store "
+                    + "(a commit, sync, edit, add, done…) finishes it first.")
         }
         if let operation = store.unfinishedGitOperation {
-            print(Output.safe(StoreError.state(.unfinishedGitOperation(operation)).description.prefix(1).uppercased()
-                + StoreError.state(.unfinishedGitOperation(operation)).description.dropFirst()) + ".")
+            print(
+                Output.safe(
+                    StoreError.state(.unfinishedGitOperation(operation)).description.prefix(1).uppercased()
+                        + StoreError.state(.unfinishedGitOperation(operation)).description.dropFirst()) + ".")
         }
         let changes = try store.status().filter { $0.kind != .removalRecorded }
         if changes.isEmpty { return print("Nothing to commit; the store matches its last commit.") }

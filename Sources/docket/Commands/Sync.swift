@@ -21,8 +21,9 @@ func say(_ pushed: Pushed) {
     ProgressLine.clear()
     print("Pushed to \(Output.safe(pushed.remote)).")
     if let missing = pushed.remoteHeadNamesMissing {
-        Output.warning("\(pushed.remote)'s HEAD names the branch \(missing), which it does not have, so a plain 'git clone' of it checks out nothing; "
-            + "on the server, run 'git symbolic-ref HEAD refs/heads/\(pushed.branch)' in the repository")
+        Output.warning(
+            "\(pushed.remote)'s HEAD names the branch \(missing), which it does not have, so a plain 'git clone' of it checks out nothing; "
+                + "on the server, run 'git symbolic-ref HEAD refs/heads/\(pushed.branch)' in the repository")
     }
 }
 
@@ -30,7 +31,9 @@ struct Pull: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pull",
         abstract: "Fetch from a remote, then fast-forward or merge item by item (never stopping on a git conflict).",
-        discussion: "Refuses while there are uncommitted changes: commit them, or use 'docket sync'.\n\nExample: docket pull origin")
+        discussion:
+            "Refuses while there are uncommitted changes: commit them, or use 'docket sync'.\n\nExample: docket pull origin"
+    )
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The remote (default: origin, or the only one).") var remote: String?
@@ -82,13 +85,20 @@ struct Sync: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @Argument(help: "The remote (default: origin, or the only one).") var remote: String?
     @Flag(help: "Keep running, syncing when the store changes and every --interval.") var watch = false
-    @Option(help: ArgumentHelp("With --watch: how often to sync for other machines' changes (30s, 5m, 1h; default 5m).", valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "With --watch: how often to sync for other machines' changes (30s, 5m, 1h; default 5m).", valueName: "time")
+    )
     var interval: String?
-    @Option(help: ArgumentHelp("With --watch: how long the store must be still before a change is synced (default 2s).", valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "With --watch: how long the store must be still before a change is synced (default 2s).", valueName: "time")
+    )
     var delay: String?
     @Option(help: ArgumentHelp("With --watch: append the log to this file instead of printing it.", valueName: "file"))
     var log: String?
-    @Flag(help: "With --watch: exit quietly if another watcher runs for this store (for cron).") var unlessWatching = false
+    @Flag(help: "With --watch: exit quietly if another watcher runs for this store (for cron).") var unlessWatching =
+        false
     @Flag(help: "Skip git's pre-commit, commit-msg and pre-push hooks, as git's --no-verify does.") var noVerify = false
 
     func validate() throws {
@@ -117,15 +127,17 @@ struct Sync: ParsableCommand {
 extension Sync {
     func runWatching() throws {
         let store = try self.store.open()
-        let watcher = SyncWatcher(root: store.root, remote: remote, interval: try WatchInterval.parse(interval ?? "5m", option: "--interval"),
-                                  delay: try WatchInterval.parse(delay ?? "2s", option: "--delay"), log: try WatchLog(file: log))
+        let watcher = SyncWatcher(
+            root: store.root, remote: remote, interval: try WatchInterval.parse(interval ?? "5m", option: "--interval"),
+            delay: try WatchInterval.parse(delay ?? "2s", option: "--delay"), log: try WatchLog(file: log))
         do {
             try watcher.run()
         } catch let busy as Store.AlreadyWatched {
             if unlessWatching { return }
             let pid = busy.pid.map(String.init) ?? "unknown"
-            throw ShownError(message: "another 'docket sync --watch' (pid \(pid)) is watching \(store.root.path) already; "
-                + "leave it running, or stop it with 'kill \(pid)' and start this one again")
+            throw ShownError(
+                message: "another 'docket sync --watch' (pid \(pid)) is watching \(store.root.path) already; "
+                    + "leave it running, or stop it with 'kill \(pid)' and start this one again")
         }
     }
 }

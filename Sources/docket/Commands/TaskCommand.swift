@@ -22,17 +22,23 @@ struct TaskCommand: ParsableCommand {
         commandName: "task",
         abstract: "Add, change and remove a project's tasks, and record time on them.",
         discussion: "Example: docket task add 7c1e \"Buy Beer\" --due saturday",
-        subcommands: [AddTask.self, SetState.self, SetDue.self, RenameTask.self, RemoveTask.self, Start.self, Stop.self])
+        subcommands: [
+            AddTask.self, SetState.self, SetDue.self, RenameTask.self, RemoveTask.self, Start.self, Stop.self,
+        ])
 
     struct AddTask: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a task to a project and print its short id.",
-                                                        discussion: "Example: docket task add 7c1e \"Buy Beer\" --due saturday")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Add a task to a project and print its short id.",
+            discussion: "Example: docket task add 7c1e \"Buy Beer\" --due saturday")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The project's id or a unique prefix.") var project: String
-        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The task's title (quotes optional).", valueName: "title"))
+        @Argument(
+            parsing: .allUnrecognized, help: ArgumentHelp("The task's title (quotes optional).", valueName: "title"))
         var words: [String] = []
-        @Option(parsing: .unconditional, help: ArgumentHelp("When it is due: \(DateInput.forms); none for no date.", valueName: "date"),
-                transform: DueInput.parse)
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("When it is due: \(DateInput.forms); none for no date.", valueName: "date"),
+            transform: DueInput.parse)
         var due: DueInput?
 
         var title: String { get throws { try TextWords.join(words, what: "a task's title", command: Self.self) } }
@@ -49,34 +55,40 @@ struct TaskCommand: ParsableCommand {
     }
 
     struct SetState: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "state", abstract: "Set a task's state.",
-                                                        discussion: "Example: docket task state 5d2f in-progress")
+        static let configuration = CommandConfiguration(
+            commandName: "state", abstract: "Set a task's state.",
+            discussion: "Example: docket task state 5d2f in-progress")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The task's id or a unique prefix.") var task: String
         @Argument(help: "unfinished, in-progress or finished.") var state: TaskState
 
         func run() throws {
-            try changeTask(task, store: try store.open(), .setting(.state(to: state)), done: "is now \(state == .inProgress ? "in progress" : state.rawValue)")
+            try changeTask(
+                task, store: try store.open(), .setting(.state(to: state)),
+                done: "is now \(state == .inProgress ? "in progress" : state.rawValue)")
         }
     }
 
     struct SetDue: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "due", abstract: "Set or clear a task's due date.",
-                                                        discussion: "Dates: \(DateInput.forms); 'none' clears it.\n\nExample: docket task due 5d2f +3d")
+        static let configuration = CommandConfiguration(
+            commandName: "due", abstract: "Set or clear a task's due date.",
+            discussion: "Dates: \(DateInput.forms); 'none' clears it.\n\nExample: docket task due 5d2f +3d")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The task's id or a unique prefix.") var task: String
         @OptionGroup var due: DueWords
 
         func run() throws {
             let date = try due.date
-            try changeTask(task, store: try store.open(), .setting(.dueDate(to: DueDate(date))),
-                           done: date.map { DateInput.relative($0) } ?? "has no due date")
+            try changeTask(
+                task, store: try store.open(), .setting(.dueDate(to: DueDate(date))),
+                done: date.map { DateInput.relative($0) } ?? "has no due date")
         }
     }
 
     struct RenameTask: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a task.",
-                                                        discussion: "Example: docket task rename 5d2f \"Buy more beer\"")
+        static let configuration = CommandConfiguration(
+            commandName: "rename", abstract: "Rename a task.",
+            discussion: "Example: docket task rename 5d2f \"Buy more beer\"")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The task's id or a unique prefix.") var task: String
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The new title (quotes optional).", valueName: "title"))
@@ -92,8 +104,9 @@ struct TaskCommand: ParsableCommand {
     }
 
     struct RemoveTask: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a task from its project.",
-                                                        discussion: "Example: docket task rm 5d2f")
+        static let configuration = CommandConfiguration(
+            commandName: "rm", abstract: "Remove a task from its project.",
+            discussion: "Example: docket task rm 5d2f")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The task's id or a unique prefix.") var task: String
 
@@ -105,30 +118,38 @@ struct TaskCommand: ParsableCommand {
     }
 
     struct Start: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "start", abstract: "Start recording time on a task.",
-                                                        discussion: "Example: docket task start 5d2f")
+        static let configuration = CommandConfiguration(
+            commandName: "start", abstract: "Start recording time on a task.",
+            discussion: "Example: docket task start 5d2f")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The task's id or a unique prefix.") var task: String
 
         func run() throws {
-            try changeTask(task, store: try store.open(), .recording(.start), done: "recording time", unchanged: "is already recording time")
+            try changeTask(
+                task, store: try store.open(), .recording(.start), done: "recording time",
+                unchanged: "is already recording time")
         }
     }
 
     struct Stop: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "stop", abstract: "Stop recording time on a task.",
-                                                        discussion: "Example: docket task stop 5d2f")
+        static let configuration = CommandConfiguration(
+            commandName: "stop", abstract: "Stop recording time on a task.",
+            discussion: "Example: docket task stop 5d2f")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The task's id or a unique prefix.") var task: String
 
         func run() throws {
-            try changeTask(task, store: try store.open(), .recording(.stop), done: "stopped recording", unchanged: "was not recording time")
+            try changeTask(
+                task, store: try store.open(), .recording(.stop), done: "stopped recording",
+                unchanged: "was not recording time")
         }
     }
 }
 
 /// Applies one change to a task and says what happened.
-func changeTask(_ typed: String, store: Store, _ change: ProjectTask.Change, done: String, unchanged: String? = nil) throws {
+func changeTask(_ typed: String, store: Store, _ change: ProjectTask.Change, done: String, unchanged: String? = nil)
+    throws
+{
     let (taskID, projectID) = try store.taskID(typed)
     let changed = try store.updateTask(taskID, in: projectID) { $0.alter(by: change) }
     if let unchanged, changed.before == changed.after {

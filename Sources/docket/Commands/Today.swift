@@ -46,14 +46,16 @@ struct Today: ParsableCommand {
             text += (text.isEmpty ? "" : "\n") + Output.bold("Running") + "\n"
             for running in agenda.running {
                 guard case let .task(task, project) = running.task else { continue }
-                text += "  \(Output.dim(Output.short(task.id)))  \(task.shownTitle)\(Output.dim("  · \(project.shownTitle)"))  "
+                text +=
+                    "  \(Output.dim(Output.short(task.id)))  \(task.shownTitle)\(Output.dim("  · \(project.shownTitle)"))  "
                     + Output.green("for \(duration(now.timeIntervalSince(running.since)))") + "\n"
             }
         }
         section("Open", agenda.open.prefix(rest))
         if agenda.open.count > rest {
             let more = agenda.open.count - rest
-            text += "  " + Output.dim("… and \(more) more \(more == 1 ? "todo" : "todos") ('docket list' shows all)") + "\n"
+            text +=
+                "  " + Output.dim("… and \(more) more \(more == 1 ? "todo" : "todos") ('docket list' shows all)") + "\n"
         }
         Output.write(text)
     }

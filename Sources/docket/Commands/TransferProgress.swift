@@ -28,15 +28,17 @@ enum ProgressLine {
 
     static func show(_ progress: TransferProgress) {
         guard Date().timeIntervalSince(started) >= delay else { return }
-        let verb = switch progress.stage {
-        case .receiving: "Receiving objects"
-        case .sending: "Sending objects"
-        case .checking: "Checking files"
-        case .writing: "Writing files"
-        }
+        let verb =
+            switch progress.stage {
+            case .receiving: "Receiving objects"
+            case .sending: "Sending objects"
+            case .checking: "Checking files"
+            case .writing: "Writing files"
+            }
         var text = verb + ": "
         if progress.objectsTotal > 0 {
-            text += "\(progress.objectsDone * 100 / progress.objectsTotal)% (\(progress.objectsDone)/\(progress.objectsTotal))"
+            text +=
+                "\(progress.objectsDone * 100 / progress.objectsTotal)% (\(progress.objectsDone)/\(progress.objectsTotal))"
         } else {
             text += "\(progress.objectsDone)"
         }
@@ -50,7 +52,8 @@ enum ProgressLine {
     }
 
     /// Seconds a command runs before its progress shows.
-    static let delay = ProcessInfo.processInfo.environment["DOCKET_PROGRESS_DELAY"].flatMap(Double.init).map { max(0, $0) } ?? 1
+    static let delay =
+        ProcessInfo.processInfo.environment["DOCKET_PROGRESS_DELAY"].flatMap(Double.init).map { max(0, $0) } ?? 1
 
     /// Clears the line, if one was drawn, so what follows starts on a clean line.
     static func clear() {

@@ -33,23 +33,29 @@ struct Undo: ParsableCommand {
             let entries = try store.undoable()
             if entries.isEmpty { return print("Nothing to undo.") }
             for (index, entry) in entries.enumerated() {
-                print("\(Output.bold(String(index + 1)))  \(Output.dim(DateInput.show(entry.date)))  \(Output.safe(entry.action))  "
-                      + (entry.tooLarge.map { "\($0) items, too many to undo" } ?? Output.safe(summary(entry.items))))
+                print(
+                    "\(Output.bold(String(index + 1)))  \(Output.dim(DateInput.show(entry.date)))  \(Output.safe(entry.action))  "
+                        + (entry.tooLarge.map { "\($0) items, too many to undo" } ?? Output.safe(summary(entry.items))))
             }
             return
         }
         for outcome in try store.undo(count) {
             if let count = outcome.entry.tooLarge {
-                print("Cannot undo \(Output.safe(outcome.entry.action)): it changed \(count) items, too many to keep for undo; nothing changed, and it is off the list")
+                print(
+                    "Cannot undo \(Output.safe(outcome.entry.action)): it changed \(count) items, too many to keep for undo; nothing changed, and it is off the list"
+                )
                 continue
             }
-            let how = outcome.way == .restoredFiles ? "its files are back as they were" : "reversed by a new edit; commit and sync to share it"
+            let how =
+                outcome.way == .restoredFiles
+                ? "its files are back as they were" : "reversed by a new edit; commit and sync to share it"
             print("Undid \(Output.safe(outcome.entry.action)) (\(Output.safe(summary(outcome.entry.items)))): \(how)")
             for skipped in outcome.skipped { print("  kept \(Output.safe(skipped))") }
         }
     }
 
     private func summary(_ items: [String]) -> String {
-        items.count <= 2 ? items.joined(separator: ", ") : items.prefix(2).joined(separator: ", ") + " and \(items.count - 2) more"
+        items.count <= 2
+            ? items.joined(separator: ", ") : items.prefix(2).joined(separator: ", ") + " and \(items.count - 2) more"
     }
 }

@@ -22,10 +22,13 @@ struct SyncWatcher {
         defer { lock.release() }
         let watch = try FolderWatch(folders: [root.path])
         if !watch.unwatched.isEmpty {
-            log("Warning: \(watch.unwatched.count) folders cannot be watched (the system's limit, fs.inotify.max_user_watches, is reached); "
-                + "their changes are synced every \(WatchInterval.show(interval))")
+            log(
+                "Warning: \(watch.unwatched.count) folders cannot be watched (the system's limit, fs.inotify.max_user_watches, is reached); "
+                    + "their changes are synced every \(WatchInterval.show(interval))")
         }
-        log("Watching \(root.path): syncing when it changes and every \(WatchInterval.show(interval)); stop with Ctrl-C")
+        log(
+            "Watching \(root.path): syncing when it changes and every \(WatchInterval.show(interval)); stop with Ctrl-C"
+        )
         var nextSync = Date()
         var lastChange: Date?
         var failures = 0
@@ -71,7 +74,9 @@ struct SyncWatcher {
                 if let warning = hookWarning(run) { log("Warning: " + warning) }
             }
             let outcome = try store.sync(remote: remote, options: options) { committed in
-                if case let .committed(id, message) = committed { log("Committed \(id.prefix(7)): \(Output.safe(message))") }
+                if case let .committed(id, message) = committed {
+                    log("Committed \(id.prefix(7)): \(Output.safe(message))")
+                }
             }
             var lines = outcome.pulls.map { describe($0, remote: outcome.remote) }
             if let pushed = outcome.pushed {
@@ -82,7 +87,9 @@ struct SyncWatcher {
             store.packInBackgroundIfNeeded()
             return .synced
         } catch let StoreError.state(.locked(_, pid)) {
-            log("The store is busy (\(pid.map { "docket, pid \($0), is" } ?? "another docket is") changing it); trying again shortly")
+            log(
+                "The store is busy (\(pid.map { "docket, pid \($0), is" } ?? "another docket is") changing it); trying again shortly"
+            )
             return .busy
         } catch {
             log("Error: \(error)")
@@ -109,7 +116,9 @@ final class WatchLog: @unchecked Sendable {
         let path = Home.expand(file)
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
-            throw ValidationError("cannot write the log file \(path) (\(String(cString: strerror(errno)))); name a file in a folder you can write")
+            throw ValidationError(
+                "cannot write the log file \(path) (\(String(cString: strerror(errno)))); name a file in a folder you can write"
+            )
         }
         handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
