@@ -17,15 +17,19 @@ import XCTest
         ScratchHome.install()
         // DOCKET_SPECS=StoreSpec,SyncSpec runs only those specs, DOCKET_SPECS=DocketMergeSpecs a group
         // (a test target); unset, all run.
-        let chosen = ProcessInfo.processInfo.environment["DOCKET_SPECS"].map {
-            Set($0.split(separator: ",").map(String.init))
+        let environment = ProcessInfo.processInfo.environment
+        let chosen = environment["DOCKET_SPECS"].map { Set($0.split(separator: ",").map(String.init)) }
+        // DOCKET_SHARD=1/2 runs every second spec from the first (scripts/test runs two shards at once).
+        let shard = environment["DOCKET_SHARD"].flatMap { text -> (Int, Int)? in
+            let parts = text.split(separator: "/").compactMap { Int($0) }
+            return parts.count == 2 && parts[1] > 0 && (1...parts[1]).contains(parts[0]) ? (parts[0] - 1, parts[1]) : nil
         }
-        QCKMain(
-            all.filter { spec in
-                guard let chosen else { return true }
-                let module = String(reflecting: spec).split(separator: ".").first.map(String.init) ?? ""
-                return chosen.contains(String(describing: spec)) || chosen.contains(module)
-            })
+        let specs = all.filter { spec in
+            guard let chosen else { return true }
+            let module = String(reflecting: spec).split(separator: ".").first.map(String.init) ?? ""
+            return chosen.contains(String(describing: spec)) || chosen.contains(module)
+        }
+        QCKMain(specs.enumerated().filter { shard == nil || $0.offset % shard!.1 == shard!.0 }.map(\.element))
     }
 
     static let all: [QuickSpec.Type] = [
