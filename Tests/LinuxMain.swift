@@ -22,7 +22,8 @@ import XCTest
         // DOCKET_SHARD=1/2 runs every second spec from the first (scripts/test runs two shards at once).
         let shard = environment["DOCKET_SHARD"].flatMap { text -> (Int, Int)? in
             let parts = text.split(separator: "/").compactMap { Int($0) }
-            return parts.count == 2 && parts[1] > 0 && (1...parts[1]).contains(parts[0]) ? (parts[0] - 1, parts[1]) : nil
+            return parts.count == 2 && parts[1] > 0 && (1...parts[1]).contains(parts[0])
+                ? (parts[0] - 1, parts[1]) : nil
         }
         let specs = all.filter { spec in
             guard let chosen else { return true }

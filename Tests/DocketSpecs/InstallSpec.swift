@@ -1,8 +1,8 @@
 import DocketSpecSupport
 import Foundation
-import Synchronization
 import Nimble
 import Quick
+import Synchronization
 
 /// scripts/install as a user runs it, then a new bash, zsh and fish on a
 /// terminal: docket on the PATH, `man docket`, and TAB completing commands
