@@ -79,6 +79,7 @@ import XCTest
         HTTPSSpec.self,
         FaultSpec.self,
         ConvergenceSpec.self,
+        StoreQueueSpec.self,
         FolderCopySpec.self,
         FolderCopyPropertySpec.self,
         GitFuzzSpec.self,

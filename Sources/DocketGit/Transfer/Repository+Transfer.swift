@@ -11,6 +11,7 @@ extension Repository {
         try withRemote(name) { remote in
             let context = TransferContext(
                 options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
+            if context.isCancelled { throw TransferError.cancelled(url: context.url) }
             let prunes = try configBool("remote.\(name).prune") ?? configBool("fetch.prune") ?? false
             let only = prunes ? nil : branch.map { "refs/heads/" + $0 }
             if try fetchedFromFolder(remote, only: only, context: context) { return }
@@ -101,6 +102,7 @@ extension Repository {
         try withRemote(name) { remote in
             let context = TransferContext(
                 options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
+            if context.isCancelled { throw TransferError.cancelled(url: context.url) }
             if try pushedToFolder(remote, refspec: refspec, reference: reference, context: context) { return }
             var pushOptions = git_push_options()
             try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
@@ -133,6 +135,7 @@ extension Repository {
         try withRemote(name) { remote in
             let context = TransferContext(
                 options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
+            if context.isCancelled { throw TransferError.cancelled(url: context.url) }
             _ = try pushedToFolder(
                 remote, refspec: "\(local):\(remoteBranch)", reference: remoteBranch, context: context, repairOnly: true
             )
@@ -205,6 +208,7 @@ extension Repository {
     {
         _ = LibGit2Runtime.started
         let context = TransferContext(options: options, url: url)
+        if context.isCancelled { throw TransferError.cancelled(url: context.url) }
         var cloneOptions = git_clone_options()
         try check(git_clone_options_init(&cloneOptions, UInt32(GIT_CLONE_OPTIONS_VERSION)), "git_clone_options_init")
         // NB: asked first over a connection of its own; when that fails, the clone says why.

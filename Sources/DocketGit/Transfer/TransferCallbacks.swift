@@ -75,6 +75,9 @@ final class TransferContext {
         return proxy
     }
 
+    /// Whether the caller asked the transfer to stop (`TransferOptions.isCancelled`).
+    var isCancelled: Bool { options.isCancelled?() ?? false }
+
     /// Fills libgit2's callbacks for this transfer; `pushing` routes a push to a
     /// repository on this machine through `git receive-pack`, so its hooks run as they do for git.
     func install(into callbacks: inout git_remote_callbacks, pushing: Bool = false) {
@@ -89,11 +92,11 @@ final class TransferContext {
                 cert, valid: valid, host: host.map { String(cString: $0) } ?? "")
         }
         callbacks.sideband_progress = { text, length, payload in
+            let context = TransferContext.from(payload)
             if let text, length > 0 {
-                TransferContext.from(payload).heard(
-                    String(decoding: UnsafeRawBufferPointer(start: text, count: Int(length)), as: UTF8.self))
+                context.heard(String(decoding: UnsafeRawBufferPointer(start: text, count: Int(length)), as: UTF8.self))
             }
-            return 0
+            return context.isCancelled ? GIT_EUSER.rawValue : 0
         }
         callbacks.transfer_progress = { stats, payload in
             guard let stats = stats?.pointee else { return 0 }
@@ -102,13 +105,14 @@ final class TransferContext {
                 TransferProgress(
                     stage: .receiving, objectsDone: Int(stats.received_objects),
                     objectsTotal: Int(stats.total_objects), bytes: Int(stats.received_bytes)))
-            return 0
+            return context.isCancelled ? GIT_EUSER.rawValue : 0
         }
         callbacks.push_transfer_progress = { current, total, bytes, payload in
-            TransferContext.from(payload).progress.report(
+            let context = TransferContext.from(payload)
+            context.progress.report(
                 TransferProgress(
                     stage: .sending, objectsDone: Int(current), objectsTotal: Int(total), bytes: Int(bytes)))
-            return 0
+            return context.isCancelled ? GIT_EUSER.rawValue : 0
         }
         callbacks.push_update_reference = { reference, status, payload in
             if let status {

@@ -49,6 +49,7 @@ extension TransferContext {
     }
 
     private func classification(of raw: GitError, pushing reference: String?) -> TransferClassification {
+        if isCancelled { return TransferClassification(raw: raw, error: .cancelled(url: url), basis: .callback) }
         if let hostProblem { return TransferClassification(raw: raw, error: hostProblem, basis: .callback) }
         let text = RemoteURL.scrub(raw.message, of: rawURL)
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -26,6 +26,7 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
     case lackingObjects(url: String, side: TransferSide, absent: [AbsentObject])
     case redirected(url: String, to: String)
     case tooLarge(url: String, object: ObjectID, size: Int)
+    case cancelled(url: String)
     case other(url: String, error: GitError)
 
     /// "host", or "[host]:port" for a port other than 22, as known_hosts names it.
@@ -93,6 +94,8 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
         case let .redirected(url, to):
             "\(url) sent docket to \(to), another server, which asked for credentials; docket gives the credentials for an address "
                 + "to no other server; nothing was sent; if you trust \(to), use its address for the remote instead"
+        case let .cancelled(url):
+            "the transfer with \(url) was cancelled; nothing was changed by it, and the next pull, push or sync starts it again"
         case let .other(url, error):
             "talking to \(url) failed: \(error.message)"
         }

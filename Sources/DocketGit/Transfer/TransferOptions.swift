@@ -34,6 +34,9 @@ public struct TransferOptions: Sendable {
     public var httpsToken: String?
     /// Called with transfer progress (objects done, objects in all, bytes); nil shows nothing.
     public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Asked while data moves; true stops the transfer where git allows (between chunks, not inside a write),
+    /// and it fails with `TransferError.cancelled`, leaving both sides as a killed transfer would.
+    public var isCancelled: (@Sendable () -> Bool)?
     /// Called with each failure's classification and what decided it (for `TransferMessagesSpec`).
     var classified: (@Sendable (TransferClassification) -> Void)?
 

@@ -1,0 +1,154 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+import Synchronization
+
+/// `StoreQueue`, the handle an app shares between tasks: concurrent edits and
+/// syncs from many tasks, cancellation, and the stream of changes.
+final class StoreQueueSpec: QuickSpec {
+    override class func spec() {
+        var root: URL!
+        var remote: URL!
+        beforeEach {
+            root = temporaryFolder("docket-queue")
+            remote = root.appendingPathComponent("remote.git")
+            gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
+        }
+        afterEach { try? FileManager.default.removeItem(at: root) }
+        func clone(_ name: String) throws -> StoreQueue {
+            let (remote, folder) = (remote!, root.appendingPathComponent(name))
+            return try awaiting { try await StoreQueue.clone(url: remote.path, into: folder) }
+        }
+
+        describe("a store shared between tasks") {
+            it("keeps every edit of 8 editing tasks while 2 tasks sync it with another store, and both converge") {
+                let laptop = try clone("laptop")
+                try awaiting { try await laptop.sync() }
+                let desk = try clone("desk")
+                let rounds = propertyScaled(6)
+                let made = try awaiting {
+                    try await withThrowingTaskGroup(of: [String].self) { group in
+                        for writer in 0..<8 {
+                            group.addTask {
+                                let store = writer.isMultiple(of: 2) ? laptop : desk
+                                var made: [String] = []
+                                for round in 0..<rounds {
+                                    let text = "Todo \(round) of writer \(writer)"
+                                    try await store.addTodo(TodoItem(text: text))
+                                    made.append(text)
+                                }
+                                return made
+                            }
+                        }
+                        for store in [laptop, desk] {
+                            group.addTask {
+                                for _ in 0..<rounds { try await store.sync() }
+                                return []
+                            }
+                        }
+                        return try await group.reduce(into: [String]()) { $0 += $1 }
+                    }
+                }
+                let (one, other) = try awaiting {
+                    for _ in 0..<2 {
+                        try await laptop.sync()
+                        try await desk.sync()
+                    }
+                    return (try await laptop.load().state, try await desk.load().state)
+                }
+                expect(one.todos.map(\.text).sorted()) == made.sorted()
+                expect(other) == one
+                expect(fsckProblem(laptop.root)).to(beNil())
+            }
+        }
+
+        describe("a cancelled task") {
+            it("stops its sync mid-transfer, as a killed one would: the next sync finishes and nothing is lost") {
+                let daemon = GitDaemon(serving: root)
+                defer { daemon.stop() }
+                let laptop = try clone("laptop")
+                let desk = try clone("desk")
+                try awaiting {
+                    try await laptop.edit { state in
+                        AppState(
+                            todos: state.todos
+                                + (0..<3000).map { TodoItem(text: "Todo \($0) with a few words to weigh") },
+                            projects: state.projects, removed: state.removed)
+                    }
+                    try await laptop.sync()
+                    try await desk.addTodo(TodoItem(text: "From the desk"))
+                }
+                // The desk's sync over git://, cancelled as soon as data moves.
+                gitCLI(["remote", "set-url", "origin", daemon.url("remote.git")], in: desk.root)
+                let moving = Mutex<Task<SyncOutcome, any Error>?>(nil)
+                let options = {
+                    var options = TransferOptions.fromEnvironment()
+                    options.progress = { _ in moving.withLock { $0?.cancel() } }
+                    return options
+                }()
+                let cancelled = try awaiting {
+                    let sync = Task { try await desk.sync(options: options) }
+                    moving.withLock { $0 = sync }
+                    do {
+                        _ = try await sync.value
+                        return false
+                    } catch is CancellationError {
+                        return true
+                    }
+                }
+                expect(cancelled) == true
+                // Nothing lost, nothing half done: the next syncs take everything in and send the desk's todo.
+                let (one, other) = try awaiting {
+                    try await desk.sync()
+                    try await laptop.sync()
+                    return (try await laptop.load().state, try await desk.load().state)
+                }
+                expect(one.todos.map(\.text)).to(contain("From the desk"))
+                expect(one.todos.count) == 3001
+                expect(other) == one
+                expect(fsckProblem(desk.root)).to(beNil())
+            }
+        }
+
+        describe("the stream of changes") {
+            it("names this handle's edits, a pull's arrivals, and another process's change as they come") {
+                let laptop = try clone("laptop")
+                try awaiting { try await laptop.sync() }
+                let desk = try clone("desk")
+                let heard = Mutex<[StoreChange]>([])
+                // Detached: the example runs on the main thread, which it blocks while it waits.
+                let listening = Task.detached {
+                    for await change in laptop.changes(pollInterval: .seconds(30)) {
+                        heard.withLock { $0.append(change) }
+                    }
+                }
+                defer { listening.cancel() }
+                Thread.sleep(forTimeInterval: 0.3)
+                let milk = TodoItem(text: "Buy milk")
+                try awaiting { try await laptop.addTodo(milk) }
+                expect(heard.withLock { $0.last?.kind }).toEventually(equal(.edited))
+                expect(heard.withLock { $0.last?.added }) == [milk.id]
+                // Another machine's todo, arriving by a pull.
+                let bread = TodoItem(text: "Buy bread")
+                try awaiting {
+                    try await desk.addTodo(bread)
+                    try await desk.sync()
+                    try await laptop.sync()
+                }
+                expect(heard.withLock { $0.last?.kind }).toEventually(equal(.pulled))
+                expect(heard.withLock { $0.last?.added }) == [bread.id]
+                // Another process: the docket tool in the same folder, seen through inotify long before the poll.
+                let count = heard.withLock { $0.count }
+                let added = docket(["add", "Call Anna"], store: laptop.root).stdout
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(heard.withLock { $0.count }).toEventually(beGreaterThan(count), timeout: .seconds(5))
+                let last = heard.withLock { $0.last }
+                expect(last?.kind) == .seen
+                expect(last?.added.count) == 1
+                expect(last?.added.first?.uuidString.lowercased().hasPrefix(added)) == true
+            }
+        }
+    }
+}
