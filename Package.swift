@@ -86,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocketSyncSpecs",
-            dependencies: ["Docket", "DocketGit", "DocketSpecSupport", "Quick", "Nimble"],
+            dependencies: ["Docket", "DocketGit", "DocketSystem", "DocketSpecSupport", "Quick", "Nimble"],
             swiftSettings: specSettings
         ),
         .testTarget(

@@ -8,7 +8,10 @@ import Glibc
 /// process that ends, however it ends, lets the lock go at once: a lock file
 /// left behind by a killed process is free, and two processes never both
 /// hold it. The holder's pid is written into the file for messages.
-public final class FileLock {
+///
+/// NB: `@unchecked Sendable`: a lock is handed from task to task (a service takes it, then holds it while it
+/// runs) but used by one holder at a time; its one mutation is `release`.
+public final class FileLock: @unchecked Sendable {
     /// The lock file.
     public let path: String
     private var fd: Int32

@@ -1,5 +1,6 @@
 import Docket
 import DocketSpecSupport
+import DocketSystem
 import Foundation
 import Nimble
 import Quick
@@ -109,6 +110,74 @@ final class StoreQueueSpec: QuickSpec {
                 expect(one.todos.count) == 3001
                 expect(other) == one
                 expect(fsckProblem(desk.root)).to(beNil())
+            }
+        }
+
+        describe("a git lock file that no other process holds") {
+            func lockFile(_ name: String, age: TimeInterval = 0) -> String {
+                let path = root.appendingPathComponent(name).path
+                _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+                if age > 0 {
+                    try? FileManager.default.setAttributes(
+                        [.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: path)
+                }
+                return path
+            }
+            it("is kept while another thread of this process holds it, as another store's push would") {
+                let path = lockFile("main.lock", age: 10)
+                let held = FileHandle(forReadingAtPath: path)
+                defer { try? held?.close() }
+                expect(AbandonedLocks.clear([path])) == [path]
+                expect(FileManager.default.fileExists(atPath: path)) == true
+            }
+            it("is left to a writer that closed it and renames it a moment later, as libgit2 does") {
+                let path = lockFile("main.lock")
+                let target = root.appendingPathComponent("main").path
+                DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { _ = rename(path, target) }
+                expect(AbandonedLocks.clear([path])) == []
+                expect(FileManager.default.fileExists(atPath: target)) == true
+            }
+            it("is removed once it has been still, as a killed git leaves it") {
+                let path = lockFile("index.lock", age: 10)
+                expect(AbandonedLocks.clear([path])) == []
+                expect(FileManager.default.fileExists(atPath: path)) == false
+            }
+        }
+
+        describe("SyncService, run as a task") {
+            it("syncs each store's edits to the other, refuses a second service on a store, and stops when cancelled") {
+                let laptop = try clone("laptop")
+                try awaiting { try await laptop.sync() }
+                let desk = try clone("desk")
+                let events = Mutex<[String]>([])
+                let services = [laptop, desk].map { store in
+                    SyncService(
+                        store, interval: 0.5, delay: 0.1, report: { event in events.withLock { $0.append("\(event)") } }
+                    )
+                }
+                let running = services.map { service in Task.detached { try await service.run() } }
+                defer { running.forEach { $0.cancel() } }
+                expect(events.withLock { $0.filter { $0.hasPrefix("Watching") }.count }).toEventually(equal(2))
+                let second = try awaiting { () -> Bool in
+                    do {
+                        try await SyncService(laptop).run()
+                        return false
+                    } catch is Store.AlreadyWatched {
+                        return true
+                    }
+                }
+                expect(second) == true
+                try awaiting { try await laptop.addTodo(TodoItem(text: "From the laptop")) }
+                try awaiting { try await desk.addTodo(TodoItem(text: "From the desk")) }
+                func texts(_ store: StoreQueue) -> [String] {
+                    ((try? awaiting { try await store.load().state.todos.map(\.text) }) ?? []).sorted()
+                }
+                expect(texts(laptop)).toEventually(equal(["From the desk", "From the laptop"]), timeout: .seconds(10))
+                expect(texts(desk)).toEventually(equal(["From the desk", "From the laptop"]), timeout: .seconds(10))
+                running.forEach { $0.cancel() }
+                expect(events.withLock { $0.filter { $0.hasPrefix("Stopped watching") }.count })
+                    .toEventually(equal(2), timeout: .seconds(5))
+                expect(events.withLock { $0.filter { $0.hasPrefix("Error") } }) == []
             }
         }
 

@@ -179,13 +179,15 @@ public final class StoreQueue: @unchecked Sendable {
         }
     }
 
-    /// Commits, pulls and pushes (`Store.sync`); cancelling the task stops the transfer under way.
+    /// Commits, pulls and pushes (`Store.sync`); cancelling the task stops the transfer under way. `onCommit` hears
+    /// of the commit of local changes as soon as it is made.
     @discardableResult
-    public func sync(remote: String? = nil, options: TransferOptions = .fromEnvironment()) async throws
-        -> SyncOutcome
-    {
+    public func sync(
+        remote: String? = nil, options: TransferOptions = .fromEnvironment(),
+        onCommit: @escaping @Sendable (CommitOutcome) -> Void = { _ in }
+    ) async throws -> SyncOutcome {
         try await run(kind: .pulled) { store, cancelled in
-            try store.sync(remote: remote, options: options.stopping(at: cancelled))
+            try store.sync(remote: remote, options: options.stopping(at: cancelled), onCommit: onCommit)
         }
     }
 }

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Docket
 import Foundation
+import Synchronization
 
-/// `docket sync --watch`: syncs when the store changes (once it has been
-/// still for `delay`) and every `interval` for other machines' changes,
-/// backing off while syncs fail; one watcher per store; every line logged with its time.
+/// `docket sync --watch`: the library's `SyncService` (sync on change and on an interval, back-off, one watcher per
+/// store), each of its events logged with its time; the first Ctrl-C or SIGTERM stops it.
 struct SyncWatcher {
     let root: URL
     let remote: String?
@@ -12,88 +12,70 @@ struct SyncWatcher {
     let delay: TimeInterval
     let log: WatchLog
 
-    /// The longest wait between tries while syncs fail.
-    static let longestBackoff: TimeInterval = 3600
-
     func run() throws {
         StopSignals.catchThem()
-        let first = try Store.open(at: root)
-        let lock = try first.takeWatchLock()
-        defer { lock.release() }
-        let watch = try FolderWatch(folders: [root.path])
-        if !watch.unwatched.isEmpty {
-            log(
-                "Warning: \(watch.unwatched.count) folders cannot be watched (the system's limit, fs.inotify.max_user_watches, is reached); "
-                    + "their changes are synced every \(WatchInterval.show(interval))")
-        }
-        log(
-            "Watching \(root.path): syncing when it changes and every \(WatchInterval.show(interval)); stop with Ctrl-C"
-        )
-        var nextSync = Date()
-        var lastChange: Date?
-        var failures = 0
-        while !StopSignals.stopRequested {
-            let now = Date()
-            let due = lastChange.map { min(nextSync, $0.addingTimeInterval(delay)) } ?? nextSync
-            guard now >= due else {
-                if watch.wait(timeout: min(due.timeIntervalSince(now), 1)) { lastChange = Date() }
-                continue
-            }
-            lastChange = nil
-            let result = syncOnce()
-            // NB: a pull writes files too; what changed meanwhile counts only if it left something to commit.
-            if watch.drain(), (try? Store.open(at: root).hasUncommittedChanges) == true { lastChange = Date() }
-            switch result {
-            case .synced:
-                failures = 0
-                nextSync = Date().addingTimeInterval(interval)
-            case .busy:
-                nextSync = Date().addingTimeInterval(min(5, interval))
-            case .failed:
-                failures += 1
-                let wait = min(interval * pow(2, Double(failures - 1)), max(interval, SyncWatcher.longestBackoff))
-                nextSync = Date().addingTimeInterval(wait)
-                log("Trying again in \(WatchInterval.show(wait)), or when the store changes")
-            }
-        }
-        log("Stopped watching \(root.path).")
-    }
-
-    enum Result { case synced, busy, failed }
-
-    /// One sync, logged line by line.
-    private func syncOnce() -> Result {
-        var options = TransferOptions.fromEnvironment()
-        options.serverMessage = { log("remote: \(Output.safe($0))") }
-        options.warning = { log("Warning: \($0)") }
-        do {
-            let store = try Store.open(at: root)
+        let store = try StoreQueue.open(at: root)
+        let log = self.log
+        try store.write { store in
             store.action = "docket sync --watch"
             store.hookReport = { run in
                 for line in run.output { log(Output.safe(line)) }
                 if let warning = hookWarning(run) { log("Warning: " + warning) }
             }
-            let outcome = try store.sync(remote: remote, options: options) { committed in
-                if case let .committed(id, message) = committed {
-                    log("Committed \(id.prefix(7)): \(Output.safe(message))")
-                }
+        }
+        let interval = self.interval
+        let service = SyncService(
+            store, remote: remote, interval: interval, delay: delay,
+            options: {
+                var options = TransferOptions.fromEnvironment()
+                options.serverMessage = { log("remote: \(Output.safe($0))") }
+                options.warning = { log("Warning: \($0)") }
+                return options
+            },
+            report: { event in SyncWatcher.say(event, interval: interval, root: store.root, log: log) })
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = Mutex<(any Error)?>(nil)
+        let running = Task.detached {
+            do { try await service.run() } catch { outcome.withLock { $0 = error } }
+            finished.signal()
+        }
+        while finished.wait(timeout: .now() + 0.1) == .timedOut {
+            if StopSignals.stopRequested { running.cancel() }
+        }
+        if let error = outcome.withLock({ $0 }) { throw error }
+    }
+
+    /// An event as the log says it.
+    static func say(_ event: SyncService.Event, interval: TimeInterval, root: URL, log: WatchLog) {
+        switch event {
+        case let .started(root, interval, unwatched):
+            if unwatched > 0 {
+                log(
+                    "Warning: \(unwatched) folders cannot be watched (the system's limit, fs.inotify.max_user_watches, "
+                        + "is reached); their changes are synced every \(WatchInterval.show(interval))")
             }
+            log(
+                "Watching \(root.path): syncing when it changes and every \(WatchInterval.show(interval)); stop with Ctrl-C"
+            )
+        case let .committed(id, message):
+            log("Committed \(id.prefix(7)): \(Output.safe(message))")
+        case let .synced(outcome):
             var lines = outcome.pulls.map { describe($0, remote: outcome.remote) }
             if let pushed = outcome.pushed {
                 lines.append("Pushed to \(Output.safe(pushed.remote)).")
             }
             if lines.count > 1 { lines.removeAll { $0 == describe(.upToDate, remote: outcome.remote) } }
             for line in lines { log(line) }
-            store.packInBackgroundIfNeeded()
-            return .synced
-        } catch let StoreError.state(.locked(_, pid)) {
+            (try? Store.open(at: root))?.packInBackgroundIfNeeded()
+        case let .busy(pid):
             log(
-                "The store is busy (\(pid.map { "docket, pid \($0), is" } ?? "another docket is") changing it); trying again shortly"
-            )
-            return .busy
-        } catch {
-            log("Error: \(error)")
-            return .failed
+                "The store is busy (\(pid.map { "docket, pid \($0), is" } ?? "another docket is") changing it); "
+                    + "trying again shortly")
+        case let .failed(reason, wait):
+            log("Error: \(reason)")
+            log("Trying again in \(WatchInterval.show(wait)), or when the store changes")
+        case let .stopped(root):
+            log("Stopped watching \(root.path).")
         }
     }
 }
