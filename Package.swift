@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "docket", targets: ["DocketCLI"]),
         .executable(name: "docket-bench", targets: ["DocketBench"]),
         .executable(name: "docket-sample", targets: ["LibrarySample"]),
+        .executable(name: "docket-app-sample", targets: ["AppSample"]),
         .executable(name: "mastermind", targets: ["MastermindGame"]),
         .executable(name: "quiz", targets: ["QuizTerminal"]),
     ],
@@ -58,6 +59,8 @@ let package = Package(
         .executableTarget(name: "DocketBench", dependencies: ["Docket"]),
         // Samples: Docket used as a library, and seed 003's and 004's systems built in Docket's style.
         .executableTarget(name: "LibrarySample", dependencies: ["Docket"], path: "Samples/Library"),
+        // An app's life: stores shared by tasks, synced and observed (Swift 6 mode, strict concurrency).
+        .executableTarget(name: "AppSample", dependencies: ["Docket"], path: "Samples/App"),
         .target(name: "Mastermind", path: "Samples/Mastermind/Model"),
         .executableTarget(name: "MastermindGame", dependencies: ["Mastermind"], path: "Samples/Mastermind/Game"),
         .target(name: "QuizFlow", path: "Samples/Quiz/Flow"),

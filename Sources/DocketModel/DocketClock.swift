@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The one source of "now" for every value: the system clock, replaceable by specs.
 ///
@@ -7,7 +6,7 @@ import Synchronization
 /// milliseconds, and every value compares its dates at that precision, so a
 /// value read back from its file is `==` to the value written.
 public enum DocketClock {
-    private static let source = Mutex<@Sendable () -> Date>({ Date() })
+    private static let source = Locked<@Sendable () -> Date>({ Date() })
 
     /// The current time.
     public static var now: Date {

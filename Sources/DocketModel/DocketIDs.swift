@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 
 /// The one source of new ids: random UUIDs, replaceable by specs so a seeded
 /// run makes the same ids every time.
 public enum DocketIDs {
-    private static let source = Mutex<@Sendable () -> UUID>({ UUID() })
+    private static let source = Locked<@Sendable () -> UUID>({ UUID() })
 
     /// A new id.
     public static func make() -> UUID {

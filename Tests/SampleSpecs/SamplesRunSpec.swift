@@ -26,6 +26,32 @@ final class SamplesRunSpec: QuickSpec {
             }
         }
 
+        describe("docket-app-sample, an app's stores shared by tasks") {
+            it("keeps every edit of 8 editing tasks while 2 tasks sync, prints each store's changes, and converges") {
+                let result = runCommand(binary("docket-app-sample"), ["--seconds", "3"])
+                expect(result.status).to(equal(0), description: result.stderr)
+                expect(result.stdout).to(contain("laptop: edited here: 1 added"))
+                expect(result.stdout).to(contain("desk: pulled: "))
+                expect(result.stdout).to(match("\\d+ todos made, 0 lost; both stores the same: yes"))
+                expect(result.stderr) == ""
+            }
+            it("stops cleanly at the first Ctrl-C, keeping what it made") {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: binary("docket-app-sample"))
+                process.arguments = ["--seconds", "60", "--quiet"]
+                let output = Pipe()
+                process.standardOutput = output
+                try process.run()
+                Thread.sleep(forTimeInterval: 2)
+                kill(process.processIdentifier, SIGINT)
+                let shown = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                expect(process.terminationStatus) == 0
+                expect(shown).to(contain("Stopping (signal 2)"))
+                expect(shown).to(match("\\d+ todos made, 0 lost; both stores the same: yes"))
+            }
+        }
+
         describe("quiz") {
             it("asks each question of the file in turn and shows the answers") {
                 let result = runCommand(

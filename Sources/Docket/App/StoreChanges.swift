@@ -104,9 +104,9 @@ final class StoreObservers: Sendable {
         var continuations: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
         var watcher: StoreWatcher?
     }
-    private let listeners = Mutex(Listeners())
+    private let listeners = Locked(Listeners())
     /// The state observers last heard of; nil while no one listens.
-    private let last = Mutex<AppState?>(nil)
+    private let last = Locked<AppState?>(nil)
 
     /// Adds an observer; true when it is the first.
     func add(_ id: UUID, _ continuation: AsyncStream<StoreChange>.Continuation) -> Bool {

@@ -20,7 +20,7 @@ import Synchronization
 /// for await change in store.changes() { print(change) }
 /// ```
 public final class StoreQueue: @unchecked Sendable {
-    // NB: @unchecked: `store` is touched only on `queue`; everything else is immutable or a Mutex.
+    // NB: @unchecked: `store` is touched only on `queue`; everything else is immutable or behind a lock.
     private let store: Store
     private let queue: DispatchQueue
     private let onQueue = DispatchSpecificKey<ObjectIdentifier>()

@@ -22,9 +22,9 @@ extension ItemSource {
 
 /// Items decoded from commits, by path and blob. A blob never changes, so a
 /// pull that reads the same file in its check, in its merge (as the base and
-/// on either side) and in its undo record decodes it once.
+/// on either side) and in its undo record decodes it once. Each store keeps
+/// its own (`StoreGit.decodedBlobs`): no store's reads fill or empty another's.
 final class DecodedBlobs: @unchecked Sendable {
-    static let shared = DecodedBlobs()
     /// The most kept; past it the cache starts again (a pull of a few hundred changes stays well within).
     static let limit = 4096
 
@@ -121,12 +121,12 @@ final class CommitSource: ItemSource {
     func decoded(_ path: String, as item: StoreLayout.Item) throws -> StoredItem {
         guard let entry = try git.entry(inTree: tree, at: path) else { throw FileProblem.missing }
         let key = DecodedBlobs.Key(path: path, blob: entry.id)
-        if !keepsContents, entry.mode == .file || entry.mode == .executable, let known = DecodedBlobs.shared.item(key) {
+        if !keepsContents, entry.mode == .file || entry.mode == .executable, let known = git.decodedBlobs.item(key) {
             blobs[path] = entry.id
             return known
         }
         let stored = try StoredItem.decode(try read(path, entry), at: item)
-        DecodedBlobs.shared.keep(stored, key)
+        git.decodedBlobs.keep(stored, key)
         return stored
     }
 

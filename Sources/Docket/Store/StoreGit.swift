@@ -5,6 +5,8 @@ import Foundation
 /// turned into `StoreError` here, once, so the store's code reads as plain calls.
 struct StoreGit {
     let repository: Repository
+    /// Items decoded from this repository's commits: the store's own, shared with no other store.
+    let decodedBlobs = DecodedBlobs()
 
     private func reading<T>(_ body: () throws -> T) throws -> T { try gate(writing: false, body) }
     private func writing<T>(_ body: () throws -> T) throws -> T { try gate(writing: true, body) }
