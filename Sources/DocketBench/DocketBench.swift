@@ -5,6 +5,7 @@ import Foundation
 ///     swift run -c release docket-bench generate <dir> [--size N] [--no-commit]
 ///     swift run -c release docket-bench load <dir> [--runs N]
 ///     swift run -c release docket-bench merge [--size N] [--changes N] [--runs N]
+///     swift run -c release docket-bench changes [--size N] [--runs N] [--poll S] [--docket PATH]
 @main
 struct DocketBench {
     static func main() {
@@ -46,6 +47,24 @@ struct DocketBench {
                 FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
                 exit(1)
             }
+        case "changes":
+            let docket = arguments.firstIndex(of: "--docket").map { arguments[$0 + 1] }
+                ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+                .appendingPathComponent("docket").path
+            let benchmark = ChangesBenchmark(
+                size: option("--size", 1000), runs: option("--runs", 20), poll: Double(option("--poll", 1)),
+                docket: docket)
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
+                do {
+                    try await benchmark.run()
+                } catch {
+                    FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                    exit(1)
+                }
+                done.signal()
+            }
+            done.wait()
         case "merge":
             MergeBenchmark(
                 size: option("--size", 100_000), changes: option("--changes", 1000), runs: option("--runs", 5)
@@ -53,7 +72,7 @@ struct DocketBench {
         default:
             FileHandle.standardError.write(
                 Data(
-                    "usage: docket-bench generate <dir> [--size N] [--no-commit] | load <dir> [--runs N] | merge [--size N] [--changes N] [--runs N] | grow <dir> [--add N] [--seed N]\n"
+                    "usage: docket-bench generate <dir> [--size N] [--no-commit] | load <dir> [--runs N] | merge [--size N] [--changes N] [--runs N] | grow <dir> [--add N] [--seed N] | changes [--size N] [--runs N] [--poll S]\n"
                         .utf8))
             exit(64)
         }

@@ -77,8 +77,9 @@ extension StoreQueue {
     /// every `pollInterval` (for what inotify misses: another mount, a network file system). Each change names
     /// the items it added, edited and removed; a look that finds nothing new reports nothing.
     ///
-    /// The stream ends when the task iterating it is cancelled or the stream is dropped.
-    public func changes(pollInterval: Duration = .seconds(2)) -> AsyncStream<StoreChange> {
+    /// The stream ends when the task iterating it is cancelled or the stream is dropped. With `watching` false, only
+    /// the look every `pollInterval` sees changes made elsewhere.
+    public func changes(pollInterval: Duration = .seconds(2), watching: Bool = true) -> AsyncStream<StoreChange> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: StoreChange.self, bufferingPolicy: .bufferingNewest(256))
         let id = UUID()
@@ -88,7 +89,7 @@ extension StoreQueue {
         continuation.onTermination = { [observers] _ in observers.remove(id) }
         if started {
             let seconds = Double(pollInterval.components.seconds) + Double(pollInterval.components.attoseconds) / 1e18
-            observers.startWatching(root: root, every: max(0.05, seconds)) { [weak self] in
+            observers.startWatching(root: root, every: max(0.05, seconds), inotify: watching) { [weak self] in
                 guard let self else { return }
                 self.enqueue { [observers = self.observers] store in observers.noteChange(in: store, kind: .seen) }
             }
@@ -129,8 +130,10 @@ final class StoreObservers: Sendable {
 
     var isObserved: Bool { listeners.withLock { !$0.continuations.isEmpty } }
 
-    func startWatching(root: URL, every interval: TimeInterval, _ look: @escaping @Sendable () -> Void) {
-        let watcher = StoreWatcher(root: root, interval: interval, look: look)
+    func startWatching(
+        root: URL, every interval: TimeInterval, inotify: Bool, _ look: @escaping @Sendable () -> Void
+    ) {
+        let watcher = StoreWatcher(root: root, interval: interval, inotify: inotify, look: look)
         listeners.withLock { $0.watcher = watcher }
         watcher.start()
     }
@@ -163,11 +166,12 @@ final class StoreObservers: Sendable {
 final class StoreWatcher: Sendable {
     private let root: URL
     private let interval: TimeInterval
+    private let inotify: Bool
     private let look: @Sendable () -> Void
     private let stopped = Atomic<Bool>(false)
 
-    init(root: URL, interval: TimeInterval, look: @escaping @Sendable () -> Void) {
-        (self.root, self.interval, self.look) = (root, interval, look)
+    init(root: URL, interval: TimeInterval, inotify: Bool, look: @escaping @Sendable () -> Void) {
+        (self.root, self.interval, self.inotify, self.look) = (root, interval, inotify, look)
     }
 
     func start() {
@@ -180,7 +184,7 @@ final class StoreWatcher: Sendable {
 
     private func run() {
         // NB: without inotify (too many folders, or none to be had) the look every `interval` is what is left.
-        let watch = try? FolderWatch(folders: [root.path])
+        let watch = inotify ? try? FolderWatch(folders: [root.path]) : nil
         var nextLook = Date().addingTimeInterval(interval)
         while !stopped.load(ordering: .relaxed) {
             let wait = min(0.2, max(0, nextLook.timeIntervalSinceNow))
