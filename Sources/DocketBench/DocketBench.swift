@@ -48,7 +48,8 @@ struct DocketBench {
                 exit(1)
             }
         case "changes":
-            let docket = arguments.firstIndex(of: "--docket").map { arguments[$0 + 1] }
+            let docket =
+                arguments.firstIndex(of: "--docket").map { arguments[$0 + 1] }
                 ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
                 .appendingPathComponent("docket").path
             let benchmark = ChangesBenchmark(

@@ -113,6 +113,34 @@ final class StoreQueueSpec: QuickSpec {
             }
         }
 
+        describe("a store made through the library") {
+            it("has git's merge driver set up for the docket on the PATH, as docket init does: the CLI sets nothing") {
+                let bin = root.appendingPathComponent("bin")
+                try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(
+                    atPath: bin.appendingPathComponent("docket").path, withDestinationPath: docketBinary)
+                let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+                setenv("PATH", bin.path + ":" + path, 1)
+                defer { setenv("PATH", path, 1) }
+                let made = try StoreQueue.create(at: root.appendingPathComponent("made"))
+                let cloned = try clone("cloned")
+                for store in [made, cloned] {
+                    let driver = gitCLI(["config", "merge.docket.driver"], in: store.root).stdout
+                    expect(driver) == URL(fileURLWithPath: docketBinary).resolvingSymlinksInPath().path
+                        + " merge-driver %O %A %B %P\n"
+                    let listed = docket(["list"], store: store.root)
+                    expect(listed.stderr).toNot(contain("Set up git's merge driver"))
+                }
+            }
+            it("leaves the driver unset when no docket is on the PATH, so git merges the files as text") {
+                let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+                setenv("PATH", "/usr/bin:/bin", 1)
+                defer { setenv("PATH", path, 1) }
+                let made = try StoreQueue.create(at: root.appendingPathComponent("made"))
+                expect(gitCLI(["config", "merge.docket.driver"], in: made.root).stdout) == ""
+            }
+        }
+
         describe("a git lock file that no other process holds") {
             func lockFile(_ name: String, age: TimeInterval = 0) -> String {
                 let path = root.appendingPathComponent(name).path

@@ -66,6 +66,30 @@ extension Store {
         return set
     }
 
+    /// The store, with git's merge driver set up to run the `docket` found on the PATH when this clone has none
+    /// (as `docket init` and `docket clone` set it up), so plain `git pull` merges item by item in a store made
+    /// through the library. Without a `docket` on the PATH nothing is set: git then merges the files as text,
+    /// which a driver it cannot run would not.
+    func withMergeDriverFromPath() -> Store {
+        guard let program = Store.docketOnPath(), mergeDriverNeedsSetup(command: program),
+            !FileManager.default.fileExists(atPath: mergeDriverNote)
+        else { return self }
+        _ = try? setUpMergeDriver(command: program)
+        return self
+    }
+
+    /// The first executable `docket` on the PATH, links resolved.
+    static func docketOnPath() -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("docket")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) {
+                return candidate.resolvingSymlinksInPath().path
+            }
+        }
+        return nil
+    }
+
     /// Whether a configured driver is one a docket set up: a program, then `merge-driver %O %A %B %P`.
     static func isDocketDriverLine(_ line: String) -> Bool {
         guard line.hasSuffix(" merge-driver %O %A %B %P") else { return false }

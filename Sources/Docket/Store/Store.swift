@@ -144,7 +144,7 @@ public final class Store {
             }
             _ = try store.commitHoldingLock(message: "Start a Docket store", including: [".gitattributes"])
         }
-        return store
+        return store.withMergeDriverFromPath()
     }
 
     /// Adds Docket's merge-driver lines to the store's `.gitattributes` and

@@ -198,6 +198,6 @@ extension Store {
             try? FileManager.default.removeItem(atPath: path)
             throw error
         }
-        return try open(at: folder)
+        return try open(at: folder).withMergeDriverFromPath()
     }
 }
