@@ -287,13 +287,22 @@ public struct StoppedSlip: Codable, Hashable, Sendable {
 }
 
 /// A value a merge discarded: a field's losing value, or an edited item a removal won over.
-public struct LostValue: Sendable {
+public struct LostValue: Sendable, CustomStringConvertible {
     /// Its number within the merge, from 1, as `docket merges` shows it.
     public let number: Int
     /// The item it belonged to.
     public let item: ItemDecision
     /// The field decision that lost it; nil for an edit a removal won over.
     public let field: FieldDecision?
+
+    /// As `docket merges` numbers and says it: "[1] todo 'Buy milk' text: lost "Buy oat milk" (theirs)".
+    public var description: String {
+        let line =
+            field.flatMap { field in item.fields.firstIndex(of: field).map { item.lines[$0] } }
+            ?? item.removal.flatMap { _ in item.lines.dropFirst(item.fields.count).first }
+            ?? "\(item.kind) '\(item.label)'"
+        return "[\(number)] " + line
+    }
 }
 
 extension MergeReport {

@@ -136,6 +136,13 @@ final class MergeRulesSpec: QuickSpec {
                     expect(merge(base: base, ours: ours, theirs: theirs).report.summary)
                         == "1 item merged; 1 field chose the later edit: todo 'Buy milk tomorrow' text"
                 }
+                it("prints the lost value as docket merges numbers and says it") {
+                    let lost = merge(base: base, ours: ours, theirs: theirs).report.lostValues
+                    expect(lost.map(\.description)) == [
+                        "[1] todo 'Buy milk tomorrow' text: kept \"Buy milk tomorrow\" (ours, the later edit), "
+                            + "lost \"Buy milk today\" (theirs)"
+                    ]
+                }
             }
 
             context("when both sides changed a field at the same alterDate") {
