@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "DocketCLI",
             dependencies: [
-                "Docket",
+                "Docket", "DocketSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/docket"

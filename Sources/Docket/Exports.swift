@@ -13,9 +13,3 @@
 // What a library user needs of DocketGit to sync and read history.
 @_exported import struct DocketGit.TransferOptions
 @_exported import struct DocketGit.TransferProgress
-@_exported import class DocketSystem.ChangeMonitorRun
-@_exported import class DocketSystem.FileLock
-@_exported import class DocketSystem.FolderWatch
-@_exported import enum DocketSystem.Home
-@_exported import enum DocketSystem.Spawn
-@_exported import enum DocketSystem.StopSignals

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Docket
+import DocketSystem
 import Foundation
 
 /// The store a command works on: the folder given with -C, else $DOCKET_DIR,

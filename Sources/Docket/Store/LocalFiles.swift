@@ -7,7 +7,7 @@ import Foundation
 // file or the new one.
 extension Store {
     /// The path of a file of this machine's own in `.git/docket/`, the folder made when missing.
-    public func localFile(_ name: String) throws -> URL {
+    package func localFile(_ name: String) throws -> URL {
         let folder = URL(fileURLWithPath: gitdir + "docket", isDirectory: true)
         try StoreError.gate(writing: true) {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -16,7 +16,7 @@ extension Store {
     }
 
     /// The text of a local file; nil when there is none.
-    public func localText(_ name: String) throws -> String? {
+    package func localText(_ name: String) throws -> String? {
         let path = try localFile(name).path
         do {
             return String(decoding: try Folder.readFile(path, limit: Store.maximumFileSize), as: UTF8.self)
@@ -28,13 +28,13 @@ extension Store {
     }
 
     /// Writes a local file in one step.
-    public func writeLocalText(_ text: String, to name: String) throws {
+    package func writeLocalText(_ text: String, to name: String) throws {
         let path = try localFile(name).path
         try StoreError.gate(writing: true) { try AtomicFile.write(Data(text.utf8), to: path, durable: false) }
     }
 
     /// Removes a local file, if it is there.
-    public func removeLocalFile(_ name: String) {
+    package func removeLocalFile(_ name: String) {
         try? FileManager.default.removeItem(at: URL(fileURLWithPath: gitdir + "docket/" + name))
     }
 }

@@ -41,7 +41,7 @@ extension Store {
 
     /// Whether the repository's configuration lacks a driver running `command`
     /// while `.gitattributes` names it (read from a note, without starting libgit2).
-    public func mergeDriverNeedsSetup(command: String) -> Bool {
+    package func mergeDriverNeedsSetup(command: String) -> Bool {
         guard namesMergeDriver else { return false }
         let note = (try? Folder.readFile(mergeDriverNote, limit: 1 << 16)).map { String(decoding: $0, as: UTF8.self) }
         return note != Store.driverLine(command) + "\n"
@@ -52,7 +52,7 @@ extension Store {
     /// docket's driver: a driver the user chose (a wrapper, say) is kept.
     /// Returns whether it was set.
     @discardableResult
-    public func setUpMergeDriver(command: String) throws -> Bool {
+    package func setUpMergeDriver(command: String) throws -> Bool {
         let line = Store.driverLine(command)
         let current = try git.configString("merge.docket.driver")
         let set = current == nil || current.map(Store.isDocketDriverLine) == true

@@ -34,7 +34,7 @@ extension Store {
     /// Starts `docket pack` for this store in the background, detached from
     /// this process, when its loose objects have passed the threshold.
     /// NB: packing 100,000 objects takes about 15 s; like git's auto gc, nobody waits for it.
-    public func packInBackgroundIfNeeded(docket executable: String = "/proc/self/exe") {
+    package func packInBackgroundIfNeeded(docket executable: String = "/proc/self/exe") {
         guard needsPacking else { return }
         Spawn.detached(executable: executable, name: "docket", ["-C", rootPath, "pack", "--quiet"])
     }

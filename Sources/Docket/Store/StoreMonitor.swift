@@ -30,7 +30,7 @@ extension Store {
     }
 
     /// What the running monitor says of itself, or nil when none runs.
-    public var runningMonitor: String? { ChangeMonitor.describe(in: monitorHome) }
+    package var runningMonitor: String? { ChangeMonitor.describe(in: monitorHome) }
 
     /// Why the last monitor started in the background stopped or could not start, if it said.
     public var monitorProblem: String? {
@@ -40,7 +40,7 @@ extension Store {
 
     /// Starts the monitor in the background with `program` (this docket) and
     /// waits up to 5 s until it answers; false when it did not.
-    public func startMonitor(program: String) -> Bool {
+    package func startMonitor(program: String) -> Bool {
         if runningMonitor != nil { return true }
         Spawn.detached(executable: program, name: "docket", ["-C", rootPath, "monitor", "run", "--background"])
         for _ in 0..<250 {
@@ -52,11 +52,11 @@ extension Store {
 
     /// Stops the running monitor; false when none ran.
     @discardableResult
-    public func stopMonitor() -> Bool { ChangeMonitor.stop(in: monitorHome) }
+    package func stopMonitor() -> Bool { ChangeMonitor.stop(in: monitorHome) }
 
     /// Runs the monitor in this process until it is stopped. In the
     /// `background`, why it stops early is written to `.git/docket/monitor.log` instead of thrown.
-    public func runMonitor(background: Bool) throws {
+    package func runMonitor(background: Bool) throws {
         try StoreError.gate(writing: true) { try AtomicFile.makeFolders(monitorHome) }
         let log = monitorHome + "/monitor.log"
         do {

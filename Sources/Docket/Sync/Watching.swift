@@ -3,7 +3,7 @@ import Foundation
 
 extension Store {
     /// The lock a `sync --watch` holds while it runs, so two never watch one store.
-    public var watchLockFile: String { gitdir + "docket/watch.lock" }
+    package var watchLockFile: String { gitdir + "docket/watch.lock" }
 
     /// Another process watching the store.
     public struct AlreadyWatched: Error, Sendable {
@@ -13,7 +13,7 @@ extension Store {
 
     /// Takes the watch lock for as long as the returned lock lives; throws
     /// `AlreadyWatched` when another process holds it.
-    public func takeWatchLock() throws -> FileLock {
+    package func takeWatchLock() throws -> FileLock {
         try StoreError.gate(writing: true) { try AtomicFile.makeFolder(of: watchLockFile) }
         do {
             return try FileLock.acquire(watchLockFile, timeout: 0)
@@ -25,7 +25,7 @@ extension Store {
     }
 
     /// The pid of the process watching the store, if one is.
-    public var watcher: Int32? {
+    package var watcher: Int32? {
         var info = stat()
         guard lstat(watchLockFile, &info) == 0 else { return nil }
         guard let lock = try? FileLock.attempt(watchLockFile) else {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Docket
+import DocketSystem
 import Foundation
 
 struct Edit: ParsableCommand {
