@@ -19,6 +19,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/Quick/Quick", from: "7.6.2"),
         .package(url: "https://github.com/Quick/Nimble", from: "13.8.0"),
+        // `swift package generate-documentation --target Docket`: the library's DocC catalog (CI builds it).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // libgit2's headers; CGitTransport links it.
