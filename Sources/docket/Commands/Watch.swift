@@ -53,10 +53,10 @@ struct SyncWatcher {
             if unwatched > 0 {
                 log(
                     "Warning: \(unwatched) folders cannot be watched (the system's limit, fs.inotify.max_user_watches, "
-                        + "is reached); their changes are synced every \(WatchInterval.show(interval))")
+                        + "is reached); their changes are synced every \(SyncService.show(interval))")
             }
             log(
-                "Watching \(root.path): syncing when it changes and every \(WatchInterval.show(interval)); stop with Ctrl-C"
+                "Watching \(root.path): syncing when it changes and every \(SyncService.show(interval)); stop with Ctrl-C"
             )
         case let .committed(id, message):
             log("Committed \(id.prefix(7)): \(Output.safe(message))")
@@ -74,7 +74,7 @@ struct SyncWatcher {
                     + "trying again shortly")
         case let .failed(reason, wait):
             log("Error: \(reason)")
-            log("Trying again in \(WatchInterval.show(wait)), or when the store changes")
+            log("Trying again in \(SyncService.show(wait)), or when the store changes")
         case let .stopped(root):
             log("Stopped watching \(root.path).")
         }
@@ -126,9 +126,4 @@ enum WatchInterval {
         return number * (unit ?? 1)
     }
 
-    static func show(_ seconds: TimeInterval) -> String {
-        if seconds >= 3600, seconds.truncatingRemainder(dividingBy: 3600) == 0 { return "\(Int(seconds / 3600)) h" }
-        if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60)) min" }
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
-    }
 }
