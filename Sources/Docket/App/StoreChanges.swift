@@ -85,7 +85,7 @@ extension StoreQueue {
         let id = UUID()
         let started = observers.add(id, continuation)
         // The first observer sets what later changes are measured against.
-        enqueue { [observers] store in observers.takeBaseline(from: store) }
+        enqueue { [observers] store in observers.takeBaseline(from: store, afresh: started) }
         continuation.onTermination = { [observers] _ in observers.remove(id) }
         if started {
             let seconds = Double(pollInterval.components.seconds) + Double(pollInterval.components.attoseconds) / 1e18
@@ -134,13 +134,19 @@ final class StoreObservers: Sendable {
         root: URL, every interval: TimeInterval, inotify: Bool, _ look: @escaping @Sendable () -> Void
     ) {
         let watcher = StoreWatcher(root: root, interval: interval, inotify: inotify, look: look)
-        listeners.withLock { $0.watcher = watcher }
-        watcher.start()
+        // NB: the observer that asked may be gone already; a watcher no one hears would run for ever.
+        let wanted = listeners.withLock { listeners -> Bool in
+            guard !listeners.continuations.isEmpty, listeners.watcher == nil else { return false }
+            listeners.watcher = watcher
+            return true
+        }
+        if wanted { watcher.start() }
     }
 
-    /// On the queue: what the store holds now, as the state later changes are measured against.
-    func takeBaseline(from store: Store) {
-        guard isObserved, last.withLock({ $0 == nil }) else { return }
+    /// On the queue: what the store holds now, as the state later changes are measured against; `afresh` for the
+    /// first observer after none, whose baseline a look that ran while the last one left may have left stale.
+    func takeBaseline(from store: Store, afresh: Bool) {
+        guard isObserved, afresh || last.withLock({ $0 == nil }) else { return }
         let state = try? store.load().state
         last.withLock { $0 = state }
     }

@@ -75,7 +75,8 @@ public final class StoreQueue: @unchecked Sendable {
     public func write<T>(_ body: (Store) throws -> T) throws -> T {
         precondition(DispatchQueue.getSpecific(key: onQueue) != ObjectIdentifier(self), "StoreQueue is not reentrant")
         return try queue.sync {
-            defer { observers.noteChange(in: store, kind: .edited) }
+            // NB: observers hear of it after the caller has its result: their look reads the whole store.
+            defer { enqueue { [observers] store in observers.noteChange(in: store, kind: .edited) } }
             return try body(store)
         }
     }
@@ -100,8 +101,10 @@ public final class StoreQueue: @unchecked Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 queue.async { [self] in
                     let result = Result { try body(store, cancelled) }
-                    if let kind { observers.noteChange(in: store, kind: kind) }
                     continuation.resume(with: result.mapError { cancelled.isSet() ? CancellationError() : $0 })
+                    // NB: after the caller has its result (the look reads the whole store), still before the
+                    // queue's next call.
+                    if let kind { observers.noteChange(in: store, kind: kind) }
                 }
             }
         } onCancel: {

@@ -77,7 +77,6 @@ public struct SyncService: Sendable {
         let lock = try await store.read { try $0.takeWatchLock() }
         defer { lock.release() }
         let changes = FolderChanges(root: store.root)
-        defer { changes.stop() }
         report(.started(root: store.root, interval: interval, unwatched: changes.unwatched))
         var nextSync = Date()
         var lastChange: Date?
@@ -170,6 +169,4 @@ final class FolderChanges: @unchecked Sendable {
 
     /// Whether anything changed since the last look, forgetting it.
     func drain() -> Bool { watch?.drain() ?? false }
-
-    func stop() {}
 }
