@@ -46,8 +46,10 @@ extension KeyedDecodingContainer {
 /// Lets a type with dates keep its synthesized `Codable`.
 @propertyWrapper
 public struct MillisecondDate: Codable, Hashable, Sendable {
+    /// The date.
     public var wrappedValue: Date
 
+    /// Wraps `wrappedValue`.
     public init(wrappedValue: Date) { self.wrappedValue = wrappedValue }
 
     public init(from decoder: Decoder) throws {
@@ -77,8 +79,10 @@ public struct MillisecondDate: Codable, Hashable, Sendable {
 /// has its line; a missing key or `null` reads as none.
 @propertyWrapper
 public struct OptionalMillisecondDate: Codable, Hashable, Sendable {
+    /// The date, if there is one.
     public var wrappedValue: Date?
 
+    /// Wraps `wrappedValue`.
     public init(wrappedValue: Date?) { self.wrappedValue = wrappedValue }
 
     public init(from decoder: Decoder) throws {
