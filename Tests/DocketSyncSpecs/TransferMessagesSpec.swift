@@ -267,8 +267,7 @@ final class TransferMessagesSpec: QuickSpec {
             it("says an ssh-rsa line first in known_hosts stops it, through the docket tool in a scratch $HOME") {
                 // NB: libgit2 reads known_hosts under the $HOME it started with, so this runs the tool with a scratch
                 // HOME inside the spec's folder; its DOCKET_TRANSFER_TRACE says what classified the failure.
-                let scratchHome = root.appendingPathComponent("home").path
-                let home = scratchHome
+                let home = root.appendingPathComponent("home").path
                 try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
                 let rsaFirst = server.hostKeyLines.sorted { $0.contains("ssh-rsa") && !$1.contains("ssh-rsa") }
                 let knownHosts = rsaFirst.joined(separator: "\n") + "\n"
