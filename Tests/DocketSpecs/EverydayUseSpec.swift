@@ -387,6 +387,36 @@ final class EverydayUseSpec: QuickSpec {
                     as? [[String: Any]]
                 expect(remotes?.first?["name"] as? String) == "origin"
             }
+            it("prints every key status --json documents, null where there is no value") {
+                add("Buy milk")
+                let broken = UUID()
+                let path = store.appendingPathComponent(StoreLayout.todo(broken))
+                try! FileManager.default.createDirectory(
+                    at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try! Data("not json".utf8).write(to: path)
+                func status() -> [String: Any] {
+                    (try? JSONSerialization.jsonObject(with: Data(run("status", "--json").stdout.utf8)))
+                        as? [String: Any]
+                        ?? [:]
+                }
+                let shown = status()
+                expect(Set(shown.keys)) == ["unfinishedGitOperation", "changes"]
+                expect(shown["unfinishedGitOperation"] is NSNull) == true
+                let changes = shown["changes"] as? [[String: Any]] ?? []
+                expect(changes.count) == 2
+                for change in changes { expect(Set(change.keys)) == ["path", "change", "item", "description"] }
+                let unreadable = changes.first { $0["change"] as? String == "unreadable" }
+                expect(unreadable?["path"] as? String) == StoreLayout.todo(broken)
+                expect(unreadable?["item"] is NSNull) == true
+                expect(changes.first { $0["change"] as? String == "added" }?["item"] as? String) == "todo"
+
+                // git's own merge, stopped: named as the documented word.
+                try! FileManager.default.removeItem(at: path)
+                run("commit")
+                try! Data(runCommand("git", ["rev-parse", "HEAD"], in: store).stdout.utf8).write(
+                    to: store.appendingPathComponent(".git/MERGE_HEAD"))
+                expect(status()["unfinishedGitOperation"] as? String) == "merge"
+            }
         }
 
         describe("colour") {
