@@ -135,6 +135,15 @@ final class RichItemsSyncSpec: QuickSpec {
                 expect(laptop.run("sync").status) == 0
                 expect(desk.run("pull").status) == 0
                 expect(desk.state.todos.first?.text) == "Buy oat milk"
+                let head = laptop.head
+                let undoable = laptop.run("undo", "--list").stdout
+                let again = laptop.run("merges", "restore", merge, "1")
+                expect(again.status) == 0
+                expect(again.stdout)
+                    == "Already restored: todo 'Buy soy milk' text \"Buy oat milk\"; nothing changed\n"
+                expect(laptop.run("status").stdout).to(contain("Nothing to commit"))
+                expect(laptop.head) == head
+                expect(laptop.run("undo", "--list").stdout) == undoable
                 let wrong = laptop.run("merges", "restore", merge, "2")
                 expect(wrong.stderr).to(contain("has no lost value 2; it has 1 ('docket merges' numbers them)"))
             }
