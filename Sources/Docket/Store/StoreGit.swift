@@ -154,6 +154,8 @@ struct StoreGit {
     func setConfig(_ name: String, to value: String) throws {
         try writing { try repository.setConfig(name, to: value) }
     }
+    func configuredBranches() throws -> Set<String> { try reading { try repository.configuredBranches() } }
+    func removeBranchConfig(_ name: String) throws { try writing { try repository.removeBranchConfig(name) } }
 
     // MARK: Remotes
 

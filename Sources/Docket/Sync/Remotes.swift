@@ -109,6 +109,19 @@ extension Store {
         try? FileManager.default.removeItem(atPath: marker)
     }
 
+    /// Takes out the `[branch "…"]` sections of branches a new clone neither has nor is on. libgit2 sets one
+    /// up for the branch the remote's HEAD names, or for its own default (`master`) when the remote has none
+    /// yet, even when the remote lacks that branch and the store takes another: the clone's configuration
+    /// would name a branch that does not exist.
+    static func dropStaleBranchConfig(_ git: StoreGit) throws {
+        let head = try git.headBranch().map { String($0.dropFirst("refs/heads/".count)) }
+        let branches = Set(
+            try git.references(startingWith: "refs/heads/").keys.map { String($0.dropFirst("refs/heads/".count)) })
+        for name in try git.configuredBranches() where name != head && !branches.contains(name) {
+            try git.removeBranchConfig(name)
+        }
+    }
+
     /// Refuses an address that would keep a secret in the repository's files, or that another program could misread.
     static func refuseUnsafe(_ url: String) throws {
         if RemoteURL.hasUserInfo(url) { throw StoreError.input(.passwordInURL(shown: RemoteURL.redacted(url))) }
@@ -165,12 +178,14 @@ extension Store {
                 guard let (name, commit) = chosen else {
                     // An empty remote: start the store here, as 'docket init' would.
                     try git.setHead("refs/heads/\(Repository.defaultBranchName())")
+                    try dropStaleBranchConfig(git)
                     return try create(at: folder)
                 }
                 try git.setReference("refs/heads/\(name)", to: commit, message: "docket: clone")
                 try git.setHead("refs/heads/\(name)")
                 try git.setConfig("branch.\(name).remote", to: "origin")
                 try git.setConfig("branch.\(name).merge", to: "refs/heads/\(name)")
+                try dropStaleBranchConfig(git)
             }
             // Nothing is checked out until what came is known to be good.
             let head = try git.head()!
