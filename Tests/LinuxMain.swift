@@ -42,6 +42,7 @@ import XCTest
         AppStateSpec.self,
         AlterationRulesSpec.self,
         AppStateRemovalSpec.self,
+        ReversalSpec.self,
         JSONFormatSpec.self,
         // DocketGit
         RepositorySpec.self,

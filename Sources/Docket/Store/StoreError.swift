@@ -72,6 +72,11 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     case cannotRestore(field: String)
     /// `undo` found no change of this machine's to take back.
     case nothingToUndo
+    /// `undo` found no change of the user's own to take back, only merges: the last one's name and whose edits it
+    /// brought in.
+    case nothingOwnToUndo(lastMerge: String, by: String)
+    /// `undo --merge` found no merge to take back.
+    case nothingMergedToUndo
     /// `merges restore` was given a number the merge does not have.
     case noLostValue(merge: String, number: Int, count: Int)
     /// The folder a calendar sync was given is missing or not a folder.
@@ -114,6 +119,11 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
             "the id \(prefix) matches todo \(todo) and task \(task); give more of the id"
         case let .cannotRestore(field):
             "this docket cannot put back a lost value of '\(field)'; 'docket merges --json' shows the value, to set by hand"
+        case let .nothingOwnToUndo(lastMerge, by):
+            "there is no change of yours to undo: the changes kept on this machine are merges (the last, \(lastMerge), "
+                + "brought in changes by \(by)); 'docket undo --merge' takes a merge back"
+        case .nothingMergedToUndo:
+            "there is no merge to undo: no merge made on this machine is kept ('docket undo' takes back your own changes)"
         case .nothingToUndo:
             "there is nothing to undo: no change made through docket on this machine is kept ('docket undo --list' shows what is)"
         case let .noLostValue(merge, number, count):

@@ -69,6 +69,7 @@ struct StoreGit {
     }
     func parents(of commit: ObjectID) throws -> [ObjectID] { try reading { try repository.commitInfo(commit).parents } }
     func date(of commit: ObjectID) throws -> Date { try reading { try repository.commitInfo(commit).date } }
+    func commitInfo(_ commit: ObjectID) throws -> CommitInfo { try reading { try repository.commitInfo(commit) } }
 
     // MARK: Working tree and index
 

@@ -158,7 +158,7 @@ extension Store {
         }
         Fault.point("after-merge-commit")
         try moveBranch(to: commit, from: ours, message: "docket: pull (merge)", contents: contents)
-        recordMergeForUndo("\(remote)/\(short)", ours: ours, merged: commit)
+        recordMergeForUndo("\(remote)/\(short)", ours: ours, theirs: theirs, merged: commit, report: report)
         runPostMerge()
         return .merged(commit: commit.description, report: report)
     }
