@@ -209,6 +209,25 @@ final class StoreQueueSpec: QuickSpec {
             }
         }
 
+        describe("a remote made through the library") {
+            it("is a folder URL that clone and addRemote take as it is, naming the folder to git") {
+                let made = try Store.createRemote(at: root.appendingPathComponent("made.git"))
+                expect(made.isFileURL) == true
+                expect(made.path) == root.appendingPathComponent("made.git").standardizedFileURL.path
+                let first = try Store.clone(url: made, into: root.appendingPathComponent("first"))
+                let milk = TodoItem(text: "Buy milk")
+                try first.addTodo(milk)
+                try first.sync()
+                let secondFolder = root.appendingPathComponent("second")
+                let second = try awaiting { try await StoreQueue.clone(url: made, into: secondFolder) }
+                expect(try second.read { try $0.load() }.state.todos.map(\.id)) == [milk.id]
+                let third = try Store.create(at: root.appendingPathComponent("third"))
+                let added = try third.addRemote("origin", url: made)
+                expect(added.url) == made.path
+                expect(added.unreachable).to(beNil())
+            }
+        }
+
         describe("the stream of changes") {
             it("names this handle's edits, a pull's arrivals, and another process's change as they come") {
                 let laptop = try clone("laptop")
