@@ -43,6 +43,7 @@ import XCTest
         AlterationRulesSpec.self,
         AppStateRemovalSpec.self,
         JSONFormatSpec.self,
+        DueDateSpec.self,
         // DocketGit
         RepositorySpec.self,
         IndexFileSpec.self,
@@ -65,6 +66,8 @@ import XCTest
         CalendarSpec.self,
         RichItemsSpec.self,
         AgendaSpec.self,
+        DatePhraseSpec.self,
+        DueDatesSpec.self,
         InstallSpec.self,
         UntrustedFilesSpec.self,
         CommandLineInputSpec.self,

@@ -200,7 +200,7 @@ extension AppState {
     /// added — unless that instance is here already, so completing the same
     /// instance twice, here or on another machine, makes one. A next instance
     /// that was removed (say by an undo) comes back dated after its removal.
-    public func completingTodo(_ id: UUID, calendar: Calendar = .current) -> AppState {
+    public func completingTodo(_ id: UUID, calendar: Calendar = DocketClock.calendar) -> AppState {
         guard let todo = todo(id: id), !todo.completed else { return self }
         let done = todo.alter(.completed(true))
         var state = alter(by: .updating(.todo(done)))

@@ -6,7 +6,7 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     public let id: UUID
     /// What the task is.
     public let title: String
-    /// When the task is due.
+    /// When the task is due: not at all, on a day, or at a time.
     public let dueDate: DueDate
     /// Where the task stands.
     public let state: TaskState
@@ -163,12 +163,12 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
 
     /// The instance after this one in its series: unfinished, with no time recorded and due one interval on,
     /// for this instance finished at `done`; nil when the task does not repeat. Every machine makes the same id for it.
-    public func nextOccurrence(done: Date, calendar: Calendar = .current) -> ProjectTask? {
-        guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence else { return nil }
-        let due = recurrence.nextDue(due: dueDate.date, done: done, calendar: calendar)
-        guard ISODate.holds(due) else { return nil }
+    public func nextOccurrence(done: Date, calendar: Calendar = DocketClock.calendar) -> ProjectTask? {
+        guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence,
+            let due = recurrence.nextDue(due: dueDate, done: done, calendar: calendar)
+        else { return nil }
         return replacing(
-            id: recurrence.nextID, dueDate: DueDate(due), state: .unfinished, timeSlips: [], alterDate: .some(nil),
+            id: recurrence.nextID, dueDate: due, state: .unfinished, timeSlips: [], alterDate: .some(nil),
             notes: [],
             completedDate: .some(nil), creationDate: .some(done),
             recurrence: .some(

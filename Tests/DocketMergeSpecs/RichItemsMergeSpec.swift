@@ -241,13 +241,17 @@ final class RichItemsMergeSpec: QuickSpec {
                 expect(again.todo(id: next.id)?.alterDate) > removed.tombstone(id: next.id)!.removedDate
                 expect(again.tombstone(id: next.id)).to(beNil())
             }
-            it("counts from completion when asked to") {
+            it("counts from the day it was done when asked to, at its due date's time of day") {
                 let fromDone = water.alter(
                     .recurrence(Recurrence(every: .init(.day, count: 3), from: .completion, series: water.id)))
                 let state = AppState().alter(by: .adding(.todo(fromDone))).completingTodo(water.id)
                 let done = state.todo(id: water.id)!
-                expect(state.todo(id: water.recurrence!.nextID)?.dueDate)
-                    == Calendar.current.date(byAdding: .day, value: 3, to: done.completedDate!)
+                let next = state.todo(id: water.recurrence!.nextID)!
+                let zone = DocketClock.timeZone
+                expect(next.due.hasTime) == true
+                expect(next.due.day(in: zone)) == CalendarDay(done.completedDate!, in: zone).adding(days: 3)
+                expect(next.dueDate!.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400))
+                    == water.dueDate!.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
             }
             it("skips the weekend for weekdays") {
                 var calendar = Calendar(identifier: .gregorian)

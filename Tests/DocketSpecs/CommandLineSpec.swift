@@ -77,7 +77,7 @@ final class CommandLineSpec: QuickSpec {
                     let result = docket("add", "x", "--due", "someday", store: folder)
                     expect(result.status) == 64
                     expect(result.stderr).to(
-                        contain("'someday' is not a date; use today, tomorrow, yesterday, a weekday"))
+                        contain("'someday' is not a date; use today, tomorrow, a weekday (fri), next week"))
                     expect(state().todos).to(beEmpty())
                 }
                 it("uses colour on a terminal, and none with NO_COLOR") {

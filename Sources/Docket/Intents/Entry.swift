@@ -15,13 +15,16 @@ public enum Entry: Sendable, Equatable, Encodable {
         }
     }
 
-    /// When it is due.
-    public var dueDate: Date? {
+    /// When it is due: not at all, on a day, or at a time.
+    public var due: DueDate {
         switch self {
-        case let .todo(todo): todo.dueDate
-        case let .task(task, _): task.dueDate.date
+        case let .todo(todo): todo.due
+        case let .task(task, _): task.dueDate
         }
     }
+
+    /// When it is due: the moment `due` stands for (a day's noon, local time).
+    public var dueDate: Date? { due.date }
 
     /// Whether it is done (a finished task).
     public var isDone: Bool {

@@ -66,7 +66,7 @@ extension Store {
     /// Marks todos done; a repeating one gets its next instance (the same on
     /// every machine). Returns each todo before and after, and the instances made.
     @discardableResult
-    public func completeTodos(_ ids: [UUID], calendar: Calendar = .current) throws -> (
+    public func completeTodos(_ ids: [UUID], calendar: Calendar = DocketClock.calendar) throws -> (
         changed: [Changed<TodoItem>], next: [TodoItem]
     ) {
         var changed: [Changed<TodoItem>] = []

@@ -11,10 +11,12 @@ struct Add: ParsableCommand {
 
             --every makes it repeat: day, weekday, week, month, year, or a number of them ("2 weeks"). \
             Completing it makes the next one, due one interval after this one's due date \
-            (or, with --from completion, after the day it was done).
+            (or, with --from completion, after the day it was done); a day stays a day, \
+            and a time keeps its time of day.
 
             Examples:
               docket add "Buy milk" --due tomorrow --priority high
+              docket add Call mom --due tomorrow 9am
               docket add Water plants +home --every week --due saturday
             """)
 
@@ -25,7 +27,8 @@ struct Add: ParsableCommand {
     var words: [String] = []
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("When it is due: \(DateInput.forms); none for no date.", valueName: "date"),
+        help: ArgumentHelp(
+            "When it is due: \(DateInput.forms); several words need no quotes; none for no date.", valueName: "date"),
         transform: DueInput.parse)
     var due: DueInput?
     @Option(
@@ -57,7 +60,7 @@ struct Add: ParsableCommand {
         let (text, tags) = try parts
         var todo = TodoItem(text: text)
         var changes: [TodoItem.Change] = []
-        if let date = due?.date { changes.append(.due(date)) }
+        if let due = due?.due { changes.append(.dueDate(to: due)) }
         if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
         if let priority = priority?.priority { changes.append(.priority(priority)) }
         if let every { changes.append(.recurrence(Recurrence(every: every, from: from ?? .due, series: todo.id))) }

@@ -20,7 +20,7 @@ struct Done: ParsableCommand {
         }
         for todo in next {
             print(
-                "Next: \(Output.short(todo.id))  \(todo.shownText)\(todo.dueDate.map { ", due \(DateInput.show($0))" } ?? "")"
+                "Next: \(Output.short(todo.id))  \(todo.shownText)\(todo.due == .unknown ? "" : ", due \(DateInput.show(todo.due))")"
             )
         }
     }

@@ -33,7 +33,13 @@ struct Due: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "due",
         abstract: "Set or clear a todo's due date.",
-        discussion: "Dates: \(DateInput.forms); 'none' clears the date.\n\nExample: docket due 3f2a friday")
+        discussion: """
+            Dates: \(DateInput.forms); 'none' clears the date. Quotes are optional.
+
+            Examples:
+              docket due 3f2a friday
+              docket due 3f2a tomorrow 9am
+            """)
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
@@ -41,9 +47,9 @@ struct Due: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let date = try due.date
-        let changed = try store.updateTodo(try store.todoID(id)) { $0.alter(.due(date)) }
-        print("\(changed.after.shownText): \(date.map { DateInput.relative($0) } ?? "no due date")")
+        let due = try due.due
+        let changed = try store.updateTodo(try store.todoID(id)) { $0.alter(.dueDate(to: due)) }
+        print("\(changed.after.shownText): \(DateInput.relative(due, done: changed.after.completed))")
     }
 }
 
@@ -73,14 +79,14 @@ struct TodoForm: Equatable {
     }
 
     init(_ todo: TodoItem) {
-        self.init(text: todo.text, due: todo.dueDate.map(DateInput.show) ?? "none")
+        self.init(text: todo.text, due: DateInput.show(todo.due))
     }
 
     /// The form as written to the file.
     var file: String {
         """
         # Edit the todo, save, and close the editor; lines starting with # are ignored.
-        # due: \(DateInput.forms), or none.
+        # due: \(DateInput.forms); or none.
         text: \(text)
         due: \(due)
 
@@ -112,12 +118,11 @@ struct TodoForm: Equatable {
     }
 }
 
-/// Whether two optional dates fall in the same minute.
-func sameMinute(_ a: Date?, _ b: Date?) -> Bool {
+/// Whether two due dates are the same, times to the minute.
+func sameMinute(_ a: DueDate, _ b: DueDate) -> Bool {
     switch (a, b) {
-    case (nil, nil): true
-    case let (x?, y?): Int(x.timeIntervalSince1970 / 60) == Int(y.timeIntervalSince1970 / 60)
-    default: false
+    case let (.date(x), .date(y)): Int(x.timeIntervalSince1970 / 60) == Int(y.timeIntervalSince1970 / 60)
+    default: a == b
     }
 }
 
@@ -158,9 +163,9 @@ func editInEditor(_ id: UUID, store: Store) throws {
         }
         if after.text != before.text { changes.append(.text(after.text)) }
         if after.due != before.due {
-            let due = try DueInput.parse(after.due).date
-            // The form shows minutes: a due date read back within the same minute is the one it had.
-            if !sameMinute(due, todo.dueDate) { changes.append(.due(due)) }
+            let due = try DueInput.parse(after.due).due
+            // The form shows minutes: a due time read back within the same minute is the one it had.
+            if !sameMinute(due, todo.due) { changes.append(.dueDate(to: due)) }
         }
     } catch let error as ValidationError {
         throw ShownError(
@@ -174,7 +179,10 @@ func editInEditor(_ id: UUID, store: Store) throws {
     }
     let changed = try store.updateTodo(id) { $0.alter(changes) }
     store.removeLocalFile(name)
-    print("Edited: \(changed.after.shownText)" + (changed.after.dueDate.map { "  " + DateInput.relative($0) } ?? ""))
+    let due = changed.after.due
+    print(
+        "Edited: \(changed.after.shownText)"
+            + (due == .unknown ? "" : "  " + DateInput.relative(due, done: changed.after.completed)))
 }
 
 /// A due date typed as words after an id, quotes optional (`docket due 3f2a next week`), or none.
@@ -182,11 +190,11 @@ struct DueWords: ParsableArguments {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The due date, or none.", valueName: "date|none"))
     var words: [String] = []
 
-    /// The date the words name; nil for none.
-    var date: Date? { get throws { try DueInput.parse(words.joined(separator: " ")).date } }
+    /// The due date the words name; `.unknown` for none.
+    var due: DueDate { get throws { try DueInput.parse(words.joined(separator: " ")).due } }
 
     func validate() throws {
         if words.isEmpty { throw ValidationError("give a due date, or none to clear it") }
-        _ = try date
+        _ = try due
     }
 }

@@ -29,7 +29,7 @@ struct Fork: ParsableCommand {
         let store = try self.store.open()
         var changes: [TodoItem.Change] = []
         if let text { changes.append(.text(text)) }
-        if let due { changes.append(.due(due.date)) }
+        if let due { changes.append(.dueDate(to: due.due)) }
         if done { changes.append(.completed(true)) }
         if open { changes.append(.completed(false)) }
         print(Output.short(try store.forkTodo(try store.todoID(id), changes).id))

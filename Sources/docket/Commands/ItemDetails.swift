@@ -182,7 +182,9 @@ struct Repeat: ParsableCommand {
         }
         let todo = changed.after
         if let recurrence = todo.recurrence {
-            print("\(changed.before == todo ? "Unchanged" : "Repeats"): \(todo.shownText), \(recurrence.description)")
+            print(
+                "\(changed.before == todo ? "Unchanged" : "Repeats"): \(todo.shownText), \(recurrence.description(due: todo.due))"
+            )
         } else {
             print("\(changed.before == todo ? "Does not repeat" : "Stopped repeating"): \(todo.shownText)")
         }

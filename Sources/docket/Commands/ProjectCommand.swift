@@ -68,7 +68,10 @@ struct ProjectCommand: ParsableCommand {
             let now = Date()
             for task in project.tasks {
                 var text = "  \(Output.dim(Output.short(task.id)))  \(mark(task.state))  \(task.shownTitle)"
-                if let due = task.dueDate.date { text += "  " + Output.yellow(DateInput.relative(due, now: now)) }
+                if task.dueDate != .unknown {
+                    text +=
+                        "  " + Output.yellow(DateInput.relative(task.dueDate, now: now, done: task.state == .finished))
+                }
                 let seconds = task.recorded(until: now)
                 if seconds > 0 { text += "  " + Output.dim(duration(seconds)) }
                 if task.runningSlip != nil { text += "  " + Output.green("(recording)") }

@@ -35,11 +35,8 @@ struct Report: ParsableCommand {
 
     /// The dates of --since and --until: the start of a day, the end of a day.
     func range() throws -> (Date?, Date?)? {
-        let from = try since.map { try DateInput.parse($0, since: true) }
-        let to = try until.map { text -> Date in
-            let date = try DateInput.parse(text, since: true)
-            return text.contains(":") ? date : Calendar.current.date(byAdding: .day, value: 1, to: date)!
-        }
+        let from = try since.map(DateInput.parseSince)
+        let to = try until.map(DateInput.parseUntil)
         return (from, to)
     }
 

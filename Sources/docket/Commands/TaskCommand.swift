@@ -37,7 +37,9 @@ struct TaskCommand: ParsableCommand {
         var words: [String] = []
         @Option(
             parsing: .unconditional,
-            help: ArgumentHelp("When it is due: \(DateInput.forms); none for no date.", valueName: "date"),
+            help: ArgumentHelp(
+                "When it is due: \(DateInput.forms); several words need no quotes; none for no date.",
+                valueName: "date"),
             transform: DueInput.parse)
         var due: DueInput?
 
@@ -48,7 +50,7 @@ struct TaskCommand: ParsableCommand {
         func run() throws {
             let store = try self.store.open()
             var task = ProjectTask(title: try title)
-            if let date = due?.date { task = task.alter(by: .setting(.dueDate(to: .date(date)))) }
+            if let due = due?.due { task = task.alter(by: .setting(.dueDate(to: due))) }
             try store.addTask(task, to: try store.projectID(project))
             print(Output.short(task.id))
         }
@@ -78,10 +80,10 @@ struct TaskCommand: ParsableCommand {
         @OptionGroup var due: DueWords
 
         func run() throws {
-            let date = try due.date
+            let due = try due.due
             try changeTask(
-                task, store: try store.open(), .setting(.dueDate(to: DueDate(date))),
-                done: date.map { DateInput.relative($0) } ?? "has no due date")
+                task, store: try store.open(), .setting(.dueDate(to: due)),
+                done: due == .unknown ? "has no due date" : DateInput.relative(due))
         }
     }
 
