@@ -7,9 +7,10 @@ struct DocketCommand: ParsableCommand {
     /// Runs docket, reading the command line as people type it (`CommandLineHabits`).
     static func main() {
         ProgressLine.started = Date()
+        var arguments = Array(CommandLine.arguments.dropFirst())
         do {
             let commands = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
-            let arguments = try CommandLineHabits.rewrite(Array(CommandLine.arguments.dropFirst()), commands: commands)
+            arguments = try CommandLineHabits.rewrite(arguments, commands: commands)
             var command = try parseAsRoot(arguments)
             try command.run()
             ProgressLine.clear()
@@ -18,6 +19,11 @@ struct DocketCommand: ParsableCommand {
             exit(withError: ShownError(message: Output.safeLines(error.description)))
         } catch {
             ProgressLine.clear()
+            // The parser's "Unknown option" said as docket's own checks say it, with its usage and status kept.
+            if let reworded = UnknownOption.reworded(error, arguments: arguments) {
+                FileHandle.standardError.write(Data((reworded + "\n").utf8))
+                Foundation.exit(exitCode(for: error).rawValue)
+            }
             exit(withError: error)
         }
     }

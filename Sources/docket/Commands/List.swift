@@ -59,10 +59,7 @@ struct List: ParsableCommand {
         if all && done { throw ValidationError("--all and --done cannot be used together") }
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
         if let option = words.first(where: TextWords.looksLikeOption) {
-            let near =
-                Suggest.nearest(option, among: DeclaredOptions.names(of: List.self)).map { "; did you mean '\($0)'?" }
-                ?? ""
-            throw ValidationError("unknown option '\(Output.safe(option))'\(near)")
+            throw ValidationError(UnknownOption.message(option, of: List.self))
         }
     }
 
