@@ -64,6 +64,7 @@ import XCTest
         ExchangeSpec.self,
         CalendarSpec.self,
         RichItemsSpec.self,
+        ItemCommandsSpec.self,
         AgendaSpec.self,
         InstallSpec.self,
         UntrustedFilesSpec.self,

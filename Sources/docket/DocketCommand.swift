@@ -35,7 +35,9 @@ struct DocketCommand: ParsableCommand {
             Every command takes -C <dir>, before or after its name: the store's folder. \
             Without it the store is $DOCKET_DIR, else the store the working folder is in \
             (as git finds its repository), else ~/.docket, which is created on first use. \
-            Ids are UUIDs; any unique prefix of 4 or more characters will do.
+            Ids are UUIDs; any unique prefix of 4 or more characters will do. \
+            Todos and project tasks share one space of ids: a command that takes \
+            a todo's id takes a task's, as the day's view shows them together.
 
             Example:
               docket add "Buy milk" --due tomorrow

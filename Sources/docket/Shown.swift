@@ -35,6 +35,29 @@ extension ProjectTask {
     var shownTitle: String { Output.safe(title) }
 }
 
+extension Entry {
+    /// The todo's text or the task's title, safe for a terminal.
+    var shownText: String { Output.safe(text) }
+
+    /// "3f2a1b9c is a todo", "5d2f0e11 is a task of Garden": what an id named, for a message.
+    var whatItIs: String {
+        switch self {
+        case let .todo(todo): "\(Output.short(todo.id)) is a todo"
+        case let .task(task, project): "\(Output.short(task.id)) is a task of \(project.shownTitle)"
+        }
+    }
+}
+
+/// A command given an item of a kind it has no meaning for: says what the item is, and what the command takes.
+func notFor(_ entry: Entry, _ what: String) -> ShownError {
+    ShownError(message: "\(entry.whatItIs), and \(what)")
+}
+
+extension Entry {
+    /// Whether it is a project's task.
+    var isTask: Bool { if case .task = self { true } else { false } }
+}
+
 /// A text given as words, quoted or not (`docket add Buy bread` is "Buy
 /// bread"), as people type it after `task add` or `t add`. A word that starts
 /// with a dash is text too ("-5 pushups"), unless it looks like a mistyped

@@ -207,7 +207,8 @@ final class EverydayUseSpec: QuickSpec {
             }
             it("points a missing task's id to where task ids are shown") {
                 let refused = run("task", "start", "abcd1234")
-                expect(refused.stderr).to(
+                expect(refused.stderr).to(contain("'docket project show <project>' a project's tasks"))
+                expect(run("task", "rm", "abcd1234").stderr).to(
                     contain("'docket project show <project>' shows a project's tasks with their ids"))
             }
             it("names a remote name git refuses, with what a name may hold") {

@@ -130,10 +130,7 @@ func line(_ entry: Entry, now: Date, relative days: inout RelativeDays, showProj
     var shown = "\(Output.dim(Output.short(entry.id)))  \(box)  \(text)"
     if let priority = entry.priority { shown += "  " + Shown.priority(priority) }
     if !entry.tags.isEmpty { shown += "  " + Output.cyan(Shown.tags(entry.tags)) }
-    switch entry {
-    case let .todo(todo): if let recurrence = todo.recurrence { shown += "  " + Output.dim("↻ \(recurrence.every)") }
-    case let .task(task, _): if let recurrence = task.recurrence { shown += "  " + Output.dim("↻ \(recurrence.every)") }
-    }
+    if let recurrence = entry.recurrence { shown += "  " + Output.dim("↻ \(recurrence.every)") }
     if let due = entry.dueDate {
         let relative = days.text(for: due)
         shown +=
