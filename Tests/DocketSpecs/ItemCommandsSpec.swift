@@ -163,6 +163,24 @@ final class ItemCommandsSpec: QuickSpec {
                 expect(again.status) == 1
                 expect(again.stderr).to(contain("'docket reopen \(dig)' opens it again"))
             }
+            it("written by another tool with the slip still running, is reported stopped at the finish") {
+                let dig = id("task", "add", garden, "Dig")
+                run("task", "start", dig)
+                let opened = try Store.open(at: store)
+                let finish = Date()
+                try opened.edit(projects: [try opened.projectID(garden)]) { state in
+                    let project = state.projects[0]
+                    let written = project.tasks[0].replacing(
+                        state: .finished, alterDate: .some(finish), completedDate: .some(finish))
+                    return state.alter(by: .updating(.project(project.alter(by: .updating(.task(written))))))
+                }
+                expect(task(dig)?.runningSlip).toNot(beNil())
+                expect(run("report").stdout).toNot(contain("(running)"))
+                expect(run("report", "--json").stdout).to(contain("\"running\" : false"))
+                let csv = run("report", "--csv").stdout
+                expect(csv.split(separator: "\n").last.map { $0.split(separator: ",")[3] }.map(String.init))
+                    == DocketJSON.string(from: finish)
+            }
             it("by task state stops it too") {
                 let dig = id("task", "add", garden, "Dig")
                 run("task", "start", dig)
