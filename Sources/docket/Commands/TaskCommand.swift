@@ -35,7 +35,7 @@ struct TaskCommand: ParsableCommand {
 
                 Examples:
                   docket task add 7c1e "Buy Beer" --due saturday
-                  docket task add 7c1e Water the lawn +garden --priority low --every week --due saturday
+                  docket task add 7c1e Mow +garden --priority low --every week --due saturday
                 """)
         @OptionGroup var store: StoreOptions
         @Argument(help: "The project's id or a unique prefix.", completion: Completions.projects) var project: String
