@@ -65,6 +65,7 @@ import XCTest
         ExchangeSpec.self,
         CalendarSpec.self,
         RichItemsSpec.self,
+        ItemCommandsSpec.self,
         AgendaSpec.self,
         DatePhraseSpec.self,
         DueDatesSpec.self,

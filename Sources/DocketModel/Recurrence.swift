@@ -1,9 +1,10 @@
 import Foundation
 
-/// How a todo repeats: every so often, counted from its due date or from
-/// when it was done. Each instance is its own todo; completing one makes the
-/// next, whose id comes from the series and the occurrence's number, so every
-/// machine that completes the same instance makes the same next one.
+/// How a todo or a project's task repeats: every so often, counted from its
+/// due date or from when it was done. Each instance is its own todo or task;
+/// completing one makes the next, whose id comes from the series and the
+/// occurrence's number, so every machine that completes the same instance
+/// makes the same next one.
 public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
     /// A stretch of time between instances.
     public struct Interval: Hashable, Sendable, CustomStringConvertible {

@@ -73,6 +73,27 @@ final class JSONFormatSpec: QuickSpec {
                 }
             }
 
+            context("of a format-2 task") {
+                let task = try! DocketJSON.decode(ProjectTask.self, from: fixture("ProjectTaskFormat2"))
+                it("decodes and re-encodes byte for byte") { roundTrip(ProjectTask.self, "ProjectTaskFormat2") }
+                it("reads every field a todo has, a repeating one's too, and its slips") {
+                    expect(task.tags) == ["garden"]
+                    expect(task.priority) == .low
+                    expect(task.notes.map(\.text)) == ["the front half only"]
+                    expect(task.completedDate) == task.alterDate
+                    expect(task.recurrence?.every) == Recurrence.Interval(.week)
+                    expect(task.recurrence?.from) == .completion
+                    expect(task.recurrence?.occurrence) == 2
+                    expect(task.timeSlips.last?.stop) == task.completedDate
+                }
+                it("reads a format-1 task, which has none of them, as it was written") {
+                    let old = try! DocketJSON.decode(ProjectTask.self, from: fixture("ProjectTask"))
+                    expect(old.recurrence).to(beNil())
+                    expect(old.tags).to(beEmpty())
+                    expect(old.creationDate).to(beNil())
+                }
+            }
+
             context("of a todo") {
                 let todo = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItem"))
                 it("reads every field") {

@@ -147,7 +147,7 @@ final class CommandLineSpec: QuickSpec {
                     let result = docket("done", "ffff", store: folder)
                     expect(result.status) == 1
                     expect(result.stderr)
-                        == "Error: no todo has the id ffff; 'docket list --all' shows the todos' ids\n"
+                        == "Error: no todo or task has the id ffff; 'docket list --all' shows the todos with their ids, 'docket project show <project>' a project's tasks\n"
                     expect(state().todos[0].completed) == false
                 }
                 it("lists the candidates of an ambiguous prefix") {

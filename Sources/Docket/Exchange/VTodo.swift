@@ -269,6 +269,8 @@ enum VTodo {
                 alterDate: .some(keep(f.lastModified, task.alterDate)), tags: f.tags, priority: .some(f.priority),
                 notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now),
                 completedDate: .some(completedDate), recurrence: .some(recurrence))
+            // A task the calendar finishes records no more time: its running slip stops at the finish.
+            if task.state != .finished { read = read.stoppingSlipAtFinish()?.task ?? read }
             if sameContent(.task(read, project: project), .task(task, project: project)) { read = task }
             return .task(read, project: project)
         case let .todo(todo)?:

@@ -58,13 +58,10 @@ public enum Entry: Sendable, Equatable, Encodable {
         }
     }
 
-    private enum Keys: String, CodingKey { case kind, project }
-    private struct ProjectRef: Encodable {
-        let id: UUID
-        let title: String
-    }
+    private enum Keys: String, CodingKey { case kind, project, projectTitle }
 
-    /// The item as in its file, with `kind` ("todo" or "task") and, for a task, `project` ({id, title}).
+    /// The item as in its file, with `kind` ("todo" or "task") and, for a task, `project` (the project's id, as the
+    /// task's own `id` is written) and `projectTitle`.
     public func encode(to encoder: Encoder) throws {
         var keys = encoder.container(keyedBy: Keys.self)
         switch self {
@@ -73,7 +70,8 @@ public enum Entry: Sendable, Equatable, Encodable {
             try todo.encode(to: encoder)
         case let .task(task, project):
             try keys.encode("task", forKey: .kind)
-            try keys.encode(ProjectRef(id: project.id, title: project.title), forKey: .project)
+            try keys.encode(project.id.uuidString, forKey: .project)
+            try keys.encode(project.title, forKey: .projectTitle)
             try task.encode(to: encoder)
         }
     }

@@ -25,6 +25,31 @@ struct Add: ParsableCommand {
         parsing: .allUnrecognized,
         help: ArgumentHelp("What is to be done; words starting with + are tags.", valueName: "text"))
     var words: [String] = []
+    @OptionGroup var options: NewItemOptions
+
+    var parts: (text: String, tags: [String]) {
+        get throws { try TagWords.split(words, what: "the text of a todo", command: Add.self) }
+    }
+
+    func validate() throws { _ = try parts }
+
+    func run() throws {
+        let (text, tags) = try parts
+        var todo = TodoItem(text: text)
+        var changes: [TodoItem.Change] = []
+        if let due = options.due?.due { changes.append(.dueDate(to: due)) }
+        if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
+        if let priority = options.priority?.priority { changes.append(.priority(priority)) }
+        if let recurrence = options.recurrence(series: todo.id) { changes.append(.recurrence(recurrence)) }
+        todo = todo.alter(changes)
+        try store.open().addTodo(todo)
+        print(Output.short(todo.id))
+    }
+}
+
+/// What a new todo or task can be given as it is added (`docket add`, `docket task add`): a due date, a priority, and
+/// how it repeats. Its +tags come from its words (`TagWords`).
+struct NewItemOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
@@ -47,26 +72,13 @@ struct Add: ParsableCommand {
         transform: RepeatInput.parseAnchor)
     var from: Recurrence.Anchor?
 
-    var parts: (text: String, tags: [String]) {
-        get throws { try TagWords.split(words, what: "the text of a todo", command: Add.self) }
-    }
-
     func validate() throws {
-        _ = try parts
         if from != nil && every == nil { throw ValidationError("--from goes with --every: say how often it repeats") }
     }
 
-    func run() throws {
-        let (text, tags) = try parts
-        var todo = TodoItem(text: text)
-        var changes: [TodoItem.Change] = []
-        if let due = due?.due { changes.append(.dueDate(to: due)) }
-        if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
-        if let priority = priority?.priority { changes.append(.priority(priority)) }
-        if let every { changes.append(.recurrence(Recurrence(every: every, from: from ?? .due, series: todo.id))) }
-        todo = todo.alter(changes)
-        try store.open().addTodo(todo)
-        print(Output.short(todo.id))
+    /// How the new item repeats, as the first of the series `series` (the new item's id); nil without --every.
+    func recurrence(series: UUID) -> Recurrence? {
+        every.map { Recurrence(every: $0, from: from ?? .due, series: series) }
     }
 }
 

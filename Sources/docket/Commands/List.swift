@@ -60,10 +60,7 @@ struct List: ParsableCommand {
         if all && done { throw ValidationError("--all and --done cannot be used together") }
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
         if let option = words.first(where: TextWords.looksLikeOption) {
-            let near =
-                Suggest.nearest(option, among: DeclaredOptions.names(of: List.self)).map { "; did you mean '\($0)'?" }
-                ?? ""
-            throw ValidationError("unknown option '\(Output.safe(option))'\(near)")
+            throw ValidationError(UnknownOption.message(option, of: List.self))
         }
     }
 
@@ -134,10 +131,7 @@ func line(_ entry: Entry, now: Date, relative days: inout RelativeDays, showProj
     var shown = "\(Output.dim(Output.short(entry.id)))  \(box)  \(text)"
     if let priority = entry.priority { shown += "  " + Shown.priority(priority) }
     if !entry.tags.isEmpty { shown += "  " + Output.cyan(Shown.tags(entry.tags)) }
-    switch entry {
-    case let .todo(todo): if let recurrence = todo.recurrence { shown += "  " + Output.dim("↻ \(recurrence.every)") }
-    case let .task(task, _): if let recurrence = task.recurrence { shown += "  " + Output.dim("↻ \(recurrence.every)") }
-    }
+    if let recurrence = entry.recurrence { shown += "  " + Output.dim("↻ \(recurrence.every)") }
     let due = entry.due
     if due != .unknown {
         let relative = days.text(for: due, done: entry.isDone)

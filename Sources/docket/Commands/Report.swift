@@ -76,7 +76,7 @@ struct Report: ParsableCommand {
         }
         var rows = ["project,task,start,stop,seconds"]
         for project in projects {
-            for task in project.tasks {
+            for task in project.tasks.map(\.asReported) {
                 for slip in task.timeSlips {
                     let (start, stop) = slip.clipped(now: now, since: since, before: until)
                     guard stop > start || (slip.isRunning && stop >= start && until == nil) else { continue }

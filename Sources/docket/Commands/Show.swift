@@ -6,10 +6,15 @@ struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show one todo or task, with its tags, priority, notes and how it repeats.",
-        discussion: "--json prints the item as in its file.\n\nExample: docket show 3f2a")
+        discussion: """
+            --json prints the item as in its file, with kind (todo or task) and, for a task, \
+            project (the project's id) and projectTitle.
+
+            Example: docket show 3f2a
+            """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's or task's id or a unique prefix of it.", completion: Completions.openTodos) var id:
+    @Argument(help: "The todo's or task's id or a unique prefix of it.", completion: Completions.allItems) var id:
         String
     @Flag(help: "Print JSON for scripts.") var json = false
 
@@ -18,7 +23,7 @@ struct Show: ParsableCommand {
         let entry = try store.entry(try store.entryRef(id))
         switch entry {
         case let .todo(todo):
-            if json { return try Output.json(todo) }
+            if json { return try Output.json(entry) }
             var rows = [
                 ("id", todo.id.uuidString.lowercased()),
                 (
@@ -39,7 +44,7 @@ struct Show: ParsableCommand {
             print(todo.shownText)
             printRows(rows)
         case let .task(task, project):
-            if json { return try Output.json(task) }
+            if json { return try Output.json(entry) }
             var rows = [
                 ("id", task.id.uuidString.lowercased()),
                 ("project", "\(project.shownTitle) (\(Output.short(project.id)))"),
