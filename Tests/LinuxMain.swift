@@ -44,6 +44,7 @@ import XCTest
         AppStateRemovalSpec.self,
         ReversalSpec.self,
         JSONFormatSpec.self,
+        DueDateSpec.self,
         // DocketGit
         RepositorySpec.self,
         IndexFileSpec.self,
@@ -65,7 +66,10 @@ import XCTest
         ExchangeSpec.self,
         CalendarSpec.self,
         RichItemsSpec.self,
+        ItemCommandsSpec.self,
         AgendaSpec.self,
+        DatePhraseSpec.self,
+        DueDatesSpec.self,
         InstallSpec.self,
         UntrustedFilesSpec.self,
         CommandLineInputSpec.self,

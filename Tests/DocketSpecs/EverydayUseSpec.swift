@@ -124,7 +124,22 @@ final class EverydayUseSpec: QuickSpec {
             it("draws 'did you mean' from each command's own options") {
                 expect(user("add", "Buy", "--prio", "high").stderr).to(contain("did you mean '--priority'?"))
                 expect(user("note", "abcd", "--edti", "1", "x").stderr).to(contain("did you mean '--edit'?"))
-                expect(user("list", "--projcet", "x").stderr).to(contain("ean '--project'?"))
+                expect(user("list", "--projcet", "x").stderr).to(contain("did you mean '--project'?"))
+            }
+            it(
+                "says an unknown option one way, whether docket or the parser finds it, a one-letter one with its long name"
+            ) {
+                let add = user("add", "Buy", "milk", "-p", "high")
+                expect(add.status) == 64
+                expect(add.stderr).to(contain("Error: unknown option '-p'; did you mean '--priority'?"))
+                let list = user("list", "--jsno")
+                expect(list.status) == 64
+                expect(list.stderr).to(
+                    contain("Error: unknown option '--jsno'; did you mean '--json'?\nUsage: docket list"))
+                expect(user("show", "abcd", "-j").stderr).to(
+                    contain("Error: unknown option '-j'; did you mean '--json'?"))
+                expect(user("-x").stderr).to(contain("Error: unknown option '-x'\nUsage: docket today"))
+                expect(user("add", "Buy", "milk", "-C").stderr).to(contain("Missing value for '-C'"))
             }
             it("names git's safe.directory for a store another user owns, and following the advice works") {
                 guard getuid() == 0 else { return }
@@ -192,7 +207,8 @@ final class EverydayUseSpec: QuickSpec {
             }
             it("points a missing task's id to where task ids are shown") {
                 let refused = run("task", "start", "abcd1234")
-                expect(refused.stderr).to(
+                expect(refused.stderr).to(contain("'docket project show <project>' a project's tasks"))
+                expect(run("task", "rm", "abcd1234").stderr).to(
                     contain("'docket project show <project>' shows a project's tasks with their ids"))
             }
             it("names a remote name git refuses, with what a name may hold") {

@@ -60,6 +60,47 @@ final class RichItemsSyncSpec: QuickSpec {
             }
         }
 
+        describe("two machines and one project's task") {
+            it("make one next instance of a repeating task both finished, by the ids the day's view shows") {
+                let garden = laptop.id("project", "add", "Garden")
+                let mow = laptop.id("task", "add", garden, "Mow", "--every", "week", "--due", "tomorrow")
+                laptop.run("sync")
+                desk.run("pull")
+                expect(laptop.run("done", mow).stdout).to(contain("Next: "))
+                expect(desk.run(mow, "done").stdout).to(contain("Next: "))
+                expect(laptop.run("sync").status) == 0
+                expect(desk.run("sync").status) == 0
+                expect(laptop.run("sync").status) == 0
+                for machine in [laptop!, desk!] {
+                    let tasks = machine.state.projects[0].tasks
+                    expect(tasks.count) == 2
+                    expect(tasks.filter { $0.state != .finished }.map { $0.recurrence?.occurrence }) == [2]
+                }
+                expect(laptop.state) == desk.state
+            }
+            it("stop a slip started on one machine when the other finishes the task, and the report stops counting") {
+                let garden = laptop.id("project", "add", "Garden")
+                let dig = laptop.id("task", "add", garden, "Dig")
+                laptop.run("sync")
+                desk.run("pull")
+                // The laptop starts recording; the desk, not knowing, finishes the task a moment later.
+                laptop.run("task", "start", dig)
+                desk.run("done", dig)
+                expect(laptop.run("sync").status) == 0
+                expect(desk.run("sync").status) == 0
+                expect(laptop.run("sync").status) == 0
+                for machine in [laptop!, desk!] {
+                    let task = machine.state.projects[0].tasks[0]
+                    expect(task.state) == .finished
+                    expect(task.runningSlip).to(beNil())
+                    expect(task.timeSlips.last?.stop) == task.completedDate
+                    expect(machine.run("report").stdout).toNot(contain("(running)"))
+                }
+                expect(laptop.state) == desk.state
+                expect(desk.run("merges").stdout).to(contain("running slip"))
+            }
+        }
+
         describe("undo") {
             it("of a synced edit writes the reverse as a new edit, which reaches the other machine") {
                 let milk = laptop.id("add", "Buy milk")
@@ -271,7 +312,7 @@ final class RichItemsSyncSpec: QuickSpec {
         }
 
         describe("a store of format 1") {
-            it("is raised to format 2 by the first change, and the commit carries it") {
+            it("is raised to this docket's format by the first change, and the commit carries it") {
                 try Data("{\n  \"format\" : 1\n}\n".utf8).write(
                     to: laptop.folder.appendingPathComponent(".docket/format.json"))
                 laptop.git("commit", "-qam", "an older store")
@@ -279,7 +320,7 @@ final class RichItemsSyncSpec: QuickSpec {
                 expect(laptop.git("status", "--porcelain")) == ""
                 laptop.run("add", "Buy milk", "+errand")
                 expect(laptop.run("commit").status) == 0
-                expect(laptop.git("show", "HEAD:.docket/format.json")).to(contain("\"format\" : 2"))
+                expect(laptop.git("show", "HEAD:.docket/format.json")).to(contain("\"format\" : 3"))
             }
         }
     }

@@ -70,9 +70,11 @@ public enum TodoTxt {
                         let line = read.todo
                         func day(_ date: Date?) -> String? { date.map { BasicDate.dayString($0) } }
                         func keeping(_ read: Date?, _ had: Date?) -> Date? { day(read) == day(had) ? had : read }
+                        let zone = DocketClock.timeZone
+                        let due = line.due.day(in: zone) == old.due.day(in: zone) ? old.due : line.due
                         read.todo = old.replacing(
                             text: line.text, creationDate: keeping(line.creationDate, old.creationDate),
-                            completed: line.completed, dueDate: .some(keeping(line.dueDate, old.dueDate)),
+                            completed: line.completed, due: due,
                             // NB: later than the store's own date for it, unless the store changed it since the file
                             // was written.
                             alterDate: .some(max(modified[name] ?? now, line.alterDate ?? .distantPast)),
@@ -136,7 +138,7 @@ public enum TodoTxt {
         }
         var text: [String] = []
         var tags: [String] = []
-        var due: Date?
+        var due = DueDate.unknown
         var id: UUID?
         var repeating: (every: Recurrence.Interval, from: Recurrence.Anchor)?
         let saidPriority = priority != nil
@@ -149,10 +151,10 @@ public enum TodoTxt {
                 }
             }
             if word.hasPrefix("due:") {
-                guard let date = day(String(word.dropFirst(4))) else {
+                guard let day = CalendarDay(String(word.dropFirst(4))) else {
                     throw Unreadable(reason: "\(word.prefix(30)) is not a date as due:YYYY-MM-DD")
                 }
-                due = date
+                due = .day(day)
                 continue
             }
             if word.hasPrefix("pri:"), word.count == 5, let found = letterPriority("(\(word.dropFirst(4)))") {
@@ -178,7 +180,7 @@ public enum TodoTxt {
         let created = creationDate ?? completedDate ?? now
         let done = completed ? completedDate ?? created : nil
         let todo = TodoItem(
-            id: id ?? .zero, text: joined, creationDate: created, completed: completed, dueDate: due,
+            id: id ?? .zero, text: joined, creationDate: created, completed: completed, due: due,
             alterDate: done, tags: Tags.normalized(tags), priority: priority, completedDate: done,
             recurrence: repeating.map { Recurrence(every: $0.every, from: $0.from, series: id ?? .zero) })
         return Line(todo: todo, key: joined, saysPriority: saidPriority || (completed && priority != nil))
@@ -260,7 +262,7 @@ public enum TodoTxt {
         // own.
         words += todo.tags.map { self.words($0).replacingOccurrences(of: " ", with: "_") }.filter { !$0.isEmpty }
             .map { $0.hasPrefix("@") ? $0 : "+" + $0 }
-        if let due = todo.dueDate { words.append("due:" + day(due)) }
+        if let due = todo.due.day(in: DocketClock.timeZone) { words.append("due:\(due)") }
         if let recurrence = todo.recurrence { words.append("rec:" + rec(recurrence)) }
         if todo.completed, let letter { words.append("pri:" + letter) }
         return words.joined(separator: " ")

@@ -77,7 +77,7 @@ enum VTodo {
         var summary: String
         var status: String
         var completed: Date?
-        var due: Date?
+        var due: DueDate
         var priority: Priority?
         var tags: [String]
         var description: String?
@@ -113,9 +113,23 @@ enum VTodo {
         if let rule = vtodo.property("RRULE")?.value { every = try interval(rule) }
         return Fields(
             summary: summary, status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased(),
-            completed: try date("COMPLETED"), due: try date("DUE"), priority: priority, tags: Tags.normalized(tags),
+            completed: try date("COMPLETED"), due: try due(vtodo.property("DUE"), name: "DUE"), priority: priority,
+            tags: Tags.normalized(tags),
             description: vtodo.property("DESCRIPTION")?.text, every: every, created: try date("CREATED"),
             lastModified: try date("LAST-MODIFIED") ?? date("DTSTAMP"))
+    }
+
+    /// A due date property's date: a day for `VALUE=DATE` (a DATE), else a moment (a DATE-TIME, in its `TZID`).
+    static func due(_ property: ICalComponent.Property?, name: String) throws -> DueDate {
+        guard let property else { return .unknown }
+        let value = property.value.trimmingCharacters(in: .whitespaces)
+        guard property.parameter("VALUE")?.uppercased() == "DATE" || value.count == 8 else {
+            return .date(try date(property, name: name)!)
+        }
+        guard value.count == 8,
+            let day = CalendarDay("\(value.prefix(4))-\(value.dropFirst(4).prefix(2))-\(value.suffix(2))")
+        else { throw Unreadable(reason: "\(name) \"\(value.prefix(30))\" is not a date") }
+        return .day(day)
     }
 
     /// A date property's date (a day for `VALUE=DATE`), in its `TZID`.
@@ -139,10 +153,10 @@ enum VTodo {
     /// same UID and a `RECURRENCE-ID` of the instance's due date) completes the instance Docket has;
     /// overrides of other instances say nothing about it.
     static func applyOverrides(_ calendar: ICalComponent, uid: String, to fields: inout Fields) {
-        guard fields.every != nil, fields.status != "COMPLETED", let due = fields.due else { return }
+        guard fields.every != nil, fields.status != "COMPLETED", fields.due != .unknown else { return }
         for override in calendar.components where override.name == "VTODO" && override.property("UID")?.text == uid {
-            guard let instance = try? date(override.property("RECURRENCE-ID"), name: "RECURRENCE-ID"),
-                Int64(instance.timeIntervalSince1970) == Int64(due.timeIntervalSince1970),
+            guard let instance = try? due(override.property("RECURRENCE-ID"), name: "RECURRENCE-ID"),
+                sameSecond(instance, fields.due),
                 let status = override.property("STATUS")?.value.uppercased(),
                 status == "COMPLETED" || status == "CANCELLED"
             else { continue }
@@ -187,6 +201,18 @@ enum VTodo {
             )
         }
     }
+
+    /// Whether two due dates are the same day, or the same moment to the second (a file holds seconds).
+    static func sameSecond(_ a: DueDate, _ b: DueDate) -> Bool {
+        switch (a, b) {
+        case let (.date(x), .date(y)):
+            Int64(x.timeIntervalSince1970.rounded(.down)) == Int64(y.timeIntervalSince1970.rounded(.down))
+        default: a == b
+        }
+    }
+
+    /// A due date as read, or `previous` when they are the same (a file holds seconds, Docket milliseconds).
+    static func keep(_ read: DueDate, _ previous: DueDate) -> DueDate { sameSecond(read, previous) ? previous : read }
 
     /// A date as read, or `previous` when they are the same second (a file holds seconds, Docket milliseconds).
     static func keep(_ read: Date?, _ previous: Date?) -> Date? {
@@ -239,10 +265,12 @@ enum VTodo {
             }
             // What a VTODO carries, over the task it was: every field it cannot say is kept.
             var read = task.replacing(
-                id: id, title: f.summary, dueDate: DueDate(keep(f.due, task.dueDate.date)), state: state,
+                id: id, title: f.summary, dueDate: keep(f.due, task.dueDate), state: state,
                 alterDate: .some(keep(f.lastModified, task.alterDate)), tags: f.tags, priority: .some(f.priority),
                 notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now),
                 completedDate: .some(completedDate), recurrence: .some(recurrence))
+            // A task the calendar finishes records no more time: its running slip stops at the finish.
+            if task.state != .finished { read = read.stoppingSlipAtFinish()?.task ?? read }
             if sameContent(.task(read, project: project), .task(task, project: project)) { read = task }
             return .task(read, project: project)
         case let .todo(todo)?:
@@ -260,7 +288,7 @@ enum VTodo {
             }
             // What a VTODO carries, over the todo it was: every field it cannot say is kept.
             var read = todo.replacing(
-                id: id, text: f.summary, completed: done, dueDate: .some(keep(f.due, todo.dueDate)),
+                id: id, text: f.summary, completed: done, due: keep(f.due, todo.due),
                 alterDate: .some(keep(f.lastModified, todo.alterDate)), tags: f.tags, priority: .some(f.priority),
                 notes: notes(f.description, previous: todo.notes, item: id, date: f.lastModified ?? now),
                 completedDate: .some(completedDate), recurrence: .some(recurrence))
@@ -288,22 +316,15 @@ enum VTodo {
         func add(_ name: String, _ value: String, _ parameters: String = "") {
             out.append(.init(name: name, parameters: parameters, value: value))
         }
-        func dateValue(_ name: String, _ date: Date) {
-            if BasicDate.isDay(date) {
-                add(name, BasicDate.dayString(date), ";VALUE=DATE")
-            } else {
-                add(name, BasicDate.string(date))
-            }
-        }
         let (text, done, completedDate, due, alter, tags, priority, notes, status):
-            (String, Bool, Date?, Date?, Date?, [String], Priority?, [Note], String)
+            (String, Bool, Date?, DueDate, Date?, [String], Priority?, [Note], String)
         var created: Date?
         var recurrence: Recurrence?
         switch entry {
         case let .todo(todo):
             (text, done, completedDate, due, alter, tags, priority, notes) =
                 (
-                    todo.text, todo.completed, todo.completedDate, todo.dueDate, todo.alterDate, todo.tags,
+                    todo.text, todo.completed, todo.completedDate, todo.due, todo.alterDate, todo.tags,
                     todo.priority, todo.notes
                 )
             status = done ? "COMPLETED" : "NEEDS-ACTION"
@@ -312,7 +333,7 @@ enum VTodo {
         case let .task(task, _):
             (text, done, completedDate, due, alter, tags, priority, notes) =
                 (
-                    task.title, task.state == .finished, task.completedDate, task.dueDate.date, task.alterDate,
+                    task.title, task.state == .finished, task.completedDate, task.dueDate, task.alterDate,
                     task.tags, task.priority, task.notes
                 )
             status = done ? "COMPLETED" : task.state == .inProgress ? "IN-PROCESS" : "NEEDS-ACTION"
@@ -330,7 +351,12 @@ enum VTodo {
             add("COMPLETED", BasicDate.string(completedDate ?? stamp))
             add("PERCENT-COMPLETE", "100")
         }
-        if let due { dateValue("DUE", due) }
+        // NB: a due date without a time is a DATE (all day); one with a time, noon included, a DATE-TIME in UTC.
+        switch due {
+        case .unknown: break
+        case let .day(day): add("DUE", day.description.replacingOccurrences(of: "-", with: ""), ";VALUE=DATE")
+        case let .date(date): add("DUE", BasicDate.string(date))
+        }
         if let priority { add("PRIORITY", priority == .high ? "1" : priority == .medium ? "5" : "9") }
         if !tags.isEmpty { add("CATEGORIES", tags.map(ICalComponent.escape).joined(separator: ",")) }
         if !notes.isEmpty { add("DESCRIPTION", ICalComponent.escape(render(notes))) }

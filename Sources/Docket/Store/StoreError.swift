@@ -66,8 +66,10 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     case unknownMerge(String)
     /// More than one merge commit has an id starting with the one given.
     case ambiguousMerge(prefix: String, candidates: [String])
-    /// The id given starts both a todo's id and a task's.
-    case todoOrTask(prefix: String, todo: String, task: String)
+    /// No todo and no task has an id starting with the one given.
+    case noItem(id: String)
+    /// The id given starts ids of todos and of tasks (short ids, as lists show them).
+    case todoOrTask(prefix: String, todos: [String], tasks: [String])
     /// A lost value of a field this docket does not know how to put back.
     case cannotRestore(field: String)
     /// `undo` found no change of this machine's to take back.
@@ -115,8 +117,10 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
             "no merge in the history has the id \(commit); 'docket merges' lists the merges with their ids"
         case let .ambiguousMerge(prefix, candidates):
             "the id \(prefix) matches \(candidates.count) merges: \(candidates.joined(separator: ", ")); give more of the id"
-        case let .todoOrTask(prefix, todo, task):
-            "the id \(prefix) matches todo \(todo) and task \(task); give more of the id"
+        case let .noItem(id):
+            "no todo or task has the id \(id); 'docket list --all' shows the todos with their ids, 'docket project show <project>' a project's tasks"
+        case let .todoOrTask(prefix, todos, tasks):
+            "the id \(prefix) matches \(todos.count == 1 ? "todo" : "todos") \(todos.joined(separator: ", ")) and \(tasks.count == 1 ? "task" : "tasks") \(tasks.joined(separator: ", ")); give more of the id"
         case let .cannotRestore(field):
             "this docket cannot put back a lost value of '\(field)'; 'docket merges --json' shows the value, to set by hand"
         case let .nothingOwnToUndo(lastMerge, by):

@@ -6,7 +6,6 @@ extension Store {
     /// The configured remotes.
     public func remotes() throws -> [RemoteInfo] { try git.remotes() }
 
-    /// Adds a remote.
     /// Adds a remote. When it answers, the branch the store follows there is
     /// chosen now (`followed`); when it does not, `unreachable` says why and
     /// the remote is kept, for the first sync to try again.
@@ -58,12 +57,12 @@ extension Store {
     }
 
     /// Makes an empty bare repository at `folder` (`git init --bare` on main),
-    /// for stores to clone and sync through; returns its path, to give `clone`.
+    /// for stores to clone and sync through; returns the folder, to give `clone` or `addRemote`.
     @discardableResult
-    public static func createRemote(at folder: URL) throws -> String {
-        let path = folder.standardizedFileURL.path
-        _ = try StoreError.gate(writing: true) { try Repository.createBare(at: path) }
-        return path
+    public static func createRemote(at folder: URL) throws -> URL {
+        let folder = folder.standardizedFileURL
+        _ = try StoreError.gate(writing: true) { try Repository.createBare(at: folder.path) }
+        return folder
     }
 
     /// The file that marks a clone whose checkout has begun and not ended: it holds the cloning process's id.
@@ -122,12 +121,34 @@ extension Store {
         }
     }
 
+    /// Adds a remote at `url`: a folder (a file URL) or a remote's address (`https:`, `ssh:`, `git:`); see
+    /// `addRemote(_:url:options:)` for the String form, which also takes scp-like `host:path` addresses.
+    @discardableResult
+    public func addRemote(_ name: String, url: URL, options: TransferOptions = .fromEnvironment()) throws
+        -> AddedRemote
+    {
+        try addRemote(name, url: Store.address(of: url), options: options)
+    }
+
+    /// What git is given for `url`: a folder's path, else the URL as written.
+    static func address(of url: URL) -> String {
+        url.isFileURL ? url.standardizedFileURL.path : url.absoluteString
+    }
+
     /// Refuses an address that would keep a secret in the repository's files, or that another program could misread.
     static func refuseUnsafe(_ url: String) throws {
         if RemoteURL.hasUserInfo(url) { throw StoreError.input(.passwordInURL(shown: RemoteURL.redacted(url))) }
         if let reason = RemoteURL.refusal(url) {
             throw StoreError.input(.unsafeURL(shown: RemoteURL.redacted(url), reason: reason))
         }
+    }
+
+    /// Clones the store at `url` (a folder, as a file URL, or a remote's address) into `folder`
+    /// (`clone(url:into:options:)` with git's address for it).
+    public static func clone(url: URL, into folder: URL, options: TransferOptions = .fromEnvironment()) throws
+        -> Store
+    {
+        try clone(url: address(of: url), into: folder, options: options)
     }
 
     /// Clones the store at `url` into `folder`; an empty remote becomes a new store there.

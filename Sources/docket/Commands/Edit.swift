@@ -6,25 +6,26 @@ import Foundation
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Change a todo's text, or, with no text, edit its text and due date in $VISUAL or $EDITOR.",
+        abstract:
+            "Change a todo's text or a task's title, or, with no text, edit it and its due date in $VISUAL or $EDITOR.",
         discussion: "Example: docket edit 3f2a Buy oat milk")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
     @Argument(
         parsing: .allUnrecognized,
         help: ArgumentHelp("The new text (quotes optional); none to open an editor.", valueName: "text"))
     var words: [String] = []
 
-    var text: String? { get throws { words.isEmpty ? nil : try TextWords.join(words, what: "the text of a todo") } }
+    var text: String? { get throws { words.isEmpty ? nil : try TextWords.join(words, what: "the text") } }
 
     func validate() throws { _ = try text }
 
     func run() throws {
         let store = try self.store.open()
-        let todoID = try store.todoID(id)
-        guard let text = try text else { return try editInEditor(todoID, store: store) }
-        try store.updateTodo(todoID) { $0.alter(.text(text)) }
+        let ref = try store.entryRef(id)
+        guard let text = try text else { return try editInEditor(ref, store: store) }
+        try store.changeEntry(ref, todo: { $0.alter(.text(text)) }, task: { $0.alter(by: .setting(.title(to: text))) })
         print("Edited: \(Output.safe(text))")
     }
 }
@@ -32,37 +33,46 @@ struct Edit: ParsableCommand {
 struct Due: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "due",
-        abstract: "Set or clear a todo's due date.",
-        discussion: "Dates: \(DateInput.forms); 'none' clears the date.\n\nExample: docket due 3f2a friday")
+        abstract: "Set or clear a todo's or task's due date.",
+        discussion: """
+            Dates: \(DateInput.forms); 'none' clears the date. Quotes are optional.
+
+            Examples:
+              docket due 3f2a friday
+              docket due 3f2a tomorrow 9am
+            """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
     @OptionGroup var due: DueWords
 
     func run() throws {
         let store = try self.store.open()
-        let date = try due.date
-        let changed = try store.updateTodo(try store.todoID(id)) { $0.alter(.due(date)) }
-        print("\(changed.after.shownText): \(date.map { DateInput.relative($0) } ?? "no due date")")
+        let due = try due.due
+        let changed = try store.changeEntry(
+            try store.entryRef(id), todo: { $0.alter(.dueDate(to: due)) },
+            task: { $0.alter(by: .setting(.dueDate(to: due))) })
+        print("\(changed.after.shownText): \(DateInput.relative(due, done: changed.after.isDone))")
     }
 }
 
 struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
-        abstract: "Remove a todo (its removal is recorded, so a sync can weigh it against edits elsewhere).",
+        abstract:
+            "Remove a todo or task (its removal is recorded, so a sync can weigh it against edits elsewhere).",
         discussion: "Example: docket rm 3f2a")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.allItems) var id: String
 
     func run() throws {
         let store = try self.store.open()
-        print("Removed: \(try store.removeTodo(try store.todoID(id)).shownText)")
+        print("Removed: \(try store.removeEntry(try store.entryRef(id)).shownText)")
     }
 }
 
-/// A todo as a plain form for an editor: its text and due date, one per line.
+/// A todo or task as a plain form for an editor: its text (a task's title) and due date, one per line.
 struct TodoForm: Equatable {
     var text: String
     var due: String
@@ -72,15 +82,15 @@ struct TodoForm: Equatable {
         self.due = due
     }
 
-    init(_ todo: TodoItem) {
-        self.init(text: todo.text, due: todo.dueDate.map(DateInput.show) ?? "none")
+    init(_ entry: Entry) {
+        self.init(text: entry.text, due: DateInput.show(entry.due))
     }
 
     /// The form as written to the file.
     var file: String {
         """
-        # Edit the todo, save, and close the editor; lines starting with # are ignored.
-        # due: \(DateInput.forms), or none.
+        # Edit it, save, and close the editor; lines starting with # are ignored.
+        # due: \(DateInput.forms); or none.
         text: \(text)
         due: \(due)
 
@@ -112,20 +122,20 @@ struct TodoForm: Equatable {
     }
 }
 
-/// Whether two optional dates fall in the same minute.
-func sameMinute(_ a: Date?, _ b: Date?) -> Bool {
+/// Whether two due dates are the same, times to the minute.
+func sameMinute(_ a: DueDate, _ b: DueDate) -> Bool {
     switch (a, b) {
-    case (nil, nil): true
-    case let (x?, y?): Int(x.timeIntervalSince1970 / 60) == Int(y.timeIntervalSince1970 / 60)
-    default: false
+    case let (.date(x), .date(y)): Int(x.timeIntervalSince1970 / 60) == Int(y.timeIntervalSince1970 / 60)
+    default: a == b
     }
 }
 
-/// Opens the todo in `$VISUAL`, else `$EDITOR`, else vi, and applies what changed.
+/// Opens the todo or task in `$VISUAL`, else `$EDITOR`, else vi, and applies what changed.
 /// An edit that does not read (or an editor that fails) changes nothing and
-/// is kept: the next `docket edit` of the todo goes on from it.
-func editInEditor(_ id: UUID, store: Store) throws {
-    let todo = try store.todo(id)
+/// is kept: the next `docket edit` of the item goes on from it.
+func editInEditor(_ ref: EntryRef, store: Store) throws {
+    let entry = try store.entry(ref)
+    let id = entry.id
     let environment = ProcessInfo.processInfo.environment
     let chosen = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty }
     // vi on a pipe would wait for keys nobody types: without a chosen editor, only a terminal gets one.
@@ -134,11 +144,11 @@ func editInEditor(_ id: UUID, store: Store) throws {
             "give the new text (docket edit \(Output.short(id)) <text>), or set $EDITOR to edit it in an editor")
     }
     let editor = chosen ?? "vi"
-    let before = TodoForm(todo)
+    let before = TodoForm(entry)
     let name = "edit-\(Output.short(id)).txt"
     let file = try store.localFile(name)
     if try store.localText(name) != nil {
-        Output.notice("Going on from your last edit of this todo, which was not applied.")
+        Output.notice("Going on from your last edit of this \(entry.isTask ? "task" : "todo"), which was not applied.")
     } else {
         try store.writeLocalText(before.file, to: name)
     }
@@ -150,17 +160,18 @@ func editInEditor(_ id: UUID, store: Store) throws {
         )
     }
     let after: TodoForm
-    var changes: [TodoItem.Change] = []
+    var text: String?
+    var due: DueDate?
     do {
         after = try TodoForm.parse(try store.localText(name) ?? "")
         if after.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            throw ValidationError("the text of a todo cannot be empty")
+            throw ValidationError("the text cannot be empty")
         }
-        if after.text != before.text { changes.append(.text(after.text)) }
+        if after.text != before.text { text = after.text }
         if after.due != before.due {
-            let due = try DueInput.parse(after.due).date
-            // The form shows minutes: a due date read back within the same minute is the one it had.
-            if !sameMinute(due, todo.dueDate) { changes.append(.due(due)) }
+            let read = try DueInput.parse(after.due).due
+            // The form shows minutes: a due time read back within the same minute is the one it had.
+            if !sameMinute(read, entry.due) { due = read }
         }
     } catch let error as ValidationError {
         throw ShownError(
@@ -168,13 +179,22 @@ func editInEditor(_ id: UUID, store: Store) throws {
     }
     // The kept form goes only once the change is written: a docket killed in
     // between finds the form again, and applying it twice changes nothing.
-    if changes.isEmpty {
+    if text == nil && due == nil {
         store.removeLocalFile(name)
-        return print("Nothing changed: \(todo.shownText)")
+        return print("Nothing changed: \(entry.shownText)")
     }
-    let changed = try store.updateTodo(id) { $0.alter(changes) }
+    let changed = try store.changeEntry(
+        ref,
+        todo: { $0.alter([text.map { .text($0) }, due.map { .dueDate(to: $0) }].compactMap { $0 }) },
+        task: {
+            $0.alter(
+                by: [text.map { .setting(.title(to: $0)) }, due.map { .setting(.dueDate(to: $0)) }].compactMap { $0 })
+        })
     store.removeLocalFile(name)
-    print("Edited: \(changed.after.shownText)" + (changed.after.dueDate.map { "  " + DateInput.relative($0) } ?? ""))
+    let dueNow = changed.after.due
+    print(
+        "Edited: \(changed.after.shownText)"
+            + (dueNow == .unknown ? "" : "  " + DateInput.relative(dueNow, done: changed.after.isDone)))
 }
 
 /// A due date typed as words after an id, quotes optional (`docket due 3f2a next week`), or none.
@@ -182,11 +202,11 @@ struct DueWords: ParsableArguments {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The due date, or none.", valueName: "date|none"))
     var words: [String] = []
 
-    /// The date the words name; nil for none.
-    var date: Date? { get throws { try DueInput.parse(words.joined(separator: " ")).date } }
+    /// The due date the words name; `.unknown` for none.
+    var due: DueDate { get throws { try DueInput.parse(words.joined(separator: " ")).due } }
 
     func validate() throws {
         if words.isEmpty { throw ValidationError("give a due date, or none to clear it") }
-        _ = try date
+        _ = try due
     }
 }
