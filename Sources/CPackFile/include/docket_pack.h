@@ -4,6 +4,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The object database backend that writes a repository's objects unflushed. NB: included here, not only found in
+   this folder, so a build made before it existed builds its module again. */
+#include "docket_unflushed_objects.h"
+
 /* What Docket needs to write a git pack file and its index itself: zlib's
    deflate and CRC-32, and SHA-1 (OpenSSL's libcrypto, which libssh2 already brings). */
 
