@@ -65,6 +65,7 @@ import XCTest
         CalendarSpec.self,
         RichItemsSpec.self,
         AgendaSpec.self,
+        EntryFilterSpec.self,
         InstallSpec.self,
         UntrustedFilesSpec.self,
         CommandLineInputSpec.self,

@@ -82,8 +82,10 @@ struct List: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
+        var filter = self.filter
         let projects = try project.map { [try store.projectID($0)] }
-        let (entries, problems) = try store.entries(filter, tasksOf: projects, now: Date())
+        filter.projects = projects.map(Set.init)
+        let (entries, problems) = try store.entries(filter, now: Date())
         for problem in problems { Output.warning(problem.warning) }
         if json {
             // Todos as in their files (the shape `list --json` has always had); tasks with their kind and project.
