@@ -66,6 +66,7 @@ import XCTest
         RichItemsSpec.self,
         AgendaSpec.self,
         EntryFilterSpec.self,
+        ListFiltersSpec.self,
         InstallSpec.self,
         UntrustedFilesSpec.self,
         CommandLineInputSpec.self,

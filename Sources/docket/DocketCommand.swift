@@ -9,7 +9,8 @@ struct DocketCommand: ParsableCommand {
         ProgressLine.started = Date()
         do {
             let commands = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
-            let arguments = try CommandLineHabits.rewrite(Array(CommandLine.arguments.dropFirst()), commands: commands)
+            let arguments = CommandLineHabits.filterWords(
+                try CommandLineHabits.rewrite(Array(CommandLine.arguments.dropFirst()), commands: commands))
             var command = try parseAsRoot(arguments)
             try command.run()
             ProgressLine.clear()
@@ -40,7 +41,7 @@ struct DocketCommand: ParsableCommand {
         subcommands: [
             Today.self, Init.self, Add.self, List.self, Show.self, Done.self, Reopen.self, Edit.self, Due.self,
             Tag.self, SetPriority.self,
-            NoteCommand.self, Repeat.self, Remove.self, Fork.self, Undo.self,
+            NoteCommand.self, Repeat.self, Remove.self, Fork.self, Undo.self, ContextCommand.self,
             ProjectCommand.self, TaskCommand.self, Report.self, Status.self, Commit.self, Log.self, Pack.self,
             Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Autosync.self, Monitor.self, Merges.self,
             MergeDriver.self,
