@@ -70,6 +70,8 @@ import XCTest
         AgendaSpec.self,
         DatePhraseSpec.self,
         DueDatesSpec.self,
+        EntryFilterSpec.self,
+        ListFiltersSpec.self,
         InstallSpec.self,
         UntrustedFilesSpec.self,
         CommandLineInputSpec.self,

@@ -10,7 +10,8 @@ struct DocketCommand: ParsableCommand {
         var arguments = Array(CommandLine.arguments.dropFirst())
         do {
             let commands = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
-            arguments = DateWords.join(try CommandLineHabits.rewrite(arguments, commands: commands))
+            arguments = CommandLineHabits.filterWords(
+                DateWords.join(try CommandLineHabits.rewrite(arguments, commands: commands)))
             var command = try parseAsRoot(arguments)
             try command.run()
             ProgressLine.clear()
@@ -58,7 +59,7 @@ struct DocketCommand: ParsableCommand {
         subcommands: [
             Today.self, Init.self, Add.self, List.self, Show.self, Done.self, Reopen.self, Edit.self, Due.self,
             Tag.self, SetPriority.self,
-            NoteCommand.self, Repeat.self, Remove.self, Fork.self, Undo.self,
+            NoteCommand.self, Repeat.self, Remove.self, Fork.self, Undo.self, ContextCommand.self,
             ProjectCommand.self, TaskCommand.self, Report.self, Status.self, Commit.self, Log.self, Pack.self,
             Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Autosync.self, Monitor.self, Merges.self,
             MergeDriver.self,

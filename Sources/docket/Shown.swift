@@ -90,11 +90,20 @@ enum TextWords {
 /// The options a command declares, as the parser describes the command (what its `--help` shows):
 /// the candidates for a "did you mean", never a list kept by hand beside the declarations.
 enum DeclaredOptions {
-    static func names(of command: ParsableCommand.Type) -> [String] {
+    static func names(of command: ParsableCommand.Type) -> [String] { names(of: command, valued: false) }
+
+    /// The names of the options that take a value (`--due`, `-C`), not flags.
+    static func valued(of command: ParsableCommand.Type) -> [String] { names(of: command, valued: true) }
+
+    private static func names(of command: ParsableCommand.Type, valued: Bool) -> [String] {
         guard let json = try? JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any],
             let arguments = (json["command"] as? [String: Any])?["arguments"] as? [[String: Any]]
         else { return [] }
-        return arguments.filter { $0["kind"] as? String != "positional" }.flatMap { argument in
+        return arguments.filter {
+            $0["kind"] as? String != "positional" && $0["shouldDisplay"] as? Bool != false
+                && (!valued || $0["kind"] as? String == "option")
+        }
+        .flatMap { argument in
             (argument["names"] as? [[String: Any]] ?? []).compactMap { name -> String? in
                 guard let text = name["name"] as? String else { return nil }
                 return (name["kind"] as? String == "long" ? "--" : "-") + text

@@ -67,6 +67,19 @@ final class AgendaSpec: QuickSpec {
                 let all = agenda.overdue + agenda.today + agenda.soon + agenda.open
                 expect(all.map(\.text)).toNot(contain("Old", "Book hall"))
             }
+            it("shows only what a filter admits, in every part, running slips too") {
+                var filter = EntryFilter()
+                filter.words = ["buy"]
+                let todos = [someday, later, flights, evening, milk, rent, finished]
+                let bought = Agenda(todos: todos, projects: [party], now: now, calendar: calendar, filter: filter)
+                expect(bought.overdue.map(\.text)) == ["Buy Beer"]
+                expect(bought.today.map(\.text)) == ["Buy milk"]
+                expect(bought.soon.map(\.text) + bought.open.map(\.text)) == []
+                expect(bought.running.map(\.task.text)) == ["Buy Beer"]
+                filter.projects = []
+                expect(Agenda(todos: todos, projects: [party], now: now, calendar: calendar, filter: filter).isEmpty)
+                    == true
+            }
             it("is empty with nothing open") {
                 expect(Agenda(todos: [finished], projects: [], now: now, calendar: calendar).isEmpty) == true
             }

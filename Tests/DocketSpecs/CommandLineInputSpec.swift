@@ -59,7 +59,8 @@ final class CommandLineInputSpec: QuickSpec {
                     ["task", "due"], ["task", "rename"], ["task", "rm"], ["task", "start"], ["task", "stop"],
                     ["report"], ["status"],
                     ["commit"], ["log"], ["merges"], ["remote", "add"], ["remote", "list"], ["remote", "remove"],
-                    ["pack"], [],
+                    ["pack"], [], ["today"], ["context"], ["context", "set"], ["context", "set", "work"],
+                    ["context", "rm"],
                 ]
                 let words = [
                     "", " ", "x", "Buy milk", "-1d", "+3d", "+99999999999999d", "+9223372036854775807d",
@@ -70,9 +71,13 @@ final class CommandLineInputSpec: QuickSpec {
                     "../../etc/passwd",
                     String(repeating: "a", count: 5000), "abcd", "ffff", "-", "--", "--text", "--open", "--project",
                     "in-progress",
-                    "%s%n", "\u{0}", "origin", "https://u:p@127.0.0.1:1/x",
+                    "%s%n", "\u{0}", "origin", "https://u:p@127.0.0.1:1/x", "+errand", "-home", "-new", "-all", "-Cx",
+                    "-priority,due", "h,none", "Party", "work",
                 ]
-                let options = ["--due", "--text", "-n", "-C", "--project", "-m"]
+                let options = [
+                    "--due", "--text", "-n", "-C", "--project", "-m", "--priority", "--sort", "--due-after",
+                    "--due-before",
+                ]
                 forAll(250) { g in
                     var arguments = commands.randomElement(using: &g)!
                     for _ in 0..<Int.random(in: 0...4, using: &g) {

@@ -22,12 +22,14 @@ public struct Agenda: Sendable, Encodable {
     /// The other open todos: undated, or due later.
     public let open: [Entry]
 
-    /// The agenda of these todos and projects at `now`.
+    /// The agenda of these todos and projects at `now`: of the open ones that `filter` admits, each part in the
+    /// filter's order.
     public init(
         todos: [TodoItem], projects: [Project], now: Date, soonDays: Int = 7,
-        calendar: Calendar = DocketClock.calendar
+        calendar: Calendar = DocketClock.calendar, filter: EntryFilter = EntryFilter()
     ) {
-        let today = CalendarDay(now, in: calendar.timeZone)
+        let days = EntryFilter.Days(now: now, calendar: calendar)
+        let today = days.today
         let horizon = today.adding(days: soonDays + 1)
         var overdue: [Entry] = []
         var dueToday: [Entry] = []
@@ -46,19 +48,24 @@ public struct Agenda: Sendable, Encodable {
                 open.append(entry)
             }
         }
-        for todo in todos where !todo.completed { place(.todo(todo), due: todo.due, openIfLater: true) }
+        for todo in todos where !todo.completed {
+            let entry = Entry.todo(todo)
+            guard filter.admits(entry, days: days) else { continue }
+            place(entry, due: todo.due, openIfLater: true)
+        }
         for project in projects {
             for task in project.tasks where task.state != .finished {
                 let entry = Entry.task(task, project: project)
+                guard filter.admits(entry, days: days) else { continue }
                 if let slip = task.runningSlip { running.append(Running(task: entry, since: slip.start)) }
                 place(entry, due: task.dueDate, openIfLater: false)
             }
         }
-        self.overdue = Entry.inListOrder(overdue)
-        self.today = Entry.inListOrder(dueToday)
-        self.soon = Entry.inListOrder(soon)
+        self.overdue = filter.order.sorted(overdue)
+        self.today = filter.order.sorted(dueToday)
+        self.soon = filter.order.sorted(soon)
         self.running = running.sorted { $0.since < $1.since }
-        self.open = Entry.inListOrder(open)
+        self.open = filter.order.sorted(open)
     }
 
     /// Whether there is nothing to do.
@@ -66,25 +73,27 @@ public struct Agenda: Sendable, Encodable {
 }
 
 extension Store {
-    /// The day's view of the store at `now`: todos from `loadTodos` (its cache), projects from their files.
+    /// The day's view of the store at `now`, of what `filter` admits: todos from `loadTodos` (its cache), projects
+    /// from their files.
     public func agenda(
-        now: Date = DocketClock.now, soonDays: Int = 7, calendar: Calendar = DocketClock.calendar
+        now: Date = DocketClock.now, soonDays: Int = 7, calendar: Calendar = DocketClock.calendar,
+        filter: EntryFilter = EntryFilter()
     ) throws -> (agenda: Agenda, problems: [StoreProblem]) {
         let (todos, todoProblems) = try loadTodos()
         let (projects, projectProblems) = try loadProjects()
         return (
-            Agenda(todos: todos, projects: projects, now: now, soonDays: soonDays, calendar: calendar),
+            Agenda(
+                todos: todos, projects: projects, now: now, soonDays: soonDays, calendar: calendar, filter: filter),
             todoProblems + projectProblems
         )
     }
 
-    /// The todos (and with `tasksOf`, those projects' tasks instead) that `filter` shows, in list order.
+    /// The todos that `filter` shows (or, when it names projects, those projects' tasks instead), in its order.
     public func entries(
-        _ filter: EntryFilter, tasksOf projects: [UUID]? = nil, now: Date = DocketClock.now,
-        calendar: Calendar = DocketClock.calendar
+        _ filter: EntryFilter, now: Date = DocketClock.now, calendar: Calendar = DocketClock.calendar
     ) throws -> (entries: [Entry], problems: [StoreProblem]) {
-        if let projects {
-            let chosen = try projects.map { try self.project($0) }.flatMap { project in
+        if let projects = filter.projects {
+            let chosen = try projects.sorted { $0.precedes($1) }.map { try self.project($0) }.flatMap { project in
                 project.tasks.map { Entry.task($0, project: project) }
             }
             return (filter.apply(to: chosen, now: now, calendar: calendar), [])

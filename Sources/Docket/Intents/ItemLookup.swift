@@ -12,6 +12,21 @@ extension Store {
         try single(typed, kind: .project, among: try matching(typed, kind: .project, among: projectIDs()))
     }
 
+    /// The project a typed id or title names: its id or a unique prefix of it, else its whole title, in any case.
+    public func projectID(idOrTitle typed: String) throws -> UUID {
+        do {
+            return try projectID(typed)
+        } catch StoreError.input(.notFound), StoreError.input(.idTooShort) {}
+        let titled = try loadProjects().projects.filter { $0.title.caseInsensitiveCompare(typed) == .orderedSame }
+        switch titled.count {
+        case 0: throw StoreError.input(.unknownProject(typed))
+        case 1: return titled[0].id
+        default:
+            throw StoreError.input(
+                .ambiguousProjectTitle(title: typed, candidates: titled.map { $0.id.uuidString.lowercased() }.sorted()))
+        }
+    }
+
     /// The task a typed id names, with its project.
     public func taskID(_ typed: String) throws -> (task: UUID, project: UUID) {
         let all = try taskIDs()

@@ -51,6 +51,10 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     case ambiguous(kind: ItemDecision.Kind, prefix: String, candidates: [String])
     /// The id given is shorter than the 4 characters a prefix needs.
     case idTooShort(prefix: String)
+    /// No project has this id (or a prefix of it) or this title.
+    case unknownProject(String)
+    /// More than one project has this title.
+    case ambiguousProjectTitle(title: String, candidates: [String])
     /// There is no remote of this name.
     case unknownRemote(String)
     /// A remote of this name exists already.
@@ -100,6 +104,10 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
             "the id \(prefix) matches \(candidates.count) \(kind)s: \(candidates.joined(separator: ", ")); give more of the id"
         case let .idTooShort(prefix):
             "the id \(prefix) is too short; give at least 4 characters of it"
+        case let .unknownProject(typed):
+            "no project has the id or title \(typed); 'docket project list' shows the projects"
+        case let .ambiguousProjectTitle(title, candidates):
+            "\(candidates.count) projects have the title \(title): \(candidates.joined(separator: ", ")); give the id of one"
         case let .unknownRemote(name):
             "there is no remote named \(name); 'docket remote list' shows the remotes"
         case let .invalidRemoteName(name):

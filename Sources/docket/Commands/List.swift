@@ -8,9 +8,21 @@ struct List: ParsableCommand {
         abstract: "List the todos (open ones by default), overdue first, then by due date.",
         discussion: """
             Words given are searched for in the text (all of them, in any case); \
-            +tag words keep only those with the tag. \
-            Due filters are alternatives (--overdue --today: either); every other \
-            filter must hold too. --project lists that project's tasks instead of the todos.
+            +tag keeps those with the tag, -tag those without it (no '--' needed; \
+            after '--' a one-letter tag, where -x would be an option, or one starting \
+            with C, as -C<dir> names the store). \
+            --overdue, --today and --week are alternatives (--overdue --today: either); \
+            every other filter must hold too. --project lists that project's tasks instead \
+            of the todos (a todo belongs to no project).
+
+            --sort takes due, priority, created, modified or text, joined by commas, the first \
+            deciding first: due is earliest first, priority high first, created and modified \
+            oldest first, text A to Z; - before a key reverses it (-modified: latest first). \
+            Items without a due date or a priority come last either way, and ties keep list \
+            order: by due date, then priority, then oldest first.
+
+            The context switched on ('docket context') narrows the list too, and the list \
+            says so; --no-context or --all lists without it.
 
             --json prints an array of the items as in their files: a todo has id, text, \
             completed, creationDate, dueDate, alterDate (dates ISO-8601 UTC, null when unset; \
@@ -21,36 +33,32 @@ struct List: ParsableCommand {
             Examples:
               docket list --overdue --today
               docket list milk --all
-              docket list --before friday -n 5
+              docket list +work -someday --priority high,medium
+              docket list --due-after monday --due-before saturday --sort priority
+              docket list --project Party --sort -modified
               docket list --done-since monday
-              docket list +errand
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: ArgumentHelp("Words to search for in the text; +tag for a tag.", valueName: "word")) var arguments:
-        [String] = []
-
-    /// The words searched for, without the +tag ones.
-    var words: [String] { arguments.filter { !isTag($0) } }
-    /// The tags asked for.
-    var tags: [String] { arguments.filter(isTag).map { String($0.dropFirst()) } }
-    private func isTag(_ word: String) -> Bool { word.hasPrefix("+") && word.count > 1 }
-    @Flag(help: "Also list completed todos.") var all = false
+    @OptionGroup var filtering: FilterOptions
+    @Flag(help: "Also list completed todos, and without the context.") var all = false
     @Flag(help: "List only completed todos.") var done = false
     @Flag(help: "Only overdue ones: due on a day that has ended, or at a time gone by.") var overdue = false
     @Flag(help: "Only those due today.") var today = false
     @Flag(help: "Only those due from today to the end of this week (Sunday).") var week = false
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("Only those due before this date.", valueName: "date"),
-        transform: DateInput.parseDay)
-    var before: Date?
-    @Option(
         name: .customLong("done-since"), parsing: .unconditional,
         help: ArgumentHelp("Only those done since this date.", valueName: "date"),
         transform: DateInput.parseSince)
     var doneSince: Date?
-    @Option(help: ArgumentHelp("List this project's tasks (its id or a unique prefix).", valueName: "project"))
-    var project: String?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Sort by due, priority, created, modified or text; several joined by commas; - before one reverses it.",
+            valueName: "keys"),
+        transform: SortInput.parse)
+    var sort: EntryOrder?
+    @Flag(name: .customLong("no-context"), help: "List without the context switched on.") var noContext = false
     @Option(
         name: [.customShort("n"), .customLong("limit")], help: ArgumentHelp("At most this many.", valueName: "count"))
     var limit: Int?
@@ -59,51 +67,49 @@ struct List: ParsableCommand {
     func validate() throws {
         if all && done { throw ValidationError("--all and --done cannot be used together") }
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
-        if let option = words.first(where: TextWords.looksLikeOption) {
-            throw ValidationError(UnknownOption.message(option, of: List.self))
-        }
-    }
-
-    var filter: EntryFilter {
-        var filter = EntryFilter()
-        filter.status = all ? .all : (done || doneSince != nil ? .done : .open)
-        filter.overdue = overdue
-        filter.dueToday = today
-        filter.dueThisWeek = week
-        filter.dueBefore = before
-        filter.words = words
-        filter.tags = tags
-        filter.doneSince = doneSince
-        filter.limit = limit
-        return filter
+        _ = try filtering.words(command: List.self)
     }
 
     func run() throws {
         let store = try self.store.open()
-        let projects = try project.map { [try store.projectID($0)] }
-        let (entries, problems) = try store.entries(filter, tasksOf: projects, now: Date())
+        var filter = try filtering.filter(in: store, command: List.self)
+        filter.status = all ? .all : (done || doneSince != nil ? .done : .open)
+        filter.overdue = overdue
+        filter.dueToday = today
+        filter.dueThisWeek = week
+        filter.doneSince = doneSince
+        filter.order = sort ?? .list
+        filter.limit = limit
+        let context = all || noContext ? nil : try ActiveContext.load(store)
+        if let context { filter = filter.and(context.filter) }
+        let (entries, problems) = try store.entries(filter, now: Date())
         for problem in problems { Output.warning(problem.warning) }
         if json {
+            if let context { Output.notice(context.notice) }
             // Todos as in their files (the shape `list --json` has always had); tasks with their kind and project.
             let todos = entries.compactMap { entry -> TodoItem? in if case let .todo(todo) = entry { todo } else { nil }
             }
-            return try projects == nil ? Output.json(todos) : Output.json(entries)
+            return try filter.projects == nil ? Output.json(todos) : Output.json(entries)
         }
-        if entries.isEmpty { return print(emptyText(tasks: projects != nil)) }
-        let now = Date()
-        var relative = RelativeDays(now: now)
         var text = ""
-        text.reserveCapacity(entries.count * 96)
-        for entry in entries {
-            text += line(entry, now: now, relative: &relative, showProject: false)
-            text += "\n"
+        if entries.isEmpty {
+            text = emptyText(tasks: filter.projects != nil, context: context != nil) + "\n"
+        } else {
+            let now = Date()
+            var relative = RelativeDays(now: now)
+            text.reserveCapacity(entries.count * 96)
+            for entry in entries {
+                text += line(entry, now: now, relative: &relative, showProject: false)
+                text += "\n"
+            }
         }
+        if let context { text += Output.dim(context.notice) + "\n" }
         Output.write(text)
     }
 
-    func emptyText(tasks: Bool) -> String {
+    func emptyText(tasks: Bool, context: Bool) -> String {
         let kind = tasks ? "tasks" : "todos"
-        let filtered = !arguments.isEmpty || overdue || today || week || before != nil || doneSince != nil
+        let filtered = !filtering.isEmpty || overdue || today || week || doneSince != nil || context
         if filtered { return "No \(kind) match." }
         return done ? "No completed \(kind)." : (all ? "No \(kind)." : "No open \(kind).")
     }

@@ -13,25 +13,48 @@ struct Today: ParsableCommand {
             items as in their files, each with kind ("todo" or "task") and, for a task, \
             its project; running holds {task, since}.
 
-            Example: docket today --soon 3
+            It takes the filters 'docket list' takes (words, +tag, -tag, --priority, --project, \
+            a due range), as does 'docket' alone: 'docket +work' is 'docket today +work'. \
+            The context switched on ('docket context') narrows it too, and it says so; \
+            --no-context shows everything.
+
+            Examples:
+              docket today --soon 3
+              docket +work -someday
             """)
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var filtering: FilterOptions
     @Option(help: ArgumentHelp("How many days ahead count as soon.", valueName: "days")) var soon = 7
     @Option(help: ArgumentHelp("How many of the other open todos to show.", valueName: "count")) var rest = 10
+    @Flag(name: .customLong("no-context"), help: "Show it without the context switched on.") var noContext = false
     @Flag(help: "Print JSON for scripts.") var json = false
 
     func validate() throws {
         if soon < 0 { throw ValidationError("--soon must be 0 or more") }
         if rest < 0 { throw ValidationError("--rest must be 0 or more") }
+        _ = try filtering.words(command: Today.self)
     }
 
     func run() throws {
         let now = Date()
-        let (agenda, problems) = try store.open().agenda(now: now, soonDays: soon)
+        let store = try self.store.open()
+        var filter = try filtering.filter(in: store, command: Today.self)
+        let context = noContext ? nil : try ActiveContext.load(store)
+        if let context { filter = filter.and(context.filter) }
+        let (agenda, problems) = try store.agenda(now: now, soonDays: soon, filter: filter)
         for problem in problems { Output.warning(problem.warning) }
-        if json { return try Output.json(agenda) }
-        if agenda.isEmpty { return print("Nothing to do. Add a todo with 'docket add <text>'.") }
+        if json {
+            if let context { Output.notice(context.notice) }
+            return try Output.json(agenda)
+        }
+        let contextLine = context.map { Output.dim($0.notice) + "\n" } ?? ""
+        if agenda.isEmpty {
+            let filtered = !filtering.isEmpty || context != nil
+            return Output.write(
+                (filtered ? "Nothing to do matches." : "Nothing to do. Add a todo with 'docket add <text>'.") + "\n"
+                    + contextLine)
+        }
         var relative = RelativeDays(now: now)
         var text = ""
         func section(_ title: String, _ entries: some Collection<Entry>) {
@@ -57,6 +80,6 @@ struct Today: ParsableCommand {
             text +=
                 "  " + Output.dim("… and \(more) more \(more == 1 ? "todo" : "todos") ('docket list' shows all)") + "\n"
         }
-        Output.write(text)
+        Output.write(text + (contextLine.isEmpty ? "" : "\n" + contextLine))
     }
 }

@@ -1,0 +1,226 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// The filters and sorting a Taskwarrior user reaches for, as typed: `+tag` and `-tag` (without `--`), `--priority`,
+/// `--project`, a due range, `--sort`, and contexts (saved filters that `docket`, `today` and `list` apply).
+final class ListFiltersSpec: QuickSpec {
+    override class func spec() {
+        var store: URL!
+        beforeEach {
+            store = temporaryStore("docket-filters")
+            add("Buy milk", "+home", "+errand", "--due", "+1d", "--priority", "medium")
+            add("Write report", "+work", "--due", "+5d", "--priority", "high")
+            add("Fix bike", "+home", "+next", "--priority", "low")
+            add("Plan trip", "+someday", "+n")
+            add("Call Anna", "--due", "+10d")
+        }
+        afterEach { try? FileManager.default.removeItem(at: store) }
+        @discardableResult
+        func run(_ arguments: String...) -> CommandResult { docket(arguments, store: store) }
+        @discardableResult func add(_ words: String...) -> String {
+            docket(["add"] + words, store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        /// The texts `docket <arguments> --json` lists (an array of items, or the day's view's parts in order).
+        func texts(_ arguments: String...) -> [String] {
+            var arguments = arguments
+            arguments.insert("--json", at: arguments.firstIndex(of: "--") ?? arguments.endIndex)
+            let result = docket(arguments, store: store)
+            expect(result.status).to(equal(0), description: "docket \(arguments): \(result.stderr)")
+            let json = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+            let items =
+                json as? [[String: Any]]
+                ?? ["overdue", "today", "soon", "open"].flatMap {
+                    (json as? [String: Any])?[$0] as? [[String: Any]] ?? []
+                }
+            return items.compactMap { ($0["text"] ?? $0["title"]) as? String }
+        }
+
+        describe("+tag and -tag") {
+            it("leave out a tag with -tag, no '--' needed, even one that starts with a short option's letter") {
+                expect(texts("list", "-home")) == ["Write report", "Call Anna", "Plan trip"]
+                expect(texts("list", "-next", "-someday")) == ["Buy milk", "Write report", "Call Anna"]
+                expect(texts("list", "+home", "-errand")) == ["Fix bike"]
+                expect(texts("list", "-n", "1", "-home", "--due-before", "-1d")) == []
+            }
+            it("leave out a one-letter tag after '--', where -x is an option") {
+                expect(texts("list", "--", "-n")) == ["Buy milk", "Write report", "Call Anna", "Fix bike"]
+            }
+            it("take a tag no item has as no error: nothing has it") {
+                let result = run("list", "+nosuchtag")
+                expect(result.status) == 0
+                expect(result.stdout) == "No todos match.\n"
+                expect(texts("list", "-nosuchtag")).to(haveCount(5))
+            }
+            it("still refuse a mistyped option, naming the nearest, and ask about -all where --all is meant") {
+                let mistyped = run("list", "--prioity", "high")
+                expect(mistyped.status) == 64
+                expect(mistyped.stderr).to(contain("unknown option '--prioity'; did you mean '--priority'?"))
+                let single = run("list", "-all")
+                expect(single.status) == 64
+                expect(single.stderr).to(contain("did you mean '--all'?"))
+                expect(single.stderr).to(contain("to leave out the tag all, put it after '--'"))
+                expect(run("list", "-json").stderr).to(contain("did you mean '--json'?"))
+                expect(run("list", "-h").stdout).to(contain("<word|+tag|-tag>"))
+            }
+            it("come before list, or alone for the day's view, in Taskwarrior's order") {
+                expect(texts("-home", "list")) == ["Write report", "Call Anna", "Plan trip"]
+                expect(texts("+home")) == ["Buy milk", "Fix bike"]
+                expect(texts("-C", store.path, "-home", "+work")) == ["Write report"]
+                let other = run("+home", "done")
+                expect(other.status) == 64
+                expect(other.stderr).to(contain("'done' takes no filter; +tag and -tag go with list and today"))
+            }
+        }
+
+        describe("--priority") {
+            it("keeps the priorities named, by word or letter, several joined by commas, none among them") {
+                expect(texts("list", "--priority", "h")) == ["Write report"]
+                expect(texts("list", "--priority", "high,medium")) == ["Buy milk", "Write report"]
+                expect(texts("list", "--priority", "none")) == ["Call Anna", "Plan trip"]
+                expect(texts("today", "--priority", "l")) == ["Fix bike"]
+            }
+            it("refuses a priority it does not know, naming the ones it does") {
+                let result = run("list", "--priority", "urgent")
+                expect(result.status) == 64
+                expect(result.stderr).to(contain("'urgent' is not a priority; use high, medium, low or none"))
+            }
+        }
+
+        describe("--project") {
+            it("lists a project's tasks by its title or id, filtered the same way; a todo belongs to no project") {
+                let party = run("project", "add", "Summer Party").stdout.trimmingCharacters(in: .newlines)
+                let beer = run("task", "add", party, "Buy beer", "--due", "tomorrow").stdout
+                run("tag", beer.trimmingCharacters(in: .newlines), "+errand")
+                run("task", "add", party, "Send invitations")
+                expect(texts("list", "--project", "summer party")) == ["Buy beer", "Send invitations"]
+                expect(texts("list", "--project", String(party.prefix(4)), "-errand")) == ["Send invitations"]
+                expect(texts("today", "--project", "Summer Party")) == ["Buy beer"]
+            }
+            it("says how to find a project when none has that id or title, and names the ids of a shared title") {
+                let unknown = run("list", "--project", "Garden")
+                expect(unknown.status) == 1
+                expect(unknown.stderr).to(
+                    contain("no project has the id or title Garden; 'docket project list' shows the projects"))
+                let first = run("project", "add", "Garden").stdout.trimmingCharacters(in: .newlines)
+                run("project", "add", "garden")
+                let shared = run("list", "--project", "Garden")
+                expect(shared.status) == 1
+                expect(shared.stderr).to(contain("2 projects have the title Garden: "))
+                expect(shared.stderr).to(contain(first))
+            }
+        }
+
+        describe("a due range") {
+            it(
+                "keeps those due on --due-after's day or later and before --due-before's day, dates as docket reads them"
+            ) {
+                expect(texts("list", "--due-after", "+2d")) == ["Write report", "Call Anna"]
+                expect(texts("list", "--due-after", "+1d", "--due-before", "+10d")) == ["Buy milk", "Write report"]
+                expect(texts("list", "--before", "+5d")) == ["Buy milk"]
+            }
+            it("refuses a date it does not read as a usage error") {
+                let result = run("list", "--due-after", "someday")
+                expect(result.status) == 64
+                expect(result.stderr).to(contain("'someday' is not a date"))
+            }
+        }
+
+        describe("--sort") {
+            it("sorts by keys in turn, - reversing one, what lacks a key last, ties in list order") {
+                expect(texts("list", "--sort", "priority")) == [
+                    "Write report", "Buy milk", "Fix bike", "Call Anna", "Plan trip",
+                ]
+                expect(texts("list", "--sort", "-priority,text")) == [
+                    "Fix bike", "Buy milk", "Write report", "Call Anna", "Plan trip",
+                ]
+                expect(texts("list", "--sort", "-due")) == [
+                    "Call Anna", "Write report", "Buy milk", "Fix bike", "Plan trip",
+                ]
+                expect(texts("list", "--sort", "text", "-n", "2")) == ["Buy milk", "Call Anna"]
+            }
+            it("refuses a key it does not know, naming the keys") {
+                let result = run("list", "--sort", "urgency")
+                expect(result.status) == 64
+                expect(result.stderr).to(
+                    contain("'urgency' is not a sort key; use due, priority, created, modified, text"))
+            }
+        }
+
+        describe("contexts") {
+            it("narrow docket, today and list while on, each saying so, until switched off") {
+                expect(run("context", "set", "work", "+work", "-someday", "--priority", "h,m").stdout)
+                    == ("Saved context work: +work -someday --priority h,m. 'docket context work' switches it on.\n")
+                expect(texts("list")).to(haveCount(5))
+                expect(run("context", "work").stdout).to(contain("Context work is on: +work -someday --priority h,m"))
+                expect(run("context").stdout) == "Context work: +work -someday --priority h,m\n"
+                expect(run("context", "list").stdout) == "* work  +work -someday --priority h,m\n"
+
+                let list = run("list")
+                expect(list.stdout).to(contain("Write report"))
+                expect(list.stdout).to(
+                    endWith("\nContext work: +work -someday --priority h,m  ('docket context none' turns it off)\n"))
+                expect(run().stdout).to(contain("Context work: +work"))
+                expect(run("today").stdout).to(contain("Write report"))
+                expect(run("today").stdout).notTo(contain("Buy milk"))
+                let json = run("list", "--json")
+                expect(json.stderr).to(contain("Context work: +work -someday"))
+                expect(texts("list")) == ["Write report"]
+                expect(texts("today")) == ["Write report"]
+                expect(texts("list", "-work")) == []
+                expect(run("list", "-work").stdout).to(contain("No todos match.\nContext work: "))
+
+                expect(texts("list", "--no-context")).to(haveCount(5))
+                expect(texts("today", "--no-context")).to(haveCount(5))
+                expect(texts("list", "--all")).to(haveCount(5))
+                expect(run("list", "--no-context").stdout).notTo(contain("Context"))
+
+                expect(run("context", "none").stdout) == "Context work is off.\n"
+                expect(texts("list")).to(haveCount(5))
+                expect(run("list").stdout).notTo(contain("Context"))
+            }
+            it("are kept on this machine, out of the store's commits, and removed with rm") {
+                run("context", "set", "home", "+home")
+                run("context", "home")
+                expect(
+                    FileManager.default.fileExists(
+                        atPath: store.appendingPathComponent(".git/docket/contexts.json").path)
+                ) == true
+                expect(run("status").stdout).notTo(contain("context"))
+                expect(run("context", "rm", "home").stdout) == "Removed context home; no context is on now.\n"
+                expect(texts("list")).to(haveCount(5))
+                expect(run("context", "list").stdout)
+                    == "No contexts. 'docket context set <name> <filter>' saves one.\n"
+            }
+            it("keep a -tag that needs '--' after it, and read it back the same") {
+                run("context", "set", "short", "--", "-n")
+                expect(run("context", "list").stdout) == "  short  -- -n\n"
+                run("context", "short")
+                expect(texts("list")) == ["Buy milk", "Write report", "Call Anna", "Fix bike"]
+            }
+            it("refuse a name docket context takes itself, an unknown context, and an empty filter") {
+                expect(run("context", "set", "none", "+x").status) == 64
+                expect(run("context", "set", "work").stderr).to(contain("give the filter the context keeps"))
+                let unknown = run("context", "play")
+                expect(unknown.status) == 1
+                expect(unknown.stderr).to(contain("there is no context named play; 'docket context list' shows them"))
+            }
+            it("say how to change or switch off a context that no longer works, and refuse to switch it on") {
+                let party = run("project", "add", "Party").stdout.trimmingCharacters(in: .newlines)
+                run("context", "set", "party", "--project", "Party")
+                run("context", "party")
+                expect(texts("list")) == []
+                run("project", "rm", party)
+                let broken = run("list")
+                expect(broken.status) == 1
+                expect(broken.stderr).to(contain("the context party (--project Party) does not work: no project has"))
+                expect(broken.stderr).to(contain("or turn it off with 'docket context none'"))
+                expect(run("context", "none").status) == 0
+                expect(run("context", "party").status) == 1
+                expect(run("context").stdout).to(contain("No context is on."))
+            }
+        }
+    }
+}
