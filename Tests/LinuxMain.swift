@@ -43,6 +43,7 @@ import XCTest
         AlterationRulesSpec.self,
         AppStateRemovalSpec.self,
         JSONFormatSpec.self,
+        PlanningSpec.self,
         // DocketGit
         RepositorySpec.self,
         IndexFileSpec.self,

@@ -6,10 +6,12 @@ import Foundation
 /// A Docket store: a git repository with a working tree holding one JSON file per item.
 public final class Store {
     /// The store format this version reads and writes. Format 2 added tags,
-    /// priorities, notes, completion dates and recurrence; a format-1 store is
-    /// raised to 2 by the first change this docket writes, so a docket that
-    /// knows only format 1 refuses it rather than dropping those fields in its edits and merges.
-    public static let format = 2
+    /// priorities, notes, completion dates and recurrence; format 3 wait and
+    /// scheduled dates and dependencies. An older store is raised to 3 by the
+    /// first change this docket writes, so an older docket refuses it rather
+    /// than merging those fields as unknown keys (one side's dependencies over
+    /// the other's) and showing waiting items as due.
+    public static let format = 3
 
     /// The store's folder (the repository's working tree).
     public let root: URL
