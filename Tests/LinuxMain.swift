@@ -66,6 +66,7 @@ import XCTest
         CalendarSpec.self,
         RichItemsSpec.self,
         AgendaSpec.self,
+        WaitsAndDependenciesSpec.self,
         InstallSpec.self,
         UntrustedFilesSpec.self,
         CommandLineInputSpec.self,

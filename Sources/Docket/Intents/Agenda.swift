@@ -21,6 +21,10 @@ public struct Agenda: Sendable, Encodable {
     public let running: [Running]
     /// The other open todos: undated, or due later.
     public let open: [Entry]
+    /// Open todos and unfinished tasks that wait until a later date, left out of the lists above; soonest first.
+    public let waiting: [Entry]
+    /// Which items block which.
+    public let blocking: Blocking
 
     /// The agenda of these todos and projects at `now`.
     public init(todos: [TodoItem], projects: [Project], now: Date, soonDays: Int = 7, calendar: Calendar = .current) {
@@ -31,8 +35,13 @@ public struct Agenda: Sendable, Encodable {
         var today: [Entry] = []
         var soon: [Entry] = []
         var open: [Entry] = []
+        var waiting: [Entry] = []
         for todo in todos where !todo.completed {
             let entry = Entry.todo(todo)
+            if entry.isWaiting(at: now) {
+                waiting.append(entry)
+                continue
+            }
             switch todo.dueDate {
             case let due? where due < startOfToday: overdue.append(entry)
             case let due? where due < tomorrow: today.append(entry)
@@ -45,6 +54,10 @@ public struct Agenda: Sendable, Encodable {
             for task in project.tasks where task.state != .finished {
                 let entry = Entry.task(task, project: project)
                 if let slip = task.runningSlip { running.append(Running(task: entry, since: slip.start)) }
+                if entry.isWaiting(at: now) {
+                    waiting.append(entry)
+                    continue
+                }
                 switch task.dueDate.date {
                 case let due? where due < startOfToday: overdue.append(entry)
                 case let due? where due < tomorrow: today.append(entry)
@@ -58,7 +71,13 @@ public struct Agenda: Sendable, Encodable {
         self.soon = Entry.inListOrder(soon)
         self.running = running.sorted { $0.since < $1.since }
         self.open = Entry.inListOrder(open)
+        self.waiting = waiting.sorted {
+            ($0.waitDate ?? now, $0.id.uuidString) < ($1.waitDate ?? now, $1.id.uuidString)
+        }
+        self.blocking = Blocking(todos: todos, projects: projects)
     }
+
+    private enum CodingKeys: String, CodingKey { case overdue, today, soon, running, open, waiting }
 
     /// Whether there is nothing to do.
     public var isEmpty: Bool { overdue.isEmpty && today.isEmpty && soon.isEmpty && running.isEmpty && open.isEmpty }
@@ -77,18 +96,23 @@ extension Store {
         )
     }
 
-    /// The todos (and with `tasksOf`, those projects' tasks instead) that `filter` shows, in list order.
+    /// The todos (and with `tasksOf`, those projects' tasks instead) that `filter` shows, in list order, with
+    /// which of the store's items block which.
     public func entries(
         _ filter: EntryFilter, tasksOf projects: [UUID]? = nil, now: Date = DocketClock.now,
         calendar: Calendar = .current
-    ) throws -> (entries: [Entry], problems: [StoreProblem]) {
+    ) throws -> (entries: [Entry], problems: [StoreProblem], blocking: Blocking) {
+        let (todos, problems) = try loadTodos()
+        let (all, projectProblems) = try loadProjects()
+        let blocking = Blocking(todos: todos, projects: all)
         if let projects {
             let chosen = try projects.map { try self.project($0) }.flatMap { project in
                 project.tasks.map { Entry.task($0, project: project) }
             }
-            return (filter.apply(to: chosen, now: now, calendar: calendar), [])
+            return (filter.apply(to: chosen, now: now, calendar: calendar), [], blocking)
         }
-        let (todos, problems) = try loadTodos()
-        return (filter.apply(to: todos.map(Entry.todo), now: now, calendar: calendar), problems)
+        // NB: a task file that does not read is named by the listings that show tasks, not by a list of todos.
+        _ = projectProblems
+        return (filter.apply(to: todos.map(Entry.todo), now: now, calendar: calendar), problems, blocking)
     }
 }

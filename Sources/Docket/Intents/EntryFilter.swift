@@ -6,9 +6,20 @@ import Foundation
 public struct EntryFilter: Sendable, Equatable {
     /// Open, done, or both.
     public enum Status: Sendable, Equatable { case open, done, all }
+    /// What to do with the open items that wait until a later date (`Entry.isWaiting(at:)`).
+    public enum Waiting: Sendable, Equatable {
+        /// Leave them out: they are not to be done yet.
+        case hidden
+        /// Show them with the others.
+        case shown
+        /// Show only them.
+        case only
+    }
 
     /// Which ones by status; open ones unless asked.
     public var status: Status = .open
+    /// Whether items that wait until a later date are shown; not unless asked.
+    public var waiting: Waiting = .hidden
     /// Due on an earlier day than today (and open).
     public var overdue = false
     /// Due today.
@@ -50,12 +61,16 @@ public struct EntryFilter: Sendable, Equatable {
 
     /// Whether `entry` is shown at `now`.
     public func admits(_ entry: Entry, now: Date, calendar: Calendar = .current) -> Bool {
-        admits(entry, days: hasDueCondition ? Days(now: now, calendar: calendar) : nil)
+        admits(entry, now: now, days: hasDueCondition ? Days(now: now, calendar: calendar) : nil)
     }
 
-    func admits(_ entry: Entry, days: Days?) -> Bool {
+    func admits(_ entry: Entry, now: Date, days: Days?) -> Bool {
         switch status {
         case .open where entry.isDone, .done where !entry.isDone: return false
+        default: break
+        }
+        switch waiting {
+        case .hidden where entry.isWaiting(at: now), .only where !entry.isWaiting(at: now): return false
         default: break
         }
         if let days {
@@ -94,7 +109,7 @@ public struct EntryFilter: Sendable, Equatable {
     /// (so overdue first), then undated ones oldest first; cut at `limit`.
     public func apply(to entries: [Entry], now: Date, calendar: Calendar = .current) -> [Entry] {
         let days = hasDueCondition ? Days(now: now, calendar: calendar) : nil
-        let shown = Entry.inListOrder(entries.filter { admits($0, days: days) })
+        let shown = Entry.inListOrder(entries.filter { admits($0, now: now, days: days) })
         return limit.map { Array(shown.prefix($0)) } ?? shown
     }
 }

@@ -13,9 +13,12 @@ struct Add: ParsableCommand {
             Completing it makes the next one, due one interval after this one's due date \
             (or, with --from completion, after the day it was done).
 
+            --wait hides it from the day's view and the lists until a date; --scheduled says when you plan to             start it; --depends makes it blocked until the todos or tasks it names are done.
+
             Examples:
               docket add "Buy milk" --due tomorrow --priority high
               docket add Water plants +home --every week --due saturday
+              docket add Paint the fence --wait friday --depends 3f2a,9c1e
             """)
 
     @OptionGroup var store: StoreOptions
@@ -43,6 +46,20 @@ struct Add: ParsableCommand {
             "Count the next due date from: due (the default) or completion.", valueName: "due|completion"),
         transform: RepeatInput.parseAnchor)
     var from: Recurrence.Anchor?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Hide it until this date (a day: until it begins); none for no wait.", valueName: "date"),
+        transform: PlanDates.waitOption)
+    var wait: DueInput?
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("When you plan to start it.", valueName: "date"),
+        transform: PlanDates.scheduledOption)
+    var scheduled: DueInput?
+    @Option(
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "The todos or tasks it depends on: ids or unique prefixes, comma-separated.", valueName: "id[,id]"))
+    var depends: [String] = []
 
     var parts: (text: String, tags: [String]) {
         get throws { try TagWords.split(words, what: "the text of a todo", command: Add.self) }
@@ -61,8 +78,16 @@ struct Add: ParsableCommand {
         if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
         if let priority = priority?.priority { changes.append(.priority(priority)) }
         if let every { changes.append(.recurrence(Recurrence(every: every, from: from ?? .due, series: todo.id))) }
+        if let date = wait?.date { changes.append(.wait(date)) }
+        if let date = scheduled?.date { changes.append(.scheduled(date)) }
+        let store = try self.store.open()
+        let dependencies = try DependencyWords.ids(depends, store: store)
+        if !dependencies.isEmpty {
+            try store.checkDependencies(of: todo.id, on: dependencies)
+            changes.append(.depending(add: dependencies, remove: []))
+        }
         todo = todo.alter(changes)
-        try store.open().addTodo(todo)
+        try store.addTodo(todo)
         print(Output.short(todo.id))
     }
 }

@@ -8,13 +8,15 @@ struct List: ParsableCommand {
         abstract: "List the todos (open ones by default), overdue first, then by due date.",
         discussion: """
             Words given are searched for in the text (all of them, in any case); \
-            +tag words keep only those with the tag. \
+            +tag words keep only those with the tag. Todos that wait until a later date \
+            ('docket wait') are left out unless --waiting or --all is given. \
             Due filters are alternatives (--overdue --today: either); every other \
             filter must hold too. --project lists that project's tasks instead of the todos.
 
             --json prints an array of the items as in their files: a todo has id, text, \
             completed, creationDate, dueDate, alterDate (dates ISO-8601 UTC, null when unset), \
-            and when set tags, priority, notes, completedDate and recurrence; \
+            and when set tags, priority, notes, completedDate, recurrence, waitDate, scheduledDate \
+            and dependencies (ids); \
             with --project, tasks, each with its project.
 
             Examples:
@@ -36,6 +38,8 @@ struct List: ParsableCommand {
     private func isTag(_ word: String) -> Bool { word.hasPrefix("+") && word.count > 1 }
     @Flag(help: "Also list completed todos.") var all = false
     @Flag(help: "List only completed todos.") var done = false
+    @Flag(help: "List only the todos that wait until a later date (left out otherwise; --all shows them too).")
+    var waiting = false
     @Flag(help: "Only those due on an earlier day.") var overdue = false
     @Flag(help: "Only those due today.") var today = false
     @Flag(help: "Only those due from today to the end of this week (Sunday).") var week = false
@@ -57,6 +61,9 @@ struct List: ParsableCommand {
 
     func validate() throws {
         if all && done { throw ValidationError("--all and --done cannot be used together") }
+        if waiting && done {
+            throw ValidationError("--waiting and --done cannot be used together: done todos wait for nothing")
+        }
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
         if let option = words.first(where: TextWords.looksLikeOption) {
             let near =
@@ -69,6 +76,7 @@ struct List: ParsableCommand {
     var filter: EntryFilter {
         var filter = EntryFilter()
         filter.status = all ? .all : (done || doneSince != nil ? .done : .open)
+        filter.waiting = waiting ? .only : all ? .shown : .hidden
         filter.overdue = overdue
         filter.dueToday = today
         filter.dueThisWeek = week
@@ -83,7 +91,7 @@ struct List: ParsableCommand {
     func run() throws {
         let store = try self.store.open()
         let projects = try project.map { [try store.projectID($0)] }
-        let (entries, problems) = try store.entries(filter, tasksOf: projects, now: Date())
+        let (entries, problems, blocking) = try store.entries(filter, tasksOf: projects, now: Date())
         for problem in problems { Output.warning(problem.warning) }
         if json {
             // Todos as in their files (the shape `list --json` has always had); tasks with their kind and project.
@@ -97,7 +105,7 @@ struct List: ParsableCommand {
         var text = ""
         text.reserveCapacity(entries.count * 96)
         for entry in entries {
-            text += line(entry, now: now, relative: &relative, showProject: false)
+            text += line(entry, now: now, relative: &relative, showProject: false, blocking: blocking)
             text += "\n"
         }
         Output.write(text)
@@ -107,6 +115,7 @@ struct List: ParsableCommand {
         let kind = tasks ? "tasks" : "todos"
         let filtered = !arguments.isEmpty || overdue || today || week || before != nil || doneSince != nil
         if filtered { return "No \(kind) match." }
+        if waiting { return "No \(kind) wait until a later date." }
         return done ? "No completed \(kind)." : (all ? "No \(kind)." : "No open \(kind).")
     }
 }
@@ -117,8 +126,11 @@ func line(_ todo: TodoItem, now: Date) -> String {
     return line(.todo(todo), now: now, relative: &relative, showProject: false)
 }
 
-/// One todo or task on one line: short id, check box, text (with the task's project), due date.
-func line(_ entry: Entry, now: Date, relative days: inout RelativeDays, showProject: Bool = true) -> String {
+/// One todo or task on one line: short id, check box, text (with the task's project), due date, and what it waits on.
+func line(
+    _ entry: Entry, now: Date, relative days: inout RelativeDays, showProject: Bool = true,
+    blocking: Blocking = Blocking()
+) -> String {
     let box: String
     var text: String
     switch entry {
@@ -142,6 +154,7 @@ func line(_ entry: Entry, now: Date, relative days: inout RelativeDays, showProj
         shown +=
             "  " + (relative.hasPrefix("overdue") && !entry.isDone ? Output.red(relative) : Output.yellow(relative))
     }
+    shown += PlanDates.marks(entry, now: now, blocking: blocking)
     return shown
 }
 

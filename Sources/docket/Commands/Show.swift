@@ -5,7 +5,7 @@ import Foundation
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one todo or task, with its tags, priority, notes and how it repeats.",
+        abstract: "Show one todo or task, with its tags, priority, notes, how it repeats and what it waits on.",
         discussion: "--json prints the item as in its file.\n\nExample: docket show 3f2a")
 
     @OptionGroup var store: StoreOptions
@@ -28,6 +28,7 @@ struct Show: ParsableCommand {
                 ("due", todo.dueDate.map { "\(DateInput.show($0)) (\(DateInput.relative($0)))" } ?? "none"),
             ]
             rows += details(entry)
+            rows += try planning(entry, store: store)
             if let recurrence = todo.recurrence {
                 var text = "\(recurrence.description), instance \(recurrence.occurrence)"
                 if !todo.completed {
@@ -53,6 +54,7 @@ struct Show: ParsableCommand {
                 ("due", task.dueDate.date.map { "\(DateInput.show($0)) (\(DateInput.relative($0)))" } ?? "none"),
             ]
             rows += details(entry)
+            rows += try planning(entry, store: store)
             if let recurrence = task.recurrence {
                 var text = "\(recurrence.description), instance \(recurrence.occurrence)"
                 if task.state != .finished {
@@ -88,6 +90,33 @@ struct Show: ParsableCommand {
             ("priority", entry.priority?.rawValue ?? "none"),
             ("tags", entry.tags.isEmpty ? "none" : Shown.tags(entry.tags)),
         ]
+    }
+
+    /// Its wait and scheduled dates, each item it depends on (with whether it blocks), and the open items that depend
+    /// on it.
+    private func planning(_ entry: Entry, store: Store) throws -> [(String, String)] {
+        var rows: [(String, String)] = []
+        let now = Date()
+        if let wait = entry.waitDate {
+            rows.append(("wait", PlanDates.show(wait) + (entry.isWaiting(at: now) ? " (hidden until then)" : "")))
+        }
+        if let scheduled = entry.scheduledDate { rows.append(("scheduled", PlanDates.show(scheduled))) }
+        for (index, id) in entry.dependencies.enumerated() {
+            let shown: String
+            if let other = try? store.entry(store.entryRef(id.uuidString)) {
+                shown =
+                    "\(Output.safe(other.text)) (\(other.isDone ? "done" : entry.isDone ? "open" : "open: blocks it"))"
+            } else {
+                shown = "(no longer in the store: blocks nothing)"
+            }
+            rows.append((index == 0 ? "depends" : "", "\(Output.short(id))  \(shown)"))
+        }
+        let blocked = try store.blocking().blocked(by: entry)
+        for (index, id) in blocked.enumerated() {
+            let text = (try? store.entry(store.entryRef(id.uuidString)).text).map(Output.safe) ?? ""
+            rows.append((index == 0 ? "blocking" : "", "\(Output.short(id))  \(text)"))
+        }
+        return rows
     }
 
     /// Another tool's keys the item keeps for an export back to it: "taskwarrior: estimate, wait".

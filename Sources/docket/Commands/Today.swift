@@ -9,7 +9,9 @@ struct Today: ParsableCommand {
         abstract: "What needs doing: overdue, due today, due soon, running time slips, then the other open todos.",
         discussion: """
             What 'docket' with no command shows. Project tasks with due dates are \
-            included. --json prints {overdue, today, soon, running, open}: arrays of \
+            included. Items that wait until a later date ('docket wait') are left out \
+            until then; blocked items and those blocking them say so. --json prints \
+            {overdue, today, soon, running, open, waiting}: arrays of \
             items as in their files, each with kind ("todo" or "task") and, for a task, \
             its project; running holds {task, since}.
 
@@ -31,13 +33,18 @@ struct Today: ParsableCommand {
         let (agenda, problems) = try store.open().agenda(now: now, soonDays: soon)
         for problem in problems { Output.warning(problem.warning) }
         if json { return try Output.json(agenda) }
-        if agenda.isEmpty { return print("Nothing to do. Add a todo with 'docket add <text>'.") }
+        if agenda.isEmpty {
+            if !agenda.waiting.isEmpty { return print("Nothing to do now. \(waitingNote(agenda.waiting))") }
+            return print("Nothing to do. Add a todo with 'docket add <text>'.")
+        }
         var relative = RelativeDays(now: now)
         var text = ""
         func section(_ title: String, _ entries: some Collection<Entry>) {
             guard !entries.isEmpty else { return }
             text += (text.isEmpty ? "" : "\n") + Output.bold(title) + "\n"
-            for entry in entries { text += "  " + line(entry, now: now, relative: &relative) + "\n" }
+            for entry in entries {
+                text += "  " + line(entry, now: now, relative: &relative, blocking: agenda.blocking) + "\n"
+            }
         }
         section("Overdue", agenda.overdue)
         section("Today", agenda.today)
@@ -57,6 +64,18 @@ struct Today: ParsableCommand {
             text +=
                 "  " + Output.dim("… and \(more) more \(more == 1 ? "todo" : "todos") ('docket list' shows all)") + "\n"
         }
+        if !agenda.waiting.isEmpty { text += "\n" + Output.dim(waitingNote(agenda.waiting)) + "\n" }
         Output.write(text)
+    }
+
+    /// "3 waiting until a later date, the first until 2026-11-28 ('docket list --waiting' lists the waiting todos)."
+    private func waitingNote(_ waiting: [Entry]) -> String {
+        let count = waiting.count
+        let until =
+            waiting.first?.waitDate.map {
+                (count == 1 ? " until " : " until a later date, the first until ") + PlanDates.show($0)
+            }
+            ?? ""
+        return "\(count) waiting\(until) ('docket list --waiting' lists the waiting todos)."
     }
 }

@@ -1,0 +1,97 @@
+import DocketModel
+import Foundation
+
+/// Which items block which. An open item is blocked while an item it depends
+/// on is open; a dependency on an item that is done, or no longer in the store
+/// (removed, or never synced here), blocks nothing. An open item that open
+/// items depend on is blocking them.
+public struct Blocking: Sendable {
+    /// The ids of the open todos and tasks.
+    private let open: Set<UUID>
+    /// For each open item that open items depend on, those items, in the order they were given.
+    private let dependents: [UUID: [UUID]]
+
+    /// Nothing blocks anything.
+    public init() {
+        open = []
+        dependents = [:]
+    }
+
+    /// The blocking among these todos and projects' tasks.
+    public init(todos: [TodoItem], projects: [Project]) {
+        var open = Set<UUID>()
+        var waiting: [(UUID, [UUID])] = []
+        for todo in todos where !todo.completed {
+            open.insert(todo.id)
+            if !todo.dependencies.isEmpty { waiting.append((todo.id, todo.dependencies)) }
+        }
+        for project in projects {
+            for task in project.tasks where task.state != .finished {
+                open.insert(task.id)
+                if !task.dependencies.isEmpty { waiting.append((task.id, task.dependencies)) }
+            }
+        }
+        var dependents: [UUID: [UUID]] = [:]
+        for (id, dependencies) in waiting {
+            for dependency in dependencies where dependency != id && open.contains(dependency) {
+                dependents[dependency, default: []].append(id)
+            }
+        }
+        self.open = open
+        self.dependents = dependents
+    }
+
+    /// The open items `entry` depends on; none when it is done.
+    public func blockers(of entry: Entry) -> [UUID] {
+        guard !entry.isDone else { return [] }
+        return entry.dependencies.filter { $0 != entry.id && open.contains($0) }
+    }
+
+    /// Whether `entry` is open and depends on an open item.
+    public func isBlocked(_ entry: Entry) -> Bool { !blockers(of: entry).isEmpty }
+
+    /// The open items that depend on `entry` while it is open.
+    public func blocked(by entry: Entry) -> [UUID] { entry.isDone ? [] : dependents[entry.id] ?? [] }
+
+    /// Whether open items depend on `entry`, which is open.
+    public func isBlocking(_ entry: Entry) -> Bool { !blocked(by: entry).isEmpty }
+}
+
+extension Entry {
+    /// Until when it waits, hidden from the day's view and the lists of open items.
+    public var waitDate: Date? {
+        switch self {
+        case let .todo(todo): todo.waitDate
+        case let .task(task, _): task.waitDate
+        }
+    }
+
+    /// When it is planned to be started.
+    public var scheduledDate: Date? {
+        switch self {
+        case let .todo(todo): todo.scheduledDate
+        case let .task(task, _): task.scheduledDate
+        }
+    }
+
+    /// The ids of the items it depends on.
+    public var dependencies: [UUID] {
+        switch self {
+        case let .todo(todo): todo.dependencies
+        case let .task(task, _): task.dependencies
+        }
+    }
+
+    /// Whether it is open and waits until after `now`: hidden from the day's view and the lists of open items.
+    public func isWaiting(at now: Date) -> Bool {
+        guard let waitDate, !isDone else { return false }
+        return now < waitDate
+    }
+}
+
+extension Store {
+    /// Which of the store's items block which: todos from `loadTodos` (its cache), projects from theirs.
+    public func blocking() throws -> Blocking {
+        Blocking(todos: try loadTodos().todos, projects: try loadProjects().projects)
+    }
+}
