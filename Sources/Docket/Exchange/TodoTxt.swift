@@ -6,8 +6,11 @@ import Foundation
 /// `x` marks a done line, followed by its completion date; then comes the
 /// creation date; `(A)`, `(B)`, `(C)` are high, medium and low priority (later
 /// letters low); `+project` and `@context` become tags (`project` and
-/// `@context`); `due:YYYY-MM-DD` is the due date, `pri:A` a done line's
-/// priority, `id:` a Docket id; any other `key:value` stays in the text.
+/// `@context`); `due:YYYY-MM-DD` is the due date, `t:YYYY-MM-DD` (todo.txt's
+/// threshold: hidden until then) the wait date, from the start of that day,
+/// `scheduled:YYYY-MM-DD` the scheduled date, each `dep:` the id of a todo it
+/// depends on, `pri:A` a done line's priority, `id:` a Docket id; any other
+/// `key:value` stays in the text.
 /// A line has no id of its own: its todo's id is made from its text (and how
 /// many lines before it have the same text), so importing it again finds the same todo.
 public enum TodoTxt {
@@ -78,7 +81,10 @@ public enum TodoTxt {
                             alterDate: .some(max(modified[name] ?? now, line.alterDate ?? .distantPast)),
                             tags: line.tags, priority: .some(line.priority),
                             completedDate: .some(line.completed ? keeping(line.completedDate, old.completedDate) : nil),
-                            recurrence: .some(line.recurrence))
+                            recurrence: .some(line.recurrence),
+                            waitDate: .some(keeping(line.waitDate, old.waitDate)),
+                            scheduledDate: .some(keeping(line.scheduledDate, old.scheduledDate)),
+                            dependencies: line.dependencies)
                     }
                     todos.append(read.todo)
                 } catch let problem as Unreadable {
@@ -137,6 +143,9 @@ public enum TodoTxt {
         var text: [String] = []
         var tags: [String] = []
         var due: Date?
+        var wait: Date?
+        var scheduled: Date?
+        var dependencies: [UUID] = []
         var id: UUID?
         var repeating: (every: Recurrence.Interval, from: Recurrence.Anchor)?
         let saidPriority = priority != nil
@@ -153,6 +162,25 @@ public enum TodoTxt {
                     throw Unreadable(reason: "\(word.prefix(30)) is not a date as due:YYYY-MM-DD")
                 }
                 due = date
+                continue
+            }
+            if word.hasPrefix("t:") {
+                guard let date = day(String(word.dropFirst(2))) else {
+                    throw Unreadable(reason: "\(word.prefix(30)) is not a date as t:YYYY-MM-DD")
+                }
+                // NB: a threshold day hides the line until that day begins.
+                wait = Calendar.current.startOfDay(for: date)
+                continue
+            }
+            if word.hasPrefix("scheduled:") {
+                guard let date = day(String(word.dropFirst(10))) else {
+                    throw Unreadable(reason: "\(word.prefix(30)) is not a date as scheduled:YYYY-MM-DD")
+                }
+                scheduled = date
+                continue
+            }
+            if word.hasPrefix("dep:"), let dependency = UUID(hex: String(word.dropFirst(4))) {
+                dependencies.append(dependency)
                 continue
             }
             if word.hasPrefix("pri:"), word.count == 5, let found = letterPriority("(\(word.dropFirst(4)))") {
@@ -180,7 +208,8 @@ public enum TodoTxt {
         let todo = TodoItem(
             id: id ?? .zero, text: joined, creationDate: created, completed: completed, dueDate: due,
             alterDate: done, tags: Tags.normalized(tags), priority: priority, completedDate: done,
-            recurrence: repeating.map { Recurrence(every: $0.every, from: $0.from, series: id ?? .zero) })
+            recurrence: repeating.map { Recurrence(every: $0.every, from: $0.from, series: id ?? .zero) },
+            waitDate: wait, scheduledDate: scheduled, dependencies: Dependencies.normalized(dependencies))
         return Line(todo: todo, key: joined, saysPriority: saidPriority || (completed && priority != nil))
     }
 
@@ -261,6 +290,9 @@ public enum TodoTxt {
         words += todo.tags.map { self.words($0).replacingOccurrences(of: " ", with: "_") }.filter { !$0.isEmpty }
             .map { $0.hasPrefix("@") ? $0 : "+" + $0 }
         if let due = todo.dueDate { words.append("due:" + day(due)) }
+        if let wait = todo.waitDate { words.append("t:" + day(wait)) }
+        if let scheduled = todo.scheduledDate { words.append("scheduled:" + day(scheduled)) }
+        words += todo.dependencies.map { "dep:" + $0.uuidString.lowercased() }
         if let recurrence = todo.recurrence { words.append("rec:" + rec(recurrence)) }
         if todo.completed, let letter { words.append("pri:" + letter) }
         return words.joined(separator: " ")

@@ -17,14 +17,34 @@ enum CalendarEntry: Equatable {
 /// The mapping between Docket's items and VTODOs: SUMMARY, STATUS and
 /// COMPLETED, DUE, PRIORITY, CATEGORIES (tags), DESCRIPTION (the notes, a
 /// paragraph each), RRULE (how a todo repeats), CREATED and LAST-MODIFIED (the
-/// alter date). A VTODO's other properties are Docket's to keep, not to change.
+/// alter date); the scheduled date as DTSTART (RFC 5545: when the to-do is to
+/// start) where RFC 5545 allows one (before DUE, and of its kind: a day or a
+/// time), else as X-DOCKET-SCHEDULED; the wait date as X-DOCKET-WAIT (a VTODO
+/// has none); each dependency as RELATED-TO;RELTYPE=DEPENDS-ON (RFC 9253) with
+/// that item's UID. A VTODO's other properties (other RELATED-TOs too) are
+/// Docket's to keep, not to change.
 enum VTodo {
     static let namespace = UUID(uuidString: "3E9B7A20-C1D4-4B65-A8F0-5D2E6C9B1F47")!
     /// The properties Docket writes; every other is kept as found.
     static let managed: Set<String> = [
         "UID", "SUMMARY", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "DUE", "PRIORITY", "CATEGORIES",
-        "DESCRIPTION", "RRULE", "CREATED", "LAST-MODIFIED", "DTSTAMP", stampName,
+        "DESCRIPTION", "RRULE", "CREATED", "LAST-MODIFIED", "DTSTAMP", "DTSTART", scheduledName, waitName,
+        stampName,
     ]
+    /// The property of a scheduled date DTSTART cannot hold.
+    static let scheduledName = "X-DOCKET-SCHEDULED"
+    /// The property of a wait date.
+    static let waitName = "X-DOCKET-WAIT"
+
+    /// Whether Docket writes `property` (a RELATED-TO only of the DEPENDS-ON kind): a file's are replaced by Docket's.
+    static func isManaged(_ property: ICalComponent.Property) -> Bool {
+        managed.contains(property.name) || isDependency(property)
+    }
+
+    /// Whether `property` names an item this one depends on.
+    static func isDependency(_ property: ICalComponent.Property) -> Bool {
+        property.name == "RELATED-TO" && property.parameter("RELTYPE")?.uppercased() == "DEPENDS-ON"
+    }
     /// The property naming the version of the item Docket wrote a file from. Calendar apps keep a property they do not
     /// know, so a file edited on a phone says which version the edit started from, and is merged against that.
     static let stampName = "X-DOCKET-VERSION"
@@ -84,6 +104,9 @@ enum VTodo {
         var every: Recurrence.Interval?
         var created: Date?
         var lastModified: Date?
+        var scheduled: Date? = nil
+        var wait: Date? = nil
+        var dependencies: [UUID] = []
     }
 
     static func fields(_ vtodo: ICalComponent) throws -> Fields {
@@ -111,11 +134,15 @@ enum VTodo {
         }
         var every: Recurrence.Interval?
         if let rule = vtodo.property("RRULE")?.value { every = try interval(rule) }
+        // NB: a UID that is no uuid names the item Docket made of it (see `id(uid:)`).
+        let dependencies = vtodo.properties.filter(isDependency).map { VTodo.id(uid: $0.text) }
         return Fields(
             summary: summary, status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased(),
             completed: try date("COMPLETED"), due: try date("DUE"), priority: priority, tags: Tags.normalized(tags),
             description: vtodo.property("DESCRIPTION")?.text, every: every, created: try date("CREATED"),
-            lastModified: try date("LAST-MODIFIED") ?? date("DTSTAMP"))
+            lastModified: try date("LAST-MODIFIED") ?? date("DTSTAMP"),
+            scheduled: try date("DTSTART") ?? date(scheduledName), wait: try date(waitName),
+            dependencies: Dependencies.normalized(dependencies))
     }
 
     /// A date property's date (a day for `VALUE=DATE`), in its `TZID`.
@@ -242,7 +269,10 @@ enum VTodo {
                 id: id, title: f.summary, dueDate: DueDate(keep(f.due, task.dueDate.date)), state: state,
                 alterDate: .some(keep(f.lastModified, task.alterDate)), tags: f.tags, priority: .some(f.priority),
                 notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now),
-                completedDate: .some(completedDate), recurrence: .some(recurrence))
+                completedDate: .some(completedDate), recurrence: .some(recurrence),
+                waitDate: .some(keep(f.wait, task.waitDate)),
+                scheduledDate: .some(keep(f.scheduled, task.scheduledDate)),
+                dependencies: f.dependencies)
             if sameContent(.task(read, project: project), .task(task, project: project)) { read = task }
             return .task(read, project: project)
         case let .todo(todo)?:
@@ -263,7 +293,10 @@ enum VTodo {
                 id: id, text: f.summary, completed: done, dueDate: .some(keep(f.due, todo.dueDate)),
                 alterDate: .some(keep(f.lastModified, todo.alterDate)), tags: f.tags, priority: .some(f.priority),
                 notes: notes(f.description, previous: todo.notes, item: id, date: f.lastModified ?? now),
-                completedDate: .some(completedDate), recurrence: .some(recurrence))
+                completedDate: .some(completedDate), recurrence: .some(recurrence),
+                waitDate: .some(keep(f.wait, todo.waitDate)),
+                scheduledDate: .some(keep(f.scheduled, todo.scheduledDate)),
+                dependencies: f.dependencies)
             if sameContent(.todo(read), .todo(todo)) { read = todo }
             return .todo(read)
         case nil:
@@ -282,23 +315,28 @@ enum VTodo {
 
     // MARK: Writing
 
-    /// The managed properties of an entry, in the order Docket writes them.
-    static func properties(_ entry: CalendarEntry, uid: String? = nil) -> [ICalComponent.Property] {
+    /// A date property: a day (`VALUE=DATE`) for a date given as one, else a UTC time.
+    static func dateProperty(_ name: String, _ date: Date) -> ICalComponent.Property {
+        BasicDate.isDay(date)
+            ? .init(name: name, parameters: ";VALUE=DATE", value: BasicDate.dayString(date))
+            : .init(name: name, parameters: "", value: BasicDate.string(date))
+    }
+
+    /// The managed properties of an entry, in the order Docket writes them; `uidOf` gives the UID of an item it
+    /// depends on (its file's, for an item the calendar made).
+    static func properties(
+        _ entry: CalendarEntry, uid: String? = nil, uidOf: (UUID) -> String = { $0.uuidString.lowercased() }
+    ) -> [ICalComponent.Property] {
         var out: [ICalComponent.Property] = []
         func add(_ name: String, _ value: String, _ parameters: String = "") {
             out.append(.init(name: name, parameters: parameters, value: value))
         }
-        func dateValue(_ name: String, _ date: Date) {
-            if BasicDate.isDay(date) {
-                add(name, BasicDate.dayString(date), ";VALUE=DATE")
-            } else {
-                add(name, BasicDate.string(date))
-            }
-        }
+        func dateValue(_ name: String, _ date: Date) { out.append(dateProperty(name, date)) }
         let (text, done, completedDate, due, alter, tags, priority, notes, status):
             (String, Bool, Date?, Date?, Date?, [String], Priority?, [Note], String)
         var created: Date?
         var recurrence: Recurrence?
+        let (wait, scheduled, dependencies): (Date?, Date?, [UUID])
         switch entry {
         case let .todo(todo):
             (text, done, completedDate, due, alter, tags, priority, notes) =
@@ -309,6 +347,7 @@ enum VTodo {
             status = done ? "COMPLETED" : "NEEDS-ACTION"
             created = todo.creationDate
             recurrence = todo.recurrence
+            (wait, scheduled, dependencies) = (todo.waitDate, todo.scheduledDate, todo.dependencies)
         case let .task(task, _):
             (text, done, completedDate, due, alter, tags, priority, notes) =
                 (
@@ -318,6 +357,7 @@ enum VTodo {
             status = done ? "COMPLETED" : task.state == .inProgress ? "IN-PROCESS" : "NEEDS-ACTION"
             created = task.creationDate
             recurrence = task.recurrence
+            (wait, scheduled, dependencies) = (task.waitDate, task.scheduledDate, task.dependencies)
         }
         add("UID", ICalComponent.escape(uid ?? entry.id.uuidString.lowercased()))
         let stamp = alter ?? created ?? Date(timeIntervalSince1970: 0)
@@ -330,7 +370,19 @@ enum VTodo {
             add("COMPLETED", BasicDate.string(completedDate ?? stamp))
             add("PERCENT-COMPLETE", "100")
         }
+        if let scheduled {
+            // NB: RFC 5545 has a VTODO's DUE later than its DTSTART, and of the same kind (both days or both times).
+            let start = dateProperty("DTSTART", scheduled)
+            let fits = due.map { dateProperty("DUE", $0) }.map {
+                $0.parameters == start.parameters && start.value < $0.value
+            }
+            dateValue(fits ?? true ? "DTSTART" : scheduledName, scheduled)
+        }
         if let due { dateValue("DUE", due) }
+        if let wait { dateValue(waitName, wait) }
+        for dependency in dependencies {
+            add("RELATED-TO", ICalComponent.escape(uidOf(dependency)), ";RELTYPE=DEPENDS-ON")
+        }
         if let priority { add("PRIORITY", priority == .high ? "1" : priority == .medium ? "5" : "9") }
         if !tags.isEmpty { add("CATEGORIES", tags.map(ICalComponent.escape).joined(separator: ",")) }
         if !notes.isEmpty { add("DESCRIPTION", ICalComponent.escape(render(notes))) }
@@ -350,7 +402,10 @@ enum VTodo {
 
     /// A file for the entry: `existing` (a whole VCALENDAR) with its VTODO's
     /// managed properties replaced and every other kept, or a new calendar.
-    static func file(_ entry: CalendarEntry, existing: ICalComponent?, uid: String?) -> ICalComponent {
+    static func file(
+        _ entry: CalendarEntry, existing: ICalComponent?, uid: String?,
+        uidOf: (UUID) -> String = { $0.uuidString.lowercased() }
+    ) -> ICalComponent {
         var calendar =
             existing
             ?? ICalComponent(
@@ -362,8 +417,8 @@ enum VTodo {
         let index = calendar.components.firstIndex { $0.name == "VTODO" }
         var vtodo = index.map { calendar.components[$0] } ?? ICalComponent(name: "VTODO")
         vtodo.properties =
-            properties(entry, uid: uid) + [.init(name: stampName, parameters: "", value: stamp(entry))]
-            + vtodo.properties.filter { !managed.contains($0.name) }
+            properties(entry, uid: uid, uidOf: uidOf) + [.init(name: stampName, parameters: "", value: stamp(entry))]
+            + vtodo.properties.filter { !isManaged($0) }
         if let index { calendar.components[index] = vtodo } else { calendar.components.append(vtodo) }
         return calendar
     }
