@@ -76,6 +76,15 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                     todos: [paint.alter(.completed(true)), fence, varnish], projects: [project])
                 expect(finished.isBlocked(.todo(fence))) == false
             }
+            it("leave an item ready (Taskwarrior's READY) when open, not waiting, not blocked, nor scheduled later") {
+                let tomorrow = at("2026-11-26T09:00:00.000Z")
+                expect(blocking.isReady(.todo(paint), at: now)) == true
+                expect(blocking.isReady(.todo(fence), at: now)) == false
+                expect(blocking.isReady(.todo(brush), at: now)) == false
+                expect(blocking.isReady(.todo(paint.alter(.scheduled(tomorrow))), at: now)) == false
+                expect(blocking.isReady(.todo(paint.alter(.scheduled(tomorrow))), at: tomorrow)) == true
+                expect(blocking.isReady(.todo(paint.alter(.wait(tomorrow))), at: now)) == false
+            }
             it("make the items others wait on blocking, while both are open") {
                 expect(blocking.blocked(by: .todo(paint))) == [fence.id]
                 expect(blocking.blocked(by: .task(sand, project: project))) == [varnish.id]
@@ -141,7 +150,7 @@ final class WaitsAndDependenciesSpec: QuickSpec {
             beforeEach { store = temporaryStore("docket-waits") }
             afterEach { try? FileManager.default.removeItem(at: store) }
             @discardableResult func run(_ arguments: String...) -> CommandResult { docket(arguments, store: store) }
-            func add(_ words: String...) -> String {
+            @discardableResult func add(_ words: String...) -> String {
                 docket(["add"] + words, store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             }
 

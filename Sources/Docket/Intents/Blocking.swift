@@ -55,6 +55,13 @@ public struct Blocking: Sendable {
 
     /// Whether open items depend on `entry`, which is open.
     public func isBlocking(_ entry: Entry) -> Bool { !blocked(by: entry).isEmpty }
+
+    /// Whether `entry` can be started at `now` (Taskwarrior's READY): open, not waiting, not blocked, and not
+    /// scheduled for later.
+    public func isReady(_ entry: Entry, at now: Date) -> Bool {
+        !entry.isDone && !entry.isWaiting(at: now) && !isBlocked(entry)
+            && (entry.scheduledDate.map { $0 <= now } ?? true)
+    }
 }
 
 extension Entry {

@@ -13,7 +13,8 @@ struct Add: ParsableCommand {
             Completing it makes the next one, due one interval after this one's due date \
             (or, with --from completion, after the day it was done).
 
-            --wait hides it from the day's view and the lists until a date; --scheduled says when you plan to             start it; --depends makes it blocked until the todos or tasks it names are done.
+            --wait hides it from the day's view and the lists until a date; --scheduled says when you plan to \
+            start it; --depends makes it blocked until the todos or tasks it names are done.
 
             Examples:
               docket add "Buy milk" --due tomorrow --priority high

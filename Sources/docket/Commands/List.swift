@@ -25,6 +25,7 @@ struct List: ParsableCommand {
               docket list --before friday -n 5
               docket list --done-since monday
               docket list +errand
+              docket list --waiting
             """)
 
     @OptionGroup var store: StoreOptions
