@@ -16,7 +16,7 @@ final class StoreSpec: QuickSpec {
         describe("Store.create") {
             it("makes a git repository with a format file and a first commit") {
                 _ = try Store.create(at: folder)
-                expect(text(StoreLayout.format)) == "{\n  \"format\" : 2\n}\n"
+                expect(text(StoreLayout.format)) == "{\n  \"format\" : 3\n}\n"
                 expect(gitCLI(["log", "--format=%s"], in: folder).stdout) == "Start a Docket store\n"
                 expect(gitCLI(["status", "--porcelain"], in: folder).stdout) == ""
             }

@@ -28,7 +28,7 @@ struct Show: ParsableCommand {
                 ("due", todo.dueDate.map { "\(DateInput.show($0)) (\(DateInput.relative($0)))" } ?? "none"),
             ]
             rows += details(entry)
-            rows += try planning(entry, store: store)
+            rows += planning(entry, store: store)
             if let recurrence = todo.recurrence {
                 var text = "\(recurrence.description), instance \(recurrence.occurrence)"
                 if !todo.completed {
@@ -54,7 +54,7 @@ struct Show: ParsableCommand {
                 ("due", task.dueDate.date.map { "\(DateInput.show($0)) (\(DateInput.relative($0)))" } ?? "none"),
             ]
             rows += details(entry)
-            rows += try planning(entry, store: store)
+            rows += planning(entry, store: store)
             if let recurrence = task.recurrence {
                 var text = "\(recurrence.description), instance \(recurrence.occurrence)"
                 if task.state != .finished {
@@ -92,9 +92,8 @@ struct Show: ParsableCommand {
         ]
     }
 
-    /// Its wait and scheduled dates, each item it depends on (with whether it blocks), and the open items that depend
-    /// on it.
-    private func planning(_ entry: Entry, store: Store) throws -> [(String, String)] {
+    /// Its wait and scheduled dates, and each item it depends on, with whether it blocks.
+    private func planning(_ entry: Entry, store: Store) -> [(String, String)] {
         var rows: [(String, String)] = []
         let now = Date()
         if let wait = entry.waitDate {
@@ -111,11 +110,8 @@ struct Show: ParsableCommand {
             }
             rows.append((index == 0 ? "depends" : "", "\(Output.short(id))  \(shown)"))
         }
-        let blocked = try store.blocking().blocked(by: entry)
-        for (index, id) in blocked.enumerated() {
-            let text = (try? store.entry(store.entryRef(id.uuidString)).text).map(Output.safe) ?? ""
-            rows.append((index == 0 ? "blocking" : "", "\(Output.short(id))  \(text)"))
-        }
+        // NB: which items depend on this one is not shown: finding them reads every todo (seconds at 100,000), where
+        // show reads one file; lists and the day's view mark an item blocking.
         return rows
     }
 
