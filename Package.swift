@@ -58,7 +58,7 @@ let package = Package(
             ],
             path: "Sources/docket"
         ),
-        .executableTarget(name: "DocketBench", dependencies: ["Docket"]),
+        .executableTarget(name: "DocketBench", dependencies: ["Docket", "DocketSystem"]),
         // Samples: Docket used as a library, and seed 003's and 004's systems built in Docket's style.
         .executableTarget(name: "LibrarySample", dependencies: ["Docket"], path: "Samples/Library"),
         // An app's life: stores shared by tasks, synced and observed (Swift 6 mode, strict concurrency).

@@ -8,6 +8,13 @@ static inline int docket_git_enable_fsync_gitdir(int enabled) {
     return git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, enabled);
 }
 
+/* Whether libgit2 fsyncs the files it writes in a git folder. NB: libgit2 1.5 has no option that reads
+   GIT_OPT_ENABLE_FSYNC_GITDIR back; this reads the flag the option sets (libgit2 is linked statically). */
+static inline int docket_git_fsyncs_gitdir(void) {
+    extern _Bool git_repository__fsync_gitdir;
+    return git_repository__fsync_gitdir;
+}
+
 /* Turns libgit2's check that a repository belongs to the current user on or off (git's safe.directory). */
 static inline int docket_git_set_owner_validation(int enabled) {
     return git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, enabled);

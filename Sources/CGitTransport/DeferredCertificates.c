@@ -81,3 +81,10 @@ int docket_git_certificates_deferred(void) {
     pthread_mutex_unlock(&lock);
     return deferred;
 }
+
+const char *docket_git_system_certificates(void) {
+    pthread_mutex_lock(&lock);
+    const char *file = deferred_file[0] ? deferred_file : NULL;
+    pthread_mutex_unlock(&lock);
+    return file;
+}

@@ -4,12 +4,7 @@ import DocketModel
 /// tells its subscribers.
 public final class AppStore {
     /// The current state.
-    public private(set) var state: AppState {
-        didSet {
-            persister.persist(appState: state)
-            notify()
-        }
-    }
+    public private(set) var state: AppState
 
     private var subscribers: [AppStoreSubscriber]
     private let persister: AppPersisting
@@ -23,12 +18,25 @@ public final class AppStore {
 
     /// Applies a change to the state.
     public func change(_ c: AppState.Change) {
-        state = state.alter(by: c)
+        update(to: state.alter(by: c))
     }
 
     /// Applies changes to the state, in order, as one new state.
     public func change(_ changes: [AppState.Change]) {
-        state = state.alter(by: changes)
+        update(to: state.alter(by: changes))
+    }
+
+    /// Takes the state the persister holds now, saved by someone else (another handle, a pull, another process),
+    /// and tells the subscribers; nothing is persisted. An app calls it for each `StoreQueue.changes()` element.
+    public func reload() {
+        state = persister.loadAppState()
+        notify()
+    }
+
+    private func update(to new: AppState) {
+        state = new
+        persister.persist(appState: state)
+        notify()
     }
 
     /// Tells the subscriber about every new state from now on.

@@ -1,9 +1,11 @@
 import Docket
+import DocketSystem
 import Foundation
 
 /// How soon `StoreQueue.changes()` reports a change another process made: `docket add` run `runs` times in a
 /// store of `size` todos, each timed from the moment the process exits to the moment the stream names the new
-/// todo; once watching the store's folders (inotify), once with only the look every `poll` seconds.
+/// todo; once with the store's change monitor on (`docket monitor on`), once watching the store's folders itself
+/// (inotify), once with only the look every `poll` seconds.
 struct ChangesBenchmark {
     let size: Int
     let runs: Int
@@ -15,7 +17,10 @@ struct ChangesBenchmark {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Generate(size: size, folder: folder, commit: true).run()
         print("changes: \(size) todos, \(runs) runs of docket add in another process, poll every \(poll) s")
-        for watching in [true, false] {
+        for way in ["monitor", "inotify", "poll only"] {
+            let watching = way != "poll only"
+            if way == "monitor" { try runDocket(["-C", folder.path, "monitor", "on"]) }
+            defer { if way == "monitor" { try? runDocket(["-C", folder.path, "monitor", "off"]) } }
             let store = try StoreQueue.open(at: folder)
             let heard = Locked<[UUID: Date]>([:])
             let listening = Task.detached {
@@ -50,8 +55,14 @@ struct ChangesBenchmark {
             print(
                 String(
                     format: "  %@: median %.0f ms, max %.0f ms, missed %d",
-                    watching ? "inotify" : "poll only", sorted[sorted.count / 2], sorted.last ?? 0,
+                    way, sorted[sorted.count / 2], sorted.last ?? 0,
                     delays.filter { !$0.isFinite }.count))
         }
+    }
+
+    /// Runs docket and waits for it. NB: not through `Process`, whose wait did not end once `monitor on` had left a
+    /// monitor running in the background.
+    private func runDocket(_ arguments: [String]) throws {
+        _ = try Spawn.run([docket] + arguments)
     }
 }

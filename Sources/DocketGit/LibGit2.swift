@@ -13,6 +13,12 @@ public enum LibGit2 {
         return "\(major).\(minor).\(revision)"
     }
 
+    /// Whether libgit2 fsyncs the files it writes in a git folder: always, in every repository of the process.
+    package static var fsyncsGitFolder: Bool {
+        _ = LibGit2Runtime.started
+        return docket_git_fsyncs_gitdir() != 0
+    }
+
     /// Whether the system's certificate bundle is still unparsed: it is
     /// parsed for the first https remote, never for local work.
     public static var systemCertificatesWaiting: Bool {

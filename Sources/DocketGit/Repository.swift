@@ -16,6 +16,8 @@ public final class Repository {
     /// the file on disk is still that one: a commit stages from the index its
     /// status read (at 100,000 items, reading and hashing it again took 13 ms).
     var lastIndexRead: IndexFile?
+    /// The object database backend `writingObjectsTogether` switches on, once added (owned by the database).
+    var unflushedObjectsBackend: UnsafeMutableRawPointer?
 
     /// `core.sparseCheckout`, once read.
     private var sparseSetting: Bool?

@@ -11,6 +11,13 @@ protocol MergeItem: FieldCoded, Identifiable<UUID> {
     var alterDate: Date? { get }
     /// When it was last edited, to weigh against a removal.
     var lastEditDate: Date? { get }
+    /// The merged item where fields merged each by its own rule disagree, made whole, with the running slips that
+    /// stopped; the item itself where they agree.
+    func settled() -> (Self, [StoppedSlip])
+}
+
+extension MergeItem {
+    func settled() -> (Self, [StoppedSlip]) { (self, []) }
 }
 
 extension TodoItem: MergeItem {
@@ -29,6 +36,13 @@ extension ProjectTask: MergeItem {
     static var kind: ItemDecision.Kind { .task }
     var label: String { title }
     var lastEditDate: Date? { alterDate }
+
+    /// A task finished on one machine while a slip ran on another: the slip stops at the finish (or at its own start,
+    /// when it began after the finish), as finishing it stops a slip it knows of.
+    func settled() -> (ProjectTask, [StoppedSlip]) {
+        guard let stopped = stoppingSlipAtFinish() else { return (self, []) }
+        return (stopped.task, [StoppedSlip(slipID: stopped.slip, stop: stopped.stop)])
+    }
 }
 
 extension StateMerger {
@@ -74,6 +88,9 @@ extension StateMerger {
                 merged = fields.follow(field, leader: leader, base: b, ours: o, theirs: t, into: merged)
             }
         }
+        let (whole, finishStops) = merged.settled()
+        merged = whole
+        stopped += finishStops
         if !fields.decisions.isEmpty || !stopped.isEmpty {
             decisions.append(
                 ItemDecision(

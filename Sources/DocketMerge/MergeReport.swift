@@ -126,7 +126,7 @@ public struct ItemDecision: Codable, Hashable, Sendable {
     public let fields: [FieldDecision]
     /// The outcome of a removal on one side against an edit on the other, if there was one.
     public let removal: RemovalDecision?
-    /// Running slips the merge stopped so the task has at most one.
+    /// Running slips the merge stopped, so the task has at most one and a finished task none.
     public let stoppedSlips: [StoppedSlip]
 
     /// A decision as recorded.
@@ -266,11 +266,12 @@ public struct RemovalDecision: Codable, Hashable, Sendable {
 
 }
 
-/// A running slip the merge stopped at the start of a later running slip.
+/// A running slip the merge stopped: at the start of a later running slip, or at the finish of its finished task.
 public struct StoppedSlip: Codable, Hashable, Sendable {
     /// The slip.
     public let slipID: UUID
-    /// Where it was stopped: the start of the later running slip.
+    /// Where it was stopped: the start of the later running slip, or the task's finish (or the slip's own start, when it
+    /// began after the finish).
     @MillisecondDate public var stop: Date
 
     /// A stopped slip as recorded.

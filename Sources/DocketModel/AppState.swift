@@ -200,7 +200,7 @@ extension AppState {
     /// added — unless that instance is here already, so completing the same
     /// instance twice, here or on another machine, makes one. A next instance
     /// that was removed (say by an undo) comes back dated after its removal.
-    public func completingTodo(_ id: UUID, calendar: Calendar = .current) -> AppState {
+    public func completingTodo(_ id: UUID, calendar: Calendar = DocketClock.calendar) -> AppState {
         guard let todo = todo(id: id), !todo.completed else { return self }
         let done = todo.alter(.completed(true))
         var state = alter(by: .updating(.todo(done)))
@@ -213,5 +213,30 @@ extension AppState {
             state = state.alter(by: .adding(.todo(next)))
         }
         return state
+    }
+
+    /// The state with `task` in place of the task of its id in the project `projectID` (none there: no change). A
+    /// repeating task this finishes gets its next instance at the end of the project, as a repeating todo done does —
+    /// unless the project holds that instance already, by its id or by its number in the series (as Taskwarrior
+    /// numbers an instance it made), so finishing the same instance twice, here or on another machine, makes one. A
+    /// next instance that was removed (say by an undo) comes back dated after its removal.
+    public func updatingTask(_ task: ProjectTask, in projectID: UUID, calendar: Calendar = DocketClock.calendar)
+        -> AppState
+    {
+        guard let project = project(id: projectID), let before = project.task(id: task.id) else { return self }
+        var updated = project.alter(by: .updating(.task(task)))
+        if before.state != .finished, task.state == .finished, let recurrence = task.recurrence,
+            var next = task.nextOccurrence(done: task.completedDate ?? DocketClock.now, calendar: calendar),
+            updated.task(id: next.id) == nil,
+            !updated.tasks.contains(where: {
+                $0.recurrence?.series == recurrence.series && $0.recurrence?.occurrence == recurrence.occurrence + 1
+            })
+        {
+            if let removed = tombstone(id: next.id) {
+                next = next.replacing(alterDate: .some(DocketClock.alterDate(after: removed.removedDate)))
+            }
+            updated = updated.alter(by: .adding(.task(next)))
+        }
+        return alter(by: .updating(.project(updated)))
     }
 }

@@ -19,9 +19,33 @@ public enum DocketClock {
         source.withLock { $0 = clock }
     }
 
-    /// Goes back to the system clock.
+    /// Goes back to the system clock and the system's time zone.
     public static func reset() {
         use { Date() }
+        use(timeZone: .current)
+    }
+
+    private static let local = Locked<Calendar>(gregorian(in: .current))
+
+    /// The Gregorian calendar in the local time zone: the days a due date without a time names, the time of day a
+    /// repeating due keeps, and the offset a due with a time is written with. The system's time zone, replaceable by
+    /// specs.
+    public static var calendar: Calendar { local.withLock { $0 } }
+
+    /// The local time zone: `calendar`'s.
+    public static var timeZone: TimeZone { calendar.timeZone }
+
+    /// Replaces the local time zone, for example with a fixed one in a spec.
+    public static func use(timeZone: TimeZone) {
+        let calendar = gregorian(in: timeZone)
+        local.withLock { $0 = calendar }
+    }
+
+    /// The Gregorian calendar in `zone`.
+    public static func gregorian(in zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
     }
 
     /// The alterDate for an edit of a value last altered at `previous`:

@@ -17,7 +17,23 @@ package enum ISODate {
 
     /// The text of a date: UTC, always with three fraction digits.
     package static func string(from date: Date) -> String {
+        text(milliseconds: date.docketMilliseconds, offsetMinutes: nil)
+    }
+
+    /// The text of a date as a clock in `zone` shows it, with that zone's offset from UTC
+    /// (`2026-11-24T14:00:00.000+01:00`; `+00:00`, never `Z`, in UTC itself). A date whose
+    /// local day would fall outside the years 1 to 9999 is written at `+00:00`.
+    package static func string(from date: Date, offsetIn zone: TimeZone) -> String {
         let ms = date.docketMilliseconds
+        // NB: an offset with seconds (a zone's local mean time, before 1900) is cut to whole minutes; the text still
+        // names the same instant.
+        let minutes = Int64(zone.secondsFromGMT(for: date) / 60)
+        let local = ms + minutes * 60_000
+        return text(milliseconds: ms, offsetMinutes: range.contains(local) ? minutes : 0)
+    }
+
+    private static func text(milliseconds utc: Int64, offsetMinutes: Int64?) -> String {
+        let ms = utc + (offsetMinutes ?? 0) * 60_000
         let (days, msOfDay) = floorDivide(ms, 86_400_000)
         let (year, month, day) = civil(fromDays: days)
         let hour = msOfDay / 3_600_000
@@ -25,7 +41,7 @@ package enum ISODate {
         let second = (msOfDay / 1000) % 60
         let milli = msOfDay % 1000
         var out = ""
-        out.reserveCapacity(24)
+        out.reserveCapacity(29)
         out += pad(year, 4)
         out += "-"
         out += pad(month, 2)
@@ -39,7 +55,14 @@ package enum ISODate {
         out += pad(second, 2)
         out += "."
         out += pad(milli, 3)
-        out += "Z"
+        guard let offsetMinutes else {
+            out += "Z"
+            return out
+        }
+        out += offsetMinutes < 0 ? "-" : "+"
+        out += pad(abs(offsetMinutes) / 60, 2)
+        out += ":"
+        out += pad(abs(offsetMinutes) % 60, 2)
         return out
     }
 
@@ -103,16 +126,16 @@ package enum ISODate {
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
+    package static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
         let q = a >= 0 ? a / b : (a - b + 1) / b
         return (q, a - q * b)
     }
 
-    private static func isLeap(_ year: Int64) -> Bool {
+    package static func isLeap(_ year: Int64) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+    package static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -121,7 +144,7 @@ package enum ISODate {
     }
 
     // Days since 1970-01-01 and back, after Howard Hinnant's civil date algorithms.
-    private static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+    package static func days(fromCivil y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -130,7 +153,7 @@ package enum ISODate {
         return era * 146_097 + doe - 719_468
     }
 
-    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    package static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

@@ -6,7 +6,7 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     public let id: UUID
     /// What the task is.
     public let title: String
-    /// When the task is due.
+    /// When the task is due: not at all, on a day, or at a time.
     public let dueDate: DueDate
     /// Where the task stands.
     public let state: TaskState
@@ -49,7 +49,8 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             case title(to: String)
             /// Sets the due date.
             case dueDate(to: DueDate)
-            /// Sets the state; finishing sets `completedDate`, any other state clears it.
+            /// Sets the state; finishing sets `completedDate` and stops a running slip there, any other state clears
+            /// it.
             case state(to: TaskState)
             /// Sets or clears the priority.
             case priority(to: Priority?)
@@ -70,7 +71,7 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         case recording(Record)
         /// What recording does.
         public enum Record: Hashable, Sendable {
-            /// Starts a new slip now, unless one is running.
+            /// Starts a new slip now, unless one is running or the task is finished.
             case start
             /// Stops the running slip now, if there is one.
             case stop
@@ -144,7 +145,7 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         case let .noting(change):
             notes.applying(change) == notes ? self : replacing(alterDate: nextAlterDate, notes: notes.applying(change))
         case .recording(.start):
-            runningSlip != nil
+            runningSlip != nil || state == .finished
                 ? self : replacing(timeSlips: timeSlips + [TimeSlip(start: DocketClock.now)], alterDate: nextAlterDate)
         case .recording(.stop):
             if let running = runningSlip {
@@ -162,10 +163,25 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
 
     private var nextAlterDate: Date { DocketClock.alterDate(after: alterDate) }
 
-    /// The task in a new state: finished at its alterDate, or not finished.
+    /// The task in a new state: finished at its alterDate (its running slip stopped there), or not finished.
     private func moving(to state: TaskState) -> Self {
         let date = nextAlterDate
-        return replacing(state: state, alterDate: date, completedDate: .some(state == .finished ? date : nil))
+        let moved = replacing(state: state, alterDate: date, completedDate: .some(state == .finished ? date : nil))
+        return moved.stoppingSlipAtFinish()?.task ?? moved
+    }
+
+    /// A finished task records no time: this task with its running slip stopped at the finish (its completedDate,
+    /// else its alterDate), or at the slip's own start when it began later, on a machine that had not yet seen the
+    /// finish; nil when the task is not finished or no slip runs. The finish is what stops it, wherever it is made:
+    /// `docket done`, `task state`, a calendar, an import, a merge.
+    public func stoppingSlipAtFinish() -> (task: ProjectTask, slip: UUID, stop: Date)? {
+        guard state == .finished, let running = runningSlip else { return nil }
+        let finish = completedDate ?? alterDate ?? running.start
+        let stop = max(finish, running.start)
+        return (
+            replacing(timeSlips: timeSlips.map { $0.id == running.id ? running.alter(.setting(.stop(to: stop))) : $0 }),
+            running.id, stop
+        )
     }
 
     /// This task with some fields replaced; a nil argument keeps the field.
@@ -190,21 +206,21 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// The instance after this one in its series: unfinished, with no time recorded and due one interval on,
     /// for this instance finished at `done`; nil when the task does not repeat. Every machine makes the same id for it.
     /// Its wait and scheduled dates keep their distance from the due date.
-    public func nextOccurrence(done: Date, calendar: Calendar = .current) -> ProjectTask? {
-        guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence else { return nil }
-        let due = recurrence.nextDue(due: dueDate.date, done: done, calendar: calendar)
-        guard ISODate.holds(due) else { return nil }
+    public func nextOccurrence(done: Date, calendar: Calendar = DocketClock.calendar) -> ProjectTask? {
+        guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence,
+            let due = recurrence.nextDue(due: dueDate, done: done, calendar: calendar), let next = due.date
+        else { return nil }
         let from = dueDate.date ?? done
         return replacing(
-            id: recurrence.nextID, dueDate: DueDate(due), state: .unfinished, timeSlips: [], alterDate: .some(nil),
+            id: recurrence.nextID, dueDate: due, state: .unfinished, timeSlips: [], alterDate: .some(nil),
             notes: [],
             completedDate: .some(nil), creationDate: .some(done),
             recurrence: .some(
                 Recurrence(
                     every: recurrence.every, from: recurrence.from, series: recurrence.series,
                     occurrence: recurrence.occurrence + 1)),
-            waitDate: .some(Recurrence.carried(waitDate, from: from, to: due, calendar: calendar)),
-            scheduledDate: .some(Recurrence.carried(scheduledDate, from: from, to: due, calendar: calendar)))
+            waitDate: .some(Recurrence.carried(waitDate, from: from, to: next, calendar: calendar)),
+            scheduledDate: .some(Recurrence.carried(scheduledDate, from: from, to: next, calendar: calendar)))
     }
 
     // MARK: Fields

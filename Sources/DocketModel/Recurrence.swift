@@ -1,9 +1,10 @@
 import Foundation
 
-/// How a todo repeats: every so often, counted from its due date or from
-/// when it was done. Each instance is its own todo; completing one makes the
-/// next, whose id comes from the series and the occurrence's number, so every
-/// machine that completes the same instance makes the same next one.
+/// How a todo or a project's task repeats: every so often, counted from its
+/// due date or from when it was done. Each instance is its own todo or task;
+/// completing one makes the next, whose id comes from the series and the
+/// occurrence's number, so every machine that completes the same instance
+/// makes the same next one.
 public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
     /// A stretch of time between instances.
     public struct Interval: Hashable, Sendable, CustomStringConvertible {
@@ -68,6 +69,12 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
             }
         }
 
+        /// The day one interval after `day`; nil past the year 9999.
+        public func after(_ day: CalendarDay) -> CalendarDay? {
+            let next = after(day.utcMidnight, calendar: CalendarDay.utcCalendar)
+            return ISODate.holds(next) ? CalendarDay(utcMidnight: next) : nil
+        }
+
         /// The date one interval after `date`, at the same time of day, in `calendar`.
         public func after(_ date: Date, calendar: Calendar) -> Date {
             switch unit {
@@ -114,13 +121,39 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
     /// The highest occurrence number a file may hold: a billion instances (daily, for 2.7 million years).
     public static let lastOccurrence = 1_000_000_000
 
-    /// When the next instance is due, for an instance due at `due` and done at `done`.
-    public func nextDue(due: Date?, done: Date, calendar: Calendar = .current) -> Date {
-        every.after(from == .due ? due ?? done : done, calendar: calendar)
+    /// When the next instance is due, for an instance due `due` and done at `done`. Counted from the due date, it is
+    /// one interval after it: a day stays a day, and a time keeps its time of day in `calendar` across
+    /// daylight-saving changes. Counted from completion, or for an instance with no due date, it is one interval
+    /// after the day it was done, at its due date's time of day if it has one, else without a time. Nil when no file
+    /// could hold it (past the year 9999).
+    public func nextDue(due: DueDate, done: Date, calendar: Calendar = DocketClock.calendar) -> DueDate? {
+        let next: DueDate?
+        switch (from, due) {
+        case let (.due, .date(date)): next = .date(every.after(date, calendar: calendar))
+        case let (.due, .day(day)): next = every.after(day).map(DueDate.day)
+        default:
+            guard let day = every.after(CalendarDay(done, in: calendar.timeZone)) else { return nil }
+            guard case let .date(date) = due else { return .day(day) }
+            var parts = calendar.dateComponents([.hour, .minute, .second, .nanosecond], from: date)
+            parts.year = day.year
+            parts.month = day.month
+            parts.day = day.day
+            next = calendar.date(from: parts).map(DueDate.date)
+        }
+        // NB: a series whose next due date no file can hold (past the year 9999) ends here.
+        if case let .date(date)? = next, !ISODate.holds(date) { return nil }
+        return next
     }
 
     /// "every week from the due date", "every 2 days from completion".
     public var description: String { "every \(every) from \(from == .due ? "the due date" : "completion")" }
+
+    /// What it counts from for an instance due `due`: "every week from the due date", or, for one with no due date,
+    /// "every week from the day it is done (it has no due date)".
+    public func description(due: DueDate) -> String {
+        guard due == .unknown else { return description }
+        return "every \(every) from the day it is done" + (from == .due ? " (it has no due date)" : "")
+    }
 
     private enum CodingKeys: String, CodingKey { case every, from, series, occurrence }
 

@@ -10,8 +10,10 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     public let creationDate: Date
     /// Whether the item is done.
     public let completed: Bool
-    /// When the item is due, if ever.
-    public let dueDate: Date?
+    /// When the item is due: not at all, on a day, or at a time.
+    public let due: DueDate
+    /// When the item is due, if ever: the moment `due` stands for (a day's noon, local time).
+    public var dueDate: Date? { due.date }
     /// When the item was last altered; nil until the first alteration.
     public let alterDate: Date?
     /// Its tags, sorted, each once.
@@ -44,8 +46,10 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         case text(String)
         /// Marks the item done (setting `completedDate`) or open (clearing it).
         case completed(Bool)
-        /// Sets or clears the due date.
+        /// Sets the due date to a moment, or clears it.
         case due(Date?)
+        /// Sets the due date: a day, a moment, or none.
+        case dueDate(to: DueDate)
         /// Makes a new item with a new id and the same alterDate, then applies the changes to it.
         case fork([Change])
         /// Adds and removes tags.
@@ -67,13 +71,13 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     /// A new open item with the given text, made now.
     public init(text: String) {
         self.init(
-            id: DocketIDs.make(), text: text, creationDate: DocketClock.now, completed: false, dueDate: nil,
+            id: DocketIDs.make(), text: text, creationDate: DocketClock.now, completed: false, due: .unknown,
             alterDate: nil)
     }
 
     /// An item exactly as stored, for decoding and merging.
     public init(
-        id: UUID, text: String, creationDate: Date, completed: Bool, dueDate: Date?, alterDate: Date?,
+        id: UUID, text: String, creationDate: Date, completed: Bool, due: DueDate, alterDate: Date?,
         tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
         recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys(), waitDate: Date? = nil, scheduledDate: Date? = nil,
         dependencies: [UUID] = []
@@ -82,7 +86,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         self.text = text
         self.creationDate = creationDate
         self.completed = completed
-        self.dueDate = dueDate
+        self.due = due
         self.alterDate = alterDate
         self.tags = tags
         self.priority = priority
@@ -91,6 +95,18 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         self.repeating = recurrence.map(Box.init)
         self.keeping = kept.isEmpty ? nil : Box(kept)
         self.planning = Planning.box(wait: waitDate, scheduled: scheduledDate, dependencies: dependencies)
+    }
+
+    /// An item exactly as stored, due at a moment (or not at all).
+    public init(
+        id: UUID, text: String, creationDate: Date, completed: Bool, dueDate: Date?, alterDate: Date?,
+        tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
+        recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys()
+    ) {
+        self.init(
+            id: id, text: text, creationDate: creationDate, completed: completed, due: DueDate(dueDate),
+            alterDate: alterDate, tags: tags, priority: priority, notes: notes, completedDate: completedDate,
+            recurrence: recurrence, kept: kept)
     }
 
     /// The item after the changes, applied in order.
@@ -109,8 +125,10 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
             guard completed != self.completed else { return self }
             let date = nextAlterDate
             return replacing(completed: completed, alterDate: date, completedDate: .some(completed ? date : nil))
-        case let .due(dueDate):
-            return dueDate.isSame(as: self.dueDate) ? self : replacing(dueDate: dueDate, alterDate: nextAlterDate)
+        case let .due(date):
+            return applying(.dueDate(to: DueDate(date)))
+        case let .dueDate(due):
+            return due == self.due ? self : replacing(due: due, alterDate: nextAlterDate)
         case let .fork(changes):
             return replacing(id: DocketIDs.make()).alter(changes)
         case let .tagging(add, remove):
@@ -141,21 +159,20 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     /// for this instance done at `done`; nil when the item does not repeat.
     /// Every machine makes the same id for it; its notes stay with this one, and its wait and scheduled dates
     /// keep their distance from the due date.
-    public func nextOccurrence(done: Date, calendar: Calendar = .current) -> TodoItem? {
-        guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence else { return nil }
-        let due = recurrence.nextDue(due: dueDate, done: done, calendar: calendar)
-        // NB: a series whose next due date no file can hold (past the year 9999) ends here.
-        guard ISODate.holds(due) else { return nil }
+    public func nextOccurrence(done: Date, calendar: Calendar = DocketClock.calendar) -> TodoItem? {
+        guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence,
+            let due = recurrence.nextDue(due: due, done: done, calendar: calendar), let next = due.date
+        else { return nil }
         let from = dueDate ?? done
         return replacing(
-            id: recurrence.nextID, creationDate: done, completed: false, dueDate: .some(due), alterDate: .some(nil),
+            id: recurrence.nextID, creationDate: done, completed: false, due: due, alterDate: .some(nil),
             notes: [], completedDate: .some(nil),
             recurrence: .some(
                 Recurrence(
                     every: recurrence.every, from: recurrence.from, series: recurrence.series,
                     occurrence: recurrence.occurrence + 1)),
-            waitDate: .some(Recurrence.carried(waitDate, from: from, to: due, calendar: calendar)),
-            scheduledDate: .some(Recurrence.carried(scheduledDate, from: from, to: due, calendar: calendar)))
+            waitDate: .some(Recurrence.carried(waitDate, from: from, to: next, calendar: calendar)),
+            scheduledDate: .some(Recurrence.carried(scheduledDate, from: from, to: next, calendar: calendar)))
     }
 
     /// This item with some fields replaced; a nil argument keeps the field.
@@ -164,13 +181,13 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     /// is carried by every copy without an edit (`ItemCopySpec` checks each).
     public func replacing(
         id: UUID? = nil, text: String? = nil, creationDate: Date? = nil, completed: Bool? = nil,
-        dueDate: Date?? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
+        due: DueDate? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
         notes: [Note]? = nil, completedDate: Date?? = nil, recurrence: Recurrence?? = nil, kept: KeptKeys? = nil,
         waitDate: Date?? = nil, scheduledDate: Date?? = nil, dependencies: [UUID]? = nil
     ) -> TodoItem {
         TodoItem(
             id: id ?? self.id, text: text ?? self.text, creationDate: creationDate ?? self.creationDate,
-            completed: completed ?? self.completed, dueDate: dueDate ?? self.dueDate,
+            completed: completed ?? self.completed, due: due ?? self.due,
             alterDate: alterDate ?? self.alterDate,
             tags: tags ?? self.tags, priority: priority ?? self.priority, notes: notes ?? self.notes,
             completedDate: completedDate ?? self.completedDate, recurrence: recurrence ?? self.recurrence,
@@ -192,7 +209,8 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         ItemField(
             "completed", rule: .laterEdit, default: false, get: { $0.completed }, set: { $0.replacing(completed: $1) }),
         ItemField(
-            "dueDate", label: "due date", rule: .laterEdit, get: { $0.dueDate }, set: { $0.replacing(dueDate: $1) }),
+            "dueDate", label: "due date", rule: .laterEdit, default: DueDate.unknown, get: { $0.due },
+            set: { $0.replacing(due: $1) }),
         ItemField(
             "alterDate", label: "alter date", rule: .latest, get: { $0.alterDate }, set: { $0.replacing(alterDate: $1) }
         ),
@@ -228,7 +246,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
 
     public static let blank = TodoItem(
         id: .zero, text: "", creationDate: .distantPast, completed: false,
-        dueDate: nil, alterDate: nil)
+        due: .unknown, alterDate: nil)
 
     // Equality at the stored precision: dates to the millisecond.
     public static func == (a: TodoItem, b: TodoItem) -> Bool { sameFields(a, b) }

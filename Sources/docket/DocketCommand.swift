@@ -7,9 +7,10 @@ struct DocketCommand: ParsableCommand {
     /// Runs docket, reading the command line as people type it (`CommandLineHabits`).
     static func main() {
         ProgressLine.started = Date()
+        var arguments = Array(CommandLine.arguments.dropFirst())
         do {
             let commands = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
-            let arguments = try CommandLineHabits.rewrite(Array(CommandLine.arguments.dropFirst()), commands: commands)
+            arguments = DateWords.join(try CommandLineHabits.rewrite(arguments, commands: commands))
             var command = try parseAsRoot(arguments)
             try command.run()
             ProgressLine.clear()
@@ -18,6 +19,11 @@ struct DocketCommand: ParsableCommand {
             exit(withError: ShownError(message: Output.safeLines(error.description)))
         } catch {
             ProgressLine.clear()
+            // The parser's "Unknown option" said as docket's own checks say it, with its usage and status kept.
+            if let reworded = UnknownOption.reworded(error, arguments: arguments) {
+                FileHandle.standardError.write(Data((reworded + "\n").utf8))
+                Foundation.exit(exitCode(for: error).rawValue)
+            }
             exit(withError: error)
         }
     }
@@ -29,10 +35,22 @@ struct DocketCommand: ParsableCommand {
             Every command takes -C <dir>, before or after its name: the store's folder. \
             Without it the store is $DOCKET_DIR, else the store the working folder is in \
             (as git finds its repository), else ~/.docket, which is created on first use. \
-            Ids are UUIDs; any unique prefix of 4 or more characters will do.
+            Ids are UUIDs; any unique prefix of 4 or more characters will do. \
+            Todos and project tasks share one space of ids: a command that takes \
+            a todo's id takes a task's, as the day's view shows them together.
+
+            Dates, in the local time zone: a day (today, tomorrow, a weekday such as fri, \
+            next week, next month, in 3 days, in 2 weeks, +3d, eow, eom, eoy, 2026-12-03), \
+            or a day and a time (tomorrow 9am, fri 14:00, tomorrow at 9:30pm, 2026-12-03 17:30). \
+            A time alone is the next one: 9am is today's until it has passed, then tomorrow's. \
+            Quotes are optional: --due takes the longest run of words after it that reads \
+            as one date (docket add Call mom --due next week); --due=fri takes one word. \
+            A day without a time is due all that day and overdue once it has ended; \
+            a time is overdue once it has passed; a done item is never overdue.
 
             Example:
               docket add "Buy milk" --due tomorrow
+              docket add Call mom --due fri 14:00
               docket list
               docket commit
             """,

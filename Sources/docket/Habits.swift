@@ -49,6 +49,19 @@ enum CommandLineHabits {
         return leading.store.arguments + command
     }
 
+    /// The command a command line names: its subcommand words followed from the root (after the root's own options),
+    /// else the command docket alone runs, the day's view.
+    static func command(named arguments: [String]) -> ParsableCommand.Type {
+        let words = (try? LeadingWords.parse(arguments))?.rest ?? arguments
+        var command: ParsableCommand.Type = DocketCommand.self
+        for word in words {
+            guard let sub = command.configuration.subcommands.first(where: { $0.configuration.commandName == word })
+            else { break }
+            command = sub
+        }
+        return command == DocketCommand.self ? DocketCommand.configuration.defaultSubcommand ?? command : command
+    }
+
     /// Four or more hex digits, or a whole UUID: what an id prefix looks like.
     static func looksLikeID(_ word: String) -> Bool {
         word.count >= 4 && word.allSatisfy { $0.isHexDigit || $0 == "-" } && word.contains(where: \.isHexDigit)

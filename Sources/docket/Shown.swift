@@ -35,6 +35,29 @@ extension ProjectTask {
     var shownTitle: String { Output.safe(title) }
 }
 
+extension Entry {
+    /// The todo's text or the task's title, safe for a terminal.
+    var shownText: String { Output.safe(text) }
+
+    /// "3f2a1b9c is a todo", "5d2f0e11 is a task of Garden": what an id named, for a message.
+    var whatItIs: String {
+        switch self {
+        case let .todo(todo): "\(Output.short(todo.id)) is a todo"
+        case let .task(task, project): "\(Output.short(task.id)) is a task of \(project.shownTitle)"
+        }
+    }
+}
+
+/// A command given an item of a kind it has no meaning for: says what the item is, and what the command takes.
+func notFor(_ entry: Entry, _ what: String) -> ShownError {
+    ShownError(message: "\(entry.whatItIs), and \(what)")
+}
+
+extension Entry {
+    /// Whether it is a project's task.
+    var isTask: Bool { if case .task = self { true } else { false } }
+}
+
 /// A text given as words, quoted or not (`docket add Buy bread` is "Buy
 /// bread"), as people type it after `task add` or `t add`. A word that starts
 /// with a dash is text too ("-5 pushups"), unless it looks like a mistyped
@@ -45,14 +68,10 @@ enum TextWords {
     static func join(_ words: [String], what: String, command: ParsableCommand.Type? = nil) throws -> String {
         let end = words.firstIndex(of: "--") ?? words.endIndex
         if let option = words[..<end].first(where: looksLikeOption) {
-            let near =
-                Suggest.nearest(option, among: command.map(DeclaredOptions.names) ?? []).map {
-                    "; did you mean '\($0)'?"
-                } ?? ""
             let example = command == Add.self ? ": docket add -- \(Output.safe(option))" : ""
             throw ValidationError(
-                "unknown option '\(Output.safe(option))'\(near) (text that starts with dashes goes after '--'\(example))"
-            )
+                UnknownOption.message(option, of: command)
+                    + " (text that starts with dashes goes after '--'\(example))")
         }
         let text = words.enumerated().filter { $0.offset != end }.map(\.element).joined(separator: " ")
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
@@ -84,10 +103,43 @@ enum DeclaredOptions {
     }
 }
 
+/// An option a command does not declare, said one way wherever it is found, by docket or by the parser:
+/// "unknown option '--dew'; did you mean '--due'?".
+enum UnknownOption {
+    /// The message for `option`, with the nearest of the options `command` declares.
+    static func message(_ option: String, of command: ParsableCommand.Type?) -> String {
+        let near = Suggest.nearest(option, among: command.map(DeclaredOptions.names) ?? []).map {
+            "; did you mean '\($0)'?"
+        }
+        return "unknown option '\(Output.safe(option))'\(near ?? "")"
+    }
+
+    /// The parser's own message for an unknown option ("Unknown option '-p'", with or without its "Did you mean"),
+    /// said as docket says it, for the command the words name; nil for any other error.
+    static func reworded(_ error: Error, arguments: [String]) -> String? {
+        let text = DocketCommand.fullMessage(for: error)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let prefix = "Error: Unknown option '"
+        guard let first = lines.first, first.hasPrefix(prefix),
+            let end = first.dropFirst(prefix.count).firstIndex(of: "'")
+        else { return nil }
+        let option = String(first[first.index(first.startIndex, offsetBy: prefix.count)..<end])
+        let message = "Error: " + UnknownOption.message(option, of: CommandLineHabits.command(named: arguments))
+        return ([message] + lines.dropFirst().map(String.init)).joined(separator: "\n")
+    }
+}
+
 /// The nearest of some names to a mistyped one, as git's "did you mean".
 enum Suggest {
-    /// The candidate closest to `word` by edit distance, when it is close enough to be a typo.
+    /// The candidate closest to `word` by edit distance, when it is close enough to be a typo. A one-letter option
+    /// (`-p`) is the one option of that letter: a short one in the other case, else the one long option it starts.
     static func nearest(_ word: String, among candidates: [String]) -> String? {
+        if word.count == 2, word.hasPrefix("-"), let letter = word.last, letter.isLetter {
+            let short = candidates.filter { $0.count == 2 && $0.lowercased() == word.lowercased() }
+            if short.count == 1 { return short[0] }
+            let long = candidates.filter { $0.hasPrefix("--" + letter.lowercased()) }
+            return long.count == 1 ? long[0] : nil
+        }
         // A start of one name ("--prio") is that name, however far it is from shorter ones.
         let started = candidates.filter { word.count >= 3 && $0.hasPrefix(word.lowercased()) }
         if started.count == 1 { return started[0] }

@@ -300,6 +300,61 @@ final class RepositorySpec: QuickSpec {
             }
         }
 
+        describe("writing objects together") {
+            func looseFile(_ id: ObjectID) -> String {
+                let hex = id.description
+                return folder.appendingPathComponent(".git/objects/\(hex.prefix(2))/\(hex.dropFirst(2))").path
+            }
+            it("writes a commit's objects itself, unflushed, and git reads and checks every one") {
+                write("todos/AB/one.json", "{\"text\": \"one\"}\n")
+                write("todos/CD/two.json", "{\"text\": \"two\"}\n")
+                let large = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+                let (commit, blob) = try repository.writingObjectsTogether {
+                    // A first commit stages through libgit2's index, which streams each file's blob.
+                    (
+                        try commitAll(["todos/AB/one.json", "todos/CD/two.json"], "First"),
+                        try repository.writeBlob(large)
+                    )
+                }
+                // Two blobs, four trees (the top, todos, AB, CD), the commit and the large blob.
+                expect(repository.objectsWrittenUnflushed) == 8
+                expect(gitCLI(["fsck", "--strict", "--no-dangling"], in: folder).status) == 0
+                expect(gitCLI(["cat-file", "-p", "HEAD:todos/CD/two.json"], in: folder).stdout)
+                    == "{\"text\": \"two\"}\n"
+                expect(gitCLI(["log", "--format=%H %s"], in: folder).stdout) == "\(commit) First\n"
+                expect(try repository.blob(blob)) == large
+                let mode =
+                    (try FileManager.default.attributesOfItem(atPath: looseFile(blob))[.posixPermissions] as? Int)
+                expect(mode) == 0o444
+            }
+            it("leaves libgit2's fsync on for the process, so another repository's writes meanwhile are flushed") {
+                let otherFolder = temporaryFolder()
+                defer { try? FileManager.default.removeItem(at: otherFolder) }
+                let other = try Repository.create(at: otherFolder.path)
+                var fsyncsMeanwhile = false
+                let written = try repository.writingObjectsTogether {
+                    fsyncsMeanwhile = LibGit2.fsyncsGitFolder
+                    _ = try repository.writeBlob(Data("mine\n".utf8))
+                    return try other.writeBlob(Data("theirs\n".utf8))
+                }
+                expect(fsyncsMeanwhile) == true
+                expect(repository.objectsWrittenUnflushed) == 1
+                // The other repository's blob went through libgit2's own loose backend, which fsyncs it.
+                expect(other.objectsWrittenUnflushed) == 0
+                expect(try other.blob(written)) == Data("theirs\n".utf8)
+            }
+            it("writes through libgit2, flushed, outside the window, and a nested window ends with the outer one") {
+                try repository.writingObjectsTogether {
+                    try repository.writingObjectsTogether { _ = try repository.writeBlob(Data("inner\n".utf8)) }
+                    _ = try repository.writeBlob(Data("outer\n".utf8))
+                }
+                expect(repository.objectsWrittenUnflushed) == 2
+                let after = try repository.writeBlob(Data("after\n".utf8))
+                expect(repository.objectsWrittenUnflushed) == 2
+                expect(try repository.blob(after)) == Data("after\n".utf8)
+            }
+        }
+
         describe("the history walk") {
             it(
                 "reads only the commits it shows: log -n 2 works where older commits are gone, and keeps git log's order"

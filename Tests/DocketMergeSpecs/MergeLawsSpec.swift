@@ -81,6 +81,15 @@ final class MergeLawsSpec: QuickSpec {
                     return nil
                 }
             }
+            it("leaves no finished task recording time") {
+                forAllMerges { c in
+                    let result = merge(base: c.base, ours: c.ours, theirs: c.theirs)
+                    for task in result.state.projects.flatMap(\.tasks) where task.state == .finished {
+                        if let slip = task.runningSlip { return "finished task \(task.title) runs slip \(slip.id)" }
+                    }
+                    return nil
+                }
+            }
             it("is a fixed point: merging the result with either side again changes nothing") {
                 forAllMerges { c in
                     let merged = merge(base: c.base, ours: c.ours, theirs: c.theirs).state

@@ -453,6 +453,55 @@ final class MergeRulesSpec: QuickSpec {
                     expect(merged.state.projects[0].tasks[0].title) == "Write the report"
                 }
             }
+
+            context("when one side finished the task while a slip ran on the other") {
+                func both(_ ours: ProjectTask, _ theirs: ProjectTask, base: AppState) -> (MergeResult, MergeResult) {
+                    func side(_ t: ProjectTask) -> AppState {
+                        base.alter(by: .updating(.project(base.projects[0].alter(by: .updating(.task(t))))))
+                    }
+                    return (
+                        merge(base: base, ours: side(ours), theirs: side(theirs)),
+                        merge(base: base, ours: side(theirs), theirs: side(ours))
+                    )
+                }
+                it("stops a slip started before the finish at the finish, on both machines, and reports it") {
+                    later()
+                    let running = task.alter(by: .recording(.start))
+                    let base = state(running)
+                    later()
+                    // The other machine stops that slip and starts another; then this one, not knowing, finishes.
+                    let switched = running.alter(by: .recording(.stop))
+                    later(1)
+                    let again = switched.alter(by: .recording(.start))
+                    later()
+                    let finished = running.alter(by: .setting(.state(to: .finished)))
+                    let (one, other) = both(finished, again, base: base)
+                    expect(one.state) == other.state
+                    let merged = one.state.projects[0].tasks[0]
+                    expect(merged.state) == .finished
+                    expect(merged.runningSlip).to(beNil())
+                    expect(merged.timeSlips.map(\.id)) == again.timeSlips.map(\.id)
+                    expect(merged.timeSlips.last?.stop) == finished.completedDate
+                    expect(one.report.items.first?.stoppedSlips) == [
+                        StoppedSlip(slipID: again.timeSlips[1].id, stop: finished.completedDate!)
+                    ]
+                    expect(one.report.summary).to(contain("1 running slip stopped: task 'Write report'"))
+                }
+                it("stops a slip started after the finish at its own start: the finish stands, the slip is kept") {
+                    let base = slipBase!
+                    later()
+                    let finished = task.alter(by: .setting(.state(to: .finished)))
+                    later()
+                    let started = task.alter(by: .recording(.start))
+                    let (one, other) = both(finished, started, base: base)
+                    expect(one.state) == other.state
+                    let merged = one.state.projects[0].tasks[0]
+                    expect(merged.state) == .finished
+                    expect(merged.timeSlips.first?.id) == started.timeSlips[0].id
+                    expect(merged.timeSlips.first?.stop) == started.timeSlips[0].start
+                    expect(one.report.items.first?.stoppedSlips.map(\.slipID)) == [started.timeSlips[0].id]
+                }
+            }
         }
 
         describe("the report") {

@@ -292,13 +292,17 @@ final class RichItemsMergeSpec: QuickSpec {
                 expect(again.todo(id: next.id)?.alterDate) > removed.tombstone(id: next.id)!.removedDate
                 expect(again.tombstone(id: next.id)).to(beNil())
             }
-            it("counts from completion when asked to") {
+            it("counts from the day it was done when asked to, at its due date's time of day") {
                 let fromDone = water.alter(
                     .recurrence(Recurrence(every: .init(.day, count: 3), from: .completion, series: water.id)))
                 let state = AppState().alter(by: .adding(.todo(fromDone))).completingTodo(water.id)
                 let done = state.todo(id: water.id)!
-                expect(state.todo(id: water.recurrence!.nextID)?.dueDate)
-                    == Calendar.current.date(byAdding: .day, value: 3, to: done.completedDate!)
+                let next = state.todo(id: water.recurrence!.nextID)!
+                let zone = DocketClock.timeZone
+                expect(next.due.hasTime) == true
+                expect(next.due.day(in: zone)) == CalendarDay(done.completedDate!, in: zone).adding(days: 3)
+                expect(next.dueDate!.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400))
+                    == water.dueDate!.timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
             }
             it("skips the weekend for weekdays") {
                 var calendar = Calendar(identifier: .gregorian)
@@ -309,6 +313,71 @@ final class RichItemsMergeSpec: QuickSpec {
                 expect(Recurrence.Interval(text: "2 weeks")) == Recurrence.Interval(.week, count: 2)
                 expect(Recurrence.Interval(text: "every 3 days")) == Recurrence.Interval(.day, count: 3)
                 expect(Recurrence.Interval(text: "fortnight")).to(beNil())
+            }
+            describe("of a project's task") {
+                var mow: ProjectTask!
+                var garden: Project!
+                var begun: AppState!
+                beforeEach {
+                    mow = ProjectTask(title: "Mow the lawn")
+                    mow = mow.alter(
+                        by: .setting(.dueDate(to: .date(Date(docketMillisecondsForSpecs: world.time + 86_400_000)))),
+                        .setting(.recurrence(to: Recurrence(every: .init(.week), series: mow.id))))
+                    garden = Project(title: "Garden").alter(by: .adding(.task(mow)))
+                    begun = AppState().alter(by: .adding(.project(garden)))
+                }
+                func finishing(_ state: AppState) -> AppState {
+                    let task = state.project(id: garden.id)!.task(id: mow.id)!
+                    return state.updatingTask(task.alter(by: .setting(.state(to: .finished))), in: garden.id)
+                }
+                it("makes the next instance in the project, due a week on, with the id every machine makes") {
+                    let tasks = finishing(begun).project(id: garden.id)!.tasks
+                    expect(tasks.count) == 2
+                    expect(tasks[1].id) == mow.recurrence!.nextID
+                    expect(tasks[1].dueDate.date) == mow.dueDate.date!.addingTimeInterval(7 * 86_400)
+                    expect(tasks[1].recurrence?.occurrence) == 2
+                    expect(tasks[1].state) == .unfinished
+                }
+                it("makes one next instance when two machines finish the same instance") {
+                    later()
+                    let ours = finishing(begun)
+                    later(3600)
+                    let theirs = finishing(begun)
+                    let one = merge(base: begun, ours: ours, theirs: theirs)
+                    let other = merge(base: begun, ours: theirs, theirs: ours)
+                    expect(one.state) == other.state
+                    let tasks = one.state.project(id: garden.id)!.tasks
+                    expect(tasks.map(\.id)) == [mow.id, mow.recurrence!.nextID]
+                    expect(tasks.filter { $0.state != .finished }.count) == 1
+                }
+                it("makes none when the instance is finished again, or the project holds one of that number") {
+                    let once = finishing(begun)
+                    let reopened = once.updatingTask(
+                        once.project(id: garden.id)!.task(id: mow.id)!.alter(by: .setting(.state(to: .unfinished))),
+                        in: garden.id)
+                    expect(finishing(reopened).project(id: garden.id)!.tasks.count) == 2
+                    // Taskwarrior's own instance of number 2, with an id of its own.
+                    let theirs = ProjectTask(title: "Mow the lawn").alter(
+                        by: .setting(.recurrence(to: Recurrence(every: .init(.week), series: mow.id, occurrence: 2))))
+                    let holding = begun.alter(
+                        by: .updating(.project(begun.project(id: garden.id)!.alter(by: .adding(.task(theirs))))))
+                    expect(finishing(holding).project(id: garden.id)!.tasks.map(\.id)) == [mow.id, theirs.id]
+                }
+                it("makes a removed next instance again, dated after its removal, when the one before is done again") {
+                    let made = finishing(begun)
+                    let next = made.project(id: garden.id)!.task(id: mow.recurrence!.nextID)!
+                    later()
+                    let removed = made.alter(
+                        by: .updating(.project(made.project(id: garden.id)!.alter(by: .removing(.task(next))))))
+                    later()
+                    let reopened = removed.updatingTask(
+                        removed.project(id: garden.id)!.task(id: mow.id)!.alter(by: .setting(.state(to: .unfinished))),
+                        in: garden.id)
+                    let again = finishing(reopened)
+                    expect(again.project(id: garden.id)!.task(id: next.id)?.alterDate)
+                        > removed.tombstone(id: next.id)!.removedDate
+                    expect(again.tombstone(id: next.id)).to(beNil())
+                }
             }
             it("derives the next id by name, as RFC 4122 version 5 does") {
                 // The RFC's DNS namespace and "www.example.com" give this id in Python's uuid.uuid5.

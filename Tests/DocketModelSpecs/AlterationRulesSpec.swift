@@ -151,6 +151,22 @@ final class AlterationRulesSpec: QuickSpec {
                 let started = ProjectTask(title: "t").alter(by: .recording(.start))
                 expect(started.alterDate) == clock.now
             }
+            it("stops when the task is finished, at the finish, and keeps the slips before") {
+                let started = ProjectTask(title: "t").alter(by: .recording(.start), .recording(.stop))
+                clock.advance(60)
+                let running = started.alter(by: .recording(.start))
+                clock.advance(90)
+                let finished = running.alter(by: .setting(.state(to: .finished)))
+                expect(finished.runningSlip).to(beNil())
+                expect(finished.timeSlips.last?.stop) == finished.completedDate
+                expect(finished.completedDate) == clock.now
+                expect(Array(finished.timeSlips.dropLast())) == Array(running.timeSlips.dropLast())
+            }
+            it("does not start on a finished task") {
+                let finished = ProjectTask(title: "t").alter(by: .setting(.state(to: .finished)))
+                clock.advance(60)
+                expect(finished.alter(by: .recording(.start))) == finished
+            }
         }
     }
 }

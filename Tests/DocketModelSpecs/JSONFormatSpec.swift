@@ -7,6 +7,11 @@ import Quick
 final class JSONFormatSpec: QuickSpec {
     override class func spec() {
         describe("the JSON file format") {
+            // NB: a due date's time is written with the local offset, and an older file's due date is read in the
+            // local time zone: the specs fix it.
+            let berlin = TimeZone(identifier: "Europe/Berlin")!
+            beforeEach { DocketClock.use(timeZone: berlin) }
+            afterEach { DocketClock.reset() }
             func fixture(_ name: String) -> Data {
                 let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures")!
                 return try! Data(contentsOf: url)
@@ -116,6 +121,27 @@ final class JSONFormatSpec: QuickSpec {
                 }
             }
 
+            context("of a format-2 task") {
+                let task = try! DocketJSON.decode(ProjectTask.self, from: fixture("ProjectTaskFormat2"))
+                it("decodes and re-encodes byte for byte") { roundTrip(ProjectTask.self, "ProjectTaskFormat2") }
+                it("reads every field a todo has, a repeating one's too, and its slips") {
+                    expect(task.tags) == ["garden"]
+                    expect(task.priority) == .low
+                    expect(task.notes.map(\.text)) == ["the front half only"]
+                    expect(task.completedDate) == task.alterDate
+                    expect(task.recurrence?.every) == Recurrence.Interval(.week)
+                    expect(task.recurrence?.from) == .completion
+                    expect(task.recurrence?.occurrence) == 2
+                    expect(task.timeSlips.last?.stop) == task.completedDate
+                }
+                it("reads a format-1 task, which has none of them, as it was written") {
+                    let old = try! DocketJSON.decode(ProjectTask.self, from: fixture("ProjectTask"))
+                    expect(old.recurrence).to(beNil())
+                    expect(old.tags).to(beEmpty())
+                    expect(old.creationDate).to(beNil())
+                }
+            }
+
             context("of a todo") {
                 let todo = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItem"))
                 it("reads every field") {
@@ -135,11 +161,74 @@ final class JSONFormatSpec: QuickSpec {
                     expect(text).to(contain("\"dueDate\" : null"))
                     expect(text).to(contain("\"alterDate\" : null"))
                 }
-                it("writes dates as UTC with milliseconds") {
+                it("writes dates as UTC with milliseconds, and a due time as a clock here shows it, with its offset") {
                     let date = Date(timeIntervalSince1970: 1_795_339_815.2509)
-                    let text = String(
-                        decoding: try! DocketJSON.encode(TodoItem(text: "x").alter(.due(date))), as: UTF8.self)
-                    expect(text).to(contain("\"dueDate\" : \"2026-11-22T09:30:15.250Z\""))
+                    let todo = TodoItem(text: "x").alter(.due(date))
+                    let text = String(decoding: try! DocketJSON.encode(todo), as: UTF8.self)
+                    expect(text).to(contain("\"dueDate\" : \"2026-11-22T10:30:15.250+01:00\""))
+                    expect(text).to(contain("\"creationDate\" : \"\(ISODate.string(from: todo.creationDate))\""))
+                    expect(ISODate.string(from: todo.creationDate)).to(endWith("Z"))
+                }
+                it("writes a due time in UTC itself with +00:00, never Z, so it never reads as an older day") {
+                    DocketClock.use(timeZone: TimeZone(identifier: "UTC")!)
+                    let noon = Date(timeIntervalSince1970: 1_795_348_800) // 2026-11-22 12:00 UTC
+                    let todo = TodoItem(text: "x").alter(.due(noon))
+                    let text = String(decoding: try! DocketJSON.encode(todo), as: UTF8.self)
+                    expect(text).to(contain("\"dueDate\" : \"2026-11-22T12:00:00.000+00:00\""))
+                    expect(try DocketJSON.decode(TodoItem.self, from: Data(text.utf8)).due) == .date(noon)
+                }
+                it("writes a due date without a time as the day alone") {
+                    let todo = TodoItem(text: "x").alter(
+                        .dueDate(to: .day(CalendarDay(year: 2026, month: 12, day: 3)!)))
+                    let text = String(decoding: try! DocketJSON.encode(todo), as: UTF8.self)
+                    expect(text).to(contain("\"dueDate\" : \"2026-12-03\""))
+                }
+            }
+
+            context("of a due date an older docket wrote (before store format 3)") {
+                it("reads one without a time (noon here, in UTC) as that day, and writes it back as the day") {
+                    let todo = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItemDueBeforeFormat3"))
+                    expect(todo.due) == .day(CalendarDay(year: 2026, month: 11, day: 24)!)
+                    let text = String(decoding: try! DocketJSON.encode(todo), as: UTF8.self)
+                    expect(text).to(contain("\"dueDate\" : \"2026-11-24\""))
+                    expect(text) == String(decoding: fixture("TodoItem"), as: UTF8.self)
+                }
+                it("reads one with a time as that moment, and writes it back with its local offset") {
+                    let task = try! DocketJSON.decode(ProjectTask.self, from: fixture("ProjectTaskDueBeforeFormat3"))
+                    expect(task.dueDate) == .date(ISODate.date(from: "2026-11-28T17:00:00Z")!)
+                    expect(String(decoding: try! DocketJSON.encode(task), as: UTF8.self))
+                        == String(decoding: fixture("ProjectTask"), as: UTF8.self)
+                }
+                it("reads noon by another zone's clock as a time: the older rule is noon here") {
+                    DocketClock.use(timeZone: TimeZone(identifier: "America/New_York")!)
+                    let todo = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItemDueBeforeFormat3"))
+                    expect(todo.due) == .date(ISODate.date(from: "2026-11-24T11:00:00Z")!)
+                }
+            }
+
+            context("of a due date this docket wrote") {
+                func due(_ text: String) throws -> DueDate {
+                    let json =
+                        #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00Z","dueDate":"\#(text)"}"#
+                    let todo: TodoItem = try DocketJSON.decode(TodoItem.self, from: Data(json.utf8))
+                    return todo.due
+                }
+                it("reads a time at noon with its offset as a time, not as a day") {
+                    expect(try due("2026-11-24T12:00:00.000+01:00"))
+                        == .date(ISODate.date(from: "2026-11-24T11:00:00Z")!)
+                }
+                it("reads a day as that day wherever it is read") {
+                    DocketClock.use(timeZone: TimeZone(identifier: "Pacific/Kiritimati")!)
+                    expect(try due("2026-11-24")) == .day(CalendarDay(year: 2026, month: 11, day: 24)!)
+                }
+                it("refuses a due date that is no date, naming the forms it takes") {
+                    expect { try due("2026-02-30") }.to(
+                        throwError { error in
+                            expect("\(error)").to(
+                                contain(
+                                    "\"2026-02-30\" is not a due date such as 2026-11-22 or 2026-11-22T09:30:00.000+01:00"
+                                ))
+                        })
                 }
             }
 

@@ -2,22 +2,23 @@ import DocketModel
 import Foundation
 
 /// The specs' one fake clock, with an id source driven by a seeded generator,
-/// installed as Docket's: time moves only when told, and a property case is
-/// replayed exactly from its seed.
+/// installed as Docket's: time moves only when told, in a fixed time zone
+/// (UTC unless said), and a property case is replayed exactly from its seed.
 public final class SeededWorld: @unchecked Sendable {
     private let lock = NSLock()
     private var generator: SeededGenerator
     private var milliseconds: Int64
 
-    /// A world at a fixed start time whose ids come from `seed`.
-    public init(seed: UInt64, start: Int64 = 1_795_339_800_000) {
+    /// A world at a fixed start time, in `timeZone`, whose ids come from `seed`.
+    public init(seed: UInt64, start: Int64 = 1_795_339_800_000, timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
         generator = SeededGenerator(seed: seed ^ 0xD0C3_E7)
         milliseconds = start
         DocketClock.use { [unowned self] in now }
+        DocketClock.use(timeZone: timeZone)
         DocketIDs.use { [unowned self] in lock.withLock { RandomValues.uuid(&generator) } }
     }
 
-    /// Back to the system clock and random ids.
+    /// Back to the system clock, time zone and random ids.
     public func uninstall() {
         DocketClock.reset()
         DocketIDs.reset()

@@ -24,6 +24,16 @@ public enum RandomValues {
         Bool.random(using: &g) ? date(&g) : nil
     }
 
+    /// A due date: a moment, a day without a time, or none, now and then at noon local time.
+    public static func due(_ g: inout SeededGenerator) -> DueDate {
+        switch Int.random(in: 0..<4, using: &g) {
+        case 0: return .unknown
+        case 1: return .date(date(&g))
+        case 2: return .date(CalendarDay(date(&g), in: DocketClock.timeZone).noon(in: DocketClock.timeZone))
+        default: return .day(CalendarDay(date(&g), in: DocketClock.timeZone))
+        }
+    }
+
     public static func uuid(_ g: inout SeededGenerator) -> UUID {
         let a = g.next()
         let b = g.next()
@@ -57,7 +67,7 @@ public enum RandomValues {
         case is Date.Type: return date(&g)
         case is Date?.Type: return optionalDate(&g)
         case is UUID?.Type: return Bool.random(using: &g) ? uuid(&g) : nil as UUID?
-        case is DueDate.Type: return DueDate(optionalDate(&g))
+        case is DueDate.Type: return due(&g)
         case is TaskState.Type: return TaskState.allCases.randomElement(using: &g)!
         case is Tombstone.Kind.Type: return [Tombstone.Kind.todo, .project, .task].randomElement(using: &g)!
         case is [TimeSlip].Type: return (0..<Int.random(in: 0...3, using: &g)).map { _ in slip(&g) }

@@ -6,9 +6,11 @@ import Glibc
 
 /// The home every spec runs in, and every program a spec starts: a scratch
 /// folder, so no spec reads or writes the real `~/.ssh`, `~/.gitconfig`,
-/// `~/.docket` or the shells' start-up files. `crontab` and `systemctl` on
-/// the PATH are stand-ins that refuse, so nothing reaches the user's crontab
-/// or systemd; a spec that needs them brings its own (`StandInCrontab`).
+/// `~/.docket` or the shells' start-up files. `crontab`, `systemctl` and
+/// `pgrep` on the PATH are stand-ins that refuse, so nothing reaches the
+/// user's crontab or systemd, and no spec depends on which daemons run on the
+/// machine; a spec that needs them brings its own (`StandInCrontab`,
+/// `StandInSystemctl`).
 /// Removed when the run ends.
 public enum ScratchHome {
     nonisolated(unsafe) private static var folder: String?
@@ -18,10 +20,12 @@ public enum ScratchHome {
         let home = temporaryFolder("docket-specs-home")
         let bin = home.appendingPathComponent(".spec-bin")
         try! FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        for program in ["crontab", "systemctl"] {
+        for (program, why) in [
+            ("crontab", "it would change this machine"), ("systemctl", "it would change this machine"),
+            ("pgrep", "its answer would depend on what runs on this machine"),
+        ] {
             let path = bin.appendingPathComponent(program).path
-            try!
-                "#!/bin/sh\necho \"a spec ran \(program) without its own stand-in; it would change this machine\" >&2\nexit 1\n"
+            try! "#!/bin/sh\necho \"a spec ran \(program) without its own stand-in; \(why)\" >&2\nexit 1\n"
                 .write(toFile: path, atomically: true, encoding: .utf8)
             chmod(path, 0o755)
         }

@@ -11,39 +11,49 @@ final class AgendaSpec: QuickSpec {
         // Wednesday 2026-11-25, 15:00 UTC.
         let now = ISODate.date(from: "2026-11-25T15:00:00.000Z")!
         func at(_ text: String) -> Date { ISODate.date(from: text)! }
+        /// A day without a time for YYYY-MM-DD, else a time.
+        func due(_ text: String?) -> DueDate {
+            guard let text else { return .unknown }
+            return CalendarDay(text).map(DueDate.day) ?? .date(at(text))
+        }
         func todo(
-            _ text: String, due: String? = nil, done: Bool = false, made: String = "2026-11-01T00:00:00.000Z",
+            _ text: String, due when: String? = nil, done: Bool = false, made: String = "2026-11-01T00:00:00.000Z",
             changed: String? = nil
         ) -> TodoItem {
             TodoItem(
-                id: UUID(), text: text, creationDate: at(made), completed: done, dueDate: due.map(at),
+                id: UUID(), text: text, creationDate: at(made), completed: done, due: due(when),
                 alterDate: changed.map(at))
         }
+        beforeEach { DocketClock.use(timeZone: calendar.timeZone) }
+        afterEach { DocketClock.reset() }
 
         describe("Agenda") {
-            let rent = todo("Pay rent", due: "2026-11-23T12:00:00.000Z")
-            let milk = todo("Buy milk", due: "2026-11-25T12:00:00.000Z")
+            let rent = todo("Pay rent", due: "2026-11-23")
+            let milk = todo("Buy milk", due: "2026-11-25")
+            let morning = todo("Call the bank", due: "2026-11-25T09:00:00.000Z")
             let evening = todo("Call Anna", due: "2026-11-25T19:00:00.000Z")
-            let flights = todo("Book flights", due: "2026-11-28T12:00:00.000Z")
-            let later = todo("Renew passport", due: "2027-01-10T12:00:00.000Z")
+            let flights = todo("Book flights", due: "2026-11-28")
+            let later = todo("Renew passport", due: "2027-01-10")
             let someday = todo("Learn Swift")
-            let finished = todo("Old", due: "2026-11-20T12:00:00.000Z", done: true)
+            let finished = todo("Old", due: "2026-11-20", done: true)
             let beer = ProjectTask(
-                id: UUID(), title: "Buy Beer", dueDate: .date(at("2026-11-24T12:00:00.000Z")), state: .inProgress,
+                id: UUID(), title: "Buy Beer", dueDate: due("2026-11-24"), state: .inProgress,
                 timeSlips: [TimeSlip(id: UUID(), start: at("2026-11-25T14:00:00.000Z"), stop: nil)], alterDate: nil)
             let done = ProjectTask(
                 id: UUID(), title: "Book hall", dueDate: .date(at("2026-11-20T12:00:00.000Z")), state: .finished,
                 timeSlips: [], alterDate: nil)
             let party = Project(id: UUID(), title: "Party", tasks: [beer, done], alterDate: nil)
             let agenda = Agenda(
-                todos: [someday, later, flights, evening, milk, rent, finished], projects: [party], now: now,
+                todos: [someday, later, flights, evening, morning, milk, rent, finished], projects: [party], now: now,
                 calendar: calendar)
 
-            it("puts what was due on an earlier day first, open todos and unfinished tasks alike, earliest first") {
-                expect(agenda.overdue.map(\.text)) == ["Pay rent", "Buy Beer"]
+            it(
+                "puts what is overdue first (a day that has ended, a time gone by), open todos and unfinished tasks alike, earliest first"
+            ) {
+                expect(agenda.overdue.map(\.text)) == ["Pay rent", "Buy Beer", "Call the bank"]
             }
             it(
-                "keeps what is due today under today at any hour, so a date without a time is not overdue in the afternoon"
+                "keeps a date without a time under today all day, so it is not overdue in the afternoon, and a time still ahead"
             ) {
                 expect(agenda.today.map(\.text)) == ["Buy milk", "Call Anna"]
             }
@@ -64,10 +74,10 @@ final class AgendaSpec: QuickSpec {
 
         describe("EntryFilter") {
             let entries = [
-                todo("Buy milk", due: "2026-11-25T12:00:00.000Z"),
-                todo("Pay rent", due: "2026-11-20T12:00:00.000Z"),
-                todo("Buy bread", due: "2026-11-29T12:00:00.000Z"),
-                todo("Buy stamps", due: "2026-12-10T12:00:00.000Z"),
+                todo("Buy milk", due: "2026-11-25"),
+                todo("Pay rent", due: "2026-11-20"),
+                todo("Buy bread", due: "2026-11-29"),
+                todo("Buy stamps", due: "2026-12-10"),
                 todo("Call Anna", made: "2026-10-01T00:00:00.000Z"),
                 todo("Write letter", made: "2026-11-10T00:00:00.000Z"),
                 todo(
@@ -95,6 +105,18 @@ final class AgendaSpec: QuickSpec {
                         $0.dueToday = true
                     }) == ["Pay rent", "Buy milk"]
                 expect(texts { $0.dueBefore = at("2026-11-26T00:00:00.000Z") }) == ["Pay rent", "Buy milk"]
+            }
+            it("takes a time gone by today as overdue, and a day without a time only once it has ended") {
+                let bank = Entry.todo(todo("Call the bank", due: "2026-11-25T09:00:00.000Z"))
+                let anna = Entry.todo(todo("Call Anna", due: "2026-11-25T19:00:00.000Z"))
+                var filter = EntryFilter()
+                filter.overdue = true
+                expect(filter.apply(to: entries + [anna, bank], now: now, calendar: calendar).map(\.text))
+                    == ["Pay rent", "Call the bank"]
+                filter.overdue = false
+                filter.dueToday = true
+                expect(filter.apply(to: entries + [anna, bank], now: now, calendar: calendar).map(\.text))
+                    == ["Call the bank", "Buy milk", "Call Anna"]
             }
             it("needs every word in the text, in any case, and every other condition too") {
                 expect(texts { $0.words = ["BUY"] }) == ["Buy milk", "Buy bread", "Buy stamps"]

@@ -1,3 +1,4 @@
+import Docket
 import DocketSpecSupport
 import Foundation
 import Nimble
@@ -284,6 +285,21 @@ final class CalendarSpec: QuickSpec {
                 expect(changed.count) == 1
                 expect(changed.first.map(String.init)).to(contain(ids[3].uppercased()))
                 expect(sync().stdout).to(contain("In step"))
+            }
+
+            it("stops the running slip of a task the calendar completed, at the finish") {
+                let project = run("project", "add", "Garden").stdout.trimmed
+                let dig = run("task", "add", project, "Dig", "--due", "2026-12-01").stdout.trimmed
+                expect(run("task", "start", dig).status) == 0
+                expect(run("commit").status) == 0
+                expect(sync().stdout).to(contain("1 file written"))
+                replace(file(dig), "STATUS:NEEDS-ACTION", "STATUS:COMPLETED")
+                replace(file(dig), "LAST-MODIFIED:", "LAST-MODIFIED:20261201T100000Z\r\nX-WAS:")
+                expect(sync().stdout).to(contain("1 item changed in the store"))
+                let task = try Store.open(at: store).load().state.projects[0].tasks[0]
+                expect(task.state) == .finished
+                expect(task.runningSlip).to(beNil())
+                expect(task.timeSlips.first?.stop) == task.completedDate
             }
 
             it("records a value the calendar lost, and merges restore puts it back") {

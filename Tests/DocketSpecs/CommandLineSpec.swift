@@ -77,7 +77,7 @@ final class CommandLineSpec: QuickSpec {
                     let result = docket("add", "x", "--due", "someday", store: folder)
                     expect(result.status) == 64
                     expect(result.stderr).to(
-                        contain("'someday' is not a date; use today, tomorrow, yesterday, a weekday"))
+                        contain("'someday' is not a date; use today, tomorrow, a weekday (fri), next week"))
                     expect(state().todos).to(beEmpty())
                 }
                 it("uses colour on a terminal, and none with NO_COLOR") {
@@ -147,7 +147,7 @@ final class CommandLineSpec: QuickSpec {
                     let result = docket("done", "ffff", store: folder)
                     expect(result.status) == 1
                     expect(result.stderr)
-                        == "Error: no todo has the id ffff; 'docket list --all' shows the todos' ids\n"
+                        == "Error: no todo or task has the id ffff; 'docket list --all' shows the todos with their ids, 'docket project show <project>' a project's tasks\n"
                     expect(state().todos[0].completed) == false
                 }
                 it("lists the candidates of an ambiguous prefix") {

@@ -124,7 +124,22 @@ final class EverydayUseSpec: QuickSpec {
             it("draws 'did you mean' from each command's own options") {
                 expect(user("add", "Buy", "--prio", "high").stderr).to(contain("did you mean '--priority'?"))
                 expect(user("note", "abcd", "--edti", "1", "x").stderr).to(contain("did you mean '--edit'?"))
-                expect(user("list", "--projcet", "x").stderr).to(contain("ean '--project'?"))
+                expect(user("list", "--projcet", "x").stderr).to(contain("did you mean '--project'?"))
+            }
+            it(
+                "says an unknown option one way, whether docket or the parser finds it, a one-letter one with its long name"
+            ) {
+                let add = user("add", "Buy", "milk", "-p", "high")
+                expect(add.status) == 64
+                expect(add.stderr).to(contain("Error: unknown option '-p'; did you mean '--priority'?"))
+                let list = user("list", "--jsno")
+                expect(list.status) == 64
+                expect(list.stderr).to(
+                    contain("Error: unknown option '--jsno'; did you mean '--json'?\nUsage: docket list"))
+                expect(user("show", "abcd", "-j").stderr).to(
+                    contain("Error: unknown option '-j'; did you mean '--json'?"))
+                expect(user("-x").stderr).to(contain("Error: unknown option '-x'\nUsage: docket today"))
+                expect(user("add", "Buy", "milk", "-C").stderr).to(contain("Missing value for '-C'"))
             }
             it("names git's safe.directory for a store another user owns, and following the advice works") {
                 guard getuid() == 0 else { return }
@@ -192,7 +207,8 @@ final class EverydayUseSpec: QuickSpec {
             }
             it("points a missing task's id to where task ids are shown") {
                 let refused = run("task", "start", "abcd1234")
-                expect(refused.stderr).to(
+                expect(refused.stderr).to(contain("'docket project show <project>' a project's tasks"))
+                expect(run("task", "rm", "abcd1234").stderr).to(
                     contain("'docket project show <project>' shows a project's tasks with their ids"))
             }
             it("names a remote name git refuses, with what a name may hold") {
@@ -294,7 +310,7 @@ final class EverydayUseSpec: QuickSpec {
                 run("edit", fence, environment: editor("cp \"$1\" \(form.path)"))
                 let shown = try! String(contentsOf: form, encoding: .utf8)
                 for line in [
-                    "text: Paint fence", "due: 2030-01-10 12:00", "wait: 2030-01-05 00:00",
+                    "text: Paint fence", "due: 2030-01-10", "wait: 2030-01-05 00:00",
                     "scheduled: 2030-01-04 09:30",
                     "tags: +garden", "priority: low", "repeat: month from due", "depends: \(paint)",
                     "notes:\n- two coats\n- ask Ben\n",
@@ -456,6 +472,36 @@ final class EverydayUseSpec: QuickSpec {
                     try JSONSerialization.jsonObject(with: Data(run("remote", "list", "--json").stdout.utf8))
                     as? [[String: Any]]
                 expect(remotes?.first?["name"] as? String) == "origin"
+            }
+            it("prints every key status --json documents, null where there is no value") {
+                add("Buy milk")
+                let broken = UUID()
+                let path = store.appendingPathComponent(StoreLayout.todo(broken))
+                try! FileManager.default.createDirectory(
+                    at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try! Data("not json".utf8).write(to: path)
+                func status() -> [String: Any] {
+                    (try? JSONSerialization.jsonObject(with: Data(run("status", "--json").stdout.utf8)))
+                        as? [String: Any]
+                        ?? [:]
+                }
+                let shown = status()
+                expect(Set(shown.keys)) == ["unfinishedGitOperation", "changes"]
+                expect(shown["unfinishedGitOperation"] is NSNull) == true
+                let changes = shown["changes"] as? [[String: Any]] ?? []
+                expect(changes.count) == 2
+                for change in changes { expect(Set(change.keys)) == ["path", "change", "item", "description"] }
+                let unreadable = changes.first { $0["change"] as? String == "unreadable" }
+                expect(unreadable?["path"] as? String) == StoreLayout.todo(broken)
+                expect(unreadable?["item"] is NSNull) == true
+                expect(changes.first { $0["change"] as? String == "added" }?["item"] as? String) == "todo"
+
+                // git's own merge, stopped: named as the documented word.
+                try! FileManager.default.removeItem(at: path)
+                run("commit")
+                try! Data(runCommand("git", ["rev-parse", "HEAD"], in: store).stdout.utf8).write(
+                    to: store.appendingPathComponent(".git/MERGE_HEAD"))
+                expect(status()["unfinishedGitOperation"] as? String) == "merge"
             }
         }
 

@@ -6,18 +6,16 @@ import Synchronization
 
 /// scripts/install as a user runs it, then a new bash, zsh and fish on a
 /// terminal: docket on the PATH, `man docket`, and TAB completing commands
-/// and todo ids. The spec installs the debug build with the man page
-/// scripts/test writes (plain `swift test` writes none: the man page's checks
+/// and todo, task and project ids. The spec installs the debug build with the man page
+/// scripts/test writes with scripts/manual (plain `swift test` writes none: the man page's checks
 /// are then left out, and it says so); scripts/install alone builds both for release.
 final class InstallSpec: QuickSpec {
     override class func spec() {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let manual: String? = {
-            let outputs = root.appendingPathComponent(".build/plugins/GenerateManual/outputs")
-            let folders = (try? FileManager.default.contentsOfDirectory(atPath: outputs.path)) ?? []
-            return folders.map { outputs.appendingPathComponent($0).appendingPathComponent("docket.1").path }
-                .first { FileManager.default.fileExists(atPath: $0) }
+            let page = root.appendingPathComponent(".build/docket.1").path
+            return FileManager.default.fileExists(atPath: page) ? page : nil
         }()
 
         describe("scripts/install") {
@@ -26,7 +24,7 @@ final class InstallSpec: QuickSpec {
             afterEach { try? FileManager.default.removeItem(at: home) }
 
             /// What a user of this home runs, with the PATH a fresh login has.
-            // NB: plain `swift test` writes no man page (`scripts/test` does, with `swift package generate-manual`):
+            // NB: plain `swift test` writes no man page (`scripts/test` does, with `scripts/manual`):
             // without one, the spec installs without it and leaves out the man page's checks, saying so.
             func install(_ extra: [String] = []) -> CommandResult {
                 return runCommand(
@@ -53,46 +51,66 @@ final class InstallSpec: QuickSpec {
                 let shown = type(
                     in: "bash", "docket\\r", "man -w docket\\r",
                     "echo warnings: $(man docket 2>&1 >/dev/null | wc -l)\\r",
-                    "echo pages: $(man docket 2>/dev/null | grep -c 'Todo lists and projects kept as JSON files')\\r")
+                    "echo pages: $(man docket 2>/dev/null | grep -c 'Todo lists and projects kept as JSON files')\\r",
+                    "echo sections: $(man docket 2>/dev/null | grep -E '^(HOOKS|ENVIRONMENT|FILES|EXIT STATUS)$' | paste -sd,)\\r",
+                    "echo usage: $(man docket 2>/dev/null | grep -E '^ +64 ')\\r")
                 expect(shown).to(contain("Created a new Docket store in \(home.path)/.docket"))
                 expect(shown).to(contain("Nothing to do. Add a todo with 'docket add <text>'."))
                 guard manual != nil else {
                     return print(
-                        "InstallSpec: no man page in .build/plugins/GenerateManual, so its checks are left out; scripts/test writes one"
+                        "InstallSpec: no man page in .build/docket.1, so its checks are left out; scripts/test writes one (scripts/manual)"
                     )
                 }
                 expect(shown).to(contain("\(home.path)/.local/share/man/man1/docket.1"))
                 expect(shown).to(contain("warnings: 0\r\n"))
                 expect(shown).to(contain("pages: 1\r\n"))
+                expect(shown).to(contain("sections: HOOKS,ENVIRONMENT,FILES,EXIT STATUS\r\n"))
+                expect(shown).to(contain("usage: 64 A usage error"))
             }
-            it("completes commands and open todo ids at TAB in a new bash, zsh and fish") {
+            it(
+                "completes commands, todo and task ids (with their texts where the shell shows them) and project ids at TAB in a new bash, zsh and fish"
+            ) {
                 expect(install().status) == 0
                 let store = home.appendingPathComponent(".docket")
                 expect(runCommand(installed(), ["init", store.path]).status) == 0
-                let open = docket(["add", "Buy milk"], store: store).stdout.trimmingCharacters(
-                    in: .whitespacesAndNewlines)
-                let done = docket(["add", "Call Anna"], store: store).stdout.trimmingCharacters(
-                    in: .whitespacesAndNewlines)
+                func id(_ arguments: String...) -> String {
+                    docket(arguments, store: store).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
+                let open = id("add", "Buy milk")
+                let done = id("add", "Call Anna")
                 docket(["done", done], store: store)
+                let garden = id("project", "add", "Garden")
+                let dig = id("task", "add", garden, "Dig beds")
                 // The three shells at once, each typed into as a person would; Ctrl-C clears a line, and an echoed
-                // marker parts what each completion showed.
+                // marker parts what each completion showed. Two TABs list the candidates in each shell.
                 let shells = ["bash", "zsh", "fish"]
                 let shown = Mutex([String: String]())
                 DispatchQueue.concurrentPerform(iterations: shells.count) { index in
                     let text = type(
-                        in: shells[index], "docket repo\\t", "\\x03", "echo @@1\\r", "docket done \\t", "\\x03",
-                        "echo @@2\\r", "docket reopen \\t")
+                        in: shells[index], "docket repo\\t", "\\x03", "echo @@1\\r", "docket done \\t\\t", "\\x03",
+                        "echo @@2\\r", "docket reopen \\t", "\\x03", "echo @@3\\r", "docket task start \\t", "\\x03",
+                        "echo @@4\\r", "docket project show \\t")
                     shown.withLock { $0[shells[index]] = text }
                 }
                 for shell in shells {
                     let text = (shown.withLock { $0[shell] } ?? "").replacingOccurrences(of: "\r", with: "")
                     let parts = text.components(separatedBy: "\n@@")
-                    expect(parts.count).to(equal(3), description: "\(shell) showed: \(parts)")
-                    guard parts.count == 3 else { continue }
+                    expect(parts.count).to(equal(5), description: "\(shell) showed: \(parts)")
+                    guard parts.count == 5 else { continue }
                     expect(parts[0]).to(contain("docket report"), description: shell)
-                    expect(parts[1]).to(contain("done \(open)"), description: shell)
+                    expect(parts[1]).to(contain(open), description: shell)
+                    expect(parts[1]).to(contain(dig), description: shell)
                     expect(parts[1]).toNot(contain(done), description: shell)
+                    if shell == "bash" {
+                        // bash completes words only: the ids alone.
+                        expect(parts[1]).toNot(contain("Buy milk"), description: shell)
+                    } else {
+                        expect(parts[1]).to(contain("Buy milk"), description: shell)
+                        expect(parts[1]).to(contain("Dig beds"), description: shell)
+                    }
                     expect(parts[2]).to(contain("reopen \(done)"), description: shell)
+                    expect(parts[3]).to(contain("start \(dig)"), description: shell)
+                    expect(parts[4]).to(contain("show \(garden)"), description: shell)
                 }
             }
             it("runs again over itself, keeping the rest of each start-up file and one block of its own") {

@@ -21,7 +21,7 @@ final class ItemCopySpec: QuickSpec {
         /// A random todo that repeats, with a due date.
         func repeating(_ g: inout SeededGenerator) -> TodoItem {
             RandomValues.todo(&g).replacing(
-                completed: false, dueDate: .some(RandomValues.date(&g)), completedDate: .some(nil),
+                completed: false, due: RandomValues.due(&g), completedDate: .some(nil),
                 recurrence: .some(RandomValues.recurrence(&g)))
         }
 

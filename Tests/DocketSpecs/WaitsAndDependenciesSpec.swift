@@ -15,7 +15,7 @@ final class WaitsAndDependenciesSpec: QuickSpec {
         func at(_ text: String) -> Date { ISODate.date(from: text)! }
         func todo(_ text: String, wait: String? = nil, done: Bool = false, depends: [UUID] = []) -> TodoItem {
             TodoItem(
-                id: UUID(), text: text, creationDate: at("2026-11-01T00:00:00.000Z"), completed: done, dueDate: nil,
+                id: UUID(), text: text, creationDate: at("2026-11-01T00:00:00.000Z"), completed: done, due: .unknown,
                 alterDate: nil, waitDate: wait.map(at), dependencies: depends)
         }
 
@@ -186,7 +186,8 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                 expect(cycle.status) == 1
                 expect(cycle.stderr).to(contain("\(paint) cannot depend on \(fence): \(fence) depends on \(paint)"))
                 expect(run("depend", fence, "+\(fence)").stderr).to(contain("\(fence) cannot depend on itself"))
-                expect(run("add", "Varnish", "--depends", "abcd1234").stderr).to(contain("no todo has the id abcd1234"))
+                expect(run("add", "Varnish", "--depends", "abcd1234").stderr).to(
+                    contain("no todo or task has the id abcd1234"))
                 expect(run("depend", fence, "9c1e").status) == 64
                 run("done", paint)
                 expect(run("list").stdout).notTo(contain("blocked"))

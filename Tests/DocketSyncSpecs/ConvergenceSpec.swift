@@ -33,8 +33,8 @@ func edits(from before: AppState, to after: AppState) -> [Edit] {
         if old?.completed != todo.completed {
             result.append(Edit(id: todo.id, field: "completed", value: String(todo.completed), date: date))
         }
-        if old.map({ ms($0.dueDate) }) != ms(todo.dueDate) {
-            result.append(Edit(id: todo.id, field: "dueDate", value: iso(todo.dueDate), date: date))
+        if old?.due != todo.due {
+            result.append(Edit(id: todo.id, field: "dueDate", value: todo.due.fieldText, date: date))
         }
         result += richEdits(id: todo.id, old: old.map(RichFields.init), new: RichFields(todo), date: date)
         if old?.recurrence != todo.recurrence {
@@ -56,8 +56,8 @@ func edits(from before: AppState, to after: AppState) -> [Edit] {
             if was?.state != task.state {
                 result.append(Edit(id: task.id, field: "state", value: task.state.rawValue, date: date))
             }
-            if was.map({ ms($0.dueDate.date) }) != ms(task.dueDate.date) {
-                result.append(Edit(id: task.id, field: "dueDate", value: iso(task.dueDate.date), date: date))
+            if was?.dueDate != task.dueDate {
+                result.append(Edit(id: task.id, field: "dueDate", value: task.dueDate.fieldText, date: date))
             }
             result += richEdits(id: task.id, old: was.map(RichFields.init), new: RichFields(task), date: date)
         }
@@ -187,7 +187,7 @@ final class ConvergenceSpec: QuickSpec {
                         case "exists": return ""
                         case "text": return todo.text
                         case "completed": return String(todo.completed)
-                        case "dueDate": return iso(todo.dueDate)
+                        case "dueDate": return todo.due.fieldText
                         case "recurrence": return todo.recurrence.fieldText
                         default: return RichFields(todo).value(edit.field)
                         }
@@ -198,7 +198,7 @@ final class ConvergenceSpec: QuickSpec {
                         switch edit.field {
                         case "title": return task.title
                         case "state": return task.state.rawValue
-                        case "dueDate": return iso(task.dueDate.date)
+                        case "dueDate": return task.dueDate.fieldText
                         default: return RichFields(task).value(edit.field)
                         }
                     }

@@ -20,7 +20,8 @@ import Quick
 /// 2. the calendar server and the phone hold a file for each todo, saying its text;
 /// 3. for each todo and each of its fields (text, due date, done, wait and
 ///    scheduled dates), the last edit made through any door is the value it
-///    ends with, or `docket merges` lists that value as one a merge
+///    ends with (a due date a day without a time, or a day and a time, as it
+///    was set), or `docket merges` lists that value as one a merge
 ///    discarded; each id a door added to a todo's dependencies is there, and
 ///    each one a door removed is not, unless a later edit did otherwise (a
 ///    set merges element by element, losing nothing); a todo that is gone
@@ -139,8 +140,9 @@ struct DoorsLaw {
             let (name, machine) = machines[Int.random(in: 0..<2, using: &random)]
             figures.byDoor[door, default: 0] += 1
             var said = ""
+            // NB: in Taskwarrior's time zone, so a day is the same day through every door.
             func cli(_ arguments: String...) -> CommandResult {
-                let result = docket(arguments, store: machine.folder)
+                let result = docket(arguments, store: machine.folder, environment: ["TZ": "UTC"])
                 if result.status != 0 {
                     said += " [docket \(arguments.first!) \(result.status): \(result.stderr.prefix(200))]"
                 }
@@ -153,6 +155,13 @@ struct DoorsLaw {
             counter += 1
             let word = "v\(counter)"
             let day = String(format: "2027-01-%02d", Int.random(in: 1...28, using: &random))
+            // A due date is a day, or now and then a day and a time (UTC): every door must keep which it is.
+            let time =
+                Int.random(in: 0..<3, using: &random) == 0
+                ? String(
+                    format: "%02d:%02d", Int.random(in: 7...20, using: &random),
+                    [0, 15, 30, 45][Int.random(in: 0..<4, using: &random)]) : nil
+            let due = time.map { "\(day) \($0)" } ?? day
 
             switch door {
             case "add":
@@ -170,8 +179,9 @@ struct DoorsLaw {
                 said = "edit \(short(todo.id)) \(text)" + said
             case "due":
                 guard let todo else { continue }
-                if cli("due", short(todo.id), day).status == 0 { record(todo.id, "dueDate", day, door) }
-                said = "due \(short(todo.id)) \(day)" + said
+                let set = time.map { cli("due", short(todo.id), day, $0) } ?? cli("due", short(todo.id), day)
+                if set.status == 0 { record(todo.id, "dueDate", due, door) }
+                said = "due \(short(todo.id)) \(due)" + said
             case "done":
                 guard let todo, !todo.completed else { continue }
                 if cli("done", short(todo.id)).status == 0 { record(todo.id, "completed", "true", door) }
@@ -255,7 +265,7 @@ struct DoorsLaw {
                 trace()
                 continue
             case "phone":
-                guard let edit = calendar.phoneEdit(random: &random, word: word, day: day) else { continue }
+                guard let edit = calendar.phoneEdit(random: &random, word: word, due: due) else { continue }
                 // NB: vdirsyncer keeps a change made on the other side over a deletion (its rule); a deletion is the
                 // weaker removal.
                 record(edit.id, edit.field, edit.value, edit.what.hasPrefix("delete") ? "phone-delete" : door)
@@ -269,7 +279,8 @@ struct DoorsLaw {
                 let desk = machines[1].1
                 guard desk.run("commit").status == 0 else { continue }
                 let export = root.appendingPathComponent("docket-\(counter).json")
-                try? desk.run("export", "taskwarrior").stdout.write(to: export, atomically: true, encoding: .utf8)
+                try? desk.run("export", "taskwarrior", environment: ["TZ": "UTC"]).stdout.write(
+                    to: export, atomically: true, encoding: .utf8)
                 guard taskwarrior.task("import", export.path).status == 0 else {
                     said += " [task import failed]"
                     break
@@ -288,10 +299,11 @@ struct DoorsLaw {
                     if taskwarrior.task(picked.uuid, "delete").status == 0 { record(id, "removed", "", door) }
                     said = "task delete \(picked.uuid.prefix(8))"
                 case 2:
-                    if taskwarrior.task(picked.uuid, "modify", "due:\(day)").status == 0 {
-                        record(id, "dueDate", day, door)
+                    let value = time.map { "\(day)T\($0)" } ?? day
+                    if taskwarrior.task(picked.uuid, "modify", "due:\(value)").status == 0 {
+                        record(id, "dueDate", due, door)
                     }
-                    said = "task modify \(picked.uuid.prefix(8)) due:\(day)"
+                    said = "task modify \(picked.uuid.prefix(8)) due:\(value)"
                 case 3, 4:
                     let key = ["wait", "scheduled"].randomElement(using: &random)!
                     if taskwarrior.task(picked.uuid, "modify", "\(key):\(day)").status == 0 {
@@ -316,7 +328,7 @@ struct DoorsLaw {
                 }
                 let back = root.appendingPathComponent("task-\(counter).json")
                 try? taskwarrior.task("export").stdout.write(to: back, atomically: true, encoding: .utf8)
-                let imported = desk.run("import", "taskwarrior", back.path)
+                let imported = desk.run("import", "taskwarrior", back.path, environment: ["TZ": "UTC"])
                 if imported.status != 0 { said += " [import \(imported.status): \(imported.stderr.prefix(200))]" }
                 log.append("\(round) desk: \(said)")
                 trace()
@@ -473,7 +485,7 @@ struct DoorsLaw {
                 let value: String
                 switch field {
                 case "text": value = todo.text
-                case "dueDate": value = todo.dueDate.map(Self.day) ?? "none"
+                case "dueDate": value = Self.shown(todo.due)
                 case "waitDate": value = todo.waitDate.map(Self.day) ?? "none"
                 case "scheduledDate": value = todo.scheduledDate.map(Self.day) ?? "none"
                 default: value = String(todo.completed)
@@ -506,6 +518,21 @@ struct DoorsLaw {
     func short(_ id: UUID) -> String { String(id.uuidString.prefix(8)).lowercased() }
     static func full(_ id: UUID) -> String { id.uuidString.lowercased() }
 
+    /// A due date as the law records it: the day, with its time in UTC when it has one; none.
+    static func shown(_ due: DueDate) -> String {
+        switch due {
+        case .unknown: return "none"
+        case let .day(day): return day.description
+        case let .date(date):
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = TimeZone(identifier: "UTC")!
+            formatter.dateFormat = "yyyy-MM-dd HH:mm"
+            return formatter.string(from: date)
+        }
+    }
+
+    /// The UTC day of a date: how the law records a wait or scheduled date.
     static func day(_ date: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
@@ -516,7 +543,9 @@ struct DoorsLaw {
     /// A merge report's text of a value, as the law records it.
     static func shown(_ text: String, field: String) -> String {
         switch field {
-        case "dueDate", "waitDate", "scheduledDate": ISODate.date(from: text).map(day) ?? text
+        case "dueDate":
+            (CalendarDay(text).map(DueDate.day) ?? ISODate.date(from: text).map(DueDate.date)).map(shown) ?? text
+        case "waitDate", "scheduledDate": ISODate.date(from: text).map(day) ?? text
         default: text
         }
     }
@@ -687,11 +716,12 @@ final class CalendarSide {
     }
 
     /// One edit on the phone, as todoman makes it: its folder brought up to date from the server first, and sent after.
-    func phoneEdit(random: inout SeededGenerator, word: String, day: String) -> (
+    func phoneEdit(random: inout SeededGenerator, word: String, due: String) -> (
         id: UUID, field: String, value: String, added: Bool, what: String
     )? {
         syncPhoneSide()
         defer { syncPhoneSide() }
+        let day = String(due.prefix(10))
         let files = phoneFiles().filter { $0.status != "CANCELLED" }.sorted {
             ($0.summary, $0.uid) < ($1.summary, $1.uid)
         }
@@ -735,11 +765,14 @@ final class CalendarSide {
             guard rewrite(file, { $0.filter { !$0.hasPrefix("SUMMARY") } + ["SUMMARY:\(summary)"] }) else { return nil }
             return (id, "text", summary, false, "summary of \(file.uid.prefix(8)) to '\(summary)'")
         case 1:
-            let value = day.replacingOccurrences(of: "-", with: "")
-            guard rewrite(file, { $0.filter { !$0.hasPrefix("DUE") } + ["DUE;VALUE=DATE:\(value)"] }) else {
-                return nil
-            }
-            return (id, "dueDate", day, false, "due of \(file.uid.prefix(8)) to \(day)")
+            // A day is a DATE; a day and a time (UTC) a DATE-TIME.
+            let parts = due.split(separator: " ")
+            let value =
+                parts.count == 2
+                ? "DUE:\(parts[0].replacingOccurrences(of: "-", with: ""))T\(parts[1].replacingOccurrences(of: ":", with: ""))00Z"
+                : "DUE;VALUE=DATE:\(due.replacingOccurrences(of: "-", with: ""))"
+            guard rewrite(file, { $0.filter { !$0.hasPrefix("DUE") } + [value] }) else { return nil }
+            return (id, "dueDate", due, false, "due of \(file.uid.prefix(8)) to \(due)")
         case 2:
             guard file.status != "COMPLETED" else { return nil }
             guard

@@ -100,6 +100,24 @@ final class HTTPSSpec: QuickSpec {
                 // git's store helper forgets a credential it is told was refused.
                 expect(try String(contentsOf: stored, encoding: .utf8)).toNot(contain("wrong-token"))
             }
+            it("trusts, in one process, only the authorities a transfer's own settings name, never another store's") {
+                var trusting = ProcessInfo.processInfo.environment
+                trusting.merge(environment) { $1 }
+                // The desk trusts the system's authorities only.
+                var plain = trusting
+                (plain["GIT_SSL_CAINFO"], plain["SSL_CERT_FILE"], plain["SSL_CERT_DIR"]) = (nil, nil, nil)
+                let laptop = try Store.clone(
+                    url: server.url("remote.git"), into: root.appendingPathComponent("laptop"),
+                    options: .fromEnvironment(trusting))
+                // The laptop's authority was the one libgit2 trusted last; the desk names none.
+                expect {
+                    try Store.clone(
+                        url: server.url("remote.git"), into: root.appendingPathComponent("desk"),
+                        options: .fromEnvironment(plain))
+                }.to(throwError { (error: Error) in expect("\(error)").to(contain("is not trusted")) })
+                try laptop.addTodo(TodoItem(text: "Over https"))
+                expect(try laptop.sync(options: .fromEnvironment(trusting)).pushed).toNot(beNil())
+            }
             it("trusts the authority http.sslCAInfo names, and says which setting to use when none does") {
                 let (home, env, unset) = gitHome()
                 git(

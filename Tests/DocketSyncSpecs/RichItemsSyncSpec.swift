@@ -9,11 +9,12 @@ import Quick
 final class RichItemsSyncSpec: QuickSpec {
     override class func spec() {
         var root: URL!
+        var remote: URL!
         var laptop: Machine!
         var desk: Machine!
         beforeEach {
             let machines = TwoMachines("docket-rich")
-            (root, laptop, desk) = (machines.root, machines.laptop, machines.desk)
+            (root, remote, laptop, desk) = (machines.root, machines.remote, machines.laptop, machines.desk)
             runCommand(docketBinary, ["clone", machines.remote.path, desk.folder.path])
         }
         afterEach { try? FileManager.default.removeItem(at: root) }
@@ -87,6 +88,47 @@ final class RichItemsSyncSpec: QuickSpec {
             }
         }
 
+        describe("two machines and one project's task") {
+            it("make one next instance of a repeating task both finished, by the ids the day's view shows") {
+                let garden = laptop.id("project", "add", "Garden")
+                let mow = laptop.id("task", "add", garden, "Mow", "--every", "week", "--due", "tomorrow")
+                laptop.run("sync")
+                desk.run("pull")
+                expect(laptop.run("done", mow).stdout).to(contain("Next: "))
+                expect(desk.run(mow, "done").stdout).to(contain("Next: "))
+                expect(laptop.run("sync").status) == 0
+                expect(desk.run("sync").status) == 0
+                expect(laptop.run("sync").status) == 0
+                for machine in [laptop!, desk!] {
+                    let tasks = machine.state.projects[0].tasks
+                    expect(tasks.count) == 2
+                    expect(tasks.filter { $0.state != .finished }.map { $0.recurrence?.occurrence }) == [2]
+                }
+                expect(laptop.state) == desk.state
+            }
+            it("stop a slip started on one machine when the other finishes the task, and the report stops counting") {
+                let garden = laptop.id("project", "add", "Garden")
+                let dig = laptop.id("task", "add", garden, "Dig")
+                laptop.run("sync")
+                desk.run("pull")
+                // The laptop starts recording; the desk, not knowing, finishes the task a moment later.
+                laptop.run("task", "start", dig)
+                desk.run("done", dig)
+                expect(laptop.run("sync").status) == 0
+                expect(desk.run("sync").status) == 0
+                expect(laptop.run("sync").status) == 0
+                for machine in [laptop!, desk!] {
+                    let task = machine.state.projects[0].tasks[0]
+                    expect(task.state) == .finished
+                    expect(task.runningSlip).to(beNil())
+                    expect(task.timeSlips.last?.stop) == task.completedDate
+                    expect(machine.run("report").stdout).toNot(contain("(running)"))
+                }
+                expect(laptop.state) == desk.state
+                expect(desk.run("merges").stdout).to(contain("running slip"))
+            }
+        }
+
         describe("undo") {
             it("of a dependency and a wait, synced, puts them back as new edits the other machine takes") {
                 let paint = laptop.id("add", "Buy paint")
@@ -117,21 +159,141 @@ final class RichItemsSyncSpec: QuickSpec {
                 expect(desk.state.todos.first?.priority).to(beNil())
                 expect(desk.state.todos.first!.alterDate!) > laptop.state.todos.first!.creationDate
             }
-            it("of a merge puts back the values this machine had before it, and keeps what the merge brought in") {
-                let milk = laptop.id("add", "Buy milk")
+            /// The desk's docket, committing as Desk.
+            @discardableResult
+            func onDesk(_ arguments: String...) -> CommandResult {
+                docket(
+                    arguments, store: desk.folder,
+                    environment: [
+                        "GIT_AUTHOR_NAME": "Desk", "GIT_AUTHOR_EMAIL": "desk@example.invalid",
+                        "GIT_COMMITTER_NAME": "Desk", "GIT_COMMITTER_EMAIL": "desk@example.invalid",
+                    ])
+            }
+            func todo(_ machine: Machine, _ id: String) -> TodoItem? {
+                machine.state.todos.first { $0.id.uuidString.lowercased().hasPrefix(id.lowercased()) }
+            }
+            /// The laptop's store pushed, and the desk cloned from it again: one history, in which every commit
+            /// the desk makes from here on is Desk's (its first clone, of the empty remote, began a store of its own).
+            func deskClonesLaptop() {
                 laptop.run("sync")
-                desk.run("pull")
-                desk.run("edit", milk, "Buy oat milk")
-                desk.run("add", "Call Anna")
-                desk.run("sync")
+                try? FileManager.default.removeItem(at: desk.folder)
+                runCommand(docketBinary, ["clone", remote.path, desk.folder.path])
+            }
+
+            it("after a sync takes back this machine's own last change, not the other machine's completion it merged") {
+                let milk = laptop.id("add", "Buy milk", "+errand")
+                deskClonesLaptop()
+                onDesk("done", milk)
+                onDesk("tag", milk, "+home")
+                onDesk("sync")
+                laptop.run("edit", milk, "Buy oat milk")
+                laptop.run("tag", milk, "+shop", "-errand")
+                expect(laptop.run("sync").stdout).to(contain("Merged"))
+                expect(todo(laptop, milk)?.completed) == true
+
+                let undone = laptop.run("undo")
+                expect(undone.stdout).to(contain("Undid docket tag \(milk) +shop -errand (todo 'Buy oat milk')"))
+                expect(todo(laptop, milk)?.tags) == ["errand", "home"]
+                expect(laptop.run("undo").stdout).to(contain("Undid docket edit \(milk) Buy oat milk"))
+                let back = todo(laptop, milk)
+                expect(back?.text) == "Buy milk"
+                expect(back?.completed) == true
+                expect(back?.completedDate).toNot(beNil())
+
+                expect(laptop.run("sync").status) == 0
+                expect(desk.run("pull").status) == 0
+                expect(todo(desk, milk)?.text) == "Buy milk"
+                expect(todo(desk, milk)?.completed) == true
+                expect(todo(desk, milk)?.tags) == ["errand", "home"]
+                expect(laptop.run("undo", "--list").stdout).to(
+                    contain(
+                        "merge origin/main, changes by Desk <desk@example.invalid> (undo --merge)  todo 'Buy oat milk'")
+                )
+            }
+            it("leaves a field another machine changed after this one, saying whose edit it keeps") {
+                let milk = laptop.id("add", "Buy milk")
+                deskClonesLaptop()
+                laptop.run("priority", milk, "high")
+                laptop.run("commit")
+                Thread.sleep(forTimeInterval: 0.01)
+                onDesk("priority", milk, "low")
+                onDesk("sync")
+                expect(laptop.run("sync").stdout).to(contain("Merged"))
+                let undone = laptop.run("undo")
+                expect(undone.stdout).to(contain("Undid docket priority \(milk) high"))
+                expect(undone.stdout).to(
+                    contain(
+                        "kept todo 'Buy milk' priority: changed since by Desk <desk@example.invalid> (merge origin/main)"
+                    ))
+                expect(todo(laptop, milk)?.priority) == .low
+                expect(laptop.run("status").stdout).to(contain("Nothing to commit"))
+            }
+            it("gives a field back the other machine's edit this one had won over in a merge, saying whose") {
+                let milk = laptop.id("add", "Buy milk")
+                deskClonesLaptop()
+                onDesk("edit", milk, "Buy oat milk")
+                onDesk("sync")
+                Thread.sleep(forTimeInterval: 0.01)
+                laptop.run("edit", milk, "Buy soy milk")
+                expect(laptop.run("sync").stdout).to(contain("chose the later edit"))
+                expect(todo(laptop, milk)?.text) == "Buy soy milk"
+                let undone = laptop.run("undo")
+                expect(undone.stdout).to(
+                    contain(
+                        "todo 'Buy soy milk' text: set to \"Buy oat milk\", the edit by Desk <desk@example.invalid> "
+                            + "this change had won over in merge origin/main"))
+                expect(todo(laptop, milk)?.text) == "Buy oat milk"
+                expect(laptop.run("sync").status) == 0
+                expect(desk.run("pull").status) == 0
+                expect(todo(desk, milk)?.text) == "Buy oat milk"
+            }
+            it(
+                "of a merge, asked for, puts back the values this machine had before it, keeps what it brought in, and names whose edits it reverses"
+            ) {
+                let milk = laptop.id("add", "Buy milk")
+                deskClonesLaptop()
+                onDesk("edit", milk, "Buy oat milk")
+                onDesk("add", "Call Anna")
+                onDesk("sync")
                 laptop.run("add", "Pay rent")
                 laptop.run("commit")
                 expect(laptop.run("pull").stdout).to(contain("Merged"))
                 expect(laptop.state.todos.map(\.text).sorted()) == ["Buy oat milk", "Call Anna", "Pay rent"]
-                expect(laptop.run("undo", "--list").stdout).to(contain("1  "))
-                expect(laptop.run("undo", "--list").stdout).to(contain("merge origin/main  todo 'Buy oat milk'"))
-                expect(laptop.run("undo").stdout).to(contain("Undid merge origin/main"))
+                let listed = laptop.run("undo", "--list").stdout
+                expect(listed).to(beginWith("1  "))
+                expect(listed).to(
+                    contain(
+                        "merge origin/main, changes by Desk <desk@example.invalid> (undo --merge)  todo 'Buy oat milk'")
+                )
+                let undone = laptop.run("undo", "--merge")
+                expect(undone.stdout).to(
+                    contain(
+                        "Undid merge origin/main, taking back the changes by Desk <desk@example.invalid> it brought in "
+                            + "(todo 'Buy oat milk', todo 'Call Anna'): reversed by a new edit"))
                 expect(laptop.state.todos.map(\.text).sorted()) == ["Buy milk", "Call Anna", "Pay rent"]
+                let again = laptop.run("undo", "--merge")
+                expect(again.status) == 1
+                expect(again.stderr).to(
+                    contain(
+                        "there is no merge to undo: no merge made on this machine is kept ('docket undo' takes back your own changes)"
+                    ))
+            }
+            it("says when only merges are left to undo, naming the last and how to take it back") {
+                let milk = laptop.id("add", "Buy milk")
+                deskClonesLaptop()
+                onDesk("done", milk)
+                onDesk("sync")
+                laptop.run("priority", milk, "high")
+                laptop.run("sync")
+                Array(1...2).forEach { _ in laptop.run("undo") }
+                let refused = laptop.run("undo")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(
+                    contain(
+                        "there is no change of yours to undo: the changes kept on this machine are merges (the last, "
+                            + "merge origin/main, brought in changes by Desk <desk@example.invalid>); "
+                            + "'docket undo --merge' takes a merge back"))
+                expect(laptop.run("undo", "--list").stdout.split(separator: "\n").count) == 1
             }
         }
 
@@ -176,6 +338,15 @@ final class RichItemsSyncSpec: QuickSpec {
                 expect(laptop.run("sync").status) == 0
                 expect(desk.run("pull").status) == 0
                 expect(desk.state.todos.first?.text) == "Buy oat milk"
+                let head = laptop.head
+                let undoable = laptop.run("undo", "--list").stdout
+                let again = laptop.run("merges", "restore", merge, "1")
+                expect(again.status) == 0
+                expect(again.stdout)
+                    == "Already restored: todo 'Buy soy milk' text \"Buy oat milk\"; nothing changed\n"
+                expect(laptop.run("status").stdout).to(contain("Nothing to commit"))
+                expect(laptop.head) == head
+                expect(laptop.run("undo", "--list").stdout) == undoable
                 let wrong = laptop.run("merges", "restore", merge, "2")
                 expect(wrong.stderr).to(contain("has no lost value 2; it has 1 ('docket merges' numbers them)"))
             }

@@ -209,6 +209,25 @@ final class StoreQueueSpec: QuickSpec {
             }
         }
 
+        describe("a remote made through the library") {
+            it("is a folder URL that clone and addRemote take as it is, naming the folder to git") {
+                let made = try Store.createRemote(at: root.appendingPathComponent("made.git"))
+                expect(made.isFileURL) == true
+                expect(made.path) == root.appendingPathComponent("made.git").standardizedFileURL.path
+                let first = try Store.clone(url: made, into: root.appendingPathComponent("first"))
+                let milk = TodoItem(text: "Buy milk")
+                try first.addTodo(milk)
+                try first.sync()
+                let secondFolder = root.appendingPathComponent("second")
+                let second = try awaiting { try await StoreQueue.clone(url: made, into: secondFolder) }
+                expect(try second.read { try $0.load() }.state.todos.map(\.id)) == [milk.id]
+                let third = try Store.create(at: root.appendingPathComponent("third"))
+                let added = try third.addRemote("origin", url: made)
+                expect(added.url) == made.path
+                expect(added.unreachable).to(beNil())
+            }
+        }
+
         describe("the stream of changes") {
             it("names this handle's edits, a pull's arrivals, and another process's change as they come") {
                 let laptop = try clone("laptop")
@@ -245,6 +264,64 @@ final class StoreQueueSpec: QuickSpec {
                 expect(last?.kind) == .seen
                 expect(last?.added.count) == 1
                 expect(last?.added.first?.uuidString.lowercased().hasPrefix(added)) == true
+            }
+            it("feeds seed 001's AppStore: each change it reports reloads the app's state, and its subscribers hear") {
+                let laptop = try clone("laptop")
+                final class Subscriber: AppStoreSubscriber {
+                    var heard: [[String]] = []
+                    func updated(store: AppStore) { heard.append(store.state.todos.map(\.text)) }
+                }
+                let app = AppStore(persister: StorePersister(store: try Store.open(at: laptop.root)))
+                let subscriber = Subscriber()
+                app.subscribe(subscriber: subscriber)
+                let changes = Mutex(0)
+                let listening = Task.detached {
+                    for await _ in laptop.changes(pollInterval: .seconds(60)) { changes.withLock { $0 += 1 } }
+                }
+                defer { listening.cancel() }
+                Thread.sleep(forTimeInterval: 0.3)
+                // Another process adds a todo; the app, on its own thread, reloads when the stream says so.
+                expect(docket(["add", "Call Anna"], store: laptop.root).status) == 0
+                expect(changes.withLock { $0 }).toEventually(equal(1), timeout: .seconds(5))
+                app.reload()
+                expect(subscriber.heard) == [["Call Anna"]]
+                // The app's own change is persisted, and the stream reports it too.
+                app.change(.adding(.todo(TodoItem(text: "Buy milk"))))
+                expect(try laptop.read { try $0.load() }.state.todos.map(\.text).sorted()) == ["Buy milk", "Call Anna"]
+                expect(changes.withLock { $0 }).toEventually(equal(2), timeout: .seconds(5))
+            }
+            it("asks the store's change monitor when it is on, holding no inotify watch of its own") {
+                let laptop = try clone("laptop")
+                func inotifyInstances() -> Int {
+                    let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+                    return fds.filter {
+                        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))
+                            == "anon_inode:inotify"
+                    }.count
+                }
+                expect(docket(["monitor", "on"], store: laptop.root).status) == 0
+                defer { _ = docket(["monitor", "off"], store: laptop.root) }
+                let before = inotifyInstances()
+                let heard = Mutex<[StoreChange]>([])
+                let listening = Task.detached {
+                    for await change in laptop.changes(pollInterval: .seconds(60)) {
+                        heard.withLock { $0.append(change) }
+                    }
+                }
+                defer { listening.cancel() }
+                Thread.sleep(forTimeInterval: 0.5)
+                expect(inotifyInstances()) == before
+                let added = docket(["add", "Call Anna"], store: laptop.root).stdout
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(heard.withLock { $0.last?.added.first?.uuidString.lowercased() })
+                    .toEventually(beginWith(added), timeout: .seconds(5))
+                expect(heard.withLock { $0.last?.kind }) == .seen
+                // With the monitor off, the stream watches the folders itself.
+                listening.cancel()
+                expect(docket(["monitor", "off"], store: laptop.root).status) == 0
+                let watching = Task.detached { for await _ in laptop.changes(pollInterval: .seconds(60)) {} }
+                defer { watching.cancel() }
+                expect(inotifyInstances()).toEventually(equal(before + 1), timeout: .seconds(5))
             }
         }
     }

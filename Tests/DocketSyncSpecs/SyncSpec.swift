@@ -26,11 +26,31 @@ final class SyncSpec: QuickSpec {
                 expect(desk.state.todos.map(\.text)) == ["Buy milk"]
                 expect(desk.head) == laptop.head
             }
+            it("sets up only the branch it takes, naming in its configuration no branch that does not exist") {
+                laptop.run("add", "Buy milk")
+                laptop.run("sync")
+                gitCLI(["symbolic-ref", "HEAD", "refs/heads/master"], in: remote)
+                cloneDesk()
+                expect(desk.git("config", "--local", "--get-regexp", "^branch\\."))
+                    == "branch.main.remote origin\nbranch.main.merge refs/heads/main\n"
+                let config = try! String(
+                    contentsOf: desk.folder.appendingPathComponent(".git/config"), encoding: .utf8)
+                expect(config).toNot(contain("[branch \"master\"]"))
+            }
             it("makes a store on main from an empty remote") {
                 expect(laptop.git("symbolic-ref", "HEAD")) == "refs/heads/main\n"
                 expect(
                     FileManager.default.fileExists(
                         atPath: laptop.folder.appendingPathComponent(".docket/format.json").path)) == true
+            }
+            it("follows no branch from an empty remote until its first push, which sets up the branch it pushed") {
+                let config = laptop.folder.appendingPathComponent(".git/config")
+                expect(try! String(contentsOf: config, encoding: .utf8)).toNot(contain("[branch "))
+                laptop.run("add", "Buy milk")
+                expect(laptop.run("sync").status) == 0
+                expect(laptop.git("config", "--local", "--get-regexp", "^branch\\."))
+                    == "branch.main.remote origin\nbranch.main.merge refs/heads/main\n"
+                expect(try! String(contentsOf: config, encoding: .utf8)).toNot(contain("[branch \"master\"]"))
             }
             it("copies a store with its todos") {
                 laptop.run("add", "Buy milk")

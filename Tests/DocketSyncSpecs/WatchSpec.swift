@@ -262,6 +262,89 @@ final class WatchSpec: QuickSpec {
                 expect((try? String(contentsOf: log, encoding: .utf8)) ?? "").to(contain("Stopped watching"))
             }
 
+            it(
+                "sets up nothing where neither systemd's user manager answers nor a cron daemon runs, and says what to start"
+            ) {
+                crontab = StandInCrontab(in: root, cronDaemonRuns: false)
+                let refused = laptop.run("autosync", "install", environment: crontab.environment)
+                expect(refused.status) == 1
+                expect(refused.stderr).to(
+                    contain(
+                        "Error: nothing here would run autosync: systemd's user manager does not answer ('systemctl --user' "
+                            + "fails) and no cron daemon runs; nothing was set up. Start cron ('sudo service cron start'), "
+                            + "then run 'docket autosync install' again; or run 'docket sync --watch' yourself"))
+                let asked = laptop.run("autosync", "install", "--cron", environment: crontab.environment)
+                expect(asked.status) == 1
+                expect(asked.stderr).to(
+                    contain(
+                        "Error: no cron daemon runs here, so a crontab line would never run; nothing was set up. "
+                            + "Start cron ('sudo service cron start'), then run 'docket autosync install --cron' again")
+                )
+                expect(listed()) == own
+                expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("config").path)) == false
+                expect(laptop.run("autosync", environment: crontab.environment).stdout).to(
+                    contain("Autosync is not set up for \(laptop.folder.path)"))
+            }
+            it("names systemd's commands to start cron or the user manager where systemd runs the machine") {
+                crontab = StandInCrontab(in: root, cronDaemonRuns: false)
+                _ = StandInSystemctl(beside: crontab, machine: true, userManager: false)
+                let refused = laptop.run("autosync", "install", environment: crontab.environment)
+                expect(refused.status) == 1
+                expect(refused.stderr).to(
+                    contain(
+                        "Start cron ('sudo systemctl enable --now cron') or your systemd user manager "
+                            + "('loginctl enable-linger'), then run 'docket autosync install' again"))
+                let systemd = laptop.run("autosync", "install", "--systemd", environment: crontab.environment)
+                expect(systemd.stderr).to(
+                    contain(
+                        "systemd's user manager cannot be reached here ('systemctl --user' fails); "
+                            + "'loginctl enable-linger' starts yours; or use --cron"))
+                expect(listed()) == own
+            }
+            it("installs a systemd user service where the user manager answers, says so in status, and removes it") {
+                let systemctl = StandInSystemctl(beside: crontab, machine: true, userManager: true)
+                let installed = laptop.run("autosync", "install", environment: crontab.environment)
+                expect(installed.status).to(equal(0), description: installed.stderr)
+                let named = installed.stdout.range(
+                    of: #"(?<=Installed the systemd user service )docket-sync-[0-9a-f]{8}\.service"#,
+                    options: .regularExpression)
+                expect(named).toNot(beNil(), description: installed.stdout)
+                let unit = named.map { String(installed.stdout[$0]) } ?? "none"
+                let file = root.appendingPathComponent("config/systemd/user/\(unit)")
+                expect((try? String(contentsOf: file, encoding: .utf8)) ?? "").to(contain("\"sync\" \"--watch\""))
+                expect(systemctl.made).to(
+                    contain("--user daemon-reload", "--user enable \(unit)", "--user restart \(unit)"))
+                expect(listed()) == own
+                expect(laptop.run("autosync", environment: crontab.environment).stdout).to(
+                    contain("the systemd user service \(unit) (active)"))
+                let removed = laptop.run("autosync", "remove", environment: crontab.environment)
+                expect(removed.stdout).to(contain("Removed the systemd user service \(unit)."))
+                expect(FileManager.default.fileExists(atPath: file.path)) == false
+                expect(systemctl.made).to(contain("--user disable --now \(unit)"))
+            }
+            it("says when this machine last synced, and a failure that came after it, with its message") {
+                func status() -> String { laptop.run("autosync", environment: crontab.environment).stdout }
+                expect(status()).to(contain("Not synced from this machine yet."))
+                laptop.run("add", "Buy milk")
+                expect(laptop.run("sync").status) == 0
+                let synced = #"Last synced \d{4}-\d\d-\d\d \d\d:\d\d with origin\."#
+                expect(status()).to(match(synced))
+                expect(status()).toNot(contain("failed"))
+
+                let away = root.appendingPathComponent("away.git")
+                try! FileManager.default.moveItem(at: remote, to: away)
+                let failed = laptop.run("sync")
+                expect(failed.status) == 1
+                let reason = failed.stderr.replacingOccurrences(of: "Error: ", with: "")
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(status()).to(match(synced))
+                expect(status()).to(match(#"The last sync, \d{4}-\d\d-\d\d \d\d:\d\d, failed: "#))
+                expect(status()).to(contain("failed: \(reason)"))
+
+                try! FileManager.default.moveItem(at: away, to: remote)
+                expect(laptop.run("sync").status) == 0
+                expect(status()).toNot(contain("failed"))
+            }
             it("says what to use where systemd's user manager cannot be reached") {
                 guard runCommand("systemctl", ["--user", "show-environment"]).status != 0 else { return }
                 let result = laptop.run("autosync", "install", "--systemd", environment: crontab.environment)
@@ -276,14 +359,16 @@ final class WatchSpec: QuickSpec {
     }
 }
 
-/// A stand-in for `crontab` on the PATH of the docket it is given to, keeping
-/// its table in a spec's own folder: a spec never touches the user's crontab.
+/// A stand-in for cron on the PATH of the docket it is given to: `crontab`,
+/// keeping its table in a spec's own folder, and `pgrep`, answering whether a
+/// cron daemon runs as the spec says. A spec never touches the user's crontab,
+/// nor depends on the machine's own cron daemon.
 struct StandInCrontab {
     let table: URL
     let bin: URL
     let root: URL
 
-    init(in root: URL) {
+    init(in root: URL, cronDaemonRuns: Bool = true) {
         self.root = root
         bin = root.appendingPathComponent("bin")
         table = root.appendingPathComponent("crontab")
@@ -300,6 +385,10 @@ struct StandInCrontab {
 
         """.write(to: fake, atomically: true, encoding: .utf8)
         chmod(fake.path, 0o755)
+        // pgrep's answers: 0 when a process of that name runs, 1 when none does.
+        let pgrep = bin.appendingPathComponent("pgrep")
+        try! "#!/bin/sh\nexit \(cronDaemonRuns ? 0 : 1)\n".write(to: pgrep, atomically: true, encoding: .utf8)
+        chmod(pgrep.path, 0o755)
     }
 
     /// The environment that finds the stand-in first, and keeps systemd units in the spec's folder too.
@@ -308,5 +397,37 @@ struct StandInCrontab {
             "PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             "FAKE_CRONTAB": table.path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
         ]
+    }
+}
+
+/// A stand-in for `systemctl` in a StandInCrontab's folder of programs, answering as systemd would where
+/// it runs the machine (`machine`) and where this user's manager answers (`userManager`), and noting each
+/// call in a file of the spec's own: a spec never touches the machine's systemd.
+struct StandInSystemctl {
+    let calls: URL
+
+    init(beside crontab: StandInCrontab, machine: Bool, userManager: Bool) {
+        calls = crontab.root.appendingPathComponent("systemctl-calls")
+        let fake = crontab.bin.appendingPathComponent("systemctl")
+        try! """
+        #!/bin/sh
+        echo "$*" >> '\(calls.path)'
+        if [ "$1" = is-system-running ]; then
+          \(machine ? "echo running; exit 0" : "echo offline; exit 1")
+        fi
+        if [ "$1" = --user ]; then
+          \(userManager ? "" : "echo 'Failed to connect to bus: No medium found' >&2; exit 1")
+          [ "$2" = is-active ] && echo active
+          exit 0
+        fi
+        exit 0
+
+        """.write(to: fake, atomically: true, encoding: .utf8)
+        chmod(fake.path, 0o755)
+    }
+
+    /// Each call's arguments, in order.
+    var made: [String] {
+        ((try? String(contentsOf: calls, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 }

@@ -58,6 +58,9 @@ void docket_git_forget_certificates(void);
 /* Whether the bundle is still waiting to be parsed. */
 int docket_git_certificates_deferred(void);
 
+/* The system's certificate bundle libgit2 asked for when it started, or NULL when it asked for none. */
+const char *docket_git_system_certificates(void);
+
 /* Whether the system's Kerberos library has been loaded (LazyKerberos.c): it is, from the first GSSAPI call on. */
 int docket_kerberos_loaded(void);
 

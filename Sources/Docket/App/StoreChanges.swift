@@ -73,9 +73,10 @@ public struct StoreChange: Sendable, Equatable, CustomStringConvertible {
 
 extension StoreQueue {
     /// The store's changes as they happen: this handle's own edits, commits and pulls, and changes made elsewhere
-    /// (another process, a hand edit), seen through inotify on the store's folders as they are made, and by a look
-    /// every `pollInterval` (for what inotify misses: another mount, a network file system). Each change names
-    /// the items it added, edited and removed; a look that finds nothing new reports nothing.
+    /// (another process, a hand edit), seen as they are made — from the store's change monitor when it is on
+    /// (`docket monitor on`) and answers, else through inotify on the store's folders — and by a look every
+    /// `pollInterval` (for what neither sees: another mount, a network file system). Each change names the items it
+    /// added, edited and removed; a look that finds nothing new reports nothing.
     ///
     /// The stream ends when the task iterating it is cancelled or the stream is dropped. With `watching` false, only
     /// the look every `pollInterval` sees changes made elsewhere.
@@ -89,7 +90,11 @@ extension StoreQueue {
         continuation.onTermination = { [observers] _ in observers.remove(id) }
         if started {
             let seconds = Double(pollInterval.components.seconds) + Double(pollInterval.components.attoseconds) / 1e18
-            observers.startWatching(root: root, every: max(0.05, seconds), inotify: watching) { [weak self] in
+            // NB: a store whose monitor is on is watched by the monitor already; the stream asks it.
+            let monitor = watching ? (try? read { try $0.monitorFolderIfOn() }) ?? nil : nil
+            observers.startWatching(
+                root: root, every: max(0.05, seconds), inotify: watching, monitor: monitor
+            ) { [weak self] in
                 guard let self else { return }
                 self.enqueue { [observers = self.observers] store in observers.noteChange(in: store, kind: .seen) }
             }
@@ -131,9 +136,10 @@ final class StoreObservers: Sendable {
     var isObserved: Bool { listeners.withLock { !$0.continuations.isEmpty } }
 
     func startWatching(
-        root: URL, every interval: TimeInterval, inotify: Bool, _ look: @escaping @Sendable () -> Void
+        root: URL, every interval: TimeInterval, inotify: Bool, monitor: String?,
+        _ look: @escaping @Sendable () -> Void
     ) {
-        let watcher = StoreWatcher(root: root, interval: interval, inotify: inotify, look: look)
+        let watcher = StoreWatcher(root: root, interval: interval, inotify: inotify, monitor: monitor, look: look)
         // NB: the observer that asked may be gone already; a watcher no one hears would run for ever.
         let wanted = listeners.withLock { listeners -> Bool in
             guard !listeners.continuations.isEmpty, listeners.watcher == nil else { return false }
@@ -167,17 +173,23 @@ final class StoreObservers: Sendable {
     }
 }
 
-/// A thread that watches a store's folders while someone observes it: it asks for a look when inotify says a file
-/// changed (after 50 ms of quiet, so one command's writes make one look) and every `interval` regardless.
+/// A thread that watches a store while someone observes it: it asks for a look when something in the store's
+/// folders changed (after 50 ms of quiet, so one command's writes make one look) and every `interval` regardless.
+/// It learns of a change from the store's change monitor (asked every 100 ms) while one answers, else from its own
+/// inotify watches.
 final class StoreWatcher: Sendable {
     private let root: URL
     private let interval: TimeInterval
     private let inotify: Bool
+    /// The monitor's folder (a store's `.git/docket`) when the store's monitor is on.
+    private let monitor: String?
     private let look: @Sendable () -> Void
     private let stopped = Atomic<Bool>(false)
 
-    init(root: URL, interval: TimeInterval, inotify: Bool, look: @escaping @Sendable () -> Void) {
-        (self.root, self.interval, self.inotify, self.look) = (root, interval, inotify, look)
+    init(
+        root: URL, interval: TimeInterval, inotify: Bool, monitor: String?, look: @escaping @Sendable () -> Void
+    ) {
+        (self.root, self.interval, self.inotify, self.monitor, self.look) = (root, interval, inotify, monitor, look)
     }
 
     func start() {
@@ -189,21 +201,48 @@ final class StoreWatcher: Sendable {
     func stop() { stopped.store(true, ordering: .relaxed) }
 
     private func run() {
-        // NB: without inotify (too many folders, or none to be had) the look every `interval` is what is left.
-        let watch = inotify ? try? FolderWatch(folders: [root.path]) : nil
+        var watch: FolderWatch?
+        var monitorAnswers = false
+        var token: MonitorToken?
+        var nextAsk = Date()
         var nextLook = Date().addingTimeInterval(interval)
         while !stopped.load(ordering: .relaxed) {
-            let wait = min(0.2, max(0, nextLook.timeIntervalSinceNow))
-            let changed: Bool
-            if let watch, watch.isWatching {
+            var changed = false
+            if let monitor, Date() >= nextAsk {
+                // The first answer is where later ones count from; a monitor that does not answer is asked again
+                // every 2 s, while inotify stands in for it.
+                switch ChangeMonitor.ask(in: monitor, since: token) {
+                case let .changed(now, folders, subtrees)?:
+                    changed = token != nil && !(folders.isEmpty && subtrees.isEmpty)
+                    (token, monitorAnswers) = (now, true)
+                case let .unknown(now)? where now.epoch == token?.epoch:
+                    // It cannot say for its own token (folders it cannot watch): inotify stands in for it.
+                    (token, monitorAnswers) = (now, false)
+                case let .unknown(now)?:
+                    changed = token != nil
+                    (token, monitorAnswers) = (now, true)
+                case nil:
+                    (token, monitorAnswers) = (nil, false)
+                }
+                nextAsk = Date().addingTimeInterval(monitorAnswers ? 0.1 : 2)
+            }
+            if monitorAnswers {
+                watch = nil
+            } else if inotify, watch == nil {
+                // NB: without inotify (too many folders, or none to be had) the look every `interval` is what is left.
+                watch = try? FolderWatch(folders: [root.path])
+            }
+            let wait = min(monitorAnswers ? 0.1 : 0.2, max(0, nextLook.timeIntervalSinceNow))
+            if changed {
+                Thread.sleep(forTimeInterval: 0.05)
+            } else if let watch, watch.isWatching {
                 changed = watch.wait(timeout: wait)
+                if changed {
+                    while watch.wait(timeout: 0.05) {}
+                    _ = watch.drain()
+                }
             } else {
                 Thread.sleep(forTimeInterval: wait)
-                changed = false
-            }
-            if changed {
-                while watch?.wait(timeout: 0.05) == true {}
-                _ = watch?.drain()
             }
             if changed || Date() >= nextLook {
                 nextLook = Date().addingTimeInterval(interval)

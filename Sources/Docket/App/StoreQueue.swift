@@ -43,6 +43,14 @@ public final class StoreQueue: @unchecked Sendable {
     /// Makes `folder` a store, or opens the one there (`Store.create(at:)`).
     public static func create(at folder: URL) throws -> StoreQueue { StoreQueue(try Store.create(at: folder)) }
 
+    /// Clones the store at `url` (a folder, as a file URL, or a remote's address) into `folder`, as the String form
+    /// does.
+    public static func clone(url: URL, into folder: URL, options: TransferOptions = .fromEnvironment())
+        async throws -> StoreQueue
+    {
+        try await clone(url: Store.address(of: url), into: folder, options: options)
+    }
+
     /// Clones `url` into `folder` (`Store.clone(url:into:options:)`), off the cooperative threads; a cancelled task
     /// stops the transfer, and the next clone into `folder` starts again.
     public static func clone(url: String, into folder: URL, options: TransferOptions = .fromEnvironment())

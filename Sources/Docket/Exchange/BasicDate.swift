@@ -47,14 +47,6 @@ enum BasicDate {
         return String(format: "%04d%02d%02d", parts.year!, parts.month!, parts.day!)
     }
 
-    /// Whether `date` is noon in `zone`: a date given as a day.
-    static func isDay(_ date: Date, zone: TimeZone = .current) -> Bool {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute, .second, .nanosecond], from: date)
-        return parts.hour == 12 && parts.minute == 0 && parts.second == 0 && (parts.nanosecond ?? 0) < 1_000_000
-    }
-
     private static func day(_ bytes: ArraySlice<UInt8>) -> (Int, Int, Int)? {
         guard let value = number(bytes) else { return nil }
         let (year, month, day) = (value / 10000, value / 100 % 100, value % 100)

@@ -252,7 +252,7 @@ public enum Taskwarrior {
         }
         guard let entry = try date("entry", task.entry) else { throw Unreadable(reason: "it has no entry date") }
         let modified = try date("modified", task.modified)
-        let due = try date("due", task.due)
+        let due = try date("due", task.due).map { dueDate($0, zone: DocketClock.timeZone) } ?? .unknown
         let end = try date("end", task.end)
         let start = try date("start", task.start)
         let wait = try date("wait", task.wait)
@@ -309,7 +309,7 @@ public enum Taskwarrior {
             let state: TaskState = completed ? .finished : start != nil ? .inProgress : .unfinished
             return .task(
                 ProjectTask(
-                    id: id, title: description, dueDate: DueDate(due), state: state, timeSlips: [], alterDate: modified,
+                    id: id, title: description, dueDate: due, state: state, timeSlips: [], alterDate: modified,
                     tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes),
                     completedDate: completedDate,
                     creationDate: entry, recurrence: recurrence, kept: kept, waitDate: wait, scheduledDate: scheduled,
@@ -318,11 +318,28 @@ public enum Taskwarrior {
         }
         return .todo(
             TodoItem(
-                id: id, text: description, creationDate: entry, completed: completed, dueDate: due, alterDate: modified,
+                id: id, text: description, creationDate: entry, completed: completed, due: due, alterDate: modified,
                 tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes),
                 completedDate: completedDate,
                 recurrence: recurrence, kept: kept, waitDate: wait, scheduledDate: scheduled,
                 dependencies: Dependencies.normalized(dependencies)))
+    }
+
+    /// Taskwarrior's `due`, a moment, as a due date: the first moment of a day in `zone` (what Taskwarrior's
+    /// `due:friday` or `due:2026-12-03` sets) is that day, without a time; any other moment keeps its time.
+    static func dueDate(_ moment: Date, zone: TimeZone) -> DueDate {
+        let day = CalendarDay(moment, in: zone)
+        return day.start(in: zone).docketMilliseconds == moment.docketMilliseconds ? .day(day) : .date(moment)
+    }
+
+    /// A due date as Taskwarrior's `due`: a day is its first moment in `zone`, as Taskwarrior keeps a date without a
+    /// time; nil when there is none.
+    static func dueMoment(_ due: DueDate, zone: TimeZone) -> Date? {
+        switch due {
+        case .unknown: nil
+        case let .date(date): date
+        case let .day(day): day.start(in: zone)
+        }
     }
 
     /// A Taskwarrior recurrence ("weekly", "2w", "3days", "P1W", "biweekly") as Docket's interval; nil for one Docket
@@ -383,12 +400,12 @@ public enum Taskwarrior {
     /// `imask`), with the template itself, whose `mask` marks every instance
     /// Docket has, so Taskwarrior makes no second pending instance; and each
     /// of `removed` as a deleted task. `task import` replaces a task whole.
-    public static func export(_ state: AppState, removed: [RemovedItem] = [], calendar: Calendar = .current) throws
-        -> Data
-    {
+    public static func export(
+        _ state: AppState, removed: [RemovedItem] = [], calendar: Calendar = DocketClock.calendar
+    ) throws -> Data {
         var tasks: [[String: Any]] = []
         func common(
-            _ id: UUID, _ text: String, _ alter: Date?, _ due: Date?, _ tags: [String], _ priority: Priority?,
+            _ id: UUID, _ text: String, _ alter: Date?, _ due: DueDate, _ tags: [String], _ priority: Priority?,
             _ notes: [Note], plan: (wait: Date?, scheduled: Date?, depends: [UUID]),
             done: Bool, doneDate: Date?, entry: Date, kept: KeptKeys
         ) -> [String: Any] {
@@ -400,7 +417,7 @@ public enum Taskwarrior {
                 "modified": BasicDate.string(alter ?? entry), "status": done ? "completed" : "pending",
             ]) { _, new in new }
             for key in ["due", "end", "tags", "priority", "annotations", "start"] { task[key] = nil }
-            if let due { task["due"] = BasicDate.string(due) }
+            if let due = dueMoment(due, zone: calendar.timeZone) { task["due"] = BasicDate.string(due) }
             // NB: an item imported before Docket had these fields keeps Taskwarrior's own in `kept`: handed back while
             // Docket has none.
             if let wait = plan.wait { task["wait"] = BasicDate.string(wait) }
@@ -426,7 +443,7 @@ public enum Taskwarrior {
         }
         func todoTask(_ todo: TodoItem) -> [String: Any] {
             var task = common(
-                todo.id, todo.text, todo.alterDate, todo.dueDate, todo.tags, todo.priority, todo.notes,
+                todo.id, todo.text, todo.alterDate, todo.due, todo.tags, todo.priority, todo.notes,
                 plan: (todo.waitDate, todo.scheduledDate, todo.dependencies), done: todo.completed,
                 doneDate: todo.completedDate, entry: todo.creationDate, kept: todo.kept)
             if let start = todo.kept["taskwarrior"]["start"], !todo.completed { task["start"] = start.foundationValue }
@@ -438,7 +455,7 @@ public enum Taskwarrior {
             let guess = projectTask.timeSlips.first?.start ?? projectTask.alterDate ?? Date(timeIntervalSince1970: 0)
             let entry = projectTask.creationDate ?? min(guess, projectTask.alterDate ?? guess)
             var task = common(
-                projectTask.id, projectTask.title, projectTask.alterDate, projectTask.dueDate.date, projectTask.tags,
+                projectTask.id, projectTask.title, projectTask.alterDate, projectTask.dueDate, projectTask.tags,
                 projectTask.priority, projectTask.notes,
                 plan: (projectTask.waitDate, projectTask.scheduledDate, projectTask.dependencies),
                 done: projectTask.state == .finished,
@@ -460,7 +477,8 @@ public enum Taskwarrior {
         var series: [UUID: [Instance]] = [:]
         var removedOccurrences: [UUID: Set<Int>] = [:]
         for todo in state.todos {
-            guard let recurrence = todo.recurrence, let due = todo.dueDate else { continue }
+            let due = dueMoment(todo.due, zone: calendar.timeZone)
+            guard let recurrence = todo.recurrence, let due else { continue }
             series[recurrence.series, default: []].append(
                 Instance(
                     id: todo.id, text: todo.text, creation: todo.creationDate, alter: todo.alterDate,
@@ -469,7 +487,8 @@ public enum Taskwarrior {
         }
         for project in state.projects {
             for task in project.tasks {
-                guard let recurrence = task.recurrence, let due = task.dueDate.date else { continue }
+                let due = dueMoment(task.dueDate, zone: calendar.timeZone)
+                guard let recurrence = task.recurrence, let due else { continue }
                 series[recurrence.series, default: []].append(
                     Instance(
                         id: task.id, text: task.title, creation: task.creationDate ?? due,

@@ -68,14 +68,16 @@ public enum TodoTxt {
                         read.todo = old
                     } else if let old {
                         // What a line says, over the todo it was: every field a line cannot say (notes, kept keys, a
-                        // time
-                        // of day) is kept, and a date the line gives to the day is the todo's own when it is that day.
+                        // time of day) is kept, and a date the line gives to the day is the todo's own when it is that
+                        // day.
                         let line = read.todo
                         func day(_ date: Date?) -> String? { date.map { BasicDate.dayString($0) } }
                         func keeping(_ read: Date?, _ had: Date?) -> Date? { day(read) == day(had) ? had : read }
+                        let zone = DocketClock.timeZone
+                        let due = line.due.day(in: zone) == old.due.day(in: zone) ? old.due : line.due
                         read.todo = old.replacing(
                             text: line.text, creationDate: keeping(line.creationDate, old.creationDate),
-                            completed: line.completed, dueDate: .some(keeping(line.dueDate, old.dueDate)),
+                            completed: line.completed, due: due,
                             // NB: later than the store's own date for it, unless the store changed it since the file
                             // was written.
                             alterDate: .some(max(modified[name] ?? now, line.alterDate ?? .distantPast)),
@@ -142,7 +144,7 @@ public enum TodoTxt {
         }
         var text: [String] = []
         var tags: [String] = []
-        var due: Date?
+        var due = DueDate.unknown
         var wait: Date?
         var scheduled: Date?
         var dependencies: [UUID] = []
@@ -158,10 +160,10 @@ public enum TodoTxt {
                 }
             }
             if word.hasPrefix("due:") {
-                guard let date = day(String(word.dropFirst(4))) else {
+                guard let day = CalendarDay(String(word.dropFirst(4))) else {
                     throw Unreadable(reason: "\(word.prefix(30)) is not a date as due:YYYY-MM-DD")
                 }
-                due = date
+                due = .day(day)
                 continue
             }
             if word.hasPrefix("t:") {
@@ -206,7 +208,7 @@ public enum TodoTxt {
         let created = creationDate ?? completedDate ?? now
         let done = completed ? completedDate ?? created : nil
         let todo = TodoItem(
-            id: id ?? .zero, text: joined, creationDate: created, completed: completed, dueDate: due,
+            id: id ?? .zero, text: joined, creationDate: created, completed: completed, due: due,
             alterDate: done, tags: Tags.normalized(tags), priority: priority, completedDate: done,
             recurrence: repeating.map { Recurrence(every: $0.every, from: $0.from, series: id ?? .zero) },
             waitDate: wait, scheduledDate: scheduled, dependencies: Dependencies.normalized(dependencies))
@@ -289,7 +291,7 @@ public enum TodoTxt {
         // own.
         words += todo.tags.map { self.words($0).replacingOccurrences(of: " ", with: "_") }.filter { !$0.isEmpty }
             .map { $0.hasPrefix("@") ? $0 : "+" + $0 }
-        if let due = todo.dueDate { words.append("due:" + day(due)) }
+        if let due = todo.due.day(in: DocketClock.timeZone) { words.append("due:\(due)") }
         if let wait = todo.waitDate { words.append("t:" + day(wait)) }
         if let scheduled = todo.scheduledDate { words.append("scheduled:" + day(scheduled)) }
         words += todo.dependencies.map { "dep:" + $0.uuidString.lowercased() }

@@ -97,7 +97,7 @@ enum VTodo {
         var summary: String
         var status: String
         var completed: Date?
-        var due: Date?
+        var due: DueDate
         var priority: Priority?
         var tags: [String]
         var description: String?
@@ -138,11 +138,25 @@ enum VTodo {
         let dependencies = vtodo.properties.filter(isDependency).map { VTodo.id(uid: $0.text) }
         return Fields(
             summary: summary, status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased(),
-            completed: try date("COMPLETED"), due: try date("DUE"), priority: priority, tags: Tags.normalized(tags),
+            completed: try date("COMPLETED"), due: try due(vtodo.property("DUE"), name: "DUE"), priority: priority,
+            tags: Tags.normalized(tags),
             description: vtodo.property("DESCRIPTION")?.text, every: every, created: try date("CREATED"),
             lastModified: try date("LAST-MODIFIED") ?? date("DTSTAMP"),
             scheduled: try date("DTSTART") ?? date(scheduledName), wait: try date(waitName),
             dependencies: Dependencies.normalized(dependencies))
+    }
+
+    /// A due date property's date: a day for `VALUE=DATE` (a DATE), else a moment (a DATE-TIME, in its `TZID`).
+    static func due(_ property: ICalComponent.Property?, name: String) throws -> DueDate {
+        guard let property else { return .unknown }
+        let value = property.value.trimmingCharacters(in: .whitespaces)
+        guard property.parameter("VALUE")?.uppercased() == "DATE" || value.count == 8 else {
+            return .date(try date(property, name: name)!)
+        }
+        guard value.count == 8,
+            let day = CalendarDay("\(value.prefix(4))-\(value.dropFirst(4).prefix(2))-\(value.suffix(2))")
+        else { throw Unreadable(reason: "\(name) \"\(value.prefix(30))\" is not a date") }
+        return .day(day)
     }
 
     /// A date property's date (a day for `VALUE=DATE`), in its `TZID`.
@@ -166,10 +180,10 @@ enum VTodo {
     /// same UID and a `RECURRENCE-ID` of the instance's due date) completes the instance Docket has;
     /// overrides of other instances say nothing about it.
     static func applyOverrides(_ calendar: ICalComponent, uid: String, to fields: inout Fields) {
-        guard fields.every != nil, fields.status != "COMPLETED", let due = fields.due else { return }
+        guard fields.every != nil, fields.status != "COMPLETED", fields.due != .unknown else { return }
         for override in calendar.components where override.name == "VTODO" && override.property("UID")?.text == uid {
-            guard let instance = try? date(override.property("RECURRENCE-ID"), name: "RECURRENCE-ID"),
-                Int64(instance.timeIntervalSince1970) == Int64(due.timeIntervalSince1970),
+            guard let instance = try? due(override.property("RECURRENCE-ID"), name: "RECURRENCE-ID"),
+                sameSecond(instance, fields.due),
                 let status = override.property("STATUS")?.value.uppercased(),
                 status == "COMPLETED" || status == "CANCELLED"
             else { continue }
@@ -214,6 +228,18 @@ enum VTodo {
             )
         }
     }
+
+    /// Whether two due dates are the same day, or the same moment to the second (a file holds seconds).
+    static func sameSecond(_ a: DueDate, _ b: DueDate) -> Bool {
+        switch (a, b) {
+        case let (.date(x), .date(y)):
+            Int64(x.timeIntervalSince1970.rounded(.down)) == Int64(y.timeIntervalSince1970.rounded(.down))
+        default: a == b
+        }
+    }
+
+    /// A due date as read, or `previous` when they are the same (a file holds seconds, Docket milliseconds).
+    static func keep(_ read: DueDate, _ previous: DueDate) -> DueDate { sameSecond(read, previous) ? previous : read }
 
     /// A date as read, or `previous` when they are the same second (a file holds seconds, Docket milliseconds).
     static func keep(_ read: Date?, _ previous: Date?) -> Date? {
@@ -266,13 +292,15 @@ enum VTodo {
             }
             // What a VTODO carries, over the task it was: every field it cannot say is kept.
             var read = task.replacing(
-                id: id, title: f.summary, dueDate: DueDate(keep(f.due, task.dueDate.date)), state: state,
+                id: id, title: f.summary, dueDate: keep(f.due, task.dueDate), state: state,
                 alterDate: .some(keep(f.lastModified, task.alterDate)), tags: f.tags, priority: .some(f.priority),
                 notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now),
                 completedDate: .some(completedDate), recurrence: .some(recurrence),
                 waitDate: .some(keep(f.wait, task.waitDate)),
                 scheduledDate: .some(keep(f.scheduled, task.scheduledDate)),
                 dependencies: f.dependencies)
+            // A task the calendar finishes records no more time: its running slip stops at the finish.
+            if task.state != .finished { read = read.stoppingSlipAtFinish()?.task ?? read }
             if sameContent(.task(read, project: project), .task(task, project: project)) { read = task }
             return .task(read, project: project)
         case let .todo(todo)?:
@@ -290,7 +318,7 @@ enum VTodo {
             }
             // What a VTODO carries, over the todo it was: every field it cannot say is kept.
             var read = todo.replacing(
-                id: id, text: f.summary, completed: done, dueDate: .some(keep(f.due, todo.dueDate)),
+                id: id, text: f.summary, completed: done, due: keep(f.due, todo.due),
                 alterDate: .some(keep(f.lastModified, todo.alterDate)), tags: f.tags, priority: .some(f.priority),
                 notes: notes(f.description, previous: todo.notes, item: id, date: f.lastModified ?? now),
                 completedDate: .some(completedDate), recurrence: .some(recurrence),
@@ -315,11 +343,20 @@ enum VTodo {
 
     // MARK: Writing
 
-    /// A date property: a day (`VALUE=DATE`) for a date given as one, else a UTC time.
+    /// A date property: a day (`VALUE=DATE`) for a date given as one (noon, local time), else a UTC time.
     static func dateProperty(_ name: String, _ date: Date) -> ICalComponent.Property {
-        BasicDate.isDay(date)
-            ? .init(name: name, parameters: ";VALUE=DATE", value: BasicDate.dayString(date))
-            : .init(name: name, parameters: "", value: BasicDate.string(date))
+        dueProperty(name, DueDate.reading(ISODate.string(from: date)) ?? .date(date))!
+    }
+
+    /// A due date's property: a DATE (all day) for a day, a DATE-TIME in UTC for a time, noon included; nil when
+    /// unknown.
+    static func dueProperty(_ name: String, _ due: DueDate) -> ICalComponent.Property? {
+        switch due {
+        case .unknown: nil
+        case let .day(day):
+            .init(name: name, parameters: ";VALUE=DATE", value: day.description.replacingOccurrences(of: "-", with: ""))
+        case let .date(date): .init(name: name, parameters: "", value: BasicDate.string(date))
+        }
     }
 
     /// The managed properties of an entry, in the order Docket writes them; `uidOf` gives the UID of an item it
@@ -333,7 +370,7 @@ enum VTodo {
         }
         func dateValue(_ name: String, _ date: Date) { out.append(dateProperty(name, date)) }
         let (text, done, completedDate, due, alter, tags, priority, notes, status):
-            (String, Bool, Date?, Date?, Date?, [String], Priority?, [Note], String)
+            (String, Bool, Date?, DueDate, Date?, [String], Priority?, [Note], String)
         var created: Date?
         var recurrence: Recurrence?
         let (wait, scheduled, dependencies): (Date?, Date?, [UUID])
@@ -341,7 +378,7 @@ enum VTodo {
         case let .todo(todo):
             (text, done, completedDate, due, alter, tags, priority, notes) =
                 (
-                    todo.text, todo.completed, todo.completedDate, todo.dueDate, todo.alterDate, todo.tags,
+                    todo.text, todo.completed, todo.completedDate, todo.due, todo.alterDate, todo.tags,
                     todo.priority, todo.notes
                 )
             status = done ? "COMPLETED" : "NEEDS-ACTION"
@@ -351,7 +388,7 @@ enum VTodo {
         case let .task(task, _):
             (text, done, completedDate, due, alter, tags, priority, notes) =
                 (
-                    task.title, task.state == .finished, task.completedDate, task.dueDate.date, task.alterDate,
+                    task.title, task.state == .finished, task.completedDate, task.dueDate, task.alterDate,
                     task.tags, task.priority, task.notes
                 )
             status = done ? "COMPLETED" : task.state == .inProgress ? "IN-PROCESS" : "NEEDS-ACTION"
@@ -370,15 +407,14 @@ enum VTodo {
             add("COMPLETED", BasicDate.string(completedDate ?? stamp))
             add("PERCENT-COMPLETE", "100")
         }
+        let dueProperty = self.dueProperty("DUE", due)
         if let scheduled {
             // NB: RFC 5545 has a VTODO's DUE later than its DTSTART, and of the same kind (both days or both times).
             let start = dateProperty("DTSTART", scheduled)
-            let fits = due.map { dateProperty("DUE", $0) }.map {
-                $0.parameters == start.parameters && start.value < $0.value
-            }
+            let fits = dueProperty.map { $0.parameters == start.parameters && start.value < $0.value }
             dateValue(fits ?? true ? "DTSTART" : scheduledName, scheduled)
         }
-        if let due { dateValue("DUE", due) }
+        if let dueProperty { out.append(dueProperty) }
         if let wait { dateValue(waitName, wait) }
         for dependency in dependencies {
             add("RELATED-TO", ICalComponent.escape(uidOf(dependency)), ";RELTYPE=DEPENDS-ON")

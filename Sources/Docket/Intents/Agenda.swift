@@ -11,9 +11,9 @@ public struct Agenda: Sendable, Encodable {
         @MillisecondDate public var since: Date
     }
 
-    /// Open todos and unfinished tasks due on an earlier day.
+    /// Open todos and unfinished tasks whose due date has passed: a day that has ended, or a time gone by.
     public let overdue: [Entry]
-    /// Due today, at any hour (a day without a time is due at noon; it is not overdue in the afternoon).
+    /// Due later today (a day without a time is due all day: it is not overdue before the day ends).
     public let today: [Entry]
     /// Due in the next `soonDays` days after today.
     public let soon: [Entry]
@@ -27,47 +27,42 @@ public struct Agenda: Sendable, Encodable {
     public let blocking: Blocking
 
     /// The agenda of these todos and projects at `now`.
-    public init(todos: [TodoItem], projects: [Project], now: Date, soonDays: Int = 7, calendar: Calendar = .current) {
-        let startOfToday = calendar.startOfDay(for: now)
-        let tomorrow = calendar.date(byAdding: .day, value: 1, to: startOfToday)!
-        let horizon = calendar.date(byAdding: .day, value: soonDays, to: tomorrow)!
+    public init(
+        todos: [TodoItem], projects: [Project], now: Date, soonDays: Int = 7,
+        calendar: Calendar = DocketClock.calendar
+    ) {
+        let today = CalendarDay(now, in: calendar.timeZone)
+        let horizon = today.adding(days: soonDays + 1)
         var overdue: [Entry] = []
-        var today: [Entry] = []
+        var dueToday: [Entry] = []
         var soon: [Entry] = []
         var open: [Entry] = []
         var waiting: [Entry] = []
-        for todo in todos where !todo.completed {
-            let entry = Entry.todo(todo)
+        var running: [Running] = []
+        func place(_ entry: Entry, due: DueDate, openIfLater: Bool) {
+            let day = due.day(in: calendar.timeZone)
             if entry.isWaiting(at: now) {
                 waiting.append(entry)
-                continue
-            }
-            switch todo.dueDate {
-            case let due? where due < startOfToday: overdue.append(entry)
-            case let due? where due < tomorrow: today.append(entry)
-            case let due? where due < horizon: soon.append(entry)
-            default: open.append(entry)
+            } else if due.isOverdue(at: now, calendar: calendar) {
+                overdue.append(entry)
+            } else if day == today {
+                dueToday.append(entry)
+            } else if let day, day < horizon {
+                soon.append(entry)
+            } else if openIfLater {
+                open.append(entry)
             }
         }
-        var running: [Running] = []
+        for todo in todos where !todo.completed { place(.todo(todo), due: todo.due, openIfLater: true) }
         for project in projects {
             for task in project.tasks where task.state != .finished {
                 let entry = Entry.task(task, project: project)
                 if let slip = task.runningSlip { running.append(Running(task: entry, since: slip.start)) }
-                if entry.isWaiting(at: now) {
-                    waiting.append(entry)
-                    continue
-                }
-                switch task.dueDate.date {
-                case let due? where due < startOfToday: overdue.append(entry)
-                case let due? where due < tomorrow: today.append(entry)
-                case let due? where due < horizon: soon.append(entry)
-                default: break
-                }
+                place(entry, due: task.dueDate, openIfLater: false)
             }
         }
         self.overdue = Entry.inListOrder(overdue)
-        self.today = Entry.inListOrder(today)
+        self.today = Entry.inListOrder(dueToday)
         self.soon = Entry.inListOrder(soon)
         self.running = running.sorted { $0.since < $1.since }
         self.open = Entry.inListOrder(open)
@@ -85,9 +80,9 @@ public struct Agenda: Sendable, Encodable {
 
 extension Store {
     /// The day's view of the store at `now`: todos from `loadTodos` (its cache), projects from their files.
-    public func agenda(now: Date = DocketClock.now, soonDays: Int = 7, calendar: Calendar = .current) throws -> (
-        agenda: Agenda, problems: [StoreProblem]
-    ) {
+    public func agenda(
+        now: Date = DocketClock.now, soonDays: Int = 7, calendar: Calendar = DocketClock.calendar
+    ) throws -> (agenda: Agenda, problems: [StoreProblem]) {
         let (todos, todoProblems) = try loadTodos()
         let (projects, projectProblems) = try loadProjects()
         return (
@@ -100,7 +95,7 @@ extension Store {
     /// which of the store's items block which.
     public func entries(
         _ filter: EntryFilter, tasksOf projects: [UUID]? = nil, now: Date = DocketClock.now,
-        calendar: Calendar = .current
+        calendar: Calendar = DocketClock.calendar
     ) throws -> (entries: [Entry], problems: [StoreProblem], blocking: Blocking) {
         let (todos, problems) = try loadTodos()
         let (all, projectProblems) = try loadProjects()

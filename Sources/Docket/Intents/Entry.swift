@@ -15,13 +15,16 @@ public enum Entry: Sendable, Equatable, Encodable {
         }
     }
 
-    /// When it is due.
-    public var dueDate: Date? {
+    /// When it is due: not at all, on a day, or at a time.
+    public var due: DueDate {
         switch self {
-        case let .todo(todo): todo.dueDate
-        case let .task(task, _): task.dueDate.date
+        case let .todo(todo): todo.due
+        case let .task(task, _): task.dueDate
         }
     }
+
+    /// When it is due: the moment `due` stands for (a day's noon, local time).
+    public var dueDate: Date? { due.date }
 
     /// Whether it is done (a finished task).
     public var isDone: Bool {
@@ -55,13 +58,10 @@ public enum Entry: Sendable, Equatable, Encodable {
         }
     }
 
-    private enum Keys: String, CodingKey { case kind, project }
-    private struct ProjectRef: Encodable {
-        let id: UUID
-        let title: String
-    }
+    private enum Keys: String, CodingKey { case kind, project, projectTitle }
 
-    /// The item as in its file, with `kind` ("todo" or "task") and, for a task, `project` ({id, title}).
+    /// The item as in its file, with `kind` ("todo" or "task") and, for a task, `project` (the project's id, as the
+    /// task's own `id` is written) and `projectTitle`.
     public func encode(to encoder: Encoder) throws {
         var keys = encoder.container(keyedBy: Keys.self)
         switch self {
@@ -70,7 +70,8 @@ public enum Entry: Sendable, Equatable, Encodable {
             try todo.encode(to: encoder)
         case let .task(task, project):
             try keys.encode("task", forKey: .kind)
-            try keys.encode(ProjectRef(id: project.id, title: project.title), forKey: .project)
+            try keys.encode(project.id.uuidString, forKey: .project)
+            try keys.encode(project.title, forKey: .projectTitle)
             try task.encode(to: encoder)
         }
     }

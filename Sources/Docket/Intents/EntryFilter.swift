@@ -20,7 +20,7 @@ public struct EntryFilter: Sendable, Equatable {
     public var status: Status = .open
     /// Whether items that wait until a later date are shown; not unless asked.
     public var waiting: Waiting = .hidden
-    /// Due on an earlier day than today (and open).
+    /// Overdue (and open): due on a day that has ended, or at a time gone by.
     public var overdue = false
     /// Due today.
     public var dueToday = false
@@ -47,20 +47,19 @@ public struct EntryFilter: Sendable, Equatable {
     /// Today's bounds, worked out once per listing: calendar arithmetic is
     /// slow, and a listing of 100,000 todos would repeat it for each.
     struct Days {
-        let today: Date, tomorrow: Date, endOfWeek: Date
+        let now: Date, calendar: Calendar, today: CalendarDay, endOfWeek: CalendarDay
 
         init(now: Date, calendar: Calendar) {
-            today = calendar.startOfDay(for: now)
-            tomorrow = calendar.date(byAdding: .day, value: 1, to: today)!
+            self.now = now
+            self.calendar = calendar
+            today = CalendarDay(now, in: calendar.timeZone)
             // The week ends on Sunday night, whatever day the calendar starts its weeks on.
-            let weekday = calendar.component(.weekday, from: today) // 1 is Sunday
-            let toMonday = (9 - weekday) % 7 == 0 ? 7 : (9 - weekday) % 7
-            endOfWeek = calendar.date(byAdding: .day, value: toMonday, to: today)!
+            endOfWeek = today.adding(days: today.weekday == 0 ? 1 : 8 - today.weekday)
         }
     }
 
     /// Whether `entry` is shown at `now`.
-    public func admits(_ entry: Entry, now: Date, calendar: Calendar = .current) -> Bool {
+    public func admits(_ entry: Entry, now: Date, calendar: Calendar = DocketClock.calendar) -> Bool {
         admits(entry, now: now, days: hasDueCondition ? Days(now: now, calendar: calendar) : nil)
     }
 
@@ -74,12 +73,13 @@ public struct EntryFilter: Sendable, Equatable {
         default: break
         }
         if let days {
-            guard let due = entry.dueDate else { return false }
+            let due = entry.due
+            guard let day = due.day(in: days.calendar.timeZone), let moment = due.date else { return false }
             let matches =
-                (overdue && !entry.isDone && due < days.today)
-                || (dueToday && due >= days.today && due < days.tomorrow)
-                || (dueThisWeek && due >= days.today && due < days.endOfWeek)
-                || (dueBefore.map { due < $0 } ?? false)
+                (overdue && !entry.isDone && due.isOverdue(at: days.now, calendar: days.calendar))
+                || (dueToday && day == days.today)
+                || (dueThisWeek && day >= days.today && day < days.endOfWeek)
+                || (dueBefore.map { moment < $0 } ?? false)
             if !matches { return false }
         }
         if !words.isEmpty {
@@ -107,7 +107,7 @@ public struct EntryFilter: Sendable, Equatable {
 
     /// The entries shown, in the order a person reads a list: by due date
     /// (so overdue first), then undated ones oldest first; cut at `limit`.
-    public func apply(to entries: [Entry], now: Date, calendar: Calendar = .current) -> [Entry] {
+    public func apply(to entries: [Entry], now: Date, calendar: Calendar = DocketClock.calendar) -> [Entry] {
         let days = hasDueCondition ? Days(now: now, calendar: calendar) : nil
         let shown = Entry.inListOrder(entries.filter { admits($0, now: now, days: days) })
         return limit.map { Array(shown.prefix($0)) } ?? shown

@@ -111,29 +111,17 @@ extension Store {
         try updateProject(project) { $0.alter(by: .adding(.task(task))) }
     }
 
-    /// Applies `change` to one task of a project and writes what changed.
+    /// Applies `change` to one task of a project and writes what changed; a repeating task the change finishes gets
+    /// its next instance, as a repeating todo done does (`AppState.updatingTask`).
     @discardableResult
     public func updateTask(_ id: UUID, in project: UUID, _ change: (ProjectTask) throws -> ProjectTask) throws
         -> Changed<ProjectTask>
     {
-        var changed: Changed<ProjectTask>?
-        try updateProject(project) { project in
-            guard let task = project.task(id: id) else {
-                throw StoreError.input(.notFound(kind: .task, id: id.uuidString))
-            }
-            let after = try change(task)
-            changed = Changed(before: task, after: after)
-            var updated = project.alter(by: .updating(.task(after)))
-            // A repeating task finished makes its next instance, as a repeating todo done does.
-            if task.state != .finished, after.state == .finished,
-                let next = after.nextOccurrence(done: after.completedDate ?? DocketClock.now),
-                updated.task(id: next.id) == nil
-            {
-                updated = updated.alter(by: .adding(.task(next)))
-            }
-            return updated
+        let changed = try changeEntries([.task(id, project: project)], todo: { $0 }, task: change)[0]
+        guard case let .task(before, _) = changed.before, case let .task(after, _) = changed.after else {
+            preconditionFailure("a task's ref names a task")
         }
-        return changed!
+        return Changed(before: before, after: after)
     }
 
     /// Removes a task from its project, recording its tombstone; returns it as it was.

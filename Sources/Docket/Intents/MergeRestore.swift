@@ -9,12 +9,15 @@ public struct RestoredValue: Sendable {
     public let lost: LostValue
     /// The item as it is now.
     public let label: String
+    /// Whether the value was back already (restored before, say): nothing was changed.
+    public let wasBack: Bool
 }
 
 extension Store {
     /// Puts back the value numbered `number` that the merge `commit` (an id or
     /// a prefix) discarded, as a new edit: the field gets the losing side's
     /// value, or the item a removal won over comes back. It commits and syncs like any edit.
+    /// A value that is back already (restored before) is left as it is: nothing changes (`wasBack`).
     @discardableResult
     public func restoreLost(merge commit: String, number: Int, scanning: Int = 10_000) throws -> RestoredValue {
         let typed = commit.lowercased()
@@ -45,6 +48,7 @@ extension Store {
         let parent = sides[side == .ours ? 0 : 1]
         var reader = StoreReader(try CommitSource(git: git, commit: parent))
         let item = lost.item
+        var wasBack = false
         switch item.kind {
         case .todo:
             guard let old = reader.todo(item.id) else {
@@ -52,6 +56,10 @@ extension Store {
             }
             try edit(todos: [item.id], tombstones: [item.id]) { state in
                 guard let field = lost.field else {
+                    if state.todo(id: item.id) != nil {
+                        wasBack = true
+                        return state
+                    }
                     let removed = state.tombstone(id: item.id)?.removedDate
                     return state.alter(
                         by: .adding(.todo(old.redated(after: [old.alterDate, removed].compactMap { $0 }.max()))))
@@ -59,11 +67,12 @@ extension Store {
                 guard let current = state.todo(id: item.id) else {
                     throw StoreError.input(.notFound(kind: .todo, id: item.id.uuidString))
                 }
-                return state.alter(
-                    by: .updating(
-                        .todo(
-                            try Self.restoring(field.field, from: old, into: current).redated(after: current.alterDate))
-                    ))
+                let restored = try Self.restoring(field.field, from: old, into: current)
+                if TodoItem.sameFields(restored, current) {
+                    wasBack = true
+                    return state
+                }
+                return state.alter(by: .updating(.todo(restored.redated(after: current.alterDate))))
             }
         case .project:
             guard let old = try reader.project(item.id) else {
@@ -71,6 +80,10 @@ extension Store {
             }
             try edit(projects: [item.id], tombstones: [item.id]) { state in
                 guard let field = lost.field else {
+                    if state.project(id: item.id) != nil {
+                        wasBack = true
+                        return state
+                    }
                     let removed = state.tombstone(id: item.id)?.removedDate
                     return state.alter(
                         by: .adding(
@@ -79,11 +92,12 @@ extension Store {
                 guard let current = state.project(id: item.id) else {
                     throw StoreError.input(.notFound(kind: .project, id: item.id.uuidString))
                 }
-                return state.alter(
-                    by: .updating(
-                        .project(
-                            try Self.restoring(field.field, from: old, into: current).redated(
-                                after: current.latestAlterDate))))
+                let restored = try Self.restoring(field.field, from: old, into: current)
+                if Project.sameFields(restored, current) {
+                    wasBack = true
+                    return state
+                }
+                return state.alter(by: .updating(.project(restored.redated(after: current.latestAlterDate))))
             }
         case .task:
             guard let projectID = item.projectID, let old = try reader.project(projectID)?.task(id: item.id) else {
@@ -95,17 +109,26 @@ extension Store {
                     throw StoreError.input(.notFound(kind: .project, id: projectID.uuidString))
                 }
                 guard let field = lost.field else {
+                    if project.task(id: item.id) != nil {
+                        wasBack = true
+                        return state
+                    }
                     let task = old.redated(after: max(old.alterDate ?? .distantPast, project.alterDate ?? .distantPast))
                     return state.alter(by: .updating(.project(project.alter(by: .adding(.task(task))))))
                 }
                 guard let current = project.task(id: item.id) else {
                     throw StoreError.input(.notFound(kind: .task, id: item.id.uuidString))
                 }
-                let task = try Self.restoring(field.field, from: old, into: current).redated(after: current.alterDate)
+                let restored = try Self.restoring(field.field, from: old, into: current)
+                if ProjectTask.sameFields(restored, current) {
+                    wasBack = true
+                    return state
+                }
+                let task = restored.redated(after: current.alterDate)
                 return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task))))))
             }
         }
-        return RestoredValue(lost: lost, label: item.label)
+        return RestoredValue(lost: lost, label: item.label, wasBack: wasBack)
     }
 
     /// `current` with the field named as a merge report names it ("text",

@@ -37,7 +37,7 @@ public struct TimeReport: Encodable, Sendable {
     /// The report of these projects at `now`, counting only the time between `since` and `until` when given.
     public init(_ projects: [Project], now: Date, since: Date? = nil, until: Date? = nil) {
         self.projects = projects.map { project in
-            let tasks = project.tasks.map {
+            let tasks = project.tasks.map(\.asReported).map {
                 TaskTime(
                     id: $0.id, title: $0.title, seconds: Int($0.recorded(until: now, since: since, before: until)),
                     running: $0.runningSlip != nil,
@@ -51,6 +51,10 @@ public struct TimeReport: Encodable, Sendable {
 }
 
 extension ProjectTask {
+    /// The task as its time is reported: a finished task records no time, so a slip a hand edit or another tool left
+    /// running on it stops at the finish.
+    public var asReported: ProjectTask { stoppingSlipAtFinish()?.task ?? self }
+
     /// Seconds recorded on the task; a running slip counts up to `now`.
     public func recorded(until now: Date) -> TimeInterval {
         timeSlips.reduce(0) { $0 + max(0, ($1.stop ?? now).timeIntervalSince($1.start)) }

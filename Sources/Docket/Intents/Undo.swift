@@ -1,4 +1,5 @@
 import DocketGit
+import DocketMerge
 import DocketModel
 import Foundation
 
@@ -9,7 +10,8 @@ public struct UndoEntry: Codable, Sendable {
     @MillisecondDate public var date: Date
     /// What made it, such as "docket done 3f2a" or "merge origin/main".
     public let action: String
-    /// Whether it was a merge: undoing one keeps the items the merge brought in.
+    /// Whether it was a merge of other machines' edits: `undo` passes over it, and `undo --merge` takes it
+    /// back, keeping the items it brought in.
     public let isMerge: Bool
     /// The touched items as they were.
     let before: AppState
@@ -17,6 +19,13 @@ public struct UndoEntry: Codable, Sendable {
     let after: AppState
     /// How many items a change too large to keep touched; nil for a kept change.
     public let tooLarge: Int?
+    /// For a merge: who made the edits it brought in, as their commits name them ("Desk <desk@example.org>").
+    public let by: [String]?
+    /// For a merge: the other side's version of the items whose edits lost to this machine's.
+    let theirs: AppState?
+    /// For a merge: what the other side lost to this machine's values ("<id> <field>"; "<id>" for an edit a
+    /// removal made here won over).
+    let lost: [String]?
 
     /// The items the change touched, for people: "todo 'Buy milk'".
     public var items: [String] {
@@ -31,15 +40,24 @@ public struct UndoEntry: Codable, Sendable {
         return labels
     }
 
-    private enum CodingKeys: String, CodingKey { case date, action, isMerge, before, after, tooLarge }
+    /// For a merge: whose edits it brought in, for people ("Desk <desk@example.org>", "Desk and Anna").
+    public var whose: String { LaterMerge.names(by ?? []) }
 
-    init(date: Date, action: String, isMerge: Bool, before: AppState, after: AppState, tooLarge: Int? = nil) {
+    private enum CodingKeys: String, CodingKey { case date, action, isMerge, before, after, tooLarge, by, theirs, lost }
+
+    init(
+        date: Date, action: String, isMerge: Bool, before: AppState, after: AppState, tooLarge: Int? = nil,
+        by: [String]? = nil, theirs: AppState? = nil, lost: [String]? = nil
+    ) {
         self.date = date
         self.action = action
         self.isMerge = isMerge
         self.before = before
         self.after = after
         self.tooLarge = tooLarge
+        self.by = by
+        self.theirs = theirs
+        self.lost = lost
     }
 
     /// The same change with its items left out: what stands in the journal for a change too large to keep.
@@ -48,7 +66,14 @@ public struct UndoEntry: Codable, Sendable {
             date: date, action: action, isMerge: isMerge, before: AppState(), after: AppState(),
             tooLarge: Set(
                 before.todos.map(\.id) + after.todos.map(\.id) + before.projects.map(\.id) + after.projects.map(\.id)
-            ).count)
+            ).count, by: by)
+    }
+
+    /// A merge as an undo of an earlier change weighs it.
+    var laterMerge: LaterMerge {
+        LaterMerge(
+            name: action, by: by ?? [], before: before, after: after, theirs: theirs ?? AppState(),
+            lost: Set(lost ?? []))
     }
 
 }
@@ -68,8 +93,11 @@ public struct UndoOutcome: Sendable {
     public let entry: UndoEntry
     /// How it was taken back.
     public let way: Way
-    /// What could not be put back, because it changed since.
+    /// What could not be put back, because it changed since (with whose edit, when a merge brought it).
     public let skipped: [String]
+    /// Fields given another machine's edit, which this change had won over in a later merge, instead of
+    /// their old value.
+    public let others: [String]
 }
 
 extension Store {
@@ -86,15 +114,23 @@ extension Store {
     /// Keeps the change from `before` to `after` (partial states of the items a command read) for undo,
     /// as the newest page of the journal; nil when there was nothing to keep. A change larger than
     /// `Store.maximumFileSize` (a merge of a whole store, say) stands in it without its items, so
-    /// `undo` says it cannot take it back rather than reaching past it.
+    /// `undo` says it cannot take it back rather than reaching past it. A merge also keeps whose edits it
+    /// brought in (`by`), and the other side's items and fields that lost to this machine's (`theirs`, `lost`).
     @discardableResult
-    func recordForUndo(action: String, isMerge: Bool = false, before: AppState, after: AppState) -> UndoJournal.Page? {
+    func recordForUndo(
+        action: String, isMerge: Bool = false, before: AppState, after: AppState, by: [String]? = nil,
+        theirs: AppState? = nil, lost: [String]? = nil
+    ) -> UndoJournal.Page? {
         let old = Dictionary(before.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let new = Dictionary(after.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        // NB: a merge whose other side lost values to this machine's is kept even where it changed nothing here:
+        // undoing this machine's earlier change gives those values back their place.
         let todos = Set(old.keys).union(new.keys).filter { old[$0] != new[$0] }
+            .union((theirs?.todos ?? []).map(\.id))
         let oldProjects = Dictionary(before.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let newProjects = Dictionary(after.projects.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let projects = Set(oldProjects.keys).union(newProjects.keys).filter { oldProjects[$0] != newProjects[$0] }
+            .union((theirs?.projects ?? []).map(\.id))
         guard !todos.isEmpty || !projects.isEmpty else { return nil }
         func part(_ state: AppState) -> AppState {
             AppState(
@@ -105,7 +141,8 @@ extension Store {
                 })
         }
         let entry = UndoEntry(
-            date: DocketClock.now, action: action, isMerge: isMerge, before: part(before), after: part(after))
+            date: DocketClock.now, action: action, isMerge: isMerge, before: part(before), after: part(after), by: by,
+            theirs: theirs, lost: lost)
         // NB: a journal that cannot be kept never stops the change that is being written.
         guard let journal = try? UndoJournal(self) else { return nil }
         try? journal.takeInOlderForm(strict: false)
@@ -117,30 +154,44 @@ extension Store {
         try? UndoJournal(self).remove(page)
     }
 
-    /// Takes back the last `count` changes this machine made through Docket,
-    /// newest first. A change not committed yet has its files put back; one
-    /// committed or synced is reversed by a new edit (see `AppState.reversing`).
+    /// Takes back the last `count` changes made through Docket on this machine,
+    /// newest first: the user's own, passing over the merges of other machines'
+    /// edits made since (they stay, to take back with `merges: true`), which
+    /// the undo leaves alone (see `AppState.reversing(before:after:keepingAdded:since:)`).
+    /// With `merges`, the last `count` merges instead, keeping the items they brought in.
+    /// A change not committed yet has its files put back; one committed or
+    /// synced is reversed by a new edit.
     @discardableResult
-    public func undo(_ count: Int = 1) throws -> [UndoOutcome] {
+    public func undo(_ count: Int = 1, merges: Bool = false) throws -> [UndoOutcome] {
         try withLockFinishingUpdate {
             let journal = try UndoJournal(self)
             try journal.takeInOlderForm(strict: true)
-            var pages = try journal.pages()
+            let pages = try journal.pages()
             guard !pages.isEmpty else { throw StoreError.input(.nothingToUndo) }
             var outcomes: [UndoOutcome] = []
-            for _ in 0..<count {
-                guard let page = pages.popLast() else { break }
-                outcomes.append(try undo(try journal.read(page)))
+            // The merges passed over, newest first: made after the changes still to undo.
+            var passed: [UndoEntry] = []
+            for page in pages.reversed() where outcomes.count < count {
+                let entry = try journal.read(page)
+                guard entry.isMerge == merges else {
+                    if entry.isMerge { passed.append(entry) }
+                    continue
+                }
+                outcomes.append(try undo(entry, since: passed.reversed().map(\.laterMerge)))
                 // NB: a docket killed before this line leaves the page; undoing it again finds its
                 // fields already put back and changes nothing.
                 journal.remove(page)
+            }
+            if outcomes.isEmpty {
+                guard let last = passed.first else { throw StoreError.input(.nothingMergedToUndo) }
+                throw StoreError.input(.nothingOwnToUndo(lastMerge: last.action, by: last.whose))
             }
             return outcomes
         }
     }
 
-    private func undo(_ entry: UndoEntry) throws -> UndoOutcome {
-        if entry.tooLarge != nil { return UndoOutcome(entry: entry, way: .notKept, skipped: []) }
+    private func undo(_ entry: UndoEntry, since merges: [LaterMerge]) throws -> UndoOutcome {
+        if entry.tooLarge != nil { return UndoOutcome(entry: entry, way: .notKept, skipped: [], others: []) }
         let todoIDs = Set(entry.before.todos.map(\.id) + entry.after.todos.map(\.id))
         let projectIDs = Set(entry.before.projects.map(\.id) + entry.after.projects.map(\.id))
         // The tombstones of the items and of their tasks: one the change wrote goes, one it cleared comes back.
@@ -157,11 +208,12 @@ extension Store {
                 projects: current.state.projects.filter { !projectIDs.contains($0.id) } + entry.before.projects,
                 removed: current.state.removed.filter { !gone.contains($0.id) } + entry.before.removed)
             try write(from: current, to: restored)
-            return UndoOutcome(entry: entry, way: .restoredFiles, skipped: [])
+            return UndoOutcome(entry: entry, way: .restoredFiles, skipped: [], others: [])
         }
-        let reversal = current.state.reversing(before: entry.before, after: entry.after, keepingAdded: entry.isMerge)
+        let reversal = current.state.reversing(
+            before: entry.before, after: entry.after, keepingAdded: entry.isMerge, since: merges)
         try write(from: current, to: reversal.state)
-        return UndoOutcome(entry: entry, way: .reversed, skipped: reversal.skipped)
+        return UndoOutcome(entry: entry, way: .reversed, skipped: reversal.skipped, others: reversal.others)
     }
 
     /// Whether HEAD holds the touched items as `after` has them (or the change is otherwise in a commit).
@@ -182,13 +234,32 @@ extension Store {
 
 extension Store {
     /// Keeps a merge for undo: the items it changed, as this machine had them
-    /// (`ours`) and as the merge left them.
-    func recordMergeForUndo(_ name: String, ours: ObjectID, merged: ObjectID) {
+    /// (`ours`) and as the merge left them; who made the edits it brought in
+    /// (the authors of `theirs`'s commits it took in); and, from its report,
+    /// the other side's edits that lost to this machine's, with those items as
+    /// `theirs` had them, so undoing an earlier change of this machine's can
+    /// give them back their place.
+    func recordMergeForUndo(_ name: String, ours: ObjectID, theirs: ObjectID, merged: ObjectID, report: MergeReport) {
+        // The other side's edits that lost to this machine's values, and their items.
+        var lost: [String] = []
+        var (lostTodos, lostProjects) = (Set<UUID>(), Set<UUID>())
+        for item in report.items {
+            let losing =
+                item.fields.filter { $0.from == .ours && $0.lost != nil }.map { "\(item.id.uuidString) \($0.field)" }
+                + (item.removal.map { $0.outcome == .removalWon && $0.removedOn == .ours } == true
+                    ? [item.id.uuidString] : [])
+            guard !losing.isEmpty else { continue }
+            lost += losing
+            switch item.kind {
+            case .todo: lostTodos.insert(item.id)
+            case .project: lostProjects.insert(item.id)
+            case .task: if let project = item.projectID { lostProjects.insert(project) }
+            }
+        }
         guard
             let changed = try? git.changedPaths(from: try git.tree(ofCommit: ours), to: try git.tree(ofCommit: merged))
         else { return }
-        var todos = Set<UUID>()
-        var projects = Set<UUID>()
+        var (todos, projects) = (lostTodos, lostProjects)
         for path in changed {
             switch StoreLayout.item(at: path.path) {
             case let .todo(id): todos.insert(id)
@@ -199,12 +270,25 @@ extension Store {
             case .format, .other: continue
             }
         }
-        func state(at commit: ObjectID) -> AppState? {
+        func state(at commit: ObjectID, todos: Set<UUID>, projects: Set<UUID>) -> AppState? {
             guard var reader = try? StoreReader(CommitSource(git: git, commit: commit)) else { return nil }
             return try? reader.items(
                 todos: todos, projects: projects, tombstones: todos.union(projects), allProjectHeaders: false)
         }
-        guard let before = state(at: ours), let after = state(at: merged) else { return }
-        recordForUndo(action: "merge \(name)", isMerge: true, before: before, after: after)
+        guard let before = state(at: ours, todos: todos, projects: projects),
+            let after = state(at: merged, todos: todos, projects: projects)
+        else { return }
+        var by: [String] = []
+        // NB: at most 1,000 commits are asked who made them: a merge of a long history names its latest authors.
+        for commit in (try? git.commits(from: theirs, excluding: [ours], limit: 1_000)) ?? [] {
+            guard let info = try? git.commitInfo(commit) else { continue }
+            let who = "\(info.authorName) <\(info.authorEmail)>"
+            if !by.contains(who) { by.append(who) }
+        }
+        let other = lost.isEmpty ? nil : state(at: theirs, todos: lostTodos, projects: lostProjects)
+        recordForUndo(
+            action: "merge \(name)", isMerge: true, before: before, after: after, by: by, theirs: other,
+            lost: lost.isEmpty ? nil : lost)
     }
+
 }

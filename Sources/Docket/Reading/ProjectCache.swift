@@ -24,7 +24,7 @@ final class ProjectCache: ItemSource {
     }
 
     static let format = CacheFormat(
-        magic: Array("DKPC".utf8), version: 1,
+        magic: Array("DKPC".utf8), version: 2,
         schema: [
             Project.fields.map(\.key), ProjectTask.fields.map(\.key), TimeSlip.fields.map(\.key),
             Note.fields.map(\.key),

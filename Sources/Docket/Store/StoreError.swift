@@ -66,12 +66,19 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     case unknownMerge(String)
     /// More than one merge commit has an id starting with the one given.
     case ambiguousMerge(prefix: String, candidates: [String])
-    /// The id given starts both a todo's id and a task's.
-    case todoOrTask(prefix: String, todo: String, task: String)
+    /// No todo and no task has an id starting with the one given.
+    case noItem(id: String)
+    /// The id given starts ids of todos and of tasks (short ids, as lists show them).
+    case todoOrTask(prefix: String, todos: [String], tasks: [String])
     /// A lost value of a field this docket does not know how to put back.
     case cannotRestore(field: String)
     /// `undo` found no change of this machine's to take back.
     case nothingToUndo
+    /// `undo` found no change of the user's own to take back, only merges: the last one's name and whose edits it
+    /// brought in.
+    case nothingOwnToUndo(lastMerge: String, by: String)
+    /// `undo --merge` found no merge to take back.
+    case nothingMergedToUndo
     /// `merges restore` was given a number the merge does not have.
     case noLostValue(merge: String, number: Int, count: Int)
     /// The folder a calendar sync was given is missing or not a folder.
@@ -114,10 +121,17 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
             "no merge in the history has the id \(commit); 'docket merges' lists the merges with their ids"
         case let .ambiguousMerge(prefix, candidates):
             "the id \(prefix) matches \(candidates.count) merges: \(candidates.joined(separator: ", ")); give more of the id"
-        case let .todoOrTask(prefix, todo, task):
-            "the id \(prefix) matches todo \(todo) and task \(task); give more of the id"
+        case let .noItem(id):
+            "no todo or task has the id \(id); 'docket list --all' shows the todos with their ids, 'docket project show <project>' a project's tasks"
+        case let .todoOrTask(prefix, todos, tasks):
+            "the id \(prefix) matches \(todos.count == 1 ? "todo" : "todos") \(todos.joined(separator: ", ")) and \(tasks.count == 1 ? "task" : "tasks") \(tasks.joined(separator: ", ")); give more of the id"
         case let .cannotRestore(field):
             "this docket cannot put back a lost value of '\(field)'; 'docket merges --json' shows the value, to set by hand"
+        case let .nothingOwnToUndo(lastMerge, by):
+            "there is no change of yours to undo: the changes kept on this machine are merges (the last, \(lastMerge), "
+                + "brought in changes by \(by)); 'docket undo --merge' takes a merge back"
+        case .nothingMergedToUndo:
+            "there is no merge to undo: no merge made on this machine is kept ('docket undo' takes back your own changes)"
         case .nothingToUndo:
             "there is nothing to undo: no change made through docket on this machine is kept ('docket undo --list' shows what is)"
         case let .noLostValue(merge, number, count):

@@ -69,6 +69,7 @@ struct StoreGit {
     }
     func parents(of commit: ObjectID) throws -> [ObjectID] { try reading { try repository.commitInfo(commit).parents } }
     func date(of commit: ObjectID) throws -> Date { try reading { try repository.commitInfo(commit).date } }
+    func commitInfo(_ commit: ObjectID) throws -> CommitInfo { try reading { try repository.commitInfo(commit) } }
 
     // MARK: Working tree and index
 
@@ -154,6 +155,8 @@ struct StoreGit {
     func setConfig(_ name: String, to value: String) throws {
         try writing { try repository.setConfig(name, to: value) }
     }
+    func configuredBranches() throws -> Set<String> { try reading { try repository.configuredBranches() } }
+    func removeBranchConfig(_ name: String) throws { try writing { try repository.removeBranchConfig(name) } }
 
     // MARK: Remotes
 

@@ -23,6 +23,14 @@ extension Store {
         }
     }
 
+    /// The monitor's folder when the monitor is on, read from git's configuration afresh (another process may have
+    /// turned it on or off since the store was opened); nil when it is off.
+    func monitorFolderIfOn() throws -> String? {
+        let repository = try git.repository
+        useChangeMonitor(repository)
+        return repository.monitorsChanges ? monitorHome : nil
+    }
+
     /// Turns the monitor on or off in the store's configuration (it is started or stopped separately).
     public func setMonitor(on: Bool) throws {
         try StoreError.gate(writing: true) { try git.repository.setConfig("docket.monitor", to: on ? "true" : "false") }

@@ -46,10 +46,24 @@ extension Store {
     /// times) when another machine pushed in between.
     /// `onCommit` hears of the commit of local changes as soon as it is made,
     /// so a pull or push that fails afterwards cannot hide it.
+    /// How it ended is noted for `lastSync()`.
     @discardableResult
     public func sync(
         remote: String? = nil, attempts: Int = 5, options: TransferOptions = .fromEnvironment(),
         onCommit: (CommitOutcome) -> Void = { _ in }
+    ) throws -> SyncOutcome {
+        do {
+            let outcome = try syncOnce(remote: remote, attempts: attempts, options: options, onCommit: onCommit)
+            noteSync(remote: outcome.remote, failure: nil)
+            return outcome
+        } catch {
+            noteSync(remote: remote, failure: error)
+            throw error
+        }
+    }
+
+    private func syncOnce(
+        remote: String?, attempts: Int, options: TransferOptions, onCommit: (CommitOutcome) -> Void
     ) throws -> SyncOutcome {
         let name = try remoteName(remote)
         return try withLock {
@@ -144,7 +158,7 @@ extension Store {
         }
         Fault.point("after-merge-commit")
         try moveBranch(to: commit, from: ours, message: "docket: pull (merge)", contents: contents)
-        recordMergeForUndo("\(remote)/\(short)", ours: ours, merged: commit)
+        recordMergeForUndo("\(remote)/\(short)", ours: ours, theirs: theirs, merged: commit, report: report)
         runPostMerge()
         return .merged(commit: commit.description, report: report)
     }

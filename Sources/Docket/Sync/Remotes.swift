@@ -6,7 +6,6 @@ extension Store {
     /// The configured remotes.
     public func remotes() throws -> [RemoteInfo] { try git.remotes() }
 
-    /// Adds a remote.
     /// Adds a remote. When it answers, the branch the store follows there is
     /// chosen now (`followed`); when it does not, `unreachable` says why and
     /// the remote is kept, for the first sync to try again.
@@ -58,12 +57,12 @@ extension Store {
     }
 
     /// Makes an empty bare repository at `folder` (`git init --bare` on main),
-    /// for stores to clone and sync through; returns its path, to give `clone`.
+    /// for stores to clone and sync through; returns the folder, to give `clone` or `addRemote`.
     @discardableResult
-    public static func createRemote(at folder: URL) throws -> String {
-        let path = folder.standardizedFileURL.path
-        _ = try StoreError.gate(writing: true) { try Repository.createBare(at: path) }
-        return path
+    public static func createRemote(at folder: URL) throws -> URL {
+        let folder = folder.standardizedFileURL
+        _ = try StoreError.gate(writing: true) { try Repository.createBare(at: folder.path) }
+        return folder
     }
 
     /// The file that marks a clone whose checkout has begun and not ended: it holds the cloning process's id.
@@ -109,12 +108,47 @@ extension Store {
         try? FileManager.default.removeItem(atPath: marker)
     }
 
+    /// Takes out the `[branch "…"]` sections of branches a new clone neither has nor is on. libgit2 sets one
+    /// up for the branch the remote's HEAD names, or for its own default (`master`) when the remote has none
+    /// yet, even when the remote lacks that branch and the store takes another: the clone's configuration
+    /// would name a branch that does not exist.
+    static func dropStaleBranchConfig(_ git: StoreGit) throws {
+        let head = try git.headBranch().map { String($0.dropFirst("refs/heads/".count)) }
+        let branches = Set(
+            try git.references(startingWith: "refs/heads/").keys.map { String($0.dropFirst("refs/heads/".count)) })
+        for name in try git.configuredBranches() where name != head && !branches.contains(name) {
+            try git.removeBranchConfig(name)
+        }
+    }
+
+    /// Adds a remote at `url`: a folder (a file URL) or a remote's address (`https:`, `ssh:`, `git:`); see
+    /// `addRemote(_:url:options:)` for the String form, which also takes scp-like `host:path` addresses.
+    @discardableResult
+    public func addRemote(_ name: String, url: URL, options: TransferOptions = .fromEnvironment()) throws
+        -> AddedRemote
+    {
+        try addRemote(name, url: Store.address(of: url), options: options)
+    }
+
+    /// What git is given for `url`: a folder's path, else the URL as written.
+    static func address(of url: URL) -> String {
+        url.isFileURL ? url.standardizedFileURL.path : url.absoluteString
+    }
+
     /// Refuses an address that would keep a secret in the repository's files, or that another program could misread.
     static func refuseUnsafe(_ url: String) throws {
         if RemoteURL.hasUserInfo(url) { throw StoreError.input(.passwordInURL(shown: RemoteURL.redacted(url))) }
         if let reason = RemoteURL.refusal(url) {
             throw StoreError.input(.unsafeURL(shown: RemoteURL.redacted(url), reason: reason))
         }
+    }
+
+    /// Clones the store at `url` (a folder, as a file URL, or a remote's address) into `folder`
+    /// (`clone(url:into:options:)` with git's address for it).
+    public static func clone(url: URL, into folder: URL, options: TransferOptions = .fromEnvironment()) throws
+        -> Store
+    {
+        try clone(url: address(of: url), into: folder, options: options)
     }
 
     /// Clones the store at `url` into `folder`; an empty remote becomes a new store there.
@@ -165,12 +199,14 @@ extension Store {
                 guard let (name, commit) = chosen else {
                     // An empty remote: start the store here, as 'docket init' would.
                     try git.setHead("refs/heads/\(Repository.defaultBranchName())")
+                    try dropStaleBranchConfig(git)
                     return try create(at: folder)
                 }
                 try git.setReference("refs/heads/\(name)", to: commit, message: "docket: clone")
                 try git.setHead("refs/heads/\(name)")
                 try git.setConfig("branch.\(name).remote", to: "origin")
                 try git.setConfig("branch.\(name).merge", to: "refs/heads/\(name)")
+                try dropStaleBranchConfig(git)
             }
             // Nothing is checked out until what came is known to be good.
             let head = try git.head()!

@@ -1,4 +1,10 @@
 import CGit2
+import DocketSystem
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Repository {
     /// A configuration value (repository, then user, then system); nil when unset.
@@ -43,5 +49,95 @@ extension Repository {
         try check(git_repository_config(&config, pointer), "git_repository_config")
         defer { git_config_free(config) }
         try check(git_config_set_string(config, name, value), "git_config_set_string")
+    }
+
+    /// The branches the repository's own configuration (`.git/config`) has values for, as `[branch "<name>"]`.
+    public func configuredBranches() throws -> Set<String> {
+        Set(try localBranchEntries().map(\.branch))
+    }
+
+    /// Takes `[branch "<name>"]` out of the repository's own configuration, as `git config --remove-section`
+    /// does: its values through libgit2, then the header libgit2 leaves behind (it removes values, never a
+    /// section), under git's lock as git would take it; the empty header stays while someone holds that lock.
+    public func removeBranchConfig(_ name: String) throws {
+        var config: OpaquePointer?
+        try check(git_repository_config(&config, pointer), "git_repository_config")
+        defer { git_config_free(config) }
+        var local: OpaquePointer?
+        try check(git_config_open_level(&local, config, GIT_CONFIG_LEVEL_LOCAL), "git_config_open_level")
+        defer { git_config_free(local) }
+        for entry in try localBranchEntries() where entry.branch == name {
+            try check(git_config_delete_multivar(local, entry.key, ".*"), "git_config_delete_multivar")
+        }
+        try dropEmptyHeader(of: name, in: commonDir + "config")
+    }
+
+    /// Each value of the own configuration under `branch.`: its key, and the branch it is for.
+    private func localBranchEntries() throws -> [(key: String, branch: String)] {
+        var config: OpaquePointer?
+        try check(git_repository_config_snapshot(&config, pointer), "git_repository_config_snapshot")
+        defer { git_config_free(config) }
+        var local: OpaquePointer?
+        try check(git_config_open_level(&local, config, GIT_CONFIG_LEVEL_LOCAL), "git_config_open_level")
+        defer { git_config_free(local) }
+        var iterator: OpaquePointer?
+        try check(git_config_iterator_glob_new(&iterator, local, "^branch\\."), "git_config_iterator_glob_new")
+        defer { git_config_iterator_free(iterator) }
+        var entries: [(String, String)] = []
+        var entry: UnsafeMutablePointer<git_config_entry>?
+        while git_config_next(&entry, iterator) == 0, let entry {
+            // "branch.<name>.<variable>": a branch's name may hold dots, a variable's may not.
+            let key = String(cString: entry.pointee.name)
+            let rest = key.dropFirst("branch.".count)
+            if let dot = rest.lastIndex(of: ".") { entries.append((key, String(rest[..<dot]))) }
+        }
+        return entries
+    }
+
+    /// Removes the header line `[branch "<name>"]` from the configuration file at `path` where no value
+    /// follows it before the next section, writing the file under `config.lock` as git does.
+    private func dropEmptyHeader(of name: String, in path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else { return }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let quoted =
+            "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        func isHeader(_ line: Substring) -> Bool {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard text.hasPrefix("["), text.hasSuffix("]") else { return false }
+            let inside = text.dropFirst().dropLast().trimmingCharacters(in: .whitespaces)
+            guard inside.lowercased().hasPrefix("branch"), let space = inside.firstIndex(where: \.isWhitespace) else {
+                return false
+            }
+            return inside[..<space].lowercased() == "branch"
+                && inside[space...].trimmingCharacters(in: .whitespaces) == quoted
+        }
+        func isValue(_ line: Substring) -> Bool {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            return !text.isEmpty && !text.hasPrefix("#") && !text.hasPrefix(";")
+        }
+        var kept: [Substring] = []
+        for (index, line) in lines.enumerated() {
+            if isHeader(line) {
+                let next = lines[(index + 1)...].first { isValue($0) }
+                if next == nil || next!.trimmingCharacters(in: .whitespaces).hasPrefix("[") { continue }
+            }
+            kept.append(line)
+        }
+        guard kept.count < lines.count else { return }
+        let lock = path + ".lock"
+        let fd = Glibc.open(lock, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return }
+        var placed = false
+        defer { if !placed { unlink(lock) } }
+        let text = Data(kept.joined(separator: "\n").utf8)
+        do {
+            try text.withUnsafeBytes { try writeAll(fd, $0, path: lock) }
+            close(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        try systemCall("rename", path: path) { rename(lock, path) }
+        placed = true
     }
 }

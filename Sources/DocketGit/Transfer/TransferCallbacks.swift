@@ -29,6 +29,8 @@ final class TransferContext {
     private var partialLine = ""
     private var warned = Set<String>()
     private var proxyURL: UnsafeMutablePointer<CChar>?
+    /// Whether this transfer uses the process's trusted certificates (an http one), until it ends.
+    private var holdsCertificates = false
     let progress: ProgressThrottle
 
     init(options: TransferOptions, url: String, folder: String? = nil) {
@@ -42,17 +44,18 @@ final class TransferContext {
         // Only https needs the certificates (http may redirect there).
         if url.lowercased().hasPrefix("http") {
             _ = LibGit2Runtime.started
-            if settings.caFile != nil || settings.caPath != nil {
-                docket_git_forget_certificates()
-                _ = docket_git_set_ssl_cert_locations(settings.caFile?.path, settings.caPath)
-            } else {
-                _ = docket_git_load_certificates()
-            }
+            let custom = settings.caFile != nil || settings.caPath != nil
+            TrustedCertificates.shared.enter(
+                custom ? TrustedCertificates.Locations(file: settings.caFile?.path, folder: settings.caPath) : nil)
+            holdsCertificates = true
         }
         if let proxy = settings.proxy { proxyURL = strdup(proxy.url) }
     }
 
-    deinit { free(proxyURL) }
+    deinit {
+        free(proxyURL)
+        if holdsCertificates { TrustedCertificates.shared.leave() }
+    }
 
     var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
     static func from(_ payload: UnsafeMutableRawPointer?) -> TransferContext {

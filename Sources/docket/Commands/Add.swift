@@ -11,13 +11,15 @@ struct Add: ParsableCommand {
 
             --every makes it repeat: day, weekday, week, month, year, or a number of them ("2 weeks"). \
             Completing it makes the next one, due one interval after this one's due date \
-            (or, with --from completion, after the day it was done).
+            (or, with --from completion, after the day it was done); a day stays a day, \
+            and a time keeps its time of day.
 
             --wait hides it from the day's view and the lists until a date; --scheduled says when you plan to \
             start it; --depends makes it blocked until the todos or tasks it names are done.
 
             Examples:
               docket add "Buy milk" --due tomorrow --priority high
+              docket add Call mom --due tomorrow 9am
               docket add Water plants +home --every week --due saturday
               docket add Paint the fence --wait friday --depends 3f2a,9c1e
             """)
@@ -27,9 +29,43 @@ struct Add: ParsableCommand {
         parsing: .allUnrecognized,
         help: ArgumentHelp("What is to be done; words starting with + are tags.", valueName: "text"))
     var words: [String] = []
+    @OptionGroup var options: NewItemOptions
+
+    var parts: (text: String, tags: [String]) {
+        get throws { try TagWords.split(words, what: "the text of a todo", command: Add.self) }
+    }
+
+    func validate() throws { _ = try parts }
+
+    func run() throws {
+        let (text, tags) = try parts
+        var todo = TodoItem(text: text)
+        var changes: [TodoItem.Change] = []
+        if let due = options.due?.due { changes.append(.dueDate(to: due)) }
+        if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
+        if let priority = options.priority?.priority { changes.append(.priority(priority)) }
+        if let recurrence = options.recurrence(series: todo.id) { changes.append(.recurrence(recurrence)) }
+        if let date = options.wait?.due.date { changes.append(.wait(date)) }
+        if let date = options.scheduled?.due.date { changes.append(.scheduled(date)) }
+        let store = try self.store.open()
+        let dependencies = try DependencyWords.ids(options.depends, store: store)
+        if !dependencies.isEmpty {
+            try store.checkDependencies(of: todo.id, on: dependencies)
+            changes.append(.depending(add: dependencies, remove: []))
+        }
+        todo = todo.alter(changes)
+        try store.addTodo(todo)
+        print(Output.short(todo.id))
+    }
+}
+
+/// What a new todo or task can be given as it is added (`docket add`, `docket task add`): a due date, a priority, and
+/// how it repeats. Its +tags come from its words (`TagWords`).
+struct NewItemOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("When it is due: \(DateInput.forms); none for no date.", valueName: "date"),
+        help: ArgumentHelp(
+            "When it is due: \(DateInput.forms); several words need no quotes; none for no date.", valueName: "date"),
         transform: DueInput.parse)
     var due: DueInput?
     @Option(
@@ -62,34 +98,13 @@ struct Add: ParsableCommand {
             "The todos or tasks it depends on: ids or unique prefixes, comma-separated.", valueName: "id[,id]"))
     var depends: [String] = []
 
-    var parts: (text: String, tags: [String]) {
-        get throws { try TagWords.split(words, what: "the text of a todo", command: Add.self) }
-    }
-
     func validate() throws {
-        _ = try parts
         if from != nil && every == nil { throw ValidationError("--from goes with --every: say how often it repeats") }
     }
 
-    func run() throws {
-        let (text, tags) = try parts
-        var todo = TodoItem(text: text)
-        var changes: [TodoItem.Change] = []
-        if let date = due?.date { changes.append(.due(date)) }
-        if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
-        if let priority = priority?.priority { changes.append(.priority(priority)) }
-        if let every { changes.append(.recurrence(Recurrence(every: every, from: from ?? .due, series: todo.id))) }
-        if let date = wait?.date { changes.append(.wait(date)) }
-        if let date = scheduled?.date { changes.append(.scheduled(date)) }
-        let store = try self.store.open()
-        let dependencies = try DependencyWords.ids(depends, store: store)
-        if !dependencies.isEmpty {
-            try store.checkDependencies(of: todo.id, on: dependencies)
-            changes.append(.depending(add: dependencies, remove: []))
-        }
-        todo = todo.alter(changes)
-        try store.addTodo(todo)
-        print(Output.short(todo.id))
+    /// How the new item repeats, as the first of the series `series` (the new item's id); nil without --every.
+    func recurrence(series: UUID) -> Recurrence? {
+        every.map { Recurrence(every: $0, from: from ?? .due, series: series) }
     }
 }
 

@@ -9,9 +9,11 @@ struct Autosync: ParsableCommand {
         abstract: "Run 'docket sync --watch' for this store by itself: as a systemd user service, else from cron.",
         discussion: """
             install sets it up and starts it; remove stops it and takes it out; status (the default) says \
-            what is set up and whether a watcher runs. A systemd user service is used when \
-            'systemctl --user' reaches a user manager, else a crontab line that starts the watcher \
-            every 5 minutes unless one runs (it logs to .git/docket/autosync.log in the store).
+            what is set up, whether a watcher runs, when this machine last synced the store, and the \
+            last failure if one came after. A systemd user service is used when 'systemctl --user' \
+            reaches a user manager, else a crontab line that starts the watcher every 5 minutes unless \
+            one runs (it logs to .git/docket/autosync.log in the store). Where neither would run it (no \
+            user manager answers and no cron daemon runs), install sets up nothing and says what to start.
 
             Examples:
               docket autosync install
@@ -39,7 +41,16 @@ struct Autosync: ParsableCommand {
             try plan.refuseUncarriable()
             switch try way.chosen() {
             case .systemd: try plan.installService(printing: way.print)
-            case .cron: try plan.installCronLine(printing: way.print)
+            case .cron:
+                if way.print { return try plan.installCronLine(printing: true) }
+                let cron = AutosyncSchedulers.cron
+                if cron == .notRunning { throw way.noCronDaemon }
+                try plan.installCronLine(printing: false)
+                if case let .unknown(why) = cron {
+                    Output.warning(
+                        "docket could not tell whether a cron daemon runs (\(why)); the line runs only while one does "
+                            + "(\(AutosyncSchedulers.startCron) starts one)")
+                }
             }
         }
     }
@@ -103,6 +114,17 @@ struct Autosync: ParsableCommand {
             } else {
                 print("No watcher runs now.")
             }
+            let last = store.lastSync()
+            if let succeeded = last.succeeded {
+                print(
+                    "Last synced \(DateInput.show(succeeded))"
+                        + (last.remote.map { " with \(Output.safe($0))" } ?? "") + ".")
+            } else {
+                print("Not synced from this machine yet.")
+            }
+            if let failing = last.failingSince {
+                print("The last sync, \(DateInput.show(failing.date)), failed: \(Output.safeLines(failing.reason))")
+            }
         }
     }
 }
@@ -119,16 +141,36 @@ struct AutosyncWay: ParsableArguments {
     func chosen() throws -> Way {
         if systemd && cron { throw ValidationError("choose --systemd or --cron, not both") }
         if cron { return .cron }
-        let reachable = AutosyncPlan.systemdReachable
+        let reachable = AutosyncSchedulers.userManagerAnswers
         if systemd {
             if !reachable && !print {
                 throw ShownError(
                     message: "systemd's user manager cannot be reached here ('systemctl --user' fails); "
+                        + (AutosyncSchedulers.systemdRunsMachine ? "'loginctl enable-linger' starts yours; or " : "")
                         + "use --cron, or --print to see the unit")
             }
             return .systemd
         }
         return reachable ? .systemd : .cron
+    }
+
+    /// Why nothing was set up where cron was to run the watcher and no cron daemon runs, and what to start.
+    var noCronDaemon: ShownError {
+        let start =
+            AutosyncSchedulers.hasCrontab
+            ? "Start cron ('\(AutosyncSchedulers.startCron)')"
+            : "Install and start cron ('sudo apt-get install cron', then '\(AutosyncSchedulers.startCron)')"
+        if cron {
+            return ShownError(
+                message: "no cron daemon runs here, so a crontab line would never run; nothing was set up. "
+                    + "\(start), then run 'docket autosync install --cron' again")
+        }
+        let linger = AutosyncSchedulers.systemdRunsMachine
+        return ShownError(
+            message: "nothing here would run autosync: systemd's user manager does not answer ('systemctl --user' "
+                + "fails) and no cron daemon runs; nothing was set up. \(start)"
+                + (linger ? " or your systemd user manager ('loginctl enable-linger')" : "")
+                + ", then run 'docket autosync install' again; or run 'docket sync --watch' yourself")
     }
 }
 
@@ -228,10 +270,6 @@ struct AutosyncPlan {
         return "*/5 * * * * " + quoted.joined(separator: " ") + " >/dev/null 2>&1 " + marker
     }
 
-    static var systemdReachable: Bool {
-        (try? Spawn.run(["systemctl", "--user", "show-environment"]))?.status == 0
-    }
-
     func installService(printing: Bool) throws {
         if printing {
             print("# \(unitPath)")
@@ -298,8 +336,7 @@ struct AutosyncPlan {
         do {
             outcome = try Spawn.run(["crontab", "-l"], captureErrors: true)
         } catch {
-            throw ShownError(
-                message: "there is no 'crontab' program here; install cron (apt-get install cron), or use --systemd")
+            throw ShownError(message: "there is no 'crontab' program here; install cron ('sudo apt-get install cron')")
         }
         if outcome.status == 0 { return outcome.text }
         if outcome.errorText.contains("no crontab") { return "" }

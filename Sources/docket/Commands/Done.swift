@@ -4,23 +4,28 @@ import Docket
 struct Done: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "done",
-        abstract: "Mark todos done.",
-        discussion: "Example: docket done 3f2a 9b1c")
+        abstract: "Mark todos done and tasks finished.",
+        discussion: """
+            Takes any id the day's view or a list shows, todo or task. \
+            A finished task's running time slip stops; a repeating one makes its next instance.
+
+            Example: docket done 3f2a 9b1c
+            """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todos' ids or unique prefixes.", completion: Completions.openTodos) var ids: [String]
+    @Argument(help: "The todos' or tasks' ids or unique prefixes.", completion: Completions.openItems) var ids: [String]
 
-    func validate() throws { if ids.isEmpty { throw ValidationError("give at least one todo id") } }
+    func validate() throws { if ids.isEmpty { throw ValidationError("give at least one todo or task id") } }
 
     func run() throws {
         let store = try store.open()
-        let (changed, next) = try store.completeTodos(try ids.map(store.todoID))
-        for todo in changed {
-            print("\(todo.before == todo.after ? "Already done" : "Done"): \(todo.after.shownText)")
+        let (changed, next) = try store.completeEntries(try ids.map(store.entryRef))
+        for entry in changed {
+            print("\(entry.before == entry.after ? "Already done" : "Done"): \(entry.after.shownText)")
         }
-        for todo in next {
+        for entry in next {
             print(
-                "Next: \(Output.short(todo.id))  \(todo.shownText)\(todo.dueDate.map { ", due \(DateInput.show($0))" } ?? "")"
+                "Next: \(Output.short(entry.id))  \(entry.shownText)\(entry.due == .unknown ? "" : ", due \(DateInput.show(entry.due))")"
             )
         }
     }
@@ -29,24 +34,28 @@ struct Done: ParsableCommand {
 struct Reopen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reopen",
-        abstract: "Mark done todos open again.",
-        discussion: "Example: docket reopen 3f2a")
+        abstract: "Mark done todos open again, and finished tasks unfinished.",
+        discussion: """
+            A reopened task is in progress again if time was recorded on it, else unfinished.
+
+            Example: docket reopen 3f2a
+            """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todos' ids or unique prefixes.", completion: Completions.doneTodos) var ids: [String]
+    @Argument(help: "The todos' or tasks' ids or unique prefixes.", completion: Completions.doneItems) var ids: [String]
 
-    func validate() throws { if ids.isEmpty { throw ValidationError("give at least one todo id") } }
+    func validate() throws { if ids.isEmpty { throw ValidationError("give at least one todo or task id") } }
 
     func run() throws {
-        try setCompleted(false, ids: ids, store: try store.open())
-    }
-}
-
-func setCompleted(_ completed: Bool, ids: [String], store: Store) throws {
-    let changed = try store.updateTodos(try ids.map(store.todoID)) { $0.alter(.completed(completed)) }
-    for todo in changed {
-        print(
-            "\(todo.before == todo.after ? (completed ? "Already done" : "Already open") : (completed ? "Done" : "Reopened")): \(todo.after.shownText)"
-        )
+        let store = try store.open()
+        let changed = try store.changeEntries(
+            try ids.map(store.entryRef), todo: { $0.alter(.completed(false)) },
+            task: { task in
+                guard task.state == .finished else { return task }
+                return task.alter(by: .setting(.state(to: task.timeSlips.isEmpty ? .unfinished : .inProgress)))
+            })
+        for entry in changed {
+            print("\(entry.before == entry.after ? "Already open" : "Reopened"): \(entry.after.shownText)")
+        }
     }
 }

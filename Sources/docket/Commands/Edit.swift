@@ -6,25 +6,26 @@ import Foundation
 struct Edit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
-        abstract: "Change a todo's text, or, with no text, edit all it holds in $VISUAL or $EDITOR.",
+        abstract:
+            "Change a todo's text or a task's title, or, with no text, edit all it holds in $VISUAL or $EDITOR.",
         discussion: "Example: docket edit 3f2a Buy oat milk")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
     @Argument(
         parsing: .allUnrecognized,
         help: ArgumentHelp("The new text (quotes optional); none to open an editor.", valueName: "text"))
     var words: [String] = []
 
-    var text: String? { get throws { words.isEmpty ? nil : try TextWords.join(words, what: "the text of a todo") } }
+    var text: String? { get throws { words.isEmpty ? nil : try TextWords.join(words, what: "the text") } }
 
     func validate() throws { _ = try text }
 
     func run() throws {
         let store = try self.store.open()
-        let todoID = try store.todoID(id)
-        guard let text = try text else { return try editInEditor(todoID, store: store) }
-        try store.updateTodo(todoID) { $0.alter(.text(text)) }
+        let ref = try store.entryRef(id)
+        guard let text = try text else { return try editInEditor(ref, store: store) }
+        try store.changeEntry(ref, todo: { $0.alter(.text(text)) }, task: { $0.alter(by: .setting(.title(to: text))) })
         print("Edited: \(Output.safe(text))")
     }
 }
@@ -32,39 +33,49 @@ struct Edit: ParsableCommand {
 struct Due: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "due",
-        abstract: "Set or clear a todo's due date.",
-        discussion: "Dates: \(DateInput.forms); 'none' clears the date.\n\nExample: docket due 3f2a friday")
+        abstract: "Set or clear a todo's or task's due date.",
+        discussion: """
+            Dates: \(DateInput.forms); 'none' clears the date. Quotes are optional.
+
+            Examples:
+              docket due 3f2a friday
+              docket due 3f2a tomorrow 9am
+            """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
     @OptionGroup var due: DueWords
 
     func run() throws {
         let store = try self.store.open()
-        let date = try due.date
-        let changed = try store.updateTodo(try store.todoID(id)) { $0.alter(.due(date)) }
-        print("\(changed.after.shownText): \(date.map { DateInput.relative($0) } ?? "no due date")")
+        let due = try due.due
+        let changed = try store.changeEntry(
+            try store.entryRef(id), todo: { $0.alter(.dueDate(to: due)) },
+            task: { $0.alter(by: .setting(.dueDate(to: due))) })
+        print("\(changed.after.shownText): \(DateInput.relative(due, done: changed.after.isDone))")
     }
 }
 
 struct Remove: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
-        abstract: "Remove a todo (its removal is recorded, so a sync can weigh it against edits elsewhere).",
+        abstract:
+            "Remove a todo or task (its removal is recorded, so a sync can weigh it against edits elsewhere).",
         discussion: "Example: docket rm 3f2a")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.allItems) var id: String
 
     func run() throws {
         let store = try self.store.open()
-        print("Removed: \(try store.removeTodo(try store.todoID(id)).shownText)")
+        print("Removed: \(try store.removeEntry(try store.entryRef(id)).shownText)")
     }
 }
 
-/// A todo as a plain form for an editor: every field a command sets, one per line (`text:`, `due:`, `wait:`,
-/// `scheduled:`, `tags:`, `priority:`, `repeat:`, `depends:`), then its notes, one per `- ` line. Read back, a line
-/// that is missing leaves its field as it is (a form kept by an older docket has only `text:` and `due:`).
+/// A todo or task as a plain form for an editor: every field a command sets, one per line (`text:` (a task's title),
+/// `due:`, `wait:`, `scheduled:`, `tags:`, `priority:`, `repeat:`, `depends:`), then its notes, one per `- ` line.
+/// Read back, a line that is missing leaves its field as it is (a form kept by an older docket has only `text:` and
+/// `due:`).
 struct TodoForm: Equatable {
     var text: String
     var due: String
@@ -94,13 +105,13 @@ struct TodoForm: Equatable {
         self.notes = notes
     }
 
-    init(_ todo: TodoItem) {
+    init(_ entry: Entry) {
         self.init(
-            text: todo.text, due: Self.date(todo.dueDate), wait: Self.date(todo.waitDate),
-            scheduled: Self.date(todo.scheduledDate), tags: todo.tags.map { "+" + $0 }.joined(separator: " "),
-            priority: todo.priority?.rawValue ?? "none",
-            repeats: todo.recurrence.map { "\($0.every) from \($0.from.rawValue)" } ?? "none",
-            depends: todo.dependencies.map(Output.short).joined(separator: " "), notes: todo.notes.map(\.text))
+            text: entry.text, due: DateInput.show(entry.due), wait: Self.date(entry.waitDate),
+            scheduled: Self.date(entry.scheduledDate), tags: entry.tags.map { "+" + $0 }.joined(separator: " "),
+            priority: entry.priority?.rawValue ?? "none",
+            repeats: entry.recurrence.map { "\($0.every) from \($0.from.rawValue)" } ?? "none",
+            depends: entry.dependencies.map(Output.short).joined(separator: " "), notes: entry.notes.map(\.text))
     }
 
     /// A date as the form shows it, and reads it back to the minute: the one place the form formats a date.
@@ -109,8 +120,8 @@ struct TodoForm: Equatable {
     /// The form as written to the file.
     var file: String {
         var lines = [
-            "# Edit the todo, save, and close the editor; lines starting with # are ignored.",
-            "# due, wait (hidden until then) and scheduled: \(DateInput.forms), or none.",
+            "# Edit it, save, and close the editor; lines starting with # are ignored.",
+            "# due, wait (hidden until then) and scheduled: \(DateInput.forms); or none.",
             "# tags: +words; priority: high, medium, low or none; repeat: week, 2 weeks, day from completion… or none;",
             "# depends: ids of todos or tasks; notes: a line each, starting with '- ' (more lines start with two spaces).",
             "text: \(text)",
@@ -173,23 +184,25 @@ struct TodoForm: Equatable {
             notes: notes?.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty })
     }
 
-    /// The changes that make `todo`, shown as `shown` (this form as it was written, read back), into what this form
+    /// The changes that make `entry`, shown as `shown` (this form as it was written, read back), into what this form
     /// says; a field whose line is unchanged is left alone. Throws a usage error naming a line that does not read.
-    func changes(to todo: TodoItem, shown: TodoForm, store: Store) throws -> [TodoItem.Change] {
-        var changes: [TodoItem.Change] = []
+    func changes(to entry: Entry, shown: TodoForm, store: Store) throws -> [FormChange] {
+        var changes: [FormChange] = []
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            throw ValidationError("the text of a todo cannot be empty")
+            throw ValidationError("the text cannot be empty")
         }
         if text != shown.text { changes.append(.text(text)) }
         // The form shows minutes: a date read back within the same minute is the one it had.
-        if due != shown.due, case let date = try DueInput.parse(due).date, !sameMinute(date, todo.dueDate) {
-            changes.append(.due(date))
+        if due != shown.due, case let read = try DueInput.parse(due).due, !sameMinute(read, entry.due) {
+            changes.append(.due(read))
         }
-        if let wait, wait != shown.wait, case let date = try PlanDates.wait(wait), !sameMinute(date, todo.waitDate) {
+        if let wait, wait != shown.wait, case let date = try PlanDates.wait(wait),
+            !sameMinute(DueDate(date), DueDate(entry.waitDate))
+        {
             changes.append(.wait(date))
         }
         if let scheduled, scheduled != shown.scheduled, case let date = try PlanDates.scheduled(scheduled),
-            !sameMinute(date, todo.scheduledDate)
+            !sameMinute(DueDate(date), DueDate(entry.scheduledDate))
         {
             changes.append(.scheduled(date))
         }
@@ -202,30 +215,32 @@ struct TodoForm: Equatable {
                 }
                 wanted.append(tag)
             }
-            changes.append(.tagging(add: wanted, remove: todo.tags.filter { !wanted.contains($0) }))
+            changes.append(.tagging(add: wanted, remove: entry.tags.filter { !wanted.contains($0) }))
         }
         if let priority, priority != shown.priority {
             changes.append(.priority(try PriorityInput.parse(priority.isEmpty ? "none" : priority).priority))
         }
-        if let repeats, repeats != shown.repeats { changes.append(.recurrence(try Self.recurrence(repeats, of: todo))) }
+        if let repeats, repeats != shown.repeats {
+            changes.append(.recurrence(try Self.recurrence(repeats, of: entry)))
+        }
         if let depends, depends != shown.depends {
+            let current = entry.dependencies
             var wanted: [UUID] = []
             for word in depends.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) {
                 // An id it depends on already stands for itself, even when its item is no longer in the store.
-                let kept = todo.dependencies.filter { $0.uuidString.hasPrefix(word.uppercased()) }
-                wanted.append(
-                    word.count >= 4 && kept.count == 1 ? kept[0] : DependencyWords.id(of: try store.entryRef(word)))
+                let kept = current.filter { $0.uuidString.hasPrefix(word.uppercased()) }
+                wanted.append(word.count >= 4 && kept.count == 1 ? kept[0] : try store.entryRef(word).id)
             }
-            let add = wanted.filter { !todo.dependencies.contains($0) }
-            if !add.isEmpty { try store.checkDependencies(of: todo.id, on: add) }
-            changes.append(.depending(add: add, remove: todo.dependencies.filter { !wanted.contains($0) }))
+            let add = wanted.filter { !current.contains($0) }
+            if !add.isEmpty { try store.checkDependencies(of: entry.id, on: add) }
+            changes.append(.depending(add: add, remove: current.filter { !wanted.contains($0) }))
         }
-        if let notes, notes != shown.notes { changes += Self.noteChanges(from: todo.notes, to: notes) }
+        if let notes, notes != shown.notes { changes += Self.noteChanges(from: entry.notes, to: notes) }
         return changes
     }
 
     /// `none`, or an interval with `from due` or `from completion` after it ("2 weeks from completion").
-    private static func recurrence(_ text: String, of todo: TodoItem) throws -> Recurrence? {
+    private static func recurrence(_ text: String, of entry: Entry) throws -> Recurrence? {
         let words = text.lowercased().components(separatedBy: " from ")
         if words[0].trimmingCharacters(in: .whitespaces) == "none" || text.isEmpty { return nil }
         guard words.count <= 2 else {
@@ -234,14 +249,14 @@ struct TodoForm: Equatable {
         }
         let every = try RepeatInput.parseInterval(words[0].trimmingCharacters(in: .whitespaces))
         let from = try words.count == 2 ? RepeatInput.parseAnchor(words[1].trimmingCharacters(in: .whitespaces)) : .due
-        let current = todo.recurrence
+        let current = entry.recurrence
         return Recurrence(
-            every: every, from: from, series: current?.series ?? todo.id, occurrence: current?.occurrence ?? 1)
+            every: every, from: from, series: current?.series ?? entry.id, occurrence: current?.occurrence ?? 1)
     }
 
     /// The note changes from `notes` to these texts: a note whose text is still there stays as it is; the others
     /// are edited in order into the new texts, and what is left is removed or added.
-    private static func noteChanges(from notes: [Note], to texts: [String]) -> [TodoItem.Change] {
+    private static func noteChanges(from notes: [Note], to texts: [String]) -> [FormChange] {
         var unmatched = texts
         var gone: [Note] = []
         for note in notes {
@@ -251,7 +266,7 @@ struct TodoForm: Equatable {
                 gone.append(note)
             }
         }
-        var changes: [TodoItem.Change] = []
+        var changes: [FormChange] = []
         for (note, text) in zip(gone, unmatched) { changes.append(.noting(.edit(note.id, text: text))) }
         for note in gone.dropFirst(unmatched.count) { changes.append(.noting(.remove(note.id))) }
         for text in unmatched.dropFirst(gone.count) { changes.append(.noting(.add(Note(text: text)))) }
@@ -259,20 +274,63 @@ struct TodoForm: Equatable {
     }
 }
 
-/// Whether two optional dates fall in the same minute.
-func sameMinute(_ a: Date?, _ b: Date?) -> Bool {
-    switch (a, b) {
-    case (nil, nil): true
-    case let (x?, y?): Int(x.timeIntervalSince1970 / 60) == Int(y.timeIntervalSince1970 / 60)
-    default: false
+/// A change the editor form makes, to a todo or a task alike.
+enum FormChange {
+    case text(String)
+    case due(DueDate)
+    case wait(Date?)
+    case scheduled(Date?)
+    case tagging(add: [String], remove: [String])
+    case priority(Priority?)
+    case recurrence(Recurrence?)
+    case depending(add: [UUID], remove: [UUID])
+    case noting(Note.Change)
+
+    /// The change to a todo.
+    var todo: TodoItem.Change {
+        switch self {
+        case let .text(text): .text(text)
+        case let .due(due): .dueDate(to: due)
+        case let .wait(date): .wait(date)
+        case let .scheduled(date): .scheduled(date)
+        case let .tagging(add, remove): .tagging(add: add, remove: remove)
+        case let .priority(priority): .priority(priority)
+        case let .recurrence(recurrence): .recurrence(recurrence)
+        case let .depending(add, remove): .depending(add: add, remove: remove)
+        case let .noting(change): .noting(change)
+        }
+    }
+
+    /// The change to a task (its title for the text).
+    var task: ProjectTask.Change {
+        switch self {
+        case let .text(text): .setting(.title(to: text))
+        case let .due(due): .setting(.dueDate(to: due))
+        case let .wait(date): .setting(.waitDate(to: date))
+        case let .scheduled(date): .setting(.scheduledDate(to: date))
+        case let .tagging(add, remove): .tagging(add: add, remove: remove)
+        case let .priority(priority): .setting(.priority(to: priority))
+        case let .recurrence(recurrence): .setting(.recurrence(to: recurrence))
+        case let .depending(add, remove): .depending(add: add, remove: remove)
+        case let .noting(change): .noting(change)
+        }
     }
 }
 
-/// Opens the todo in `$VISUAL`, else `$EDITOR`, else vi, and applies what changed.
+/// Whether two due dates are the same, times to the minute.
+func sameMinute(_ a: DueDate, _ b: DueDate) -> Bool {
+    switch (a, b) {
+    case let (.date(x), .date(y)): Int(x.timeIntervalSince1970 / 60) == Int(y.timeIntervalSince1970 / 60)
+    default: a == b
+    }
+}
+
+/// Opens the todo or task in `$VISUAL`, else `$EDITOR`, else vi, and applies what changed.
 /// An edit that does not read (or an editor that fails) changes nothing and
-/// is kept: the next `docket edit` of the todo goes on from it.
-func editInEditor(_ id: UUID, store: Store) throws {
-    let todo = try store.todo(id)
+/// is kept: the next `docket edit` of the item goes on from it.
+func editInEditor(_ ref: EntryRef, store: Store) throws {
+    let entry = try store.entry(ref)
+    let id = entry.id
     let environment = ProcessInfo.processInfo.environment
     let chosen = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty }
     // vi on a pipe would wait for keys nobody types: without a chosen editor, only a terminal gets one.
@@ -281,11 +339,11 @@ func editInEditor(_ id: UUID, store: Store) throws {
             "give the new text (docket edit \(Output.short(id)) <text>), or set $EDITOR to edit it in an editor")
     }
     let editor = chosen ?? "vi"
-    let before = TodoForm(todo)
+    let before = TodoForm(entry)
     let name = "edit-\(Output.short(id)).txt"
     let file = try store.localFile(name)
     if try store.localText(name) != nil {
-        Output.notice("Going on from your last edit of this todo, which was not applied.")
+        Output.notice("Going on from your last edit of this \(entry.isTask ? "task" : "todo"), which was not applied.")
     } else {
         try store.writeLocalText(before.file, to: name)
     }
@@ -296,10 +354,10 @@ func editInEditor(_ id: UUID, store: Store) throws {
                 "the editor (\(Output.safe(editor))) exited with status \(status); nothing was changed; 'docket edit \(Output.short(id))' goes on from your edit"
         )
     }
-    var changes: [TodoItem.Change] = []
+    let changes: [FormChange]
     do {
         let after = try TodoForm.parse(try store.localText(name) ?? "")
-        changes = try after.changes(to: todo, shown: try TodoForm.parse(before.file), store: store)
+        changes = try after.changes(to: entry, shown: try TodoForm.parse(before.file), store: store)
     } catch let error as ValidationError {
         throw ShownError(
             message: "\(error.message); nothing was changed; 'docket edit \(Output.short(id))' goes on from your edit")
@@ -313,12 +371,16 @@ func editInEditor(_ id: UUID, store: Store) throws {
     // between finds the form again, and applying it twice changes nothing.
     if changes.isEmpty {
         store.removeLocalFile(name)
-        return print("Nothing changed: \(todo.shownText)")
+        return print("Nothing changed: \(entry.shownText)")
     }
-    let changed = try store.updateTodo(id) { $0.alter(changes) }
+    let changed = try store.changeEntry(
+        ref, todo: { $0.alter(changes.map(\.todo)) }, task: { $0.alter(by: changes.map(\.task)) })
     store.removeLocalFile(name)
-    if changed.before == changed.after { return print("Nothing changed: \(todo.shownText)") }
-    print("Edited: \(changed.after.shownText)" + (changed.after.dueDate.map { "  " + DateInput.relative($0) } ?? ""))
+    if changed.before == changed.after { return print("Nothing changed: \(entry.shownText)") }
+    let dueNow = changed.after.due
+    print(
+        "Edited: \(changed.after.shownText)"
+            + (dueNow == .unknown ? "" : "  " + DateInput.relative(dueNow, done: changed.after.isDone)))
 }
 
 /// A due date typed as words after an id, quotes optional (`docket due 3f2a next week`), or none.
@@ -326,11 +388,11 @@ struct DueWords: ParsableArguments {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The due date, or none.", valueName: "date|none"))
     var words: [String] = []
 
-    /// The date the words name; nil for none.
-    var date: Date? { get throws { try DueInput.parse(words.joined(separator: " ")).date } }
+    /// The due date the words name; `.unknown` for none.
+    var due: DueDate { get throws { try DueInput.parse(words.joined(separator: " ")).due } }
 
     func validate() throws {
         if words.isEmpty { throw ValidationError("give a due date, or none to clear it") }
-        _ = try date
+        _ = try due
     }
 }

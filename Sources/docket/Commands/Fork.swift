@@ -29,9 +29,13 @@ struct Fork: ParsableCommand {
         let store = try self.store.open()
         var changes: [TodoItem.Change] = []
         if let text { changes.append(.text(text)) }
-        if let due { changes.append(.due(due.date)) }
+        if let due { changes.append(.dueDate(to: due.due)) }
         if done { changes.append(.completed(true)) }
         if open { changes.append(.completed(false)) }
-        print(Output.short(try store.forkTodo(try store.todoID(id), changes).id))
+        let ref = try store.entryRef(id)
+        guard case let .todo(todoID) = ref else {
+            throw notFor(try store.entry(ref), "'docket fork' copies todos only; 'docket task add' adds a task")
+        }
+        print(Output.short(try store.forkTodo(todoID, changes).id))
     }
 }

@@ -9,7 +9,7 @@ struct Tag: ParsableCommand {
         discussion: "Example: docket tag 3f2a +home -work")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("+tag to add, -tag to remove.", valueName: "+tag|-tag"))
     var changes: [String] = []
 
@@ -57,7 +57,7 @@ struct SetPriority: ParsableCommand {
         discussion: "Example: docket priority 3f2a high")
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
     @Argument(help: "high, medium, low or none.", transform: PriorityInput.parse) var priority: PriorityInput
 
     func run() throws {
@@ -86,7 +86,7 @@ struct NoteCommand: ParsableCommand {
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("What the note says (quotes optional).", valueName: "text"))
     var words: [String] = []
     @Option(help: ArgumentHelp("Set the text of this note instead.", valueName: "n")) var edit: Int?
@@ -136,10 +136,11 @@ struct NoteCommand: ParsableCommand {
 struct Repeat: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repeat",
-        abstract: "Make a todo repeat, change how, or stop it (none).",
+        abstract: "Make a todo or task repeat, change how, or stop it (none).",
         discussion: """
             The interval is day, weekday, week, month, year, or a number of them ("2 weeks"). \
-            Completing the todo makes the next one. The change applies to this instance and those made from it.
+            Completing the todo (or finishing the task) makes the next one. \
+            The change applies to this instance and those made from it.
 
             Examples:
               docket repeat 3f2a week
@@ -148,7 +149,7 @@ struct Repeat: ParsableCommand {
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
     @Argument(help: ArgumentHelp("How often, or none to stop.", valueName: "interval")) var words: [String]
     @Option(
         help: ArgumentHelp("Count the next due date from: due or completion.", valueName: "due|completion"),
@@ -171,20 +172,24 @@ struct Repeat: ParsableCommand {
     func run() throws {
         let store = try self.store.open()
         let every = try interval
-        let changed = try store.updateTodo(try store.todoID(id)) { todo in
-            guard let every else { return todo.alter(.recurrence(nil)) }
-            let current = todo.recurrence
-            return todo.alter(
-                .recurrence(
-                    Recurrence(
-                        every: every, from: from ?? current?.from ?? .due, series: current?.series ?? todo.id,
-                        occurrence: current?.occurrence ?? 1)))
+        /// The recurrence the item gets: a series of its own, or the one it is in, changed.
+        func recurrence(_ current: Recurrence?, id: UUID) -> Recurrence? {
+            every.map {
+                Recurrence(
+                    every: $0, from: from ?? current?.from ?? .due, series: current?.series ?? id,
+                    occurrence: current?.occurrence ?? 1)
+            }
         }
-        let todo = changed.after
-        if let recurrence = todo.recurrence {
-            print("\(changed.before == todo ? "Unchanged" : "Repeats"): \(todo.shownText), \(recurrence.description)")
+        let changed = try store.changeEntry(
+            try store.entryRef(id), todo: { $0.alter(.recurrence(recurrence($0.recurrence, id: $0.id))) },
+            task: { $0.alter(by: .setting(.recurrence(to: recurrence($0.recurrence, id: $0.id)))) })
+        let after = changed.after
+        if let recurrence = after.recurrence {
+            print(
+                "\(changed.before == after ? "Unchanged" : "Repeats"): \(after.shownText), \(recurrence.description(due: after.due))"
+            )
         } else {
-            print("\(changed.before == todo ? "Does not repeat" : "Stopped repeating"): \(todo.shownText)")
+            print("\(changed.before == after ? "Does not repeat" : "Stopped repeating"): \(after.shownText)")
         }
     }
 }

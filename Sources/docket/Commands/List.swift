@@ -14,7 +14,8 @@ struct List: ParsableCommand {
             filter must hold too. --project lists that project's tasks instead of the todos.
 
             --json prints an array of the items as in their files: a todo has id, text, \
-            completed, creationDate, dueDate, alterDate (dates ISO-8601 UTC, null when unset), \
+            completed, creationDate, dueDate, alterDate (dates ISO-8601 UTC, null when unset; \
+            a dueDate is YYYY-MM-DD without a time, else ISO-8601 with its local offset), \
             and when set tags, priority, notes, completedDate, recurrence, waitDate, scheduledDate \
             and dependencies (ids); \
             with --project, tasks, each with its project.
@@ -41,17 +42,17 @@ struct List: ParsableCommand {
     @Flag(help: "List only completed todos.") var done = false
     @Flag(help: "List only the todos that wait until a later date (left out otherwise; --all shows them too).")
     var waiting = false
-    @Flag(help: "Only those due on an earlier day.") var overdue = false
+    @Flag(help: "Only overdue ones: due on a day that has ended, or at a time gone by.") var overdue = false
     @Flag(help: "Only those due today.") var today = false
     @Flag(help: "Only those due from today to the end of this week (Sunday).") var week = false
     @Option(
         parsing: .unconditional, help: ArgumentHelp("Only those due before this date.", valueName: "date"),
-        transform: { try DateInput.parseDay($0) })
+        transform: DateInput.parseDay)
     var before: Date?
     @Option(
         name: .customLong("done-since"), parsing: .unconditional,
         help: ArgumentHelp("Only those done since this date.", valueName: "date"),
-        transform: { try DateInput.parse($0, since: true) })
+        transform: DateInput.parseSince)
     var doneSince: Date?
     @Option(help: ArgumentHelp("List this project's tasks (its id or a unique prefix).", valueName: "project"))
     var project: String?
@@ -67,10 +68,7 @@ struct List: ParsableCommand {
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
         if let option = words.first(where: TextWords.looksLikeOption) {
-            let near =
-                Suggest.nearest(option, among: DeclaredOptions.names(of: List.self)).map { "; did you mean '\($0)'?" }
-                ?? ""
-            throw ValidationError("unknown option '\(Output.safe(option))'\(near)")
+            throw ValidationError(UnknownOption.message(option, of: List.self))
         }
     }
 
@@ -146,34 +144,29 @@ func line(
     var shown = "\(Output.dim(Output.short(entry.id)))  \(box)  \(text)"
     if let priority = entry.priority { shown += "  " + Shown.priority(priority) }
     if !entry.tags.isEmpty { shown += "  " + Output.cyan(Shown.tags(entry.tags)) }
-    switch entry {
-    case let .todo(todo): if let recurrence = todo.recurrence { shown += "  " + Output.dim("↻ \(recurrence.every)") }
-    case let .task(task, _): if let recurrence = task.recurrence { shown += "  " + Output.dim("↻ \(recurrence.every)") }
-    }
-    if let due = entry.dueDate {
-        let relative = days.text(for: due)
-        shown +=
-            "  " + (relative.hasPrefix("overdue") && !entry.isDone ? Output.red(relative) : Output.yellow(relative))
+    if let recurrence = entry.recurrence { shown += "  " + Output.dim("↻ \(recurrence.every)") }
+    let due = entry.due
+    if due != .unknown {
+        let relative = days.text(for: due, done: entry.isDone)
+        shown += "  " + (relative.hasPrefix("overdue") ? Output.red(relative) : Output.yellow(relative))
     }
     shown += PlanDates.marks(entry, now: now, blocking: blocking)
     return shown
 }
 
-/// `DateInput.relative` for many dates against one `now`, remembered per quarter hour.
-/// NB: every time zone's offset and every daylight-saving change is a whole number
-/// of quarter hours from UTC, so all dates in one UTC quarter hour share a local day;
-/// the calendar work is done once per quarter hour instead of once per todo.
+/// `DateInput.relative` for many due dates against one `now`, a day's text remembered: a listing of 100,000 todos
+/// works out each day's once.
 struct RelativeDays {
     let now: Date
     private var known: [Int64: String] = [:]
 
     init(now: Date) { self.now = now }
 
-    mutating func text(for due: Date) -> String {
-        let quarter = Int64((due.timeIntervalSince1970 / 900).rounded(.down))
-        if let text = known[quarter] { return text }
+    mutating func text(for due: DueDate, done: Bool) -> String {
+        guard case let .day(day) = due, !done else { return DateInput.relative(due, now: now, done: done) }
+        if let text = known[day.daysSince1970] { return text }
         let text = DateInput.relative(due, now: now)
-        known[quarter] = text
+        known[day.daysSince1970] = text
         return text
     }
 }

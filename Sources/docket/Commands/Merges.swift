@@ -56,7 +56,12 @@ struct Merges: ParsableCommand {
     struct RestoreLost: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "restore", abstract: "Put back a value a merge discarded, as a new edit.",
-            discussion: "The numbers are those 'docket merges' shows.\n\nExample: docket merges restore 9c1e2f0 1")
+            discussion: """
+                The numbers are those 'docket merges' shows. A value that is back already (restored before) \
+                is left as it is: it says so and changes nothing.
+
+                Example: docket merges restore 9c1e2f0 1
+                """)
 
         @OptionGroup var store: StoreOptions
         @Argument(help: "The merge commit's id or a prefix of it (7 characters, as 'docket merges' shows).") var merge:
@@ -66,6 +71,12 @@ struct Merges: ParsableCommand {
         func run() throws {
             let restored = try store.open().restoreLost(merge: merge, number: number)
             let what = restored.lost.field.map { "\($0.field) \"\($0.lost ?? "")\"" } ?? "the edit the removal won over"
+            if restored.wasBack {
+                let back = restored.lost.field.map { _ in what } ?? "is back"
+                return print(
+                    "Already restored: \(restored.lost.item.kind) '\(Output.safe(restored.label))' \(Output.safe(back)); nothing changed"
+                )
+            }
             print(
                 "Restored \(restored.lost.item.kind) '\(Output.safe(restored.label))' \(Output.safe(what)); commit and sync to share it"
             )

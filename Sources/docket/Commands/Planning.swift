@@ -191,11 +191,11 @@ enum PlanDates {
 
     /// A scheduled date, read as a due date is; `none` (or nothing) is nil.
     static func scheduled(_ text: String) throws -> Date? {
-        try DueInput.parse(text).date
+        try DueInput.parse(text).due.date
     }
 
     /// A wait or scheduled date as an option's value: a date, or none to clear it.
-    static func waitOption(_ text: String) throws -> DueInput { try wait(text).map(DueInput.date) ?? .none }
+    static func waitOption(_ text: String) throws -> DueInput { try wait(text).map { .date(.date($0)) } ?? .none }
     static func scheduledOption(_ text: String) throws -> DueInput { try DueInput.parse(text) }
 
     private static func isNone(_ text: String) -> Bool {

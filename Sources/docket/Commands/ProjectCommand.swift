@@ -56,7 +56,7 @@ struct ProjectCommand: ParsableCommand {
             commandName: "show", abstract: "Show a project and its tasks.",
             discussion: "--json prints the project with its tasks and time slips.\n\nExample: docket project show 7c1e")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The project's id or a unique prefix.") var id: String
+        @Argument(help: "The project's id or a unique prefix.", completion: Completions.projects) var id: String
         @Flag(help: "Print JSON for scripts.") var json = false
 
         func run() throws {
@@ -68,7 +68,10 @@ struct ProjectCommand: ParsableCommand {
             let now = Date()
             for task in project.tasks {
                 var text = "  \(Output.dim(Output.short(task.id)))  \(mark(task.state))  \(task.shownTitle)"
-                if let due = task.dueDate.date { text += "  " + Output.yellow(DateInput.relative(due, now: now)) }
+                if task.dueDate != .unknown {
+                    text +=
+                        "  " + Output.yellow(DateInput.relative(task.dueDate, now: now, done: task.state == .finished))
+                }
                 let seconds = task.recorded(until: now)
                 if seconds > 0 { text += "  " + Output.dim(duration(seconds)) }
                 if task.runningSlip != nil { text += "  " + Output.green("(recording)") }
@@ -82,7 +85,7 @@ struct ProjectCommand: ParsableCommand {
             commandName: "rename", abstract: "Rename a project.",
             discussion: "Example: docket project rename 7c1e \"Garden party\"")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The project's id or a unique prefix.") var id: String
+        @Argument(help: "The project's id or a unique prefix.", completion: Completions.projects) var id: String
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The new title (quotes optional).", valueName: "title"))
         var words: [String] = []
 
@@ -103,7 +106,7 @@ struct ProjectCommand: ParsableCommand {
             commandName: "rm", abstract: "Remove a project with its tasks.",
             discussion: "Example: docket project rm 7c1e")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The project's id or a unique prefix.") var id: String
+        @Argument(help: "The project's id or a unique prefix.", completion: Completions.projects) var id: String
 
         func run() throws {
             let store = try self.store.open()

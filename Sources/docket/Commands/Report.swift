@@ -35,11 +35,8 @@ struct Report: ParsableCommand {
 
     /// The dates of --since and --until: the start of a day, the end of a day.
     func range() throws -> (Date?, Date?)? {
-        let from = try since.map { try DateInput.parse($0, since: true) }
-        let to = try until.map { text -> Date in
-            let date = try DateInput.parse(text, since: true)
-            return text.contains(":") ? date : Calendar.current.date(byAdding: .day, value: 1, to: date)!
-        }
+        let from = try since.map(DateInput.parseSince)
+        let to = try until.map(DateInput.parseUntil)
         return (from, to)
     }
 
@@ -79,7 +76,7 @@ struct Report: ParsableCommand {
         }
         var rows = ["project,task,start,stop,seconds"]
         for project in projects {
-            for task in project.tasks {
+            for task in project.tasks.map(\.asReported) {
                 for slip in task.timeSlips {
                     let (start, stop) = slip.clipped(now: now, since: since, before: until)
                     guard stop > start || (slip.isRunning && stop >= start && until == nil) else { continue }

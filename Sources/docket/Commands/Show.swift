@@ -6,10 +6,15 @@ struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Show one todo or task, with its tags, priority, notes, how it repeats and what it waits on.",
-        discussion: "--json prints the item as in its file.\n\nExample: docket show 3f2a")
+        discussion: """
+            --json prints the item as in its file, with kind (todo or task) and, for a task, \
+            project (the project's id) and projectTitle.
+
+            Example: docket show 3f2a
+            """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's or task's id or a unique prefix of it.", completion: Completions.openTodos) var id:
+    @Argument(help: "The todo's or task's id or a unique prefix of it.", completion: Completions.allItems) var id:
         String
     @Flag(help: "Print JSON for scripts.") var json = false
 
@@ -18,25 +23,19 @@ struct Show: ParsableCommand {
         let entry = try store.entry(try store.entryRef(id))
         switch entry {
         case let .todo(todo):
-            if json { return try Output.json(todo) }
+            if json { return try Output.json(entry) }
             var rows = [
                 ("id", todo.id.uuidString.lowercased()),
                 (
                     "state",
                     todo.completed ? "done" + (todo.completedDate.map { " \(DateInput.show($0))" } ?? "") : "open"
                 ),
-                ("due", todo.dueDate.map { "\(DateInput.show($0)) (\(DateInput.relative($0)))" } ?? "none"),
+                ("due", due(todo.due, done: todo.completed)),
             ]
             rows += details(entry)
             rows += planning(entry, store: store)
             if let recurrence = todo.recurrence {
-                var text = "\(recurrence.description), instance \(recurrence.occurrence)"
-                if !todo.completed {
-                    let next = recurrence.nextDue(due: todo.dueDate, done: Date())
-                    text +=
-                        "; when done, the next is due \(recurrence.from == .due ? "" : "about ")\(DateInput.show(next))"
-                }
-                rows.append(("repeats", text))
+                rows.append(("repeats", repeats(recurrence, due: todo.due, open: !todo.completed, when: "done")))
             }
             rows += kept(todo.kept)
             rows += [
@@ -46,23 +45,19 @@ struct Show: ParsableCommand {
             print(todo.shownText)
             printRows(rows)
         case let .task(task, project):
-            if json { return try Output.json(task) }
+            if json { return try Output.json(entry) }
             var rows = [
                 ("id", task.id.uuidString.lowercased()),
                 ("project", "\(project.shownTitle) (\(Output.short(project.id)))"),
                 ("state", task.state.rawValue + (task.completedDate.map { " \(DateInput.show($0))" } ?? "")),
-                ("due", task.dueDate.date.map { "\(DateInput.show($0)) (\(DateInput.relative($0)))" } ?? "none"),
+                ("due", due(task.dueDate, done: task.state == .finished)),
             ]
             rows += details(entry)
             rows += planning(entry, store: store)
             if let recurrence = task.recurrence {
-                var text = "\(recurrence.description), instance \(recurrence.occurrence)"
-                if task.state != .finished {
-                    let next = recurrence.nextDue(due: task.dueDate.date, done: Date())
-                    text +=
-                        "; when finished, the next is due \(recurrence.from == .due ? "" : "about ")\(DateInput.show(next))"
-                }
-                rows.append(("repeats", text))
+                rows.append(
+                    ("repeats", repeats(recurrence, due: task.dueDate, open: task.state != .finished, when: "finished"))
+                )
             }
             rows += kept(task.kept)
             rows += [
@@ -83,6 +78,21 @@ struct Show: ParsableCommand {
                 print("    \(index + 1). \(Output.dim(DateInput.show(note.date)))  \(Output.safeLines(note.text))")
             }
         }
+    }
+
+    /// "2026-12-24 (due in 3 days)", "2026-12-24 18:30 (due thu 18:30)"; a done item's date alone.
+    private func due(_ due: DueDate, done: Bool) -> String {
+        due == .unknown || done ? DateInput.show(due) : "\(DateInput.show(due)) (\(DateInput.relative(due)))"
+    }
+
+    /// "every week from the due date, instance 2; when done, the next is due 2026-12-08".
+    private func repeats(_ recurrence: Recurrence, due: DueDate, open: Bool, when: String) -> String {
+        var text = "\(recurrence.description(due: due)), instance \(recurrence.occurrence)"
+        if open, let next = recurrence.nextDue(due: due, done: DocketClock.now) {
+            let about = recurrence.from == .due && due != .unknown ? "" : "about "
+            text += "; when \(when), the next is due \(about)\(DateInput.show(next))"
+        }
+        return text
     }
 
     private func details(_ entry: Entry) -> [(String, String)] {

@@ -18,15 +18,34 @@ struct Status: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @Flag(help: "Print JSON for scripts.") var json = false
 
+    /// What --json prints: every key always there, `null` where there is no value (as the help promises).
     struct Shown: Encodable {
         struct Change: Encodable {
             let path: String
             let change: String
             let item: String?
             let description: String
+
+            private enum CodingKeys: String, CodingKey { case path, change, item, description }
+
+            func encode(to encoder: Encoder) throws {
+                var keys = encoder.container(keyedBy: CodingKeys.self)
+                try keys.encode(path, forKey: .path)
+                try keys.encode(change, forKey: .change)
+                try keys.encode(item, forKey: .item)
+                try keys.encode(description, forKey: .description)
+            }
         }
         let unfinishedGitOperation: String?
         let changes: [Change]
+
+        private enum CodingKeys: String, CodingKey { case unfinishedGitOperation, changes }
+
+        func encode(to encoder: Encoder) throws {
+            var keys = encoder.container(keyedBy: CodingKeys.self)
+            try keys.encode(unfinishedGitOperation, forKey: .unfinishedGitOperation)
+            try keys.encode(changes, forKey: .changes)
+        }
     }
 
     func run() throws {

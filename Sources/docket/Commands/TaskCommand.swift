@@ -29,26 +29,41 @@ struct TaskCommand: ParsableCommand {
     struct AddTask: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add a task to a project and print its short id.",
-            discussion: "Example: docket task add 7c1e \"Buy Beer\" --due saturday")
+            discussion: """
+                Quotes are optional, and a word that starts with + is a tag, as for 'docket add'. \
+                --every makes it repeat: finishing it makes the next one in the project.
+
+                Examples:
+                  docket task add 7c1e "Buy Beer" --due saturday
+                  docket task add 7c1e Mow +garden --priority low --every week --due saturday
+                """)
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The project's id or a unique prefix.") var project: String
+        @Argument(help: "The project's id or a unique prefix.", completion: Completions.projects) var project: String
         @Argument(
-            parsing: .allUnrecognized, help: ArgumentHelp("The task's title (quotes optional).", valueName: "title"))
+            parsing: .allUnrecognized,
+            help: ArgumentHelp(
+                "The task's title (quotes optional); words starting with + are tags.", valueName: "title"))
         var words: [String] = []
-        @Option(
-            parsing: .unconditional,
-            help: ArgumentHelp("When it is due: \(DateInput.forms); none for no date.", valueName: "date"),
-            transform: DueInput.parse)
-        var due: DueInput?
+        @OptionGroup var options: NewItemOptions
 
-        var title: String { get throws { try TextWords.join(words, what: "a task's title", command: Self.self) } }
+        var parts: (text: String, tags: [String]) {
+            get throws { try TagWords.split(words, what: "a task's title", command: Self.self) }
+        }
 
-        func validate() throws { _ = try title }
+        func validate() throws { _ = try parts }
 
         func run() throws {
             let store = try self.store.open()
-            var task = ProjectTask(title: try title)
-            if let date = due?.date { task = task.alter(by: .setting(.dueDate(to: .date(date)))) }
+            let (title, tags) = try parts
+            var task = ProjectTask(title: title)
+            var changes: [ProjectTask.Change] = []
+            if let due = options.due?.due { changes.append(.setting(.dueDate(to: due))) }
+            if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
+            if let priority = options.priority?.priority { changes.append(.setting(.priority(to: priority))) }
+            if let recurrence = options.recurrence(series: task.id) {
+                changes.append(.setting(.recurrence(to: recurrence)))
+            }
+            task = task.alter(by: changes)
             try store.addTask(task, to: try store.projectID(project))
             print(Output.short(task.id))
         }
@@ -59,7 +74,7 @@ struct TaskCommand: ParsableCommand {
             commandName: "state", abstract: "Set a task's state.",
             discussion: "Example: docket task state 5d2f in-progress")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The task's id or a unique prefix.") var task: String
+        @Argument(help: "The task's id or a unique prefix.", completion: Completions.tasks) var task: String
         @Argument(help: "unfinished, in-progress or finished.") var state: TaskState
 
         func run() throws {
@@ -74,14 +89,14 @@ struct TaskCommand: ParsableCommand {
             commandName: "due", abstract: "Set or clear a task's due date.",
             discussion: "Dates: \(DateInput.forms); 'none' clears it.\n\nExample: docket task due 5d2f +3d")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The task's id or a unique prefix.") var task: String
+        @Argument(help: "The task's id or a unique prefix.", completion: Completions.tasks) var task: String
         @OptionGroup var due: DueWords
 
         func run() throws {
-            let date = try due.date
+            let due = try due.due
             try changeTask(
-                task, store: try store.open(), .setting(.dueDate(to: DueDate(date))),
-                done: date.map { DateInput.relative($0) } ?? "has no due date")
+                task, store: try store.open(), .setting(.dueDate(to: due)),
+                done: due == .unknown ? "has no due date" : DateInput.relative(due))
         }
     }
 
@@ -90,7 +105,7 @@ struct TaskCommand: ParsableCommand {
             commandName: "rename", abstract: "Rename a task.",
             discussion: "Example: docket task rename 5d2f \"Buy more beer\"")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The task's id or a unique prefix.") var task: String
+        @Argument(help: "The task's id or a unique prefix.", completion: Completions.tasks) var task: String
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The new title (quotes optional).", valueName: "title"))
         var words: [String] = []
 
@@ -108,7 +123,7 @@ struct TaskCommand: ParsableCommand {
             commandName: "rm", abstract: "Remove a task from its project.",
             discussion: "Example: docket task rm 5d2f")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The task's id or a unique prefix.") var task: String
+        @Argument(help: "The task's id or a unique prefix.", completion: Completions.tasks) var task: String
 
         func run() throws {
             let store = try self.store.open()
@@ -122,12 +137,11 @@ struct TaskCommand: ParsableCommand {
             commandName: "start", abstract: "Start recording time on a task.",
             discussion: "Example: docket task start 5d2f")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The task's id or a unique prefix.") var task: String
+        @Argument(help: "The task's id or a unique prefix.", completion: Completions.openTasks) var task: String
 
         func run() throws {
-            try changeTask(
-                task, store: try store.open(), .recording(.start), done: "recording time",
-                unchanged: "is already recording time")
+            try record(
+                .start, task, store: try store.open(), done: "recording time", unchanged: "is already recording time")
         }
     }
 
@@ -136,25 +150,37 @@ struct TaskCommand: ParsableCommand {
             commandName: "stop", abstract: "Stop recording time on a task.",
             discussion: "Example: docket task stop 5d2f")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The task's id or a unique prefix.") var task: String
+        @Argument(help: "The task's id or a unique prefix.", completion: Completions.openTasks) var task: String
 
         func run() throws {
-            try changeTask(
-                task, store: try store.open(), .recording(.stop), done: "stopped recording",
-                unchanged: "was not recording time")
+            try record(
+                .stop, task, store: try store.open(), done: "stopped recording", unchanged: "was not recording time")
         }
     }
 }
 
-/// Applies one change to a task and says what happened.
-func changeTask(_ typed: String, store: Store, _ change: ProjectTask.Change, done: String, unchanged: String? = nil)
-    throws
+/// Starts or stops recording time on the task a typed id names (any id the day's view shows: a todo's is refused,
+/// saying why), and says what happened.
+func record(_ record: ProjectTask.Change.Record, _ typed: String, store: Store, done: String, unchanged: String) throws
 {
+    let ref = try store.entryRef(typed)
+    guard case let .task(taskID, projectID) = ref else {
+        throw notFor(
+            try store.entry(ref), "only a project's tasks record time ('docket task add <project> <title>' adds one)")
+    }
+    if record == .start, case let .task(task, _) = try store.entry(ref), task.state == .finished {
+        throw ShownError(
+            message:
+                "task '\(task.shownTitle)' is finished, and a finished task records no time; 'docket reopen \(Output.short(task.id))' opens it again"
+        )
+    }
+    let changed = try store.updateTask(taskID, in: projectID) { $0.alter(by: .recording(record)) }
+    print("Task '\(changed.after.shownTitle)' \(changed.before == changed.after ? unchanged : done)")
+}
+
+/// Applies one change to a task and says what happened.
+func changeTask(_ typed: String, store: Store, _ change: ProjectTask.Change, done: String) throws {
     let (taskID, projectID) = try store.taskID(typed)
     let changed = try store.updateTask(taskID, in: projectID) { $0.alter(by: change) }
-    if let unchanged, changed.before == changed.after {
-        print("Task '\(changed.after.shownTitle)' \(unchanged)")
-    } else {
-        print("Task '\(changed.after.shownTitle)' \(done)")
-    }
+    print("Task '\(changed.after.shownTitle)' \(done)")
 }
