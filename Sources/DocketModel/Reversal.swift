@@ -324,7 +324,8 @@ extension AppState {
     }
 
     /// `current` with the time slips the change started taken out, those it removed put back and those it
-    /// stopped running again, where each is still as the change left it; a slip changed since is named.
+    /// stopped running again, where each is still as the change left it; a slip changed since is named. A slip put
+    /// back in place keeps its place: slips started while the clock was behind stay where they were.
     private static func reverseSlips(_ current: [TimeSlip], before: [TimeSlip], after: [TimeSlip], label: String) -> (
         slips: [TimeSlip], skipped: [String]
     ) {
@@ -334,18 +335,26 @@ extension AppState {
         let (b, a) = (byID(before), byID(after))
         var slips = current
         var skipped: [String] = []
+        var added = false
         for id in Set(b.keys).union(a.keys).sorted(by: { $0.precedes($1) }) where b[id] != a[id] {
-            let now = slips.first { $0.id == id }
+            let index = slips.firstIndex { $0.id == id }
+            let now = index.map { slips[$0] }
             if now == a[id] {
-                slips.removeAll { $0.id == id }
-                if let old = b[id] { slips.append(old) }
+                switch (index, b[id]) {
+                case let (index?, old?): slips[index] = old
+                case let (index?, nil): slips.remove(at: index)
+                case let (nil, old?):
+                    slips.append(old)
+                    added = true
+                case (nil, nil): break
+                }
             } else if now != b[id] {
                 skipped.append(
                     "\(label) time slip started \(ISODate.string(from: (a[id] ?? b[id])!.start)): changed since")
             }
         }
-        if slips == current { return (current, skipped) }
-        // NB: in the order a merge gives them, so the undo's file reads as a merged one would.
+        if !added { return (slips, skipped) }
+        // NB: a slip put back goes in the order a merge gives them, so the undo's file reads as a merged one would.
         slips.sort { ($0.start.docketMilliseconds, $0.id.uuidString) < ($1.start.docketMilliseconds, $1.id.uuidString) }
         return (slips, skipped)
     }

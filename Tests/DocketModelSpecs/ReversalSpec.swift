@@ -68,6 +68,34 @@ final class ReversalSpec: QuickSpec {
             }
         }
 
+        describe("undoing a change to a task's time") {
+            it("runs a slip it stopped again where it was, leaving the slips in their order") {
+                // The clock went back between two starts: the later slip in the file started earlier.
+                var task = ProjectTask(title: "Mow").alter(by: .recording(.start))
+                world.advance(30)
+                task = task.alter(by: .recording(.stop))
+                world.advance(-120)
+                let before = task.alter(by: .recording(.start))
+                world.advance(60)
+                let after = before.alter(by: .recording(.stop))
+                func state(_ task: ProjectTask) -> AppState {
+                    AppState(
+                        todos: [], projects: [Project(title: "Garden").alter(by: .adding(.task(task)))], removed: [])
+                }
+                let project = state(before).projects[0]
+                func place(_ task: ProjectTask) -> AppState {
+                    AppState(todos: [], projects: [project.alter(by: .updating(.task(task)))], removed: [])
+                }
+                world.advance(60)
+                let reversal = place(after).reversing(before: place(before), after: place(after))
+                let undone = reversal.state.projects[0].tasks[0]
+                expect(undone.timeSlips.map(\.id)) == before.timeSlips.map(\.id)
+                expect(undone.timeSlips) == before.timeSlips
+                expect(undone.runningSlip?.id) == before.timeSlips[1].id
+                expect(reversal.skipped) == []
+            }
+        }
+
         describe("undoing any change with nothing since") {
             it("gives back every item as it was, field by field, and names nothing") {
                 forAll(300) { g in
@@ -96,7 +124,13 @@ final class ReversalSpec: QuickSpec {
                         }
                         for task in Set(((was?.tasks ?? []) + (now?.tasks ?? [])).map(\.id))
                         where !same(was?.task(id: task), now?.task(id: task)) {
-                            return "task \(task) of project \(id) is not as it was"
+                            let (a, b) = (was?.task(id: task), now?.task(id: task))
+                            let fields = ProjectTask.contentFields.filter { a == nil || b == nil || !$0.isSame(a!, b!) }
+                            return "task \(task) of project \(id) is not as it was: "
+                                + fields.map {
+                                    "\($0.key) was \(a.map($0.text) ?? "none"), is \(b.map($0.text) ?? "none")"
+                                }
+                                .joined(separator: "; ")
                         }
                     }
                     return nil
