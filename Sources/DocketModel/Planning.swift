@@ -3,13 +3,13 @@ import Foundation
 /// When a todo or task may be started, and what it waits on: its wait date, its scheduled date and the items it
 /// depends on. Kept together, boxed, in the item: most items have none of them, and lists hold 100,000 todos.
 struct Planning: Hashable, Sendable {
-    var waitDate: Date?
-    var scheduledDate: Date?
+    var waitDate: DueDate
+    var scheduledDate: DueDate
     var dependencies: [UUID]
 
     /// The box an item keeps: nil while every part is empty.
-    static func box(wait: Date?, scheduled: Date?, dependencies: [UUID]) -> Box<Planning>? {
-        wait == nil && scheduled == nil && dependencies.isEmpty
+    static func box(wait: DueDate, scheduled: DueDate, dependencies: [UUID]) -> Box<Planning>? {
+        wait == .unknown && scheduled == .unknown && dependencies.isEmpty
             ? nil : Box(Planning(waitDate: wait, scheduledDate: scheduled, dependencies: dependencies))
     }
 }
@@ -28,16 +28,25 @@ public enum Dependencies {
 }
 
 extension Recurrence {
-    /// `date` moved by as many days as an instance due at `due` is from the next, due at `next`, at the same time of
-    /// day: a wait or scheduled date keeps its distance from the due date in the next instance. Nil when there is no
-    /// date, or when the moved one is past what a file can hold.
-    static func carried(_ date: Date?, from due: Date, to next: Date, calendar: Calendar) -> Date? {
-        guard let date,
-            let days = calendar.dateComponents(
-                [.day], from: calendar.startOfDay(for: due), to: calendar.startOfDay(for: next)
-            ).day,
-            let moved = calendar.date(byAdding: .day, value: days, to: date), ISODate.holds(moved)
-        else { return nil }
-        return moved
+    /// `date` moved by as many days as the next instance's due day (`next`) is from this one's (`due`, or the day it
+    /// was done when it has none): a wait or scheduled date keeps its distance from the due date in the next instance,
+    /// a day as a day and a time at its time of day (in `calendar`, across a daylight-saving change too). Unknown when
+    /// there is no date, or when the moved one is past what a file can hold.
+    static func carried(_ date: DueDate, from due: DueDate, done: Date, to next: DueDate, calendar: Calendar)
+        -> DueDate
+    {
+        let zone = calendar.timeZone
+        let from = due.day(in: zone) ?? CalendarDay(done, in: zone)
+        guard let to = next.day(in: zone) else { return .unknown }
+        let days = Int(to.daysSince1970 - from.daysSince1970)
+        switch date {
+        case .unknown: return .unknown
+        case let .day(day): return .day(day.adding(days: days))
+        case let .date(moment):
+            guard let moved = calendar.date(byAdding: .day, value: days, to: moment), ISODate.holds(moved) else {
+                return .unknown
+            }
+            return .date(moved)
+        }
     }
 }

@@ -28,9 +28,9 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     public var recurrence: Recurrence? { repeating?.value }
     private let repeating: Box<Recurrence>?
     /// Until when it is hidden from the day's view and the lists of open items, if it waits.
-    public var waitDate: Date? { planning?.value.waitDate }
+    public var waitDate: DueDate { planning?.value.waitDate ?? .unknown }
     /// When it is planned to be started, if said.
-    public var scheduledDate: Date? { planning?.value.scheduledDate }
+    public var scheduledDate: DueDate { planning?.value.scheduledDate ?? .unknown }
     /// The ids of the todos and tasks it depends on: it is blocked until they are done. Sorted, each once.
     public var dependencies: [UUID] { planning?.value.dependencies ?? [] }
     private let planning: Box<Planning>?
@@ -56,10 +56,11 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             case priority(to: Priority?)
             /// Sets, changes or stops how the task repeats.
             case recurrence(to: Recurrence?)
-            /// Sets or clears the date until which it waits (hidden from the day's view).
-            case waitDate(to: Date?)
-            /// Sets or clears the date it is planned to be started.
-            case scheduledDate(to: Date?)
+            /// Sets the date until which it waits (hidden from the day's view): a day (until it begins), a moment, or
+            /// none.
+            case waitDate(to: DueDate)
+            /// Sets the date it is planned to be started: a day, a moment, or none.
+            case scheduledDate(to: DueDate)
         }
         /// Adds and removes tags.
         case tagging(add: [String], remove: [String])
@@ -89,8 +90,9 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     public init(
         id: UUID, title: String, dueDate: DueDate, state: TaskState, timeSlips: [TimeSlip], alterDate: Date?,
         tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
-        creationDate: Date? = nil, recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys(), waitDate: Date? = nil,
-        scheduledDate: Date? = nil, dependencies: [UUID] = []
+        creationDate: Date? = nil, recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys(),
+        waitDate: DueDate = .unknown,
+        scheduledDate: DueDate = .unknown, dependencies: [UUID] = []
     ) {
         self.planning = Planning.box(wait: waitDate, scheduled: scheduledDate, dependencies: dependencies)
         self.creationDate = creationDate
@@ -130,9 +132,9 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         case let .setting(.recurrence(to: recurrence)):
             recurrence == self.recurrence ? self : replacing(alterDate: nextAlterDate, recurrence: .some(recurrence))
         case let .setting(.waitDate(to: date)):
-            date.isSame(as: waitDate) ? self : replacing(alterDate: nextAlterDate, waitDate: .some(date))
+            date == waitDate ? self : replacing(alterDate: nextAlterDate, waitDate: date)
         case let .setting(.scheduledDate(to: date)):
-            date.isSame(as: scheduledDate) ? self : replacing(alterDate: nextAlterDate, scheduledDate: .some(date))
+            date == scheduledDate ? self : replacing(alterDate: nextAlterDate, scheduledDate: date)
         case let .depending(add, remove):
             Dependencies.applying(add: add, remove: remove, to: dependencies) == dependencies
                 ? self
@@ -191,7 +193,7 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         id: UUID? = nil, title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil,
         timeSlips: [TimeSlip]? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
         notes: [Note]? = nil, completedDate: Date?? = nil, creationDate: Date?? = nil, recurrence: Recurrence?? = nil,
-        kept: KeptKeys? = nil, waitDate: Date?? = nil, scheduledDate: Date?? = nil, dependencies: [UUID]? = nil
+        kept: KeptKeys? = nil, waitDate: DueDate? = nil, scheduledDate: DueDate? = nil, dependencies: [UUID]? = nil
     ) -> Self {
         ProjectTask(
             id: id ?? self.id, title: title ?? self.title, dueDate: dueDate ?? self.dueDate, state: state ?? self.state,
@@ -208,19 +210,18 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// Its wait and scheduled dates keep their distance from the due date.
     public func nextOccurrence(done: Date, calendar: Calendar = DocketClock.calendar) -> ProjectTask? {
         guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence,
-            let due = recurrence.nextDue(due: dueDate, done: done, calendar: calendar), let next = due.date
+            let next = recurrence.nextDue(due: dueDate, done: done, calendar: calendar)
         else { return nil }
-        let from = dueDate.date ?? done
         return replacing(
-            id: recurrence.nextID, dueDate: due, state: .unfinished, timeSlips: [], alterDate: .some(nil),
+            id: recurrence.nextID, dueDate: next, state: .unfinished, timeSlips: [], alterDate: .some(nil),
             notes: [],
             completedDate: .some(nil), creationDate: .some(done),
             recurrence: .some(
                 Recurrence(
                     every: recurrence.every, from: recurrence.from, series: recurrence.series,
                     occurrence: recurrence.occurrence + 1)),
-            waitDate: .some(Recurrence.carried(waitDate, from: from, to: next, calendar: calendar)),
-            scheduledDate: .some(Recurrence.carried(scheduledDate, from: from, to: next, calendar: calendar)))
+            waitDate: Recurrence.carried(waitDate, from: dueDate, done: done, to: next, calendar: calendar),
+            scheduledDate: Recurrence.carried(scheduledDate, from: dueDate, done: done, to: next, calendar: calendar))
     }
 
     // MARK: Fields
@@ -265,11 +266,11 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             set: { $0.replacing(recurrence: .some($1)) }),
         // Store format 3:
         ItemField(
-            "waitDate", label: "wait date", rule: .laterEdit, omitWhenAbsent: true, get: { $0.waitDate },
-            set: { $0.replacing(waitDate: .some($1)) }),
+            "waitDate", label: "wait date", rule: .laterEdit, default: DueDate.unknown, omitWhenAbsent: true,
+            get: { $0.waitDate }, set: { $0.replacing(waitDate: $1) }),
         ItemField(
-            "scheduledDate", label: "scheduled date", rule: .laterEdit, omitWhenAbsent: true,
-            get: { $0.scheduledDate }, set: { $0.replacing(scheduledDate: .some($1)) }),
+            "scheduledDate", label: "scheduled date", rule: .laterEdit, default: DueDate.unknown, omitWhenAbsent: true,
+            get: { $0.scheduledDate }, set: { $0.replacing(scheduledDate: $1) }),
         ItemField(
             "dependencies", rule: .set, default: [UUID](), omitWhenAbsent: true, get: { $0.dependencies },
             set: { $0.replacing(dependencies: Dependencies.normalized($1)) }),

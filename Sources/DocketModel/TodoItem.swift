@@ -29,9 +29,9 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     // NB: boxed, as most todos do not repeat: a recurrence is 50 bytes, and lists hold 100,000 todos.
     private let repeating: Box<Recurrence>?
     /// Until when it is hidden from the day's view and the lists of open todos, if it waits.
-    public var waitDate: Date? { planning?.value.waitDate }
+    public var waitDate: DueDate { planning?.value.waitDate ?? .unknown }
     /// When it is planned to be started, if said.
-    public var scheduledDate: Date? { planning?.value.scheduledDate }
+    public var scheduledDate: DueDate { planning?.value.scheduledDate ?? .unknown }
     /// The ids of the todos and tasks it depends on: it is blocked until they are done. Sorted, each once.
     public var dependencies: [UUID] { planning?.value.dependencies ?? [] }
     private let planning: Box<Planning>?
@@ -60,10 +60,11 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         case noting(Note.Change)
         /// Sets, changes or stops how the item repeats.
         case recurrence(Recurrence?)
-        /// Sets or clears the date until which it waits (hidden from the day's view and the lists of open todos).
-        case wait(Date?)
-        /// Sets or clears the date it is planned to be started.
-        case scheduled(Date?)
+        /// Sets the date until which it waits (hidden from the day's view and the lists of open todos): a day (until it
+        /// begins), a moment, or none.
+        case wait(DueDate)
+        /// Sets the date it is planned to be started: a day, a moment, or none.
+        case scheduled(DueDate)
         /// Adds and removes the ids of items it depends on.
         case depending(add: [UUID], remove: [UUID])
     }
@@ -79,7 +80,8 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     public init(
         id: UUID, text: String, creationDate: Date, completed: Bool, due: DueDate, alterDate: Date?,
         tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
-        recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys(), waitDate: Date? = nil, scheduledDate: Date? = nil,
+        recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys(), waitDate: DueDate = .unknown,
+        scheduledDate: DueDate = .unknown,
         dependencies: [UUID] = []
     ) {
         self.id = id
@@ -143,10 +145,9 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
             return recurrence == self.recurrence
                 ? self : replacing(alterDate: nextAlterDate, recurrence: .some(recurrence))
         case let .wait(date):
-            return date.isSame(as: waitDate) ? self : replacing(alterDate: nextAlterDate, waitDate: .some(date))
+            return date == waitDate ? self : replacing(alterDate: nextAlterDate, waitDate: date)
         case let .scheduled(date):
-            return date.isSame(as: scheduledDate)
-                ? self : replacing(alterDate: nextAlterDate, scheduledDate: .some(date))
+            return date == scheduledDate ? self : replacing(alterDate: nextAlterDate, scheduledDate: date)
         case let .depending(add, remove):
             let ids = Dependencies.applying(add: add, remove: remove, to: dependencies)
             return ids == dependencies ? self : replacing(alterDate: nextAlterDate, dependencies: ids)
@@ -161,18 +162,17 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     /// keep their distance from the due date.
     public func nextOccurrence(done: Date, calendar: Calendar = DocketClock.calendar) -> TodoItem? {
         guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence,
-            let due = recurrence.nextDue(due: due, done: done, calendar: calendar), let next = due.date
+            let next = recurrence.nextDue(due: due, done: done, calendar: calendar)
         else { return nil }
-        let from = dueDate ?? done
         return replacing(
-            id: recurrence.nextID, creationDate: done, completed: false, due: due, alterDate: .some(nil),
+            id: recurrence.nextID, creationDate: done, completed: false, due: next, alterDate: .some(nil),
             notes: [], completedDate: .some(nil),
             recurrence: .some(
                 Recurrence(
                     every: recurrence.every, from: recurrence.from, series: recurrence.series,
                     occurrence: recurrence.occurrence + 1)),
-            waitDate: .some(Recurrence.carried(waitDate, from: from, to: next, calendar: calendar)),
-            scheduledDate: .some(Recurrence.carried(scheduledDate, from: from, to: next, calendar: calendar)))
+            waitDate: Recurrence.carried(waitDate, from: due, done: done, to: next, calendar: calendar),
+            scheduledDate: Recurrence.carried(scheduledDate, from: due, done: done, to: next, calendar: calendar))
     }
 
     /// This item with some fields replaced; a nil argument keeps the field.
@@ -183,7 +183,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         id: UUID? = nil, text: String? = nil, creationDate: Date? = nil, completed: Bool? = nil,
         due: DueDate? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
         notes: [Note]? = nil, completedDate: Date?? = nil, recurrence: Recurrence?? = nil, kept: KeptKeys? = nil,
-        waitDate: Date?? = nil, scheduledDate: Date?? = nil, dependencies: [UUID]? = nil
+        waitDate: DueDate? = nil, scheduledDate: DueDate? = nil, dependencies: [UUID]? = nil
     ) -> TodoItem {
         TodoItem(
             id: id ?? self.id, text: text ?? self.text, creationDate: creationDate ?? self.creationDate,
@@ -231,11 +231,11 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
             set: { $0.replacing(recurrence: .some($1)) }),
         // Store format 3:
         ItemField(
-            "waitDate", label: "wait date", rule: .laterEdit, omitWhenAbsent: true, get: { $0.waitDate },
-            set: { $0.replacing(waitDate: .some($1)) }),
+            "waitDate", label: "wait date", rule: .laterEdit, default: DueDate.unknown, omitWhenAbsent: true,
+            get: { $0.waitDate }, set: { $0.replacing(waitDate: $1) }),
         ItemField(
-            "scheduledDate", label: "scheduled date", rule: .laterEdit, omitWhenAbsent: true,
-            get: { $0.scheduledDate }, set: { $0.replacing(scheduledDate: .some($1)) }),
+            "scheduledDate", label: "scheduled date", rule: .laterEdit, default: DueDate.unknown, omitWhenAbsent: true,
+            get: { $0.scheduledDate }, set: { $0.replacing(scheduledDate: $1) }),
         ItemField(
             "dependencies", rule: .set, default: [UUID](), omitWhenAbsent: true, get: { $0.dependencies },
             set: { $0.replacing(dependencies: Dependencies.normalized($1)) }),

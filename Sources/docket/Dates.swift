@@ -121,7 +121,9 @@ enum DueInput {
 /// included. `--due=fri` takes that one value and no more words.
 enum DateWords {
     /// The options whose value is a date, in every command.
-    static let options: Set<String> = ["--due", "--before", "--done-since", "--since", "--until"]
+    static let options: Set<String> = [
+        "--due", "--wait", "--scheduled", "--before", "--done-since", "--since", "--until",
+    ]
 
     /// The arguments with each date option's words joined into its one value.
     static func join(_ arguments: [String]) -> [String] {

@@ -96,9 +96,11 @@ final class RichItemsMergeSpec: QuickSpec {
         }
 
         describe("wait and scheduled dates") {
-            it("take the later edit, as a due date does, and record the one that lost") {
-                let (monday, friday) = (
-                    Date(timeIntervalSince1970: 1_795_600_000), Date(timeIntervalSince1970: 1_795_900_000)
+            it("take the later edit, a day or a time, as a due date does, and record the one that lost") {
+                // A day without a time on one side, a time on the other: each kept as it is.
+                let (monday, friday): (DueDate, DueDate) = (
+                    .day(CalendarDay(year: 2026, month: 11, day: 30)!),
+                    .date(Date(timeIntervalSince1970: 1_795_900_000))
                 )
                 later()
                 let ours = milk.alter(.wait(monday), .scheduled(friday))

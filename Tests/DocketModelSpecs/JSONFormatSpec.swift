@@ -85,25 +85,34 @@ final class JSONFormatSpec: QuickSpec {
             context("of a format-3 todo and task") {
                 let todo = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItemFormat3"))
                 let task = try! DocketJSON.decode(ProjectTask.self, from: fixture("ProjectTaskFormat3"))
-                it("reads the wait and scheduled dates and the dependencies") {
-                    expect(todo.waitDate) == ISODate.date(from: "2026-11-26T23:00:00.000Z")
-                    expect(todo.scheduledDate) == ISODate.date(from: "2026-11-27T08:00:00.000Z")
+                it("reads the wait and scheduled dates, each a day or a time as a due date is, and the dependencies") {
+                    expect(todo.waitDate) == .day(CalendarDay(year: 2026, month: 11, day: 27)!)
+                    expect(todo.scheduledDate) == .date(ISODate.date(from: "2026-11-27T08:00:00.000Z")!)
                     expect(todo.dependencies) == [
                         UUID(uuidString: "3B241101-E2BB-4255-8CAF-4136C566A962")!,
                         UUID(uuidString: "A3B2C1D0-1111-4222-8333-944455556666")!,
                     ]
-                    expect(task.waitDate) == ISODate.date(from: "2026-11-24T00:00:00.000Z")
-                    expect(task.scheduledDate) == ISODate.date(from: "2026-11-25T12:00:00.000Z")
+                    expect(task.waitDate) == .day(CalendarDay(year: 2026, month: 11, day: 24)!)
+                    expect(task.scheduledDate) == .date(ISODate.date(from: "2026-11-25T12:00:00.000Z")!)
                     expect(task.dependencies) == [UUID(uuidString: "6F9619FF-8B86-4D11-B42D-00C04FC964FF")!]
                 }
                 it("reads an older todo or task, without them, as waiting for nothing") {
                     let old = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItemFormat2"))
                     let oldTask = try! DocketJSON.decode(ProjectTask.self, from: fixture("ProjectTask"))
-                    expect(old.waitDate).to(beNil())
-                    expect(old.scheduledDate).to(beNil())
+                    expect(old.waitDate) == .unknown
+                    expect(old.scheduledDate) == .unknown
                     expect(old.dependencies) == []
-                    expect(oldTask.waitDate).to(beNil())
+                    expect(oldTask.waitDate) == .unknown
                     expect(oldTask.dependencies) == []
+                }
+                it("writes a wait for a day as the day alone, and one at a time with its local offset") {
+                    let day = TodoItem(text: "x").alter(.wait(.day(CalendarDay(year: 2026, month: 12, day: 3)!)))
+                    let time = TodoItem(text: "x").alter(
+                        .scheduled(.date(ISODate.date(from: "2026-12-03T16:30:00.000Z")!)))
+                    expect(String(decoding: try! DocketJSON.encode(day), as: UTF8.self)).to(
+                        contain("\"waitDate\" : \"2026-12-03\""))
+                    expect(String(decoding: try! DocketJSON.encode(time), as: UTF8.self)).to(
+                        contain("\"scheduledDate\" : \"2026-12-03T17:30:00.000+01:00\""))
                 }
                 it("keeps dependencies written by hand in any case and order as one sorted set") {
                     let json =

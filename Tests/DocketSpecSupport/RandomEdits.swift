@@ -103,8 +103,8 @@ public enum RandomEdits {
                         every: every, from: Bool.random(using: &g) ? .due : .completion,
                         series: todo.recurrence?.series ?? todo.id, occurrence: todo.recurrence?.occurrence ?? 1)
                 return state.alter(by: .updating(.todo(todo.alter(.recurrence(recurrence)))))
-            case 5: return state.alter(by: .updating(.todo(todo.alter(.wait(due)))))
-            case 6: return state.alter(by: .updating(.todo(todo.alter(.scheduled(due)))))
+            case 5: return state.alter(by: .updating(.todo(todo.alter(.wait(planned(due, &g))))))
+            case 6: return state.alter(by: .updating(.todo(todo.alter(.scheduled(planned(due, &g))))))
             case 7:
                 let (add, remove) = dependencies(state, &g)
                 return state.alter(by: .updating(.todo(todo.alter(.depending(add: add, remove: remove)))))
@@ -143,7 +143,7 @@ public enum RandomEdits {
                 .setting(.state(to: TaskState.allCases.randomElement(using: &g)!)),
                 .setting(.priority(to: Priority.allCases.randomElement(using: &g))),
                 .tagging(add: tags(&g), remove: tags(&g)), .noting(noteChange(task.notes, text, &g)),
-                .setting(.waitDate(to: due)), .setting(.scheduledDate(to: due)),
+                .setting(.waitDate(to: planned(due, &g))), .setting(.scheduledDate(to: planned(due, &g))),
                 .depending(add: add, remove: remove),
             ].randomElement(using: &g)!
             return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task.alter(by: change)))))))
@@ -169,6 +169,12 @@ public enum RandomEdits {
     /// A few tags to add or remove, often none.
     static func tags(_ g: inout SeededGenerator) -> [String] {
         (0..<Int.random(in: 0...2, using: &g)).map { _ in RandomValues.tags.randomElement(using: &g)! }
+    }
+
+    /// A wait or scheduled date: `date`'s day (without a time) or the moment itself; none without a date.
+    static func planned(_ date: Date?, _ g: inout SeededGenerator) -> DueDate {
+        guard let date else { return .unknown }
+        return Bool.random(using: &g) ? .day(CalendarDay(date, in: DocketClock.timeZone)) : .date(date)
     }
 
     /// A few ids of the state's todos and tasks to add to or remove from an item's dependencies, often none.

@@ -85,7 +85,7 @@ final class CalendarSpec: QuickSpec {
                 let text = read(file(fence))
                 expect(text).to(contain("DTSTART;VALUE=DATE:20261205\r\n"))
                 expect(text).to(contain("DUE;VALUE=DATE:20261210\r\n"))
-                expect(text).to(contain("X-DOCKET-WAIT:20261201T000000Z\r\n"))
+                expect(text).to(contain("X-DOCKET-WAIT;VALUE=DATE:20261201\r\n"))
                 let primerID = todos().first { $0["text"] as? String == "Buy primer" }?["id"] as? String ?? ""
                 expect(text).to(contain("RELATED-TO;RELTYPE=DEPENDS-ON:\(primerID.lowercased())\r\n"))
 
@@ -121,8 +121,10 @@ final class CalendarSpec: QuickSpec {
                 )
                 expect(sync().status) == 0
                 let shown = run("show", fence).stdout
-                expect(shown).to(contain("scheduled 2026-12-06"))
+                // Days, as a due date without a time is: no time shown.
+                expect(shown).to(contain("scheduled 2026-12-06\n"))
                 expect(shown).to(contain("wait      2026-12-01"))
+                expect(shown).notTo(contain("2026-12-01 00:00"))
                 expect(shown).to(contain("Buy primer (open: blocks it)"))
                 expect(shown).to(contain("Buy paint (open: blocks it)"))
 
@@ -138,6 +140,13 @@ final class CalendarSpec: QuickSpec {
                 expect(after).notTo(contain(primerID.lowercased()))
                 expect(sync().stdout).to(contain("In step"))
                 expect(run("show", fence).stdout).to(contain("scheduled 2026-12-20"))
+
+                // A wait at a time is a date-time, and comes back as that time.
+                expect(run("wait", fence, "2026-12-02 18:30").status) == 0
+                expect(sync().status) == 0
+                expect(read(file(fence))).to(contain("X-DOCKET-WAIT:20261202T183000Z\r\n"))
+                expect(sync().stdout).to(contain("In step"))
+                expect(run("show", fence).stdout).to(contain("wait      2026-12-02 18:30"))
             }
 
             it("brings back what a calendar app added, edited, completed and removed, never twice") {

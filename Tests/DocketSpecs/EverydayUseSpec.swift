@@ -310,7 +310,7 @@ final class EverydayUseSpec: QuickSpec {
                 run("edit", fence, environment: editor("cp \"$1\" \(form.path)"))
                 let shown = try! String(contentsOf: form, encoding: .utf8)
                 for line in [
-                    "text: Paint fence", "due: 2030-01-10", "wait: 2030-01-05 00:00",
+                    "text: Paint fence", "due: 2030-01-10", "wait: 2030-01-05",
                     "scheduled: 2030-01-04 09:30",
                     "tags: +garden", "priority: low", "repeat: month from due", "depends: \(paint)",
                     "notes:\n- two coats\n- ask Ben\n",
@@ -326,9 +326,10 @@ final class EverydayUseSpec: QuickSpec {
                             + #"-e '/^- ask Ben$/d' -e '$a - sand first' "$1""#))
                 expect(edited.status) == 0
                 let todo = todos().first { $0.text == "Paint fence" }!
-                expect(todo.waitDate).to(beNil())
-                expect(todo.scheduledDate.map { DateFormatterSpecs.day($0) }) == "2030-01-04"
-                expect(todo.dueDate.map { DateFormatterSpecs.day($0) }) == "2030-01-10"
+                expect(todo.waitDate) == .unknown
+                expect(todo.scheduledDate.day(in: DocketClock.timeZone)) == CalendarDay(year: 2030, month: 1, day: 4)
+                expect(todo.scheduledDate.hasTime) == true
+                expect(todo.due) == .day(CalendarDay(year: 2030, month: 1, day: 10)!)
                 expect(todo.tags) == ["home", "shed"]
                 expect(todo.priority) == .high
                 expect(todo.recurrence?.every) == Recurrence.Interval(.week, count: 2)

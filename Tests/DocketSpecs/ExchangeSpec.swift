@@ -226,7 +226,8 @@ final class ExchangeSpec: QuickSpec {
                 }
                 expect((item?["dependencies"] as? [String])?.map { $0.lowercased() }.sorted())
                     == [paint, sand].sorted()
-                expect(item?["waitDate"] as? String) == "2030-02-01T00:00:00.000Z"
+                // Taskwarrior's wait:2030-02-01 is that day's first moment: a day, as its due is.
+                expect(item?["waitDate"] as? String) == "2030-02-01"
                 expect(item?["scheduledDate"]).to(beNil())
                 expect(run("import", "taskwarrior", write(task("export").stdout, "third.json")).stdout).to(
                     contain("Nothing to import"))
@@ -452,10 +453,10 @@ final class ExchangeSpec: QuickSpec {
                 let list = json(run("list", "--all", "--json").stdout)
                 let painted = list.first { ($0["id"] as? String)?.lowercased().hasPrefix(fence) == true }
                 expect(painted?["text"] as? String) == "Paint fence blue"
-                expect(painted?["waitDate"] as? String) == "2030-01-05T00:00:00.000Z"
+                expect(painted?["waitDate"] as? String) == "2030-01-05"
                 expect((painted?["dependencies"] as? [String])?.map { $0.lowercased() }) == [paintID]
                 let varnish = list.first { $0["text"] as? String == "Varnish fence" }
-                expect(varnish?["waitDate"] as? String) == "2030-02-01T00:00:00.000Z"
+                expect(varnish?["waitDate"] as? String) == "2030-02-01"
                 expect((varnish?["dependencies"] as? [String])?.map { $0.lowercased() }) == [paintID]
                 expect(run("list").stdout).notTo(contain("Varnish fence"))
                 expect(run("list", "--waiting").stdout).to(contain("Varnish fence"))

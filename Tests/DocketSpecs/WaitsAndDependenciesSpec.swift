@@ -13,19 +13,21 @@ final class WaitsAndDependenciesSpec: QuickSpec {
         // Wednesday 2026-11-25, 15:00 UTC.
         let now = ISODate.date(from: "2026-11-25T15:00:00.000Z")!
         func at(_ text: String) -> Date { ISODate.date(from: text)! }
+        /// A day ("2026-11-27") or a time.
+        func planned(_ text: String) -> DueDate { CalendarDay(text).map(DueDate.day) ?? .date(at(text)) }
         func todo(_ text: String, wait: String? = nil, done: Bool = false, depends: [UUID] = []) -> TodoItem {
             TodoItem(
                 id: UUID(), text: text, creationDate: at("2026-11-01T00:00:00.000Z"), completed: done, due: .unknown,
-                alterDate: nil, waitDate: wait.map(at), dependencies: depends)
+                alterDate: nil, waitDate: wait.map(planned) ?? .unknown, dependencies: depends)
         }
 
         describe("a wait") {
-            let fence = todo("Paint fence", wait: "2026-11-27T00:00:00.000Z")
+            let fence = todo("Paint fence", wait: "2026-11-27")
             let over = todo("Call Anna", wait: "2026-11-25T09:00:00.000Z")
-            let doneWaiting = todo("Old", wait: "2026-12-01T00:00:00.000Z", done: true)
+            let doneWaiting = todo("Old", wait: "2026-12-01", done: true)
             let task = ProjectTask(
                 id: UUID(), title: "Book hall", dueDate: .date(at("2026-11-25T12:00:00.000Z")), state: .unfinished,
-                timeSlips: [], alterDate: nil, waitDate: at("2026-11-26T00:00:00.000Z"))
+                timeSlips: [], alterDate: nil, waitDate: planned("2026-11-26"))
             let party = Project(id: UUID(), title: "Party", tasks: [task], alterDate: nil)
 
             it("keeps an open todo or task out of the day's view until its date, and says which wait") {
@@ -34,7 +36,7 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                 expect((agenda.overdue + agenda.today + agenda.soon + agenda.open).map(\.text)) == ["Call Anna"]
                 expect(agenda.waiting.map(\.text)) == ["Book hall", "Paint fence"]
             }
-            it("lets it in from the moment its date comes") {
+            it("lets it in from the moment its date comes: a day as it begins") {
                 let later = Agenda(
                     todos: [fence], projects: [party], now: at("2026-11-27T00:00:00.000Z"), calendar: calendar)
                 expect(later.overdue.map(\.text)) == ["Book hall"]
@@ -81,9 +83,9 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                 expect(blocking.isReady(.todo(paint), at: now)) == true
                 expect(blocking.isReady(.todo(fence), at: now)) == false
                 expect(blocking.isReady(.todo(brush), at: now)) == false
-                expect(blocking.isReady(.todo(paint.alter(.scheduled(tomorrow))), at: now)) == false
-                expect(blocking.isReady(.todo(paint.alter(.scheduled(tomorrow))), at: tomorrow)) == true
-                expect(blocking.isReady(.todo(paint.alter(.wait(tomorrow))), at: now)) == false
+                expect(blocking.isReady(.todo(paint.alter(.scheduled(.date(tomorrow)))), at: now)) == false
+                expect(blocking.isReady(.todo(paint.alter(.scheduled(.date(tomorrow)))), at: tomorrow)) == true
+                expect(blocking.isReady(.todo(paint.alter(.wait(.date(tomorrow)))), at: now)) == false
             }
             it("make the items others wait on blocking, while both are open") {
                 expect(blocking.blocked(by: .todo(paint))) == [fence.id]
@@ -176,12 +178,43 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                 expect(run(fence, "wait", "2030-01-05 09:30").stdout).to(
                     contain("Waiting: Paint fence  until 2030-01-05 09:30"))
             }
+            it("reads --wait and --scheduled as --due: a day or a time, several words without quotes") {
+                let berlin = TimeZone(identifier: "Europe/Berlin")!
+                func inBerlin(_ arguments: String...) -> CommandResult {
+                    docket(arguments, store: store, environment: ["TZ": "Europe/Berlin"])
+                }
+                let before = CalendarDay(Date(), in: berlin)
+                let fence = inBerlin(
+                    "add", "Paint", "fence", "--wait", "next", "week", "--scheduled", "tomorrow", "9am"
+                )
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let today = [before, CalendarDay(Date(), in: berlin)]
+                guard let todo = try! Store.open(at: store).load().state.todos.first else {
+                    return fail("docket add --wait next week added nothing")
+                }
+                expect(todo.text) == "Paint fence"
+                let mondays = today.map { DueDate.day($0.adding(days: 8 - ($0.weekday == 0 ? 7 : $0.weekday))) }
+                expect(mondays).to(contain(todo.waitDate))
+                let nines = today.map {
+                    DueDate.date($0.adding(days: 1).start(in: berlin).addingTimeInterval(9 * 3600))
+                }
+                expect(nines).to(contain(todo.scheduledDate))
+                // A day is shown as a day, a time with its time; the day's first moment ends a day's wait.
+                guard let monday = todo.waitDate.day else { return fail("the wait is no day: \(todo.waitDate)") }
+                let shown = inBerlin("list", "--waiting").stdout
+                expect(shown).to(contain("waiting until \(monday)  "))
+                expect(shown).to(contain("scheduled \(todo.scheduledDate.day(in: berlin)!) 09:00"))
+                expect(shown).notTo(contain("12:00"))
+                expect(inBerlin("show", fence).stdout).to(contain("wait      \(monday) (hidden until then)"))
+                expect(inBerlin("wait", fence, "in", "2", "days").stdout).to(contain("Waiting: Paint fence  until "))
+                expect(inBerlin("schedule", fence, "none").stdout).to(contain("Unscheduled: Paint fence"))
+            }
             it("shows what is blocked and blocking, and refuses a dependency that cannot be") {
                 let paint = add("Buy paint")
                 let fence = add("Paint fence", "--depends", paint, "--scheduled", "2030-01-04")
                 let list = run("list").stdout
                 expect(list).to(contain("Buy paint  blocking \(fence)"))
-                expect(list).to(contain("Paint fence  scheduled 2030-01-04 12:00  blocked by \(paint)"))
+                expect(list).to(contain("Paint fence  scheduled 2030-01-04  blocked by \(paint)"))
                 let cycle = run("depend", paint, "+\(fence)")
                 expect(cycle.status) == 1
                 expect(cycle.stderr).to(contain("\(paint) cannot depend on \(fence): \(fence) depends on \(paint)"))
@@ -201,8 +234,8 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                 let paint = add("Buy paint")
                 let fence = add("Paint fence", "--depends", paint, "--scheduled", "2030-01-04", "--wait", "2030-01-03")
                 let json = run("show", fence, "--json").stdout
-                expect(json).to(contain("\"scheduledDate\" : \"2030-01-04T"))
-                expect(json).to(contain("\"waitDate\" : \"2030-01-03T"))
+                expect(json).to(contain("\"scheduledDate\" : \"2030-01-04\""))
+                expect(json).to(contain("\"waitDate\" : \"2030-01-03\""))
                 expect(json).to(contain("\"dependencies\" : [\n    \"\(paint.uppercased())"))
             }
         }

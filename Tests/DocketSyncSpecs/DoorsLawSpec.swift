@@ -211,7 +211,7 @@ struct DoorsLaw {
                 guard let todo else { continue }
                 let text = "\(todo.text.split(separator: " ").prefix(2).joined(separator: " ")) \(word)"
                 let waits = Bool.random(using: &random)
-                let wait = ISODate.date(from: day + "T00:00:00.000Z")!
+                let wait = DueDate.day(CalendarDay(day)!)
                 do {
                     _ = try Store.open(at: machine.folder).updateTodo(todo.id) {
                         $0.alter(waits ? .wait(wait) : .text(text))
@@ -486,8 +486,8 @@ struct DoorsLaw {
                 switch field {
                 case "text": value = todo.text
                 case "dueDate": value = Self.shown(todo.due)
-                case "waitDate": value = todo.waitDate.map(Self.day) ?? "none"
-                case "scheduledDate": value = todo.scheduledDate.map(Self.day) ?? "none"
+                case "waitDate": value = Self.shown(todo.waitDate)
+                case "scheduledDate": value = Self.shown(todo.scheduledDate)
                 default: value = String(todo.completed)
                 }
                 if value == last.value { continue }
@@ -518,7 +518,7 @@ struct DoorsLaw {
     func short(_ id: UUID) -> String { String(id.uuidString.prefix(8)).lowercased() }
     static func full(_ id: UUID) -> String { id.uuidString.lowercased() }
 
-    /// A due date as the law records it: the day, with its time in UTC when it has one; none.
+    /// A due, wait or scheduled date as the law records it: the day, with its time in UTC when it has one; none.
     static func shown(_ due: DueDate) -> String {
         switch due {
         case .unknown: return "none"
@@ -532,20 +532,11 @@ struct DoorsLaw {
         }
     }
 
-    /// The UTC day of a date: how the law records a wait or scheduled date.
-    static func day(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
-    }
-
     /// A merge report's text of a value, as the law records it.
     static func shown(_ text: String, field: String) -> String {
         switch field {
-        case "dueDate":
+        case "dueDate", "waitDate", "scheduledDate":
             (CalendarDay(text).map(DueDate.day) ?? ISODate.date(from: text).map(DueDate.date)).map(shown) ?? text
-        case "waitDate", "scheduledDate": ISODate.date(from: text).map(day) ?? text
         default: text
         }
     }
@@ -566,7 +557,7 @@ struct DoorsLaw {
     func handSchedule(_ id: UUID, _ day: String, in machine: Machine) -> Bool {
         let url = machine.folder.appendingPathComponent(StoreLayout.todo(id))
         guard let content = try? String(contentsOf: url, encoding: .utf8) else { return false }
-        let line = "  \"scheduledDate\" : \"\(day)T12:00:00.000Z\","
+        let line = "  \"scheduledDate\" : \"\(day)\","
         var lines = content.components(separatedBy: "\n").filter { !$0.hasPrefix("  \"scheduledDate\" : ") }
         guard let text = lines.firstIndex(where: { $0.hasPrefix("  \"text\" : ") }) else { return false }
         lines.insert(line, at: text)

@@ -80,8 +80,8 @@ final class RichItemsSyncSpec: QuickSpec {
                 let todo = desk.state.todos.first { $0.text == "Paint fence" }
                 expect(todo?.dependencies.map { String($0.uuidString.lowercased().prefix(8)) }.sorted())
                     == [brush, paint].sorted()
-                expect(todo?.waitDate).notTo(beNil())
-                expect(todo?.scheduledDate).notTo(beNil())
+                expect(todo?.waitDate) == .day(CalendarDay(year: 2030, month: 1, day: 5)!)
+                expect(todo?.scheduledDate) == .day(CalendarDay(year: 2030, month: 1, day: 4)!)
                 expect(desk.run("sync").status) == 0
                 expect(laptop.run("sync").status) == 0
                 expect(laptop.state) == desk.state
@@ -141,7 +141,7 @@ final class RichItemsSyncSpec: QuickSpec {
                 expect(desk.run("pull").status) == 0
                 let todo = desk.state.todos.first { $0.text == "Paint fence" }
                 expect(todo?.dependencies) == []
-                expect(todo?.waitDate).to(beNil())
+                expect(todo?.waitDate) == .unknown
             }
             it("of a synced edit writes the reverse as a new edit, which reaches the other machine") {
                 let milk = laptop.id("add", "Buy milk")

@@ -255,8 +255,9 @@ public enum Taskwarrior {
         let due = try date("due", task.due).map { dueDate($0, zone: DocketClock.timeZone) } ?? .unknown
         let end = try date("end", task.end)
         let start = try date("start", task.start)
-        let wait = try date("wait", task.wait)
-        let scheduled = try date("scheduled", task.scheduled)
+        let wait = try date("wait", task.wait).map { dueDate($0, zone: DocketClock.timeZone) } ?? .unknown
+        let scheduled =
+            try date("scheduled", task.scheduled).map { dueDate($0, zone: DocketClock.timeZone) } ?? .unknown
         var dependencies: [UUID] = []
         for uuid in task.depends?.uuids ?? [] {
             guard let dependency = UUID(hex: uuid) else {
@@ -325,15 +326,16 @@ public enum Taskwarrior {
                 dependencies: Dependencies.normalized(dependencies)))
     }
 
-    /// Taskwarrior's `due`, a moment, as a due date: the first moment of a day in `zone` (what Taskwarrior's
-    /// `due:friday` or `due:2026-12-03` sets) is that day, without a time; any other moment keeps its time.
+    /// Taskwarrior's `due` (or `wait`, `scheduled`), a moment, as a due date: the first moment of a day in `zone` (what
+    /// Taskwarrior's `due:friday` or `due:2026-12-03` sets) is that day, without a time; any other moment keeps its
+    /// time.
     static func dueDate(_ moment: Date, zone: TimeZone) -> DueDate {
         let day = CalendarDay(moment, in: zone)
         return day.start(in: zone).docketMilliseconds == moment.docketMilliseconds ? .day(day) : .date(moment)
     }
 
-    /// A due date as Taskwarrior's `due`: a day is its first moment in `zone`, as Taskwarrior keeps a date without a
-    /// time; nil when there is none.
+    /// A due date (or a wait or scheduled date) as Taskwarrior's `due`: a day is its first moment in `zone`, as
+    /// Taskwarrior keeps a date without a time; nil when there is none.
     static func dueMoment(_ due: DueDate, zone: TimeZone) -> Date? {
         switch due {
         case .unknown: nil
@@ -406,7 +408,7 @@ public enum Taskwarrior {
         var tasks: [[String: Any]] = []
         func common(
             _ id: UUID, _ text: String, _ alter: Date?, _ due: DueDate, _ tags: [String], _ priority: Priority?,
-            _ notes: [Note], plan: (wait: Date?, scheduled: Date?, depends: [UUID]),
+            _ notes: [Note], plan: (wait: DueDate, scheduled: DueDate, depends: [UUID]),
             done: Bool, doneDate: Date?, entry: Date, kept: KeptKeys
         ) -> [String: Any] {
             var task = kept["taskwarrior"].filter { $0.key != templateKey }.mapValues(\.foundationValue)
@@ -420,8 +422,10 @@ public enum Taskwarrior {
             if let due = dueMoment(due, zone: calendar.timeZone) { task["due"] = BasicDate.string(due) }
             // NB: an item imported before Docket had these fields keeps Taskwarrior's own in `kept`: handed back while
             // Docket has none.
-            if let wait = plan.wait { task["wait"] = BasicDate.string(wait) }
-            if let scheduled = plan.scheduled { task["scheduled"] = BasicDate.string(scheduled) }
+            if let wait = dueMoment(plan.wait, zone: calendar.timeZone) { task["wait"] = BasicDate.string(wait) }
+            if let scheduled = dueMoment(plan.scheduled, zone: calendar.timeZone) {
+                task["scheduled"] = BasicDate.string(scheduled)
+            }
             if !plan.depends.isEmpty { task["depends"] = plan.depends.map { $0.uuidString.lowercased() } }
             if done { task["end"] = BasicDate.string(doneDate ?? alter ?? entry) }
             if !tags.isEmpty { task["tags"] = tags }

@@ -74,18 +74,20 @@ public enum TodoTxt {
                         func day(_ date: Date?) -> String? { date.map { BasicDate.dayString($0) } }
                         func keeping(_ read: Date?, _ had: Date?) -> Date? { day(read) == day(had) ? had : read }
                         let zone = DocketClock.timeZone
-                        let due = line.due.day(in: zone) == old.due.day(in: zone) ? old.due : line.due
+                        func keeping(_ read: DueDate, _ had: DueDate) -> DueDate {
+                            read.day(in: zone) == had.day(in: zone) ? had : read
+                        }
                         read.todo = old.replacing(
                             text: line.text, creationDate: keeping(line.creationDate, old.creationDate),
-                            completed: line.completed, due: due,
+                            completed: line.completed, due: keeping(line.due, old.due),
                             // NB: later than the store's own date for it, unless the store changed it since the file
                             // was written.
                             alterDate: .some(max(modified[name] ?? now, line.alterDate ?? .distantPast)),
                             tags: line.tags, priority: .some(line.priority),
                             completedDate: .some(line.completed ? keeping(line.completedDate, old.completedDate) : nil),
                             recurrence: .some(line.recurrence),
-                            waitDate: .some(keeping(line.waitDate, old.waitDate)),
-                            scheduledDate: .some(keeping(line.scheduledDate, old.scheduledDate)),
+                            waitDate: keeping(line.waitDate, old.waitDate),
+                            scheduledDate: keeping(line.scheduledDate, old.scheduledDate),
                             dependencies: line.dependencies)
                     }
                     todos.append(read.todo)
@@ -145,8 +147,8 @@ public enum TodoTxt {
         var text: [String] = []
         var tags: [String] = []
         var due = DueDate.unknown
-        var wait: Date?
-        var scheduled: Date?
+        var wait = DueDate.unknown
+        var scheduled = DueDate.unknown
         var dependencies: [UUID] = []
         var id: UUID?
         var repeating: (every: Recurrence.Interval, from: Recurrence.Anchor)?
@@ -167,18 +169,18 @@ public enum TodoTxt {
                 continue
             }
             if word.hasPrefix("t:") {
-                guard let date = day(String(word.dropFirst(2))) else {
+                // NB: a threshold day hides the line until that day begins, as a wait for a day does.
+                guard let day = CalendarDay(String(word.dropFirst(2))) else {
                     throw Unreadable(reason: "\(word.prefix(30)) is not a date as t:YYYY-MM-DD")
                 }
-                // NB: a threshold day hides the line until that day begins.
-                wait = Calendar.current.startOfDay(for: date)
+                wait = .day(day)
                 continue
             }
             if word.hasPrefix("scheduled:") {
-                guard let date = day(String(word.dropFirst(10))) else {
+                guard let day = CalendarDay(String(word.dropFirst(10))) else {
                     throw Unreadable(reason: "\(word.prefix(30)) is not a date as scheduled:YYYY-MM-DD")
                 }
-                scheduled = date
+                scheduled = .day(day)
                 continue
             }
             if word.hasPrefix("dep:"), let dependency = UUID(hex: String(word.dropFirst(4))) {
@@ -292,8 +294,8 @@ public enum TodoTxt {
         words += todo.tags.map { self.words($0).replacingOccurrences(of: " ", with: "_") }.filter { !$0.isEmpty }
             .map { $0.hasPrefix("@") ? $0 : "+" + $0 }
         if let due = todo.due.day(in: DocketClock.timeZone) { words.append("due:\(due)") }
-        if let wait = todo.waitDate { words.append("t:" + day(wait)) }
-        if let scheduled = todo.scheduledDate { words.append("scheduled:" + day(scheduled)) }
+        if let wait = todo.waitDate.day(in: DocketClock.timeZone) { words.append("t:\(wait)") }
+        if let scheduled = todo.scheduledDate.day(in: DocketClock.timeZone) { words.append("scheduled:\(scheduled)") }
         words += todo.dependencies.map { "dep:" + $0.uuidString.lowercased() }
         if let recurrence = todo.recurrence { words.append("rec:" + rec(recurrence)) }
         if todo.completed, let letter { words.append("pri:" + letter) }

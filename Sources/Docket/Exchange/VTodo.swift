@@ -104,8 +104,8 @@ enum VTodo {
         var every: Recurrence.Interval?
         var created: Date?
         var lastModified: Date?
-        var scheduled: Date? = nil
-        var wait: Date? = nil
+        var scheduled = DueDate.unknown
+        var wait = DueDate.unknown
         var dependencies: [UUID] = []
     }
 
@@ -142,7 +142,9 @@ enum VTodo {
             tags: Tags.normalized(tags),
             description: vtodo.property("DESCRIPTION")?.text, every: every, created: try date("CREATED"),
             lastModified: try date("LAST-MODIFIED") ?? date("DTSTAMP"),
-            scheduled: try date("DTSTART") ?? date(scheduledName), wait: try date(waitName),
+            scheduled: try vtodo.property("DTSTART").map { try due($0, name: "DTSTART") }
+                ?? due(vtodo.property(scheduledName), name: scheduledName),
+            wait: try due(vtodo.property(waitName), name: waitName),
             dependencies: Dependencies.normalized(dependencies))
     }
 
@@ -296,8 +298,7 @@ enum VTodo {
                 alterDate: .some(keep(f.lastModified, task.alterDate)), tags: f.tags, priority: .some(f.priority),
                 notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now),
                 completedDate: .some(completedDate), recurrence: .some(recurrence),
-                waitDate: .some(keep(f.wait, task.waitDate)),
-                scheduledDate: .some(keep(f.scheduled, task.scheduledDate)),
+                waitDate: keep(f.wait, task.waitDate), scheduledDate: keep(f.scheduled, task.scheduledDate),
                 dependencies: f.dependencies)
             // A task the calendar finishes records no more time: its running slip stops at the finish.
             if task.state != .finished { read = read.stoppingSlipAtFinish()?.task ?? read }
@@ -322,8 +323,7 @@ enum VTodo {
                 alterDate: .some(keep(f.lastModified, todo.alterDate)), tags: f.tags, priority: .some(f.priority),
                 notes: notes(f.description, previous: todo.notes, item: id, date: f.lastModified ?? now),
                 completedDate: .some(completedDate), recurrence: .some(recurrence),
-                waitDate: .some(keep(f.wait, todo.waitDate)),
-                scheduledDate: .some(keep(f.scheduled, todo.scheduledDate)),
+                waitDate: keep(f.wait, todo.waitDate), scheduledDate: keep(f.scheduled, todo.scheduledDate),
                 dependencies: f.dependencies)
             if sameContent(.todo(read), .todo(todo)) { read = todo }
             return .todo(read)
@@ -343,13 +343,8 @@ enum VTodo {
 
     // MARK: Writing
 
-    /// A date property: a day (`VALUE=DATE`) for a date given as one (noon, local time), else a UTC time.
-    static func dateProperty(_ name: String, _ date: Date) -> ICalComponent.Property {
-        dueProperty(name, DueDate.reading(ISODate.string(from: date)) ?? .date(date))!
-    }
-
-    /// A due date's property: a DATE (all day) for a day, a DATE-TIME in UTC for a time, noon included; nil when
-    /// unknown.
+    /// A due date's property (or a wait's or scheduled date's): a DATE (all day) for a day, a DATE-TIME in UTC for a
+    /// time, noon included; nil when unknown.
     static func dueProperty(_ name: String, _ due: DueDate) -> ICalComponent.Property? {
         switch due {
         case .unknown: nil
@@ -368,12 +363,11 @@ enum VTodo {
         func add(_ name: String, _ value: String, _ parameters: String = "") {
             out.append(.init(name: name, parameters: parameters, value: value))
         }
-        func dateValue(_ name: String, _ date: Date) { out.append(dateProperty(name, date)) }
         let (text, done, completedDate, due, alter, tags, priority, notes, status):
             (String, Bool, Date?, DueDate, Date?, [String], Priority?, [Note], String)
         var created: Date?
         var recurrence: Recurrence?
-        let (wait, scheduled, dependencies): (Date?, Date?, [UUID])
+        let (wait, scheduled, dependencies): (DueDate, DueDate, [UUID])
         switch entry {
         case let .todo(todo):
             (text, done, completedDate, due, alter, tags, priority, notes) =
@@ -408,14 +402,13 @@ enum VTodo {
             add("PERCENT-COMPLETE", "100")
         }
         let dueProperty = self.dueProperty("DUE", due)
-        if let scheduled {
+        if let start = self.dueProperty("DTSTART", scheduled) {
             // NB: RFC 5545 has a VTODO's DUE later than its DTSTART, and of the same kind (both days or both times).
-            let start = dateProperty("DTSTART", scheduled)
-            let fits = dueProperty.map { $0.parameters == start.parameters && start.value < $0.value }
-            dateValue(fits ?? true ? "DTSTART" : scheduledName, scheduled)
+            let fits = dueProperty.map { $0.parameters == start.parameters && start.value < $0.value } ?? true
+            out.append(fits ? start : self.dueProperty(scheduledName, scheduled)!)
         }
         if let dueProperty { out.append(dueProperty) }
-        if let wait { dateValue(waitName, wait) }
+        if let wait = self.dueProperty(waitName, wait) { out.append(wait) }
         for dependency in dependencies {
             add("RELATED-TO", ICalComponent.escape(uidOf(dependency)), ";RELTYPE=DEPENDS-ON")
         }

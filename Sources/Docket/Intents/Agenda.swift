@@ -41,7 +41,7 @@ public struct Agenda: Sendable, Encodable {
         var running: [Running] = []
         func place(_ entry: Entry, due: DueDate, openIfLater: Bool) {
             let day = due.day(in: calendar.timeZone)
-            if entry.isWaiting(at: now) {
+            if entry.isWaiting(at: now, zone: calendar.timeZone) {
                 waiting.append(entry)
             } else if due.isOverdue(at: now, calendar: calendar) {
                 overdue.append(entry)
@@ -66,8 +66,11 @@ public struct Agenda: Sendable, Encodable {
         self.soon = Entry.inListOrder(soon)
         self.running = running.sorted { $0.since < $1.since }
         self.open = Entry.inListOrder(open)
+        let zone = calendar.timeZone
         self.waiting = waiting.sorted {
-            ($0.waitDate ?? now, $0.id.uuidString) < ($1.waitDate ?? now, $1.id.uuidString)
+            ($0.waitDate.start(in: zone) ?? now, $0.id.uuidString) < (
+                $1.waitDate.start(in: zone) ?? now, $1.id.uuidString
+            )
         }
         self.blocking = Blocking(todos: todos, projects: projects)
     }

@@ -66,24 +66,25 @@ public struct Blocking: Sendable {
     public func isBlocking(_ entry: Entry) -> Bool { !blocked(by: entry).isEmpty }
 
     /// Whether `entry` can be started at `now` (Taskwarrior's READY): open, not waiting, not blocked, and not
-    /// scheduled for later.
+    /// scheduled for later (a day from its start, local time).
     public func isReady(_ entry: Entry, at now: Date) -> Bool {
         !entry.isDone && !entry.isWaiting(at: now) && !isBlocked(entry)
-            && (entry.scheduledDate.map { $0 <= now } ?? true)
+            && (entry.scheduledDate.start().map { $0 <= now } ?? true)
     }
 }
 
 extension Entry {
-    /// Until when it waits, hidden from the day's view and the lists of open items.
-    public var waitDate: Date? {
+    /// Until when it waits, hidden from the day's view and the lists of open items: a day (until it begins), a
+    /// moment, or none.
+    public var waitDate: DueDate {
         switch self {
         case let .todo(todo): todo.waitDate
         case let .task(task, _): task.waitDate
         }
     }
 
-    /// When it is planned to be started.
-    public var scheduledDate: Date? {
+    /// When it is planned to be started: a day, a moment, or none.
+    public var scheduledDate: DueDate {
         switch self {
         case let .todo(todo): todo.scheduledDate
         case let .task(task, _): task.scheduledDate
@@ -98,10 +99,11 @@ extension Entry {
         }
     }
 
-    /// Whether it is open and waits until after `now`: hidden from the day's view and the lists of open items.
-    public func isWaiting(at now: Date) -> Bool {
-        guard let waitDate, !isDone else { return false }
-        return now < waitDate
+    /// Whether it is open and waits until after `now`: hidden from the day's view and the lists of open items. A wait
+    /// for a day ends as that day begins in `zone`.
+    public func isWaiting(at now: Date, zone: TimeZone = DocketClock.timeZone) -> Bool {
+        guard let start = waitDate.start(in: zone), !isDone else { return false }
+        return now < start
     }
 }
 

@@ -60,16 +60,18 @@ public struct EntryFilter: Sendable, Equatable {
 
     /// Whether `entry` is shown at `now`.
     public func admits(_ entry: Entry, now: Date, calendar: Calendar = DocketClock.calendar) -> Bool {
-        admits(entry, now: now, days: hasDueCondition ? Days(now: now, calendar: calendar) : nil)
+        admits(
+            entry, now: now, zone: calendar.timeZone, days: hasDueCondition ? Days(now: now, calendar: calendar) : nil)
     }
 
-    func admits(_ entry: Entry, now: Date, days: Days?) -> Bool {
+    func admits(_ entry: Entry, now: Date, zone: TimeZone, days: Days?) -> Bool {
         switch status {
         case .open where entry.isDone, .done where !entry.isDone: return false
         default: break
         }
         switch waiting {
-        case .hidden where entry.isWaiting(at: now), .only where !entry.isWaiting(at: now): return false
+        case .hidden where entry.isWaiting(at: now, zone: zone), .only where !entry.isWaiting(at: now, zone: zone):
+            return false
         default: break
         }
         if let days {
@@ -109,7 +111,7 @@ public struct EntryFilter: Sendable, Equatable {
     /// (so overdue first), then undated ones oldest first; cut at `limit`.
     public func apply(to entries: [Entry], now: Date, calendar: Calendar = DocketClock.calendar) -> [Entry] {
         let days = hasDueCondition ? Days(now: now, calendar: calendar) : nil
-        let shown = Entry.inListOrder(entries.filter { admits($0, now: now, days: days) })
+        let shown = Entry.inListOrder(entries.filter { admits($0, now: now, zone: calendar.timeZone, days: days) })
         return limit.map { Array(shown.prefix($0)) } ?? shown
     }
 }

@@ -45,8 +45,8 @@ struct Add: ParsableCommand {
         if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
         if let priority = options.priority?.priority { changes.append(.priority(priority)) }
         if let recurrence = options.recurrence(series: todo.id) { changes.append(.recurrence(recurrence)) }
-        if let date = options.wait?.due.date { changes.append(.wait(date)) }
-        if let date = options.scheduled?.due.date { changes.append(.scheduled(date)) }
+        if let date = options.wait?.due { changes.append(.wait(date)) }
+        if let date = options.scheduled?.due { changes.append(.scheduled(date)) }
         let store = try self.store.open()
         let dependencies = try DependencyWords.ids(options.depends, store: store)
         if !dependencies.isEmpty {
@@ -85,12 +85,13 @@ struct NewItemOptions: ParsableArguments {
     var from: Recurrence.Anchor?
     @Option(
         parsing: .unconditional,
-        help: ArgumentHelp("Hide it until this date (a day: until it begins); none for no wait.", valueName: "date"),
-        transform: PlanDates.waitOption)
+        help: ArgumentHelp(
+            "Hide it until this date (a day: until it begins), read as --due is; none for no wait.", valueName: "date"),
+        transform: DueInput.parse)
     var wait: DueInput?
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("When you plan to start it.", valueName: "date"),
-        transform: PlanDates.scheduledOption)
+        parsing: .unconditional, help: ArgumentHelp("When you plan to start it, read as --due is.", valueName: "date"),
+        transform: DueInput.parse)
     var scheduled: DueInput?
     @Option(
         parsing: .singleValue,

@@ -107,15 +107,12 @@ struct TodoForm: Equatable {
 
     init(_ entry: Entry) {
         self.init(
-            text: entry.text, due: DateInput.show(entry.due), wait: Self.date(entry.waitDate),
-            scheduled: Self.date(entry.scheduledDate), tags: entry.tags.map { "+" + $0 }.joined(separator: " "),
+            text: entry.text, due: DateInput.show(entry.due), wait: DateInput.show(entry.waitDate),
+            scheduled: DateInput.show(entry.scheduledDate), tags: entry.tags.map { "+" + $0 }.joined(separator: " "),
             priority: entry.priority?.rawValue ?? "none",
             repeats: entry.recurrence.map { "\($0.every) from \($0.from.rawValue)" } ?? "none",
             depends: entry.dependencies.map(Output.short).joined(separator: " "), notes: entry.notes.map(\.text))
     }
-
-    /// A date as the form shows it, and reads it back to the minute: the one place the form formats a date.
-    static func date(_ date: Date?) -> String { date.map(DateInput.show) ?? "none" }
 
     /// The form as written to the file.
     var file: String {
@@ -196,15 +193,14 @@ struct TodoForm: Equatable {
         if due != shown.due, case let read = try DueInput.parse(due).due, !sameMinute(read, entry.due) {
             changes.append(.due(read))
         }
-        if let wait, wait != shown.wait, case let date = try PlanDates.wait(wait),
-            !sameMinute(DueDate(date), DueDate(entry.waitDate))
+        if let wait, wait != shown.wait, case let read = try DueInput.parse(wait).due, !sameMinute(read, entry.waitDate)
         {
-            changes.append(.wait(date))
+            changes.append(.wait(read))
         }
-        if let scheduled, scheduled != shown.scheduled, case let date = try PlanDates.scheduled(scheduled),
-            !sameMinute(DueDate(date), DueDate(entry.scheduledDate))
+        if let scheduled, scheduled != shown.scheduled, case let read = try DueInput.parse(scheduled).due,
+            !sameMinute(read, entry.scheduledDate)
         {
-            changes.append(.scheduled(date))
+            changes.append(.scheduled(read))
         }
         if let tags, tags != shown.tags {
             var wanted: [String] = []
@@ -278,8 +274,8 @@ struct TodoForm: Equatable {
 enum FormChange {
     case text(String)
     case due(DueDate)
-    case wait(Date?)
-    case scheduled(Date?)
+    case wait(DueDate)
+    case scheduled(DueDate)
     case tagging(add: [String], remove: [String])
     case priority(Priority?)
     case recurrence(Recurrence?)

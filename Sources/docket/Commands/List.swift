@@ -150,7 +150,7 @@ func line(
         let relative = days.text(for: due, done: entry.isDone)
         shown += "  " + (relative.hasPrefix("overdue") ? Output.red(relative) : Output.yellow(relative))
     }
-    shown += PlanDates.marks(entry, now: now, blocking: blocking)
+    shown += PlanningMarks.marks(entry, now: now, blocking: blocking)
     return shown
 }
 

@@ -11,11 +11,14 @@ struct Wait: ParsableCommand {
         abstract: "Hide a todo or task until a date, or show it again (none).",
         discussion: """
             A waiting item is left out of the day's view and the lists of open items until its date comes \
-            ('docket list --waiting' shows them). A day without a time waits until that day begins.
+            ('docket list --waiting' shows them). A day without a time waits until that day begins; \
+            a time until then.
 
-            Dates: \(DateInput.forms); 'none' ends the wait.
+            Dates, as for a due date: \(DateInput.forms); quotes optional; 'none' ends the wait.
 
-            Example: docket wait 3f2a monday
+            Examples:
+              docket wait 3f2a monday
+              docket wait 3f2a tomorrow 9am
             """)
 
     @OptionGroup var store: StoreOptions
@@ -23,7 +26,7 @@ struct Wait: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The date, or none.", valueName: "date|none"))
     var words: [String] = []
 
-    var date: Date? { get throws { try PlanDates.wait(words.joined(separator: " ")) } }
+    var date: DueDate { get throws { try DueInput.parse(words.joined(separator: " ")).due } }
 
     func validate() throws {
         if words.isEmpty { throw ValidationError("give a date to wait until, or none to end the wait") }
@@ -37,13 +40,14 @@ struct Wait: ParsableCommand {
             try store.entryRef(id), todo: { $0.alter(.wait(date)) },
             task: { $0.alter(by: .setting(.waitDate(to: date))) })
         let text = Output.safe(changed.after.text)
-        guard let date else {
+        guard date != .unknown else {
             return print("\(changed.before == changed.after ? "Not waiting" : "Wait ended"): \(text)")
         }
         let verb = changed.before == changed.after ? "Unchanged" : "Waiting"
+        let shown = DateInput.show(date)
         print(
             "\(verb): \(text)  "
-                + (date > Date() ? "until \(PlanDates.show(date))" : "(\(PlanDates.show(date)) has come: shown)"))
+                + (changed.after.isWaiting(at: DocketClock.now) ? "until \(shown)" : "(\(shown) has come: shown)"))
     }
 }
 
@@ -54,7 +58,7 @@ struct Schedule: ParsableCommand {
         discussion: """
             The scheduled date is shown beside the item; it hides nothing (see 'docket wait').
 
-            Dates: \(DateInput.forms); 'none' clears it.
+            Dates, as for a due date: \(DateInput.forms); quotes optional; 'none' clears it.
 
             Example: docket schedule 3f2a tomorrow
             """)
@@ -64,7 +68,7 @@ struct Schedule: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The date, or none.", valueName: "date|none"))
     var words: [String] = []
 
-    var date: Date? { get throws { try PlanDates.scheduled(words.joined(separator: " ")) } }
+    var date: DueDate { get throws { try DueInput.parse(words.joined(separator: " ")).due } }
 
     func validate() throws {
         if words.isEmpty { throw ValidationError("give the date you plan to start it, or none to clear it") }
@@ -77,8 +81,8 @@ struct Schedule: ParsableCommand {
         let changed = try store.changeEntry(
             try store.entryRef(id), todo: { $0.alter(.scheduled(date)) },
             task: { $0.alter(by: .setting(.scheduledDate(to: date))) })
-        let verb = changed.before == changed.after ? "Unchanged" : date == nil ? "Unscheduled" : "Scheduled"
-        print("\(verb): \(Output.safe(changed.after.text))" + (date.map { "  \(PlanDates.show($0))" } ?? ""))
+        let verb = changed.before == changed.after ? "Unchanged" : date == .unknown ? "Unscheduled" : "Scheduled"
+        print("\(verb): \(Output.safe(changed.after.text))" + (date == .unknown ? "" : "  \(DateInput.show(date))"))
     }
 }
 
@@ -181,37 +185,17 @@ enum DependencyWords {
     }
 }
 
-/// Wait and scheduled dates as typed and shown.
-enum PlanDates {
-    /// A wait date: a day waits until it begins (midnight), a time until then; `none` (or nothing) is nil. Parsed as
-    /// `--due` is (`DateInput`).
-    static func wait(_ text: String) throws -> Date? {
-        isNone(text) ? nil : try DateInput.parseDay(text)
-    }
-
-    /// A scheduled date, read as a due date is; `none` (or nothing) is nil.
-    static func scheduled(_ text: String) throws -> Date? {
-        try DueInput.parse(text).due.date
-    }
-
-    /// A wait or scheduled date as an option's value: a date, or none to clear it.
-    static func waitOption(_ text: String) throws -> DueInput { try wait(text).map { .date(.date($0)) } ?? .none }
-    static func scheduledOption(_ text: String) throws -> DueInput { try DueInput.parse(text) }
-
-    private static func isNone(_ text: String) -> Bool {
-        let word = text.trimmingCharacters(in: .whitespaces).lowercased()
-        return word == "none" || word.isEmpty
-    }
-
+/// What lists say of an item's wait, scheduled date and dependencies.
+enum PlanningMarks {
     /// What a line of a list says of an item's wait, scheduled date and dependencies: "  waiting until 2026-11-28",
-    /// "  scheduled 2026-11-27 12:00", "  blocked by 3f2a1b9c", "  blocking 9c1e0a2b, b04d5e6f".
+    /// "  scheduled 2026-11-27 09:30", "  blocked by 3f2a1b9c", "  blocking 9c1e0a2b, b04d5e6f".
     static func marks(_ entry: Entry, now: Date, blocking: Blocking) -> String {
         var shown = ""
-        if let wait = entry.waitDate, entry.isWaiting(at: now) {
-            shown += "  " + Output.dim("waiting until \(show(wait))")
+        if entry.isWaiting(at: now) {
+            shown += "  " + Output.dim("waiting until \(DateInput.show(entry.waitDate))")
         }
-        if let scheduled = entry.scheduledDate, !entry.isDone {
-            shown += "  " + Output.dim("scheduled \(show(scheduled))")
+        if entry.scheduledDate != .unknown, !entry.isDone {
+            shown += "  " + Output.dim("scheduled \(DateInput.show(entry.scheduledDate))")
         }
         let blockers = blocking.blockers(of: entry)
         if !blockers.isEmpty { shown += "  " + Output.red("blocked by " + ids(blockers)) }
@@ -224,12 +208,5 @@ enum PlanDates {
     private static func ids(_ ids: [UUID]) -> String {
         let shown = ids.prefix(2).map(Output.short).joined(separator: ", ")
         return ids.count > 2 ? shown + " and \(ids.count - 2) more" : shown
-    }
-
-    /// A wait or scheduled date for people, in the editor form too: the day alone at midnight (how a wait for a day
-    /// is kept), else the day and time, local time.
-    static func show(_ date: Date, calendar: Calendar = .current) -> String {
-        let text = DateInput.show(date)
-        return calendar.startOfDay(for: date) == date ? String(text.prefix(10)) : text
     }
 }

@@ -105,11 +105,12 @@ struct Show: ParsableCommand {
     /// Its wait and scheduled dates, and each item it depends on, with whether it blocks.
     private func planning(_ entry: Entry, store: Store) -> [(String, String)] {
         var rows: [(String, String)] = []
-        let now = Date()
-        if let wait = entry.waitDate {
-            rows.append(("wait", PlanDates.show(wait) + (entry.isWaiting(at: now) ? " (hidden until then)" : "")))
+        let now = DocketClock.now
+        if entry.waitDate != .unknown {
+            rows.append(
+                ("wait", DateInput.show(entry.waitDate) + (entry.isWaiting(at: now) ? " (hidden until then)" : "")))
         }
-        if let scheduled = entry.scheduledDate { rows.append(("scheduled", PlanDates.show(scheduled))) }
+        if entry.scheduledDate != .unknown { rows.append(("scheduled", DateInput.show(entry.scheduledDate))) }
         for (index, id) in entry.dependencies.enumerated() {
             let shown: String
             if let other = try? store.entry(store.entryRef(id.uuidString)) {

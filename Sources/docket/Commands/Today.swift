@@ -72,10 +72,9 @@ struct Today: ParsableCommand {
     private func waitingNote(_ waiting: [Entry]) -> String {
         let count = waiting.count
         let until =
-            waiting.first?.waitDate.map {
-                (count == 1 ? " until " : " until a later date, the first until ") + PlanDates.show($0)
-            }
-            ?? ""
+            waiting.first.map {
+                (count == 1 ? " until " : " until a later date, the first until ") + DateInput.show($0.waitDate)
+            } ?? ""
         return "\(count) waiting\(until) ('docket list --waiting' lists the waiting todos)."
     }
 }
