@@ -118,9 +118,7 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                     throwError(StoreError.input(.dependsOnItself(id: String(a.id.uuidString.lowercased().prefix(8))))))
                 let nowhere = UUID()
                 expect { try store.changeDependencies(of: .todo(a.id), add: [nowhere], remove: []) }.to(
-                    throwError(
-                        StoreError.input(.notFound(kind: .todo, id: String(nowhere.uuidString.lowercased().prefix(8)))))
-                )
+                    throwError(StoreError.input(.noItem(id: String(nowhere.uuidString.lowercased().prefix(8))))))
                 let short = { (id: UUID) in String(id.uuidString.lowercased().prefix(8)) }
                 expect { try store.changeDependencies(of: .todo(a.id), add: [c.id], remove: []) }.to(
                     throwError(StoreError.input(.dependencyCycle(path: [short(a.id), short(c.id), short(b.id)]))))
@@ -208,6 +206,30 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                 expect(inBerlin("show", fence).stdout).to(contain("wait      \(monday) (hidden until then)"))
                 expect(inBerlin("wait", fence, "in", "2", "days").stdout).to(contain("Waiting: Paint fence  until "))
                 expect(inBerlin("schedule", fence, "none").stdout).to(contain("Unscheduled: Paint fence"))
+            }
+            it("gives a project's task a wait, a scheduled date and dependencies, from task add and by its id") {
+                let paint = add("Buy paint")
+                let garden = run("project", "add", "Garden").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let shed = run(
+                    "task", "add", garden, "Paint", "shed", "--wait", "2030-01-05", "--scheduled", "2030-01-06", "9am",
+                    "--depends", paint
+                ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let task = { try! Store.open(at: store).load().state.projects[0].tasks[0] }
+                expect(task().title) == "Paint shed"
+                expect(task().waitDate) == .day(CalendarDay(year: 2030, month: 1, day: 5)!)
+                expect(task().scheduledDate.hasTime) == true
+                expect(task().dependencies.map { String($0.uuidString.lowercased().prefix(8)) }) == [paint]
+                expect(run().stdout).notTo(contain("Paint shed"))
+                expect(run("wait", shed, "none").stdout).to(contain("Wait ended: Paint shed"))
+                expect(run("schedule", shed, "2030-01-07").stdout).to(contain("Scheduled: Paint shed  2030-01-07"))
+                let fence = add("Paint fence", "--depends", shed)
+                expect(run("depend", paint, "+\(fence)").stderr).to(
+                    contain(
+                        "\(paint) cannot depend on \(fence): \(fence) depends on \(shed), which depends on \(paint)"))
+                expect(run("depend", shed, "-\(paint)").stdout).to(contain("Paint shed  depends on nothing"))
+                expect(run("task", "add", garden, "Varnish", "--depends", "abcd1234").stderr).to(
+                    contain("no todo or task has the id abcd1234"))
+                expect(try! Store.open(at: store).load().state.projects[0].tasks.count) == 1
             }
             it("shows what is blocked and blocking, and refuses a dependency that cannot be") {
                 let paint = add("Buy paint")

@@ -10,11 +10,7 @@ extension Store {
     /// id the item does not depend on changes nothing.
     @discardableResult
     public func changeDependencies(of ref: EntryRef, add: [UUID], remove: [UUID]) throws -> Changed<Entry> {
-        let id: UUID =
-            switch ref {
-            case let .todo(id), let .task(id, _): id
-            }
-        if !add.isEmpty { try checkDependencies(of: id, on: add) }
+        if !add.isEmpty { try checkDependencies(of: ref.id, on: add) }
         return try changeEntry(
             ref, todo: { $0.alter(.depending(add: add, remove: remove)) },
             task: { $0.alter(by: .depending(add: add, remove: remove)) })
@@ -28,9 +24,7 @@ extension Store {
         if dependencies.contains(id) { throw StoreError.input(.dependsOnItself(id: Self.shown(id))) }
         let graph = try dependencyGraph()
         for dependency in dependencies {
-            guard graph[dependency] != nil else {
-                throw StoreError.input(.notFound(kind: .todo, id: Self.shown(dependency)))
-            }
+            guard graph[dependency] != nil else { throw StoreError.input(.noItem(id: Self.shown(dependency))) }
             if let path = Self.path(from: dependency, to: id, in: graph) {
                 throw StoreError.input(.dependencyCycle(path: ([id] + path.dropLast()).map(Self.shown)))
             }

@@ -39,28 +39,16 @@ struct Add: ParsableCommand {
 
     func run() throws {
         let (text, tags) = try parts
-        var todo = TodoItem(text: text)
-        var changes: [TodoItem.Change] = []
-        if let due = options.due?.due { changes.append(.dueDate(to: due)) }
-        if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
-        if let priority = options.priority?.priority { changes.append(.priority(priority)) }
-        if let recurrence = options.recurrence(series: todo.id) { changes.append(.recurrence(recurrence)) }
-        if let date = options.wait?.due { changes.append(.wait(date)) }
-        if let date = options.scheduled?.due { changes.append(.scheduled(date)) }
         let store = try self.store.open()
-        let dependencies = try DependencyWords.ids(options.depends, store: store)
-        if !dependencies.isEmpty {
-            try store.checkDependencies(of: todo.id, on: dependencies)
-            changes.append(.depending(add: dependencies, remove: []))
-        }
-        todo = todo.alter(changes)
+        var todo = TodoItem(text: text)
+        todo = todo.alter(try options.changes(for: todo.id, tags: tags, store: store).map(\.todo))
         try store.addTodo(todo)
         print(Output.short(todo.id))
     }
 }
 
-/// What a new todo or task can be given as it is added (`docket add`, `docket task add`): a due date, a priority, and
-/// how it repeats. Its +tags come from its words (`TagWords`).
+/// What a new todo or task can be given as it is added (`docket add`, `docket task add`): a due date, a priority, how
+/// it repeats, a wait and scheduled date, and what it depends on. Its +tags come from its words (`TagWords`).
 struct NewItemOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
@@ -103,9 +91,23 @@ struct NewItemOptions: ParsableArguments {
         if from != nil && every == nil { throw ValidationError("--from goes with --every: say how often it repeats") }
     }
 
-    /// How the new item repeats, as the first of the series `series` (the new item's id); nil without --every.
-    func recurrence(series: UUID) -> Recurrence? {
-        every.map { Recurrence(every: $0, from: from ?? .due, series: series) }
+    /// The changes that give the new item `id` these options and `tags`, for a todo or a task alike; the ids it
+    /// depends on are looked up in `store`, and one it cannot depend on is refused.
+    func changes(for id: UUID, tags: [String], store: Store) throws -> [EntryChange] {
+        var changes: [EntryChange] = []
+        if let due = due?.due { changes.append(.due(due)) }
+        if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
+        if let priority = priority?.priority { changes.append(.priority(priority)) }
+        // The new item is the first of its series.
+        if let every { changes.append(.recurrence(Recurrence(every: every, from: from ?? .due, series: id))) }
+        if let wait = wait?.due { changes.append(.wait(wait)) }
+        if let scheduled = scheduled?.due { changes.append(.scheduled(scheduled)) }
+        let dependencies = try DependencyWords.ids(depends, store: store)
+        if !dependencies.isEmpty {
+            try store.checkDependencies(of: id, on: dependencies)
+            changes.append(.depending(add: dependencies, remove: []))
+        }
+        return changes
     }
 }
 

@@ -183,8 +183,8 @@ struct TodoForm: Equatable {
 
     /// The changes that make `entry`, shown as `shown` (this form as it was written, read back), into what this form
     /// says; a field whose line is unchanged is left alone. Throws a usage error naming a line that does not read.
-    func changes(to entry: Entry, shown: TodoForm, store: Store) throws -> [FormChange] {
-        var changes: [FormChange] = []
+    func changes(to entry: Entry, shown: TodoForm, store: Store) throws -> [EntryChange] {
+        var changes: [EntryChange] = []
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw ValidationError("the text cannot be empty")
         }
@@ -252,7 +252,7 @@ struct TodoForm: Equatable {
 
     /// The note changes from `notes` to these texts: a note whose text is still there stays as it is; the others
     /// are edited in order into the new texts, and what is left is removed or added.
-    private static func noteChanges(from notes: [Note], to texts: [String]) -> [FormChange] {
+    private static func noteChanges(from notes: [Note], to texts: [String]) -> [EntryChange] {
         var unmatched = texts
         var gone: [Note] = []
         for note in notes {
@@ -262,54 +262,11 @@ struct TodoForm: Equatable {
                 gone.append(note)
             }
         }
-        var changes: [FormChange] = []
+        var changes: [EntryChange] = []
         for (note, text) in zip(gone, unmatched) { changes.append(.noting(.edit(note.id, text: text))) }
         for note in gone.dropFirst(unmatched.count) { changes.append(.noting(.remove(note.id))) }
         for text in unmatched.dropFirst(gone.count) { changes.append(.noting(.add(Note(text: text)))) }
         return changes
-    }
-}
-
-/// A change the editor form makes, to a todo or a task alike.
-enum FormChange {
-    case text(String)
-    case due(DueDate)
-    case wait(DueDate)
-    case scheduled(DueDate)
-    case tagging(add: [String], remove: [String])
-    case priority(Priority?)
-    case recurrence(Recurrence?)
-    case depending(add: [UUID], remove: [UUID])
-    case noting(Note.Change)
-
-    /// The change to a todo.
-    var todo: TodoItem.Change {
-        switch self {
-        case let .text(text): .text(text)
-        case let .due(due): .dueDate(to: due)
-        case let .wait(date): .wait(date)
-        case let .scheduled(date): .scheduled(date)
-        case let .tagging(add, remove): .tagging(add: add, remove: remove)
-        case let .priority(priority): .priority(priority)
-        case let .recurrence(recurrence): .recurrence(recurrence)
-        case let .depending(add, remove): .depending(add: add, remove: remove)
-        case let .noting(change): .noting(change)
-        }
-    }
-
-    /// The change to a task (its title for the text).
-    var task: ProjectTask.Change {
-        switch self {
-        case let .text(text): .setting(.title(to: text))
-        case let .due(due): .setting(.dueDate(to: due))
-        case let .wait(date): .setting(.waitDate(to: date))
-        case let .scheduled(date): .setting(.scheduledDate(to: date))
-        case let .tagging(add, remove): .tagging(add: add, remove: remove)
-        case let .priority(priority): .setting(.priority(to: priority))
-        case let .recurrence(recurrence): .setting(.recurrence(to: recurrence))
-        case let .depending(add, remove): .depending(add: add, remove: remove)
-        case let .noting(change): .noting(change)
-        }
     }
 }
 
@@ -350,7 +307,7 @@ func editInEditor(_ ref: EntryRef, store: Store) throws {
                 "the editor (\(Output.safe(editor))) exited with status \(status); nothing was changed; 'docket edit \(Output.short(id))' goes on from your edit"
         )
     }
-    let changes: [FormChange]
+    let changes: [EntryChange]
     do {
         let after = try TodoForm.parse(try store.localText(name) ?? "")
         changes = try after.changes(to: entry, shown: try TodoForm.parse(before.file), store: store)

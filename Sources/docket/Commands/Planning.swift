@@ -22,7 +22,7 @@ struct Wait: ParsableCommand {
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The date, or none.", valueName: "date|none"))
     var words: [String] = []
 
@@ -64,7 +64,7 @@ struct Schedule: ParsableCommand {
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The date, or none.", valueName: "date|none"))
     var words: [String] = []
 
@@ -102,7 +102,7 @@ struct Depend: ParsableCommand {
             """)
 
     @OptionGroup var store: StoreOptions
-    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openTodos) var id: String
+    @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
     @Argument(
         parsing: .allUnrecognized,
         help: ArgumentHelp("+id to depend on, -id to depend on no longer, or none.", valueName: "+id|-id|none"))
@@ -139,7 +139,7 @@ struct Depend: ParsableCommand {
         let current = try store.entry(ref).dependencies
         let removing = none ? current : try remove.map { try DependencyWords.among(current, typed: $0) }
         let changed = try store.changeDependencies(
-            of: ref, add: try add.map { try DependencyWords.id(of: store.entryRef($0)) }, remove: removing)
+            of: ref, add: try add.map { try store.entryRef($0).id }, remove: removing)
         let text = Output.safe(changed.after.text)
         let ids = changed.after.dependencies
         print(
@@ -151,13 +151,6 @@ struct Depend: ParsableCommand {
 
 /// Ids typed for dependencies.
 enum DependencyWords {
-    /// The id a ref names.
-    static func id(of ref: EntryRef) -> UUID {
-        switch ref {
-        case let .todo(id), let .task(id, _): id
-        }
-    }
-
     /// The one of `dependencies` that `typed` starts (4 or more characters), so a dependency on an item since
     /// removed can be removed too.
     static func among(_ dependencies: [UUID], typed: String) throws -> UUID {
@@ -181,7 +174,7 @@ enum DependencyWords {
 
     /// The ids of `--depends 9c1e,b04d` (or several `--depends`), each a todo or task in the store.
     static func ids(_ typed: [String], store: Store) throws -> [UUID] {
-        try typed.flatMap { $0.split(separator: ",").map(String.init) }.map { try id(of: store.entryRef($0)) }
+        try typed.flatMap { $0.split(separator: ",").map(String.init) }.map { try store.entryRef($0).id }
     }
 }
 
