@@ -8,7 +8,15 @@ struct Edit: ParsableCommand {
         commandName: "edit",
         abstract:
             "Change a todo's text or a task's title, or, with no text, edit all it holds in $VISUAL or $EDITOR.",
-        discussion: "Example: docket edit 3f2a Buy oat milk")
+        discussion: """
+            With no text, a form opens on the todo or task: text, due, wait, scheduled, tags, priority, repeat and \
+            depends lines, then its notes, one per '- ' line. The lines you change are applied when the editor \
+            exits. A form that does not read changes nothing; the next 'docket edit' of the item opens it again.
+
+            Examples:
+              docket edit 3f2a Buy oat milk
+              docket edit 3f2a
+            """)
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
