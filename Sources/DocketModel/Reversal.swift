@@ -3,9 +3,10 @@ import Foundation
 /// A change undone as a new edit: each field the change set is put back to
 /// what it was, where it still holds what the change wrote, with a new
 /// alterDate, so the undo syncs and merges like any other edit. Only what the
-/// change did is taken back, by each field's merge rule: the tags it added or
-/// removed (not the whole set), the notes and time slips it added, edited or
-/// removed (by id), and a field that follows another (a completion date) with
+/// change did is taken back, by each field's merge rule: the tags and
+/// dependencies it added or removed (not the whole set), the notes and time
+/// slips it added, edited or removed (by id), a wait or scheduled date as any
+/// later-edit field, and a field that follows another (a completion date) with
 /// that field. Fields changed since (here or by a merge) are left as they are
 /// and named, with whose edit a later merge brought; where a later merge set
 /// another machine's concurrent edit aside for the change's, the field takes
