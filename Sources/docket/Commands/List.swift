@@ -16,8 +16,8 @@ struct List: ParsableCommand {
             --json prints an array of the items as in their files: a todo has id, text, \
             completed, creationDate, dueDate, alterDate (dates ISO-8601 UTC, null when unset; \
             a dueDate is YYYY-MM-DD without a time, else ISO-8601 with its local offset), \
-            and when set tags, priority, notes, completedDate, recurrence, waitDate, scheduledDate \
-            and dependencies (ids); \
+            and when set tags, priority, notes, completedDate, recurrence, waitDate and scheduledDate \
+            (each as a dueDate) and dependencies (ids); \
             with --project, tasks, each with its project.
 
             Examples:
