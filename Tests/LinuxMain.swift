@@ -44,6 +44,7 @@ import XCTest
         AppStateRemovalSpec.self,
         ReversalSpec.self,
         JSONFormatSpec.self,
+        PlanningSpec.self,
         DueDateSpec.self,
         // DocketGit
         RepositorySpec.self,
@@ -68,6 +69,7 @@ import XCTest
         RichItemsSpec.self,
         ItemCommandsSpec.self,
         AgendaSpec.self,
+        WaitsAndDependenciesSpec.self,
         DatePhraseSpec.self,
         DueDatesSpec.self,
         EntryFilterSpec.self,

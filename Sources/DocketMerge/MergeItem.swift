@@ -142,21 +142,22 @@ struct FieldMerge {
         return field.copy(from: winner, into: merged)
     }
 
-    /// `merged` with a set of strings merged element by element: each side's
+    /// `merged` with a set (tags, dependencies) merged element by element: each side's
     /// additions and removals applied (with no common ancestor, the union).
     mutating func mergeSet<Item>(_ field: ItemField<Item>, base: Item?, ours: Item, theirs: Item, into merged: Item)
         -> Item
     {
-        let o = Set(field.value(of: ours) as! [String])
-        let t = Set(field.value(of: theirs) as! [String])
+        func elements(_ item: Item) -> Set<String> { (field.value(of: item) as! any SetFieldValue).elementTexts }
+        let o = elements(ours)
+        let t = elements(theirs)
         if o == t { return merged }
-        let b = base.map { Set(field.value(of: $0) as! [String]) } ?? []
+        let b = base.map(elements) ?? []
         if let base, field.isSame(base, ours) || field.isSame(base, theirs) {
             return pick(field, base: base, ours: ours, theirs: theirs, into: merged)
         }
         let result = b.union(o.subtracting(b)).union(t.subtracting(b)).subtracting(b.subtracting(o)).subtracting(
             b.subtracting(t))
-        let value = result.sorted()
+        let value = type(of: field.value(of: ours) as! any SetFieldValue).fromElementTexts(result)
         func did(_ side: Set<String>) -> String {
             let added = side.subtracting(b).sorted().map { "+" + $0 }
             let removed = b.subtracting(side).sorted().map { "-" + $0 }

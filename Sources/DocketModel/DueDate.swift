@@ -1,6 +1,7 @@
 import Foundation
 
 /// When a todo or a task is due: not at all, on a day (without a time), or at a moment (a day and a time of day).
+/// A todo's or task's wait and scheduled dates are the same kind of value, read and written the same way.
 ///
 /// A file holds a day as `"2026-11-24"` and a moment as the time a local clock
 /// showed, with its offset from UTC (`"2026-11-24T14:00:00.000+01:00"`).
@@ -22,6 +23,16 @@ public enum DueDate: Hashable, Sendable, Codable, FieldValue {
         case .unknown: nil
         case let .date(date): date
         case let .day(day): day.noon(in: DocketClock.timeZone)
+        }
+    }
+
+    /// The moment it begins: a day's first moment in `zone` (midnight, or the hour a daylight-saving change starts it
+    /// at), a time itself; nil when unknown. A wait for a day ends as the day begins.
+    public func start(in zone: TimeZone = DocketClock.timeZone) -> Date? {
+        switch self {
+        case .unknown: nil
+        case let .date(date): date
+        case let .day(day): day.start(in: zone)
         }
     }
 
@@ -54,6 +65,9 @@ public enum DueDate: Hashable, Sendable, Codable, FieldValue {
         case let .day(day): day < CalendarDay(now, in: calendar.timeZone)
         }
     }
+
+    /// Whether it is unknown: an item's file leaves out a wait or scheduled date it does not have.
+    public var isAbsent: Bool { self == .unknown }
 
     /// `.date(date)`, or `.unknown` for nil: a due date at that moment.
     public init(_ date: Date?) {

@@ -178,3 +178,38 @@ extension NamedFieldValue {
     public func write(to writer: inout CompactWriter) { writer.string(rawValue) }
     public var fieldText: String { rawValue }
 }
+
+/// A field value that is a set (tags, the ids an item depends on), stored sorted, each element once. The merge
+/// reconciles it element by element (`MergeRule.set`), through each element's text.
+public protocol SetFieldValue: FieldValue {
+    /// Its elements, each as text (what the set merge compares and a merge report shows).
+    var elementTexts: Set<String> { get }
+    /// The value holding the elements these texts name, sorted.
+    static func fromElementTexts(_ texts: Set<String>) -> Self
+}
+
+/// An element of a set field: text that names it, and back.
+public protocol SetFieldElement: FieldValue, Codable {
+    /// The element as text; sorting these texts sorts the set.
+    var elementText: String { get }
+    /// The element this text names; nil for text that names none.
+    init?(elementText: String)
+}
+
+extension String: SetFieldElement {
+    public var elementText: String { self }
+    public init?(elementText: String) { self = elementText }
+}
+
+extension UUID: SetFieldElement {
+    /// The id as the files write it: upper case.
+    public var elementText: String { uuidString }
+    public init?(elementText: String) { self.init(hex: elementText) }
+}
+
+extension Array: SetFieldValue where Element: SetFieldElement {
+    public var elementTexts: Set<String> { Set(map(\.elementText)) }
+    public static func fromElementTexts(_ texts: Set<String>) -> [Element] {
+        texts.sorted().compactMap(Element.init(elementText:))
+    }
+}

@@ -13,7 +13,7 @@ public enum MergeRule: Sendable, Equatable {
     case laterEdit
     /// Time slips, merged by slip id; a stop set on one side is kept.
     case timeSlips
-    /// A set of strings (tags), merged element by element: what each side
+    /// A set (tags, dependencies: a `SetFieldValue`), merged element by element: what each side
     /// added is added, what each side removed is removed.
     case set
     /// Notes, merged by note id: each side's new notes are kept, an edit or
@@ -60,6 +60,7 @@ public final class ItemField<Item>: Sendable {
         omitWhenAbsent: Bool = false, check: (@Sendable (Value) -> String?)? = nil,
         get: @escaping @Sendable (Item) -> Value, set: @escaping @Sendable (Item, Value) -> Item
     ) {
+        precondition(rule != .set || Value.self is any SetFieldValue.Type, "a set field's value is a SetFieldValue")
         let codingKey = FieldKey(key)
         self.key = key
         self.label = label ?? key

@@ -27,6 +27,13 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// How it repeats, if it does: finishing it makes the next instance in its project.
     public var recurrence: Recurrence? { repeating?.value }
     private let repeating: Box<Recurrence>?
+    /// Until when it is hidden from the day's view and the lists of open items, if it waits.
+    public var waitDate: DueDate { planning?.value.waitDate ?? .unknown }
+    /// When it is planned to be started, if said.
+    public var scheduledDate: DueDate { planning?.value.scheduledDate ?? .unknown }
+    /// The ids of the todos and tasks it depends on: it is blocked until they are done. Sorted, each once.
+    public var dependencies: [UUID] { planning?.value.dependencies ?? [] }
+    private let planning: Box<Planning>?
     /// Keys another tool's item had that Docket has no field for (a Taskwarrior `wait`, a UDA), handed back by an
     /// export to it.
     public var kept: KeptKeys { keeping?.value ?? KeptKeys() }
@@ -49,9 +56,16 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             case priority(to: Priority?)
             /// Sets, changes or stops how the task repeats.
             case recurrence(to: Recurrence?)
+            /// Sets the date until which it waits (hidden from the day's view): a day (until it begins), a moment, or
+            /// none.
+            case waitDate(to: DueDate)
+            /// Sets the date it is planned to be started: a day, a moment, or none.
+            case scheduledDate(to: DueDate)
         }
         /// Adds and removes tags.
         case tagging(add: [String], remove: [String])
+        /// Adds and removes the ids of items it depends on.
+        case depending(add: [UUID], remove: [UUID])
         /// Adds, edits or removes a note.
         case noting(Note.Change)
         /// Starts or stops recording time.
@@ -76,8 +90,11 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     public init(
         id: UUID, title: String, dueDate: DueDate, state: TaskState, timeSlips: [TimeSlip], alterDate: Date?,
         tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
-        creationDate: Date? = nil, recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys()
+        creationDate: Date? = nil, recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys(),
+        waitDate: DueDate = .unknown,
+        scheduledDate: DueDate = .unknown, dependencies: [UUID] = []
     ) {
+        self.planning = Planning.box(wait: waitDate, scheduled: scheduledDate, dependencies: dependencies)
         self.creationDate = creationDate
         self.repeating = recurrence.map(Box.init)
         self.keeping = kept.isEmpty ? nil : Box(kept)
@@ -114,6 +131,16 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             priority == self.priority ? self : replacing(alterDate: nextAlterDate, priority: .some(priority))
         case let .setting(.recurrence(to: recurrence)):
             recurrence == self.recurrence ? self : replacing(alterDate: nextAlterDate, recurrence: .some(recurrence))
+        case let .setting(.waitDate(to: date)):
+            date == waitDate ? self : replacing(alterDate: nextAlterDate, waitDate: date)
+        case let .setting(.scheduledDate(to: date)):
+            date == scheduledDate ? self : replacing(alterDate: nextAlterDate, scheduledDate: date)
+        case let .depending(add, remove):
+            Dependencies.applying(add: add, remove: remove, to: dependencies) == dependencies
+                ? self
+                : replacing(
+                    alterDate: nextAlterDate,
+                    dependencies: Dependencies.applying(add: add, remove: remove, to: dependencies))
         case let .tagging(add, remove):
             Tags.applying(add: add, remove: remove, to: tags) == tags
                 ? self : replacing(alterDate: nextAlterDate, tags: Tags.applying(add: add, remove: remove, to: tags))
@@ -166,7 +193,7 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         id: UUID? = nil, title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil,
         timeSlips: [TimeSlip]? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
         notes: [Note]? = nil, completedDate: Date?? = nil, creationDate: Date?? = nil, recurrence: Recurrence?? = nil,
-        kept: KeptKeys? = nil
+        kept: KeptKeys? = nil, waitDate: DueDate? = nil, scheduledDate: DueDate? = nil, dependencies: [UUID]? = nil
     ) -> Self {
         ProjectTask(
             id: id ?? self.id, title: title ?? self.title, dueDate: dueDate ?? self.dueDate, state: state ?? self.state,
@@ -174,29 +201,34 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             priority: priority ?? self.priority, notes: notes ?? self.notes,
             completedDate: completedDate ?? self.completedDate,
             creationDate: creationDate ?? self.creationDate, recurrence: recurrence ?? self.recurrence,
-            kept: kept ?? self.kept)
+            kept: kept ?? self.kept, waitDate: waitDate ?? self.waitDate,
+            scheduledDate: scheduledDate ?? self.scheduledDate, dependencies: dependencies ?? self.dependencies)
     }
 
     /// The instance after this one in its series: unfinished, with no time recorded and due one interval on,
     /// for this instance finished at `done`; nil when the task does not repeat. Every machine makes the same id for it.
+    /// Its wait and scheduled dates keep their distance from the due date.
     public func nextOccurrence(done: Date, calendar: Calendar = DocketClock.calendar) -> ProjectTask? {
         guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence,
-            let due = recurrence.nextDue(due: dueDate, done: done, calendar: calendar)
+            let next = recurrence.nextDue(due: dueDate, done: done, calendar: calendar)
         else { return nil }
         return replacing(
-            id: recurrence.nextID, dueDate: due, state: .unfinished, timeSlips: [], alterDate: .some(nil),
+            id: recurrence.nextID, dueDate: next, state: .unfinished, timeSlips: [], alterDate: .some(nil),
             notes: [],
             completedDate: .some(nil), creationDate: .some(done),
             recurrence: .some(
                 Recurrence(
                     every: recurrence.every, from: recurrence.from, series: recurrence.series,
-                    occurrence: recurrence.occurrence + 1)))
+                    occurrence: recurrence.occurrence + 1)),
+            waitDate: Recurrence.carried(waitDate, from: dueDate, done: done, to: next, calendar: calendar),
+            scheduledDate: Recurrence.carried(scheduledDate, from: dueDate, done: done, to: next, calendar: calendar))
     }
 
     // MARK: Fields
 
     /// Every field of a task: its file, the merge and change descriptions come from this list.
-    /// The fields after `alterDate` came in store format 2 and are left out of a file while empty.
+    /// The fields after `alterDate` came in store format 2 (the wait and scheduled dates and the dependencies in
+    /// format 3) and are left out of a file while empty.
     public static let fields: [ItemField<ProjectTask>] = [
         ItemField("id", rule: .identity, get: { $0.id }, set: { $0.replacing(id: $1) }),
         ItemField("title", rule: .laterEdit, get: { $0.title }, set: { $0.replacing(title: $1) }),
@@ -232,6 +264,16 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         ItemField(
             "recurrence", rule: .laterEdit, omitWhenAbsent: true, get: { $0.recurrence },
             set: { $0.replacing(recurrence: .some($1)) }),
+        // Store format 3:
+        ItemField(
+            "waitDate", label: "wait date", rule: .laterEdit, default: DueDate.unknown, omitWhenAbsent: true,
+            get: { $0.waitDate }, set: { $0.replacing(waitDate: $1) }),
+        ItemField(
+            "scheduledDate", label: "scheduled date", rule: .laterEdit, default: DueDate.unknown, omitWhenAbsent: true,
+            get: { $0.scheduledDate }, set: { $0.replacing(scheduledDate: $1) }),
+        ItemField(
+            "dependencies", rule: .set, default: [UUID](), omitWhenAbsent: true, get: { $0.dependencies },
+            set: { $0.replacing(dependencies: Dependencies.normalized($1)) }),
         ItemField(
             "kept", label: "kept keys", rule: .laterEdit, default: KeptKeys(), omitWhenAbsent: true, get: { $0.kept },
             set: { $0.replacing(kept: $1) }),

@@ -3,9 +3,10 @@ import Foundation
 /// A change undone as a new edit: each field the change set is put back to
 /// what it was, where it still holds what the change wrote, with a new
 /// alterDate, so the undo syncs and merges like any other edit. Only what the
-/// change did is taken back, by each field's merge rule: the tags it added or
-/// removed (not the whole set), the notes and time slips it added, edited or
-/// removed (by id), and a field that follows another (a completion date) with
+/// change did is taken back, by each field's merge rule: the tags and
+/// dependencies it added or removed (not the whole set), the notes and time
+/// slips it added, edited or removed (by id), a wait or scheduled date as any
+/// later-edit field, and a field that follows another (a completion date) with
 /// that field. Fields changed since (here or by a merge) are left as they are
 /// and named, with whose edit a later merge brought; where a later merge set
 /// another machine's concurrent edit aside for the change's, the field takes
@@ -219,10 +220,13 @@ extension AppState {
         for field in Item.contentFields where !field.isSame(before, after) {
             switch field.rule {
             case .set:
-                let (b, a) = (strings(field, before), strings(field, after))
-                let c = strings(field, current)
+                let (b, a) = (elements(field, before), elements(field, after))
+                let c = elements(field, current)
                 let value = c.subtracting(a.subtracting(b)).union(b.subtracting(a))
-                if value != c { item = field.setting(value.sorted(), in: item) }
+                if value != c {
+                    let type = type(of: field.value(of: current) as! any SetFieldValue)
+                    item = field.setting(type.fromElementTexts(value), in: item)
+                }
             case .notes:
                 let notes = reverseNotes(
                     field.value(of: current) as! [Note], before: field.value(of: before) as! [Note],
@@ -281,8 +285,9 @@ extension AppState {
         return (item, skipped, others)
     }
 
-    private static func strings<Item>(_ field: ItemField<Item>, _ item: Item) -> Set<String> {
-        Set(field.value(of: item) as! [String])
+    /// A set field's elements (tags, dependencies), as text.
+    private static func elements<Item>(_ field: ItemField<Item>, _ item: Item) -> Set<String> {
+        (field.value(of: item) as! any SetFieldValue).elementTexts
     }
 
     /// `current` with the notes the change added taken out, those it removed put back and those it edited
@@ -320,7 +325,8 @@ extension AppState {
     }
 
     /// `current` with the time slips the change started taken out, those it removed put back and those it
-    /// stopped running again, where each is still as the change left it; a slip changed since is named.
+    /// stopped running again, where each is still as the change left it; a slip changed since is named. A slip put
+    /// back in place keeps its place: slips started while the clock was behind stay where they were.
     private static func reverseSlips(_ current: [TimeSlip], before: [TimeSlip], after: [TimeSlip], label: String) -> (
         slips: [TimeSlip], skipped: [String]
     ) {
@@ -330,18 +336,26 @@ extension AppState {
         let (b, a) = (byID(before), byID(after))
         var slips = current
         var skipped: [String] = []
+        var added = false
         for id in Set(b.keys).union(a.keys).sorted(by: { $0.precedes($1) }) where b[id] != a[id] {
-            let now = slips.first { $0.id == id }
+            let index = slips.firstIndex { $0.id == id }
+            let now = index.map { slips[$0] }
             if now == a[id] {
-                slips.removeAll { $0.id == id }
-                if let old = b[id] { slips.append(old) }
+                switch (index, b[id]) {
+                case let (index?, old?): slips[index] = old
+                case let (index?, nil): slips.remove(at: index)
+                case let (nil, old?):
+                    slips.append(old)
+                    added = true
+                case (nil, nil): break
+                }
             } else if now != b[id] {
                 skipped.append(
                     "\(label) time slip started \(ISODate.string(from: (a[id] ?? b[id])!.start)): changed since")
             }
         }
-        if slips == current { return (current, skipped) }
-        // NB: in the order a merge gives them, so the undo's file reads as a merged one would.
+        if !added { return (slips, skipped) }
+        // NB: a slip put back goes in the order a merge gives them, so the undo's file reads as a merged one would.
         slips.sort { ($0.start.docketMilliseconds, $0.id.uuidString) < ($1.start.docketMilliseconds, $1.id.uuidString) }
         return (slips, skipped)
     }

@@ -28,6 +28,13 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     public var recurrence: Recurrence? { repeating?.value }
     // NB: boxed, as most todos do not repeat: a recurrence is 50 bytes, and lists hold 100,000 todos.
     private let repeating: Box<Recurrence>?
+    /// Until when it is hidden from the day's view and the lists of open todos, if it waits.
+    public var waitDate: DueDate { planning?.value.waitDate ?? .unknown }
+    /// When it is planned to be started, if said.
+    public var scheduledDate: DueDate { planning?.value.scheduledDate ?? .unknown }
+    /// The ids of the todos and tasks it depends on: it is blocked until they are done. Sorted, each once.
+    public var dependencies: [UUID] { planning?.value.dependencies ?? [] }
+    private let planning: Box<Planning>?
     /// Keys another tool's item had that Docket has no field for (a Taskwarrior `wait`, a UDA), handed back by an
     /// export to it.
     public var kept: KeptKeys { keeping?.value ?? KeptKeys() }
@@ -53,6 +60,13 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         case noting(Note.Change)
         /// Sets, changes or stops how the item repeats.
         case recurrence(Recurrence?)
+        /// Sets the date until which it waits (hidden from the day's view and the lists of open todos): a day (until it
+        /// begins), a moment, or none.
+        case wait(DueDate)
+        /// Sets the date it is planned to be started: a day, a moment, or none.
+        case scheduled(DueDate)
+        /// Adds and removes the ids of items it depends on.
+        case depending(add: [UUID], remove: [UUID])
     }
 
     /// A new open item with the given text, made now.
@@ -66,7 +80,9 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     public init(
         id: UUID, text: String, creationDate: Date, completed: Bool, due: DueDate, alterDate: Date?,
         tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
-        recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys()
+        recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys(), waitDate: DueDate = .unknown,
+        scheduledDate: DueDate = .unknown,
+        dependencies: [UUID] = []
     ) {
         self.id = id
         self.text = text
@@ -80,6 +96,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         self.completedDate = completedDate
         self.repeating = recurrence.map(Box.init)
         self.keeping = kept.isEmpty ? nil : Box(kept)
+        self.planning = Planning.box(wait: waitDate, scheduled: scheduledDate, dependencies: dependencies)
     }
 
     /// An item exactly as stored, due at a moment (or not at all).
@@ -127,6 +144,13 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         case let .recurrence(recurrence):
             return recurrence == self.recurrence
                 ? self : replacing(alterDate: nextAlterDate, recurrence: .some(recurrence))
+        case let .wait(date):
+            return date == waitDate ? self : replacing(alterDate: nextAlterDate, waitDate: date)
+        case let .scheduled(date):
+            return date == scheduledDate ? self : replacing(alterDate: nextAlterDate, scheduledDate: date)
+        case let .depending(add, remove):
+            let ids = Dependencies.applying(add: add, remove: remove, to: dependencies)
+            return ids == dependencies ? self : replacing(alterDate: nextAlterDate, dependencies: ids)
         }
     }
 
@@ -134,18 +158,21 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
 
     /// The instance after this one in its series, open and due one interval on,
     /// for this instance done at `done`; nil when the item does not repeat.
-    /// Every machine makes the same id for it; its notes stay with this one.
+    /// Every machine makes the same id for it; its notes stay with this one, and its wait and scheduled dates
+    /// keep their distance from the due date.
     public func nextOccurrence(done: Date, calendar: Calendar = DocketClock.calendar) -> TodoItem? {
         guard let recurrence, recurrence.occurrence < Recurrence.lastOccurrence,
-            let due = recurrence.nextDue(due: due, done: done, calendar: calendar)
+            let next = recurrence.nextDue(due: due, done: done, calendar: calendar)
         else { return nil }
         return replacing(
-            id: recurrence.nextID, creationDate: done, completed: false, due: due, alterDate: .some(nil),
+            id: recurrence.nextID, creationDate: done, completed: false, due: next, alterDate: .some(nil),
             notes: [], completedDate: .some(nil),
             recurrence: .some(
                 Recurrence(
                     every: recurrence.every, from: recurrence.from, series: recurrence.series,
-                    occurrence: recurrence.occurrence + 1)))
+                    occurrence: recurrence.occurrence + 1)),
+            waitDate: Recurrence.carried(waitDate, from: due, done: done, to: next, calendar: calendar),
+            scheduledDate: Recurrence.carried(scheduledDate, from: due, done: done, to: next, calendar: calendar))
     }
 
     /// This item with some fields replaced; a nil argument keeps the field.
@@ -155,7 +182,8 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     public func replacing(
         id: UUID? = nil, text: String? = nil, creationDate: Date? = nil, completed: Bool? = nil,
         due: DueDate? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
-        notes: [Note]? = nil, completedDate: Date?? = nil, recurrence: Recurrence?? = nil, kept: KeptKeys? = nil
+        notes: [Note]? = nil, completedDate: Date?? = nil, recurrence: Recurrence?? = nil, kept: KeptKeys? = nil,
+        waitDate: DueDate? = nil, scheduledDate: DueDate? = nil, dependencies: [UUID]? = nil
     ) -> TodoItem {
         TodoItem(
             id: id ?? self.id, text: text ?? self.text, creationDate: creationDate ?? self.creationDate,
@@ -163,13 +191,15 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
             alterDate: alterDate ?? self.alterDate,
             tags: tags ?? self.tags, priority: priority ?? self.priority, notes: notes ?? self.notes,
             completedDate: completedDate ?? self.completedDate, recurrence: recurrence ?? self.recurrence,
-            kept: kept ?? self.kept)
+            kept: kept ?? self.kept, waitDate: waitDate ?? self.waitDate,
+            scheduledDate: scheduledDate ?? self.scheduledDate, dependencies: dependencies ?? self.dependencies)
     }
 
     // MARK: Fields
 
     /// Every field of a todo: its file, the cache, the merge and change descriptions come from this list.
-    /// The fields after `alterDate` came in store format 2 and are left out of a file while empty.
+    /// The fields after `alterDate` came in store format 2 (the wait and scheduled dates and the dependencies in
+    /// format 3) and are left out of a file while empty.
     public static let fields: [ItemField<TodoItem>] = [
         ItemField("id", rule: .identity, get: { $0.id }, set: { $0.replacing(id: $1) }),
         ItemField("text", rule: .laterEdit, get: { $0.text }, set: { $0.replacing(text: $1) }),
@@ -199,6 +229,16 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         ItemField(
             "recurrence", rule: .laterEdit, omitWhenAbsent: true, get: { $0.recurrence },
             set: { $0.replacing(recurrence: .some($1)) }),
+        // Store format 3:
+        ItemField(
+            "waitDate", label: "wait date", rule: .laterEdit, default: DueDate.unknown, omitWhenAbsent: true,
+            get: { $0.waitDate }, set: { $0.replacing(waitDate: $1) }),
+        ItemField(
+            "scheduledDate", label: "scheduled date", rule: .laterEdit, default: DueDate.unknown, omitWhenAbsent: true,
+            get: { $0.scheduledDate }, set: { $0.replacing(scheduledDate: $1) }),
+        ItemField(
+            "dependencies", rule: .set, default: [UUID](), omitWhenAbsent: true, get: { $0.dependencies },
+            set: { $0.replacing(dependencies: Dependencies.normalized($1)) }),
         ItemField(
             "kept", label: "kept keys", rule: .laterEdit, default: KeptKeys(), omitWhenAbsent: true, get: { $0.kept },
             set: { $0.replacing(kept: $1) }),

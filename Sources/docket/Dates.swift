@@ -122,7 +122,8 @@ enum DueInput {
 enum DateWords {
     /// The options whose value is a date, in every command.
     static let options: Set<String> = [
-        "--due", "--before", "--due-before", "--due-after", "--done-since", "--since", "--until",
+        "--due", "--wait", "--scheduled", "--before", "--due-before", "--due-after", "--done-since", "--since",
+        "--until",
     ]
 
     /// The arguments with each date option's words joined into its one value.

@@ -37,6 +37,9 @@ struct FilterOptions: ParsableArguments {
         name: .customLong("due-after"), parsing: .unconditional,
         help: ArgumentHelp("Only those due on this date or later (with a time: from then on).", valueName: "date"))
     var dueAfter: String?
+    @Flag(help: "Only those blocked by an item they depend on that is not done yet.") var blocked = false
+    @Flag(help: "Only those ready to be done: not waiting, not blocked, and scheduled for now or earlier, if at all.")
+    var ready = false
 
     /// The words, read: text to find, tags it must have, tags it must not.
     struct Words: Equatable {
@@ -46,6 +49,7 @@ struct FilterOptions: ParsableArguments {
     }
 
     func validate() throws {
+        if blocked && ready { throw ValidationError("--blocked and --ready cannot be used together") }
         _ = try priorities
         _ = try dueBefore.map { try DateInput.parseDay($0) }
         _ = try dueAfter.map { try DateInput.parseDay($0) }
@@ -54,7 +58,7 @@ struct FilterOptions: ParsableArguments {
     /// Whether anything narrows the list.
     var isEmpty: Bool {
         arguments.isEmpty && dashWords.isEmpty && priority == nil && project == nil && dueBefore == nil
-            && dueAfter == nil
+            && dueAfter == nil && !blocked && !ready
     }
 
     /// The words read as text, +tags and -tags; a usage error for a word that looks like a mistyped option of
@@ -115,8 +119,10 @@ struct FilterOptions: ParsableArguments {
     func filter(in store: Store, command: ParsableCommand.Type) throws -> EntryFilter {
         let words = try self.words(command: command)
         var filter = EntryFilter()
-        // NB: the words say nothing of open or done; the command does, and a context must not.
+        // NB: the words say nothing of open or done, or of waiting items; the command does, and a context must not.
         filter.status = .all
+        filter.waiting = .shown
+        filter.readiness = ready ? .ready : blocked ? .blocked : .any
         filter.words = words.text
         filter.tags = words.tags
         filter.excludedTags = words.excluded
@@ -147,6 +153,8 @@ struct FilterOptions: ParsableArguments {
         ] {
             if let value { before += [name, value] }
         }
+        if blocked { before.append("--blocked") }
+        if ready { before.append("--ready") }
         return after.isEmpty ? before : before + ["--"] + after
     }
 

@@ -9,6 +9,7 @@ enum CommandLineHabits {
         "done": ["done"], "reopen": ["reopen"], "edit": ["edit"], "due": ["due"], "rm": ["rm"], "fork": ["fork"],
         "show": ["show"], "start": ["task", "start"], "stop": ["task", "stop"],
         "tag": ["tag"], "priority": ["priority"], "note": ["note"], "repeat": ["repeat"],
+        "wait": ["wait"], "schedule": ["schedule"], "depend": ["depend"],
     ]
 
     /// Commands that take a filter (`+tag`, `-tag`) before their name, as in Taskwarrior's `task +work list`.

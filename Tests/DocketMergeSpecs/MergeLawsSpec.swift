@@ -138,9 +138,12 @@ func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> St
                 }
             case .set:
                 // Every element the side added is there, every one it removed is gone.
-                let values = Set(field.value(of: side) as! [String])
-                let merged = Set(field.value(of: merged) as! [String])
-                let was = base.map { Set(field.value(of: $0) as! [String]) } ?? []
+                func elements(_ item: Item) -> Set<String> {
+                    (field.value(of: item) as! any SetFieldValue).elementTexts
+                }
+                let values = elements(side)
+                let merged = elements(merged)
+                let was = base.map(elements) ?? []
                 if let added = values.subtracting(was).subtracting(merged).first {
                     return "\(field.key) \(added) added to \(side.id) is lost"
                 }

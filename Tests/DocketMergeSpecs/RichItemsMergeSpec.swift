@@ -63,6 +63,59 @@ final class RichItemsMergeSpec: QuickSpec {
             }
         }
 
+        describe("dependencies") {
+            let (bread, eggs, flour) = (
+                UUID(uuidString: "11111111-1111-4111-8111-111111111111")!,
+                UUID(uuidString: "22222222-2222-4222-8222-222222222222")!,
+                UUID(uuidString: "33333333-3333-4333-8333-333333333333")!
+            )
+            it("keeps a dependency added on each machine, and drops one removed on either") {
+                base = base.alter(by: .updating(.todo(milk.alter(.depending(add: [bread], remove: [])))))
+                milk = base.todos[0]
+                later()
+                let ours = milk.alter(.depending(add: [eggs], remove: [bread]))
+                later()
+                let theirs = milk.alter(.depending(add: [flour], remove: []))
+                let result = merged(ours, theirs)
+                expect(result.state.todos.first?.dependencies) == [eggs, flour]
+                expect(merged(theirs, ours).state) == result.state
+                let decision = result.report.items.first?.fields.first { $0.field == "dependencies" }
+                expect(decision?.rule) == .combined
+                expect(decision?.lost).to(beNil())
+            }
+            it("keeps both sides' dependencies of a task, with no common ancestor") {
+                let task = ProjectTask(title: "Bake")
+                let a = Project(title: "Party").alter(
+                    by: .adding(.task(task.alter(by: .depending(add: [eggs], remove: [])))))
+                let b = a.alter(by: .updating(.task(task.alter(by: .depending(add: [flour], remove: [])))))
+                let result = merge(
+                    base: nil, ours: AppState().alter(by: .adding(.project(a))),
+                    theirs: AppState().alter(by: .adding(.project(b))))
+                expect(result.state.projects.first?.tasks.first?.dependencies) == [eggs, flour]
+            }
+        }
+
+        describe("wait and scheduled dates") {
+            it("take the later edit, a day or a time, as a due date does, and record the one that lost") {
+                // A day without a time on one side, a time on the other: each kept as it is.
+                let (monday, friday): (DueDate, DueDate) = (
+                    .day(CalendarDay(year: 2026, month: 11, day: 30)!),
+                    .date(Date(timeIntervalSince1970: 1_795_900_000))
+                )
+                later()
+                let ours = milk.alter(.wait(monday), .scheduled(friday))
+                later()
+                let theirs = milk.alter(.wait(friday))
+                let result = merged(ours, theirs)
+                expect(result.state.todos.first?.waitDate) == friday
+                expect(result.state.todos.first?.scheduledDate) == friday
+                expect(result.report.items.first?.fields.first { $0.field == "waitDate" })
+                    == FieldDecision(
+                        field: "waitDate", from: .theirs, rule: .laterEdit, kept: friday.fieldText,
+                        lost: monday.fieldText)
+            }
+        }
+
         describe("priority") {
             it("takes the later edit and records the one that lost") {
                 later()

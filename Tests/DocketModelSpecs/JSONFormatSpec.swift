@@ -36,6 +36,12 @@ final class JSONFormatSpec: QuickSpec {
                 ) {
                     roundTrip(TodoItem.self, "TodoItemFormat2")
                 }
+                it("decodes and re-encodes a format-3 todo (wait, scheduled, dependencies) byte for byte") {
+                    roundTrip(TodoItem.self, "TodoItemFormat3")
+                }
+                it("decodes and re-encodes a format-3 task (wait, scheduled, dependencies) byte for byte") {
+                    roundTrip(ProjectTask.self, "ProjectTaskFormat3")
+                }
                 it("decodes and re-encodes a todo with another tool's keys kept, every JSON kind, byte for byte") {
                     roundTrip(TodoItem.self, "TodoItemKept")
                     let todo = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItemKept"))
@@ -58,7 +64,10 @@ final class JSONFormatSpec: QuickSpec {
                 }
                 it("leaves the new fields out while they are empty, so a format-1 todo reads and writes as before") {
                     let text = String(decoding: try! DocketJSON.encode(TodoItem(text: "x")), as: UTF8.self)
-                    for key in ["tags", "priority", "notes", "completedDate", "recurrence", "kept"] {
+                    for key in [
+                        "tags", "priority", "notes", "completedDate", "recurrence", "kept", "waitDate", "scheduledDate",
+                        "dependencies",
+                    ] {
                         expect(text).notTo(contain("\"\(key)\""))
                     }
                 }
@@ -70,6 +79,54 @@ final class JSONFormatSpec: QuickSpec {
                             expect("\(error)").to(
                                 contain("\"fortnightly\" is not an interval such as \"week\" or \"2 days\""))
                         })
+                }
+            }
+
+            context("of a format-3 todo and task") {
+                let todo = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItemFormat3"))
+                let task = try! DocketJSON.decode(ProjectTask.self, from: fixture("ProjectTaskFormat3"))
+                it("reads the wait and scheduled dates, each a day or a time as a due date is, and the dependencies") {
+                    expect(todo.waitDate) == .day(CalendarDay(year: 2026, month: 11, day: 27)!)
+                    expect(todo.scheduledDate) == .date(ISODate.date(from: "2026-11-27T08:00:00.000Z")!)
+                    expect(todo.dependencies) == [
+                        UUID(uuidString: "3B241101-E2BB-4255-8CAF-4136C566A962")!,
+                        UUID(uuidString: "A3B2C1D0-1111-4222-8333-944455556666")!,
+                    ]
+                    expect(task.waitDate) == .day(CalendarDay(year: 2026, month: 11, day: 24)!)
+                    expect(task.scheduledDate) == .date(ISODate.date(from: "2026-11-25T12:00:00.000Z")!)
+                    expect(task.dependencies) == [UUID(uuidString: "6F9619FF-8B86-4D11-B42D-00C04FC964FF")!]
+                }
+                it("reads an older todo or task, without them, as waiting for nothing") {
+                    let old = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItemFormat2"))
+                    let oldTask = try! DocketJSON.decode(ProjectTask.self, from: fixture("ProjectTask"))
+                    expect(old.waitDate) == .unknown
+                    expect(old.scheduledDate) == .unknown
+                    expect(old.dependencies) == []
+                    expect(oldTask.waitDate) == .unknown
+                    expect(oldTask.dependencies) == []
+                }
+                it("writes a wait for a day as the day alone, and one at a time with its local offset") {
+                    let day = TodoItem(text: "x").alter(.wait(.day(CalendarDay(year: 2026, month: 12, day: 3)!)))
+                    let time = TodoItem(text: "x").alter(
+                        .scheduled(.date(ISODate.date(from: "2026-12-03T16:30:00.000Z")!)))
+                    expect(String(decoding: try! DocketJSON.encode(day), as: UTF8.self)).to(
+                        contain("\"waitDate\" : \"2026-12-03\""))
+                    expect(String(decoding: try! DocketJSON.encode(time), as: UTF8.self)).to(
+                        contain("\"scheduledDate\" : \"2026-12-03T17:30:00.000+01:00\""))
+                }
+                it("keeps dependencies written by hand in any case and order as one sorted set") {
+                    let json =
+                        #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00Z","dependencies":["a3b2c1d0-1111-4222-8333-944455556666","3B241101-E2BB-4255-8CAF-4136C566A962","A3B2C1D0-1111-4222-8333-944455556666"]}"#
+                    let read = try! DocketJSON.decode(TodoItem.self, from: Data(json.utf8))
+                    expect(read.dependencies.map(\.uuidString)) == [
+                        "3B241101-E2BB-4255-8CAF-4136C566A962", "A3B2C1D0-1111-4222-8333-944455556666",
+                    ]
+                }
+                it("refuses a dependency that is not an id, naming the field") {
+                    let json =
+                        #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00Z","dependencies":["soon"]}"#
+                    expect { try DocketJSON.decode(TodoItem.self, from: Data(json.utf8)) }.to(
+                        throwError { (error: Error) in expect("\(error)").to(contain("dependencies")) })
                 }
             }
 

@@ -68,6 +68,90 @@ final class ReversalSpec: QuickSpec {
             }
         }
 
+        describe("undoing a change to what an item waits on") {
+            let (paint, brush, sand) = (
+                UUID(uuidString: "11111111-1111-4111-8111-111111111111")!,
+                UUID(uuidString: "22222222-2222-4222-8222-222222222222")!,
+                UUID(uuidString: "33333333-3333-4333-8333-333333333333")!
+            )
+            it("takes back only the dependencies it added or removed, keeping one another machine added since") {
+                let fence = milk.alter(.depending(add: [paint], remove: []))
+                world.advance(60)
+                let changed = fence.alter(.depending(add: [brush], remove: [paint]))
+                world.advance(60)
+                let since = changed.alter(.depending(add: [sand], remove: []))
+                let merge = LaterMerge(
+                    name: "merge origin/main", by: ["Desk <desk@example.org>"], before: state(changed),
+                    after: state(since), theirs: AppState(), lost: [])
+                let (undone, reversal) = undo(fence, changed, in: since, since: [merge])
+                expect(undone.dependencies) == [paint, sand]
+                expect(reversal.skipped) == []
+            }
+            it("takes back a task's dependencies the same way") {
+                let task = ProjectTask(title: "Paint shed").alter(by: .depending(add: [paint], remove: []))
+                let project = Project(title: "Garden").alter(by: .adding(.task(task)))
+                world.advance(60)
+                let changed = project.alter(by: .updating(.task(task.alter(by: .depending(add: [brush], remove: [])))))
+                func state(_ project: Project) -> AppState { AppState(todos: [], projects: [project], removed: []) }
+                world.advance(60)
+                let undone = state(changed).reversing(before: state(project), after: state(changed))
+                expect(undone.state.projects[0].tasks[0].dependencies) == [paint]
+            }
+            it("puts back the wait and scheduled dates it set, a day as a day and a time as a time") {
+                let monday = DueDate.day(CalendarDay(year: 2030, month: 1, day: 7)!)
+                let nine = DueDate.date(ISODate.date(from: "2030-01-08T09:00:00.000Z")!)
+                let planned = milk.alter(.wait(monday), .scheduled(nine))
+                world.advance(60)
+                let changed = planned.alter(
+                    .wait(.date(ISODate.date(from: "2030-01-07T00:00:00.000Z")!)), .scheduled(.unknown))
+                let (undone, reversal) = undo(planned, changed, in: changed)
+                expect(undone.waitDate) == monday
+                expect(undone.scheduledDate) == nine
+                expect(undone.alterDate!) > changed.alterDate!
+                expect(reversal.skipped) == []
+            }
+            it("leaves a wait another machine changed since, naming whose edit it holds") {
+                let changed = milk.alter(.wait(.day(CalendarDay(year: 2030, month: 1, day: 7)!)))
+                world.advance(60)
+                let since = changed.alter(.wait(.day(CalendarDay(year: 2030, month: 2, day: 1)!)))
+                let merge = LaterMerge(
+                    name: "merge origin/main", by: ["Desk <desk@example.org>"], before: state(changed),
+                    after: state(since), theirs: AppState(), lost: [])
+                let (undone, reversal) = undo(milk, changed, in: since, since: [merge])
+                expect(undone.waitDate) == since.waitDate
+                expect(reversal.skipped)
+                    == ["todo 'Buy milk' wait date: changed since by Desk <desk@example.org> (merge origin/main)"]
+            }
+        }
+
+        describe("undoing a change to a task's time") {
+            it("runs a slip it stopped again where it was, leaving the slips in their order") {
+                // The clock went back between two starts: the later slip in the file started earlier.
+                var task = ProjectTask(title: "Mow").alter(by: .recording(.start))
+                world.advance(30)
+                task = task.alter(by: .recording(.stop))
+                world.advance(-120)
+                let before = task.alter(by: .recording(.start))
+                world.advance(60)
+                let after = before.alter(by: .recording(.stop))
+                func state(_ task: ProjectTask) -> AppState {
+                    AppState(
+                        todos: [], projects: [Project(title: "Garden").alter(by: .adding(.task(task)))], removed: [])
+                }
+                let project = state(before).projects[0]
+                func place(_ task: ProjectTask) -> AppState {
+                    AppState(todos: [], projects: [project.alter(by: .updating(.task(task)))], removed: [])
+                }
+                world.advance(60)
+                let reversal = place(after).reversing(before: place(before), after: place(after))
+                let undone = reversal.state.projects[0].tasks[0]
+                expect(undone.timeSlips.map(\.id)) == before.timeSlips.map(\.id)
+                expect(undone.timeSlips) == before.timeSlips
+                expect(undone.runningSlip?.id) == before.timeSlips[1].id
+                expect(reversal.skipped) == []
+            }
+        }
+
         describe("undoing any change with nothing since") {
             it("gives back every item as it was, field by field, and names nothing") {
                 forAll(300) { g in
@@ -96,7 +180,13 @@ final class ReversalSpec: QuickSpec {
                         }
                         for task in Set(((was?.tasks ?? []) + (now?.tasks ?? [])).map(\.id))
                         where !same(was?.task(id: task), now?.task(id: task)) {
-                            return "task \(task) of project \(id) is not as it was"
+                            let (a, b) = (was?.task(id: task), now?.task(id: task))
+                            let fields = ProjectTask.contentFields.filter { a == nil || b == nil || !$0.isSame(a!, b!) }
+                            return "task \(task) of project \(id) is not as it was: "
+                                + fields.map {
+                                    "\($0.key) was \(a.map($0.text) ?? "none"), is \(b.map($0.text) ?? "none")"
+                                }
+                                .joined(separator: "; ")
                         }
                     }
                     return nil

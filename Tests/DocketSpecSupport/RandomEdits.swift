@@ -83,7 +83,7 @@ public enum RandomEdits {
             return state.alter(by: .adding(.todo(TodoItem(text: text))))
         case 2, 3, 4:
             guard let todo = state.todos.randomElement(using: &g) else { return state }
-            switch Int.random(in: 0..<10, using: &g) {
+            switch Int.random(in: 0..<13, using: &g) {
             case 0:
                 return todo.completed
                     ? state.alter(by: .updating(.todo(todo.alter(.completed(false))))) : state.completingTodo(todo.id)
@@ -103,6 +103,11 @@ public enum RandomEdits {
                         every: every, from: Bool.random(using: &g) ? .due : .completion,
                         series: todo.recurrence?.series ?? todo.id, occurrence: todo.recurrence?.occurrence ?? 1)
                 return state.alter(by: .updating(.todo(todo.alter(.recurrence(recurrence)))))
+            case 5: return state.alter(by: .updating(.todo(todo.alter(.wait(planned(due, &g))))))
+            case 6: return state.alter(by: .updating(.todo(todo.alter(.scheduled(planned(due, &g))))))
+            case 7:
+                let (add, remove) = dependencies(state, &g)
+                return state.alter(by: .updating(.todo(todo.alter(.depending(add: add, remove: remove)))))
             default:
                 let change: TodoItem.Change = [.text(text), .completed(!todo.completed), .due(due)].randomElement(
                     using: &g)!
@@ -132,11 +137,14 @@ public enum RandomEdits {
             guard let project = state.projects.randomElement(using: &g),
                 let task = project.tasks.randomElement(using: &g)
             else { return state }
+            let (add, remove) = dependencies(state, &g)
             let change: ProjectTask.Change = [
                 .setting(.title(to: text)), .setting(.dueDate(to: DueDate(due))),
                 .setting(.state(to: TaskState.allCases.randomElement(using: &g)!)),
                 .setting(.priority(to: Priority.allCases.randomElement(using: &g))),
                 .tagging(add: tags(&g), remove: tags(&g)), .noting(noteChange(task.notes, text, &g)),
+                .setting(.waitDate(to: planned(due, &g))), .setting(.scheduledDate(to: planned(due, &g))),
+                .depending(add: add, remove: remove),
             ].randomElement(using: &g)!
             return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task.alter(by: change)))))))
         case 15, 16, 17:
@@ -161,6 +169,21 @@ public enum RandomEdits {
     /// A few tags to add or remove, often none.
     static func tags(_ g: inout SeededGenerator) -> [String] {
         (0..<Int.random(in: 0...2, using: &g)).map { _ in RandomValues.tags.randomElement(using: &g)! }
+    }
+
+    /// A wait or scheduled date: `date`'s day (without a time) or the moment itself; none without a date.
+    static func planned(_ date: Date?, _ g: inout SeededGenerator) -> DueDate {
+        guard let date else { return .unknown }
+        return Bool.random(using: &g) ? .day(CalendarDay(date, in: DocketClock.timeZone)) : .date(date)
+    }
+
+    /// A few ids of the state's todos and tasks to add to or remove from an item's dependencies, often none.
+    static func dependencies(_ state: AppState, _ g: inout SeededGenerator) -> (add: [UUID], remove: [UUID]) {
+        let ids = state.todos.map(\.id) + state.projects.flatMap { $0.tasks.map(\.id) }
+        func some(_ g: inout SeededGenerator) -> [UUID] {
+            ids.isEmpty ? [] : (0..<Int.random(in: 0...2, using: &g)).map { _ in ids.randomElement(using: &g)! }
+        }
+        return (some(&g), some(&g))
     }
 
     /// A note added, or one of `notes` edited or removed.

@@ -72,6 +72,8 @@ public enum RandomValues {
         case is Tombstone.Kind.Type: return [Tombstone.Kind.todo, .project, .task].randomElement(using: &g)!
         case is [TimeSlip].Type: return (0..<Int.random(in: 0...3, using: &g)).map { _ in slip(&g) }
         case is [String].Type: return (0..<Int.random(in: 0...3, using: &g)).map { _ in tags.randomElement(using: &g)! }
+        case is [UUID].Type:
+            return Dependencies.normalized((0..<Int.random(in: 0...3, using: &g)).map { _ in uuid(&g) })
         case is Priority?.Type:
             return Bool.random(using: &g) ? Priority.allCases.randomElement(using: &g)! : nil as Priority?
         case is [Note].Type:

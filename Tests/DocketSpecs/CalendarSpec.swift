@@ -73,6 +73,82 @@ final class CalendarSpec: QuickSpec {
                 expect(sync().stdout).to(contain("In step"))
             }
 
+            it(
+                "carries the scheduled date as DTSTART, the wait as X-DOCKET-WAIT and dependencies as RELATED-TO, both ways"
+            ) {
+                let primer = run("add", "Buy primer").stdout.trimmed
+                let fence = run(
+                    "add", "Prime fence", "--due", "2026-12-10", "--scheduled", "2026-12-05", "--wait", "2026-12-01",
+                    "--depends", primer
+                ).stdout.trimmed
+                expect(sync().status) == 0
+                let text = read(file(fence))
+                expect(text).to(contain("DTSTART;VALUE=DATE:20261205\r\n"))
+                expect(text).to(contain("DUE;VALUE=DATE:20261210\r\n"))
+                expect(text).to(contain("X-DOCKET-WAIT;VALUE=DATE:20261201\r\n"))
+                let primerID = todos().first { $0["text"] as? String == "Buy primer" }?["id"] as? String ?? ""
+                expect(text).to(contain("RELATED-TO;RELTYPE=DEPENDS-ON:\(primerID.lowercased())\r\n"))
+
+                // todoman, as a phone would: a new start date; a todo made there that the fence now depends on, by its
+                // UID; a parent, which Docket keeps as it is.
+                let config = root.appendingPathComponent("todoman.py")
+                try! "path = \"\(vdir.path)\"\ndate_format = \"%Y-%m-%d\"\ntime_format = \"%H:%M\"\n".write(
+                    to: config, atomically: true, encoding: .utf8)
+                func todoman(_ arguments: String...) -> CommandResult {
+                    runCommand(
+                        "todoman", ["--config", config.path, "--color", "never"] + arguments,
+                        environment: ["TZ": "UTC"], input: "")
+                }
+                let listed =
+                    (try? JSONSerialization.jsonObject(
+                        with: Data(todoman("--porcelain", "list", "--status", "ANY").stdout.utf8))) as? [[String: Any]]
+                    ?? []
+                let number = listed.first { $0["summary"] as? String == "Prime fence" }?["id"] as? Int
+                expect(number).notTo(beNil())
+                expect(todoman("edit", "--start", "2026-12-06", String(number ?? 0)).status) == 0
+                try! vcalendar(
+                    """
+                    BEGIN:VTODO
+                    UID:paint@example.org
+                    SUMMARY:Buy paint
+                    DTSTAMP:20261122T100000Z
+                    END:VTODO
+                    """
+                ).write(to: vdir.appendingPathComponent("paint.ics"), atomically: true, encoding: .utf8)
+                replace(
+                    file(fence), "END:VTODO",
+                    "RELATED-TO;RELTYPE=DEPENDS-ON:paint@example.org\r\nRELATED-TO;RELTYPE=PARENT:garden@example.org\r\nEND:VTODO"
+                )
+                expect(sync().status) == 0
+                let shown = run("show", fence).stdout
+                // Days, as a due date without a time is: no time shown.
+                expect(shown).to(contain("scheduled 2026-12-06\n"))
+                expect(shown).to(contain("wait      2026-12-01"))
+                expect(shown).notTo(contain("2026-12-01 00:00"))
+                expect(shown).to(contain("Buy primer (open: blocks it)"))
+                expect(shown).to(contain("Buy paint (open: blocks it)"))
+
+                // Scheduled after its due date, it cannot be DTSTART (RFC 5545): the file says it in Docket's own way.
+                expect(run("schedule", fence, "2026-12-20").status) == 0
+                expect(run("depend", fence, "-\(primer)").status) == 0
+                expect(sync().status) == 0
+                let after = read(file(fence))
+                expect(after).notTo(contain("DTSTART"))
+                expect(after).to(contain("X-DOCKET-SCHEDULED;VALUE=DATE:20261220\r\n"))
+                expect(after).to(contain("RELATED-TO;RELTYPE=DEPENDS-ON:paint@example.org\r\n"))
+                expect(after).to(contain("RELATED-TO;RELTYPE=PARENT:garden@example.org\r\n"))
+                expect(after).notTo(contain(primerID.lowercased()))
+                expect(sync().stdout).to(contain("In step"))
+                expect(run("show", fence).stdout).to(contain("scheduled 2026-12-20"))
+
+                // A wait at a time is a date-time, and comes back as that time.
+                expect(run("wait", fence, "2026-12-02 18:30").status) == 0
+                expect(sync().status) == 0
+                expect(read(file(fence))).to(contain("X-DOCKET-WAIT:20261202T183000Z\r\n"))
+                expect(sync().stdout).to(contain("In step"))
+                expect(run("show", fence).stdout).to(contain("wait      2026-12-02 18:30"))
+            }
+
             it("brings back what a calendar app added, edited, completed and removed, never twice") {
                 let milk = run("add", "Buy milk").stdout.trimmed
                 let mum = run("add", "Call mum").stdout.trimmed

@@ -120,7 +120,25 @@ final class EntryFilterSpec: QuickSpec {
                         if rarely(&g) { filter.excludedTags = some(tags, &g) }
                         if rarely(&g) { filter.priorities = Set(some([Priority.high, .medium, .low, nil], &g)) }
                         if rarely(&g) { filter.projects = Set(some(projects, &g)) }
+                        filter.waiting = [.hidden, .shown, .shown, .only].randomElement(using: &g)!
+                        if rarely(&g) { filter.readiness = [.blocked, .ready].randomElement(using: &g)! }
                         return filter
+                    }
+                    // Now and then an entry waits, is scheduled, or depends on one made before it.
+                    func planned(_ entry: Entry, after earlier: [Entry], _ g: inout SeededGenerator) -> Entry {
+                        let wait = rarely(&g) ? DueDate(randomDate(&g)) : DueDate.unknown
+                        let scheduled = rarely(&g) ? DueDate(randomDate(&g)) : DueDate.unknown
+                        let depends = rarely(&g) ? some(earlier.map(\.id), &g) : []
+                        switch entry {
+                        case let .todo(todo):
+                            return .todo(
+                                todo.alter(.wait(wait), .scheduled(scheduled), .depending(add: depends, remove: [])))
+                        case let .task(task, project):
+                            return .task(
+                                task.alter(
+                                    by: .setting(.waitDate(to: wait)), .setting(.scheduledDate(to: scheduled)),
+                                    .depending(add: depends, remove: [])), project: project)
+                        }
                     }
                     func entry(_ g: inout SeededGenerator) -> Entry {
                         let text = some(words, &g).joined(separator: " ")
@@ -148,13 +166,18 @@ final class EntryFilterSpec: QuickSpec {
                     forAll(300) { g in
                         let (a, b) = (filter(&g), filter(&g))
                         let both = a.and(b)
-                        for _ in 0..<50 {
-                            let e = entry(&g)
-                            let expected =
-                                a.admits(e, now: now, calendar: calendar) && b.admits(e, now: now, calendar: calendar)
-                            if both.admits(e, now: now, calendar: calendar) != expected {
-                                return "\(a) and \(b) gives \(!expected) for \(e)"
+                        var entries: [Entry] = []
+                        for _ in 0..<50 { entries.append(planned(entry(&g), after: entries, &g)) }
+                        let todos = entries.compactMap { if case let .todo(todo) = $0 { todo } else { nil } }
+                        let tasks = entries.compactMap { if case let .task(task, _) = $0 { task } else { nil } }
+                        let blocking = Blocking(
+                            todos: todos, projects: [Project(id: UUID(), title: "All", tasks: tasks, alterDate: nil)])
+                        for e in entries {
+                            func admitted(_ filter: EntryFilter) -> Bool {
+                                filter.admits(e, now: now, calendar: calendar, blocking: blocking)
                             }
+                            let expected = admitted(a) && admitted(b)
+                            if admitted(both) != expected { return "\(a) and \(b) gives \(!expected) for \(e)" }
                         }
                         return nil
                     }

@@ -302,6 +302,77 @@ final class EverydayUseSpec: QuickSpec {
                 expect(fixed.stderr).to(contain("Going on from your last edit"))
                 expect(todos().first?.text) == "Buy soy milk"
             }
+            it("holds every field a command sets, and applies each line changed, leaving the others as they were") {
+                let paint = add("Buy paint")
+                let fence = add(
+                    "Paint fence", "+garden", "--due", "2030-01-10", "--wait", "2030-01-05", "--scheduled",
+                    "2030-01-04 09:30", "--priority", "low", "--every", "month", "--depends", paint)
+                run("note", fence, "two coats")
+                run("note", fence, "ask Ben")
+                let form = home.appendingPathComponent("form.txt")
+                run("edit", fence, environment: editor("cp \"$1\" \(form.path)"))
+                let shown = try! String(contentsOf: form, encoding: .utf8)
+                for line in [
+                    "text: Paint fence", "due: 2030-01-10", "wait: 2030-01-05",
+                    "scheduled: 2030-01-04 09:30",
+                    "tags: +garden", "priority: low", "repeat: month from due", "depends: \(paint)",
+                    "notes:\n- two coats\n- ask Ben\n",
+                ] {
+                    expect(shown).to(contain(line))
+                }
+                let edited = run(
+                    "edit", fence,
+                    environment: editor(
+                        #"sed -i -e 's/^wait: .*/wait: none/' -e 's/^tags: .*/tags: +home shed/' "#
+                            + #"-e 's/^priority: .*/priority: high/' -e 's/^repeat: .*/repeat: 2 weeks from completion/' "#
+                            + #"-e 's/^depends: .*/depends:/' -e 's/^- two coats$/- three coats\n  thin ones/' "#
+                            + #"-e '/^- ask Ben$/d' -e '$a - sand first' "$1""#))
+                expect(edited.status) == 0
+                let todo = todos().first { $0.text == "Paint fence" }!
+                expect(todo.waitDate) == .unknown
+                expect(todo.scheduledDate.day(in: DocketClock.timeZone)) == CalendarDay(year: 2030, month: 1, day: 4)
+                expect(todo.scheduledDate.hasTime) == true
+                expect(todo.due) == .day(CalendarDay(year: 2030, month: 1, day: 10)!)
+                expect(todo.tags) == ["home", "shed"]
+                expect(todo.priority) == .high
+                expect(todo.recurrence?.every) == Recurrence.Interval(.week, count: 2)
+                expect(todo.recurrence?.from) == .completion
+                expect(todo.dependencies) == []
+                expect(todo.notes.map(\.text)) == ["three coats\nthin ones", "sand first"]
+                expect(run("edit", fence, environment: editor("true")).stdout) == "Nothing changed: Paint fence\n"
+            }
+            it("changes nothing when any line does not read, says which, and goes on from the form") {
+                let paint = add("Buy paint")
+                for (script, message) in [
+                    (#"sed -i 's/^depends:.*/depends: \#(paint)/' "$1""#, "\(paint) cannot depend on itself"),
+                    (#"sed -i 's/^tags:.*/tags: +a -b/' "$1""#, "tags: '-b' is not a tag"),
+                    (#"sed -i 's/^priority:.*/priority: urgent/' "$1""#, "'urgent' is not a priority"),
+                    (#"sed -i 's/^wait:.*/wait: someday/' "$1""#, "'someday' is not a date"),
+                    (#"sed -i 's/^repeat:.*/repeat: fortnightly/' "$1""#, "'fortnightly' is not an interval"),
+                ] {
+                    let bad = run("edit", paint, environment: editor(script))
+                    expect(bad.status) == 1
+                    expect(bad.stderr).to(contain(message))
+                    expect(bad.stderr).to(contain("nothing was changed; 'docket edit \(paint)' goes on from your edit"))
+                    expect(todos().first?.tags) == []
+                    // The next edit starts from the kept form: put the line back.
+                    let line = script.split(separator: "/")[1].replacingOccurrences(of: "^", with: "")
+                    let fix = run(
+                        "edit", paint,
+                        environment: editor(#"sed -i '/^"# + line.prefix { $0 != ":" } + #":/d' "$1""#))
+                    expect(fix.status) == 0
+                }
+                expect(todos().first?.text) == "Buy paint"
+            }
+            it("applies a form an older docket kept, with text and due lines only") {
+                let milk = add("Buy milk", "+errand")
+                let kept = try! Store.open(at: store).localFile("edit-\(milk).txt")
+                try! "text: Buy oat milk\ndue: none\n".write(to: kept, atomically: true, encoding: .utf8)
+                let edited = run("edit", milk, environment: editor("true"))
+                expect(edited.status) == 0
+                expect(todos().first?.text) == "Buy oat milk"
+                expect(todos().first?.tags) == ["errand"]
+            }
             it("keeps the edit when docket is killed as it writes the change, and the next edit applies it") {
                 let milk = add("Buy milk")
                 run("edit", milk, environment: editor(#"sed -i 's/^text: .*/text: Buy soy milk/' "$1"; exit 3"#))

@@ -114,12 +114,15 @@ final class ExchangeSpec: QuickSpec {
 
                 let imported = run("import", "taskwarrior", write(first, "tw.json"))
                 expect(imported.status) == 0
-                expect(imported.stdout).to(
-                    contain("not used by Docket: depends (1), estimate (1), scheduled (1), until (1), wait (1)"))
+                expect(imported.stdout).to(contain("not used by Docket: estimate (1), until (1)"))
                 expect(imported.stdout).notTo(contain("recur"))
-                expect(gitCLI(["log", "-1", "--format=%B"], in: store).stdout).to(contain("wait (1)"))
-                expect(run("show", String(uuid(json(first), "Buy milk").prefix(8))).stdout)
-                    .to(contain("kept      taskwarrior: estimate, scheduled, wait (for 'docket export taskwarrior')"))
+                expect(gitCLI(["log", "-1", "--format=%B"], in: store).stdout).to(contain("estimate (1)"))
+                let shown = run("show", String(uuid(json(first), "Buy milk").prefix(8))).stdout
+                expect(shown).to(contain("kept      taskwarrior: estimate (for 'docket export taskwarrior')"))
+                expect(shown).to(contain("wait      2026-11-28 (hidden until then)"))
+                expect(shown).to(contain("scheduled 2026-11-27\n"))
+                expect(run("show", String(uuid(json(first), "Pay rent").prefix(8))).stdout).to(
+                    contain("depends   \(uuid(json(first), "Buy milk").prefix(8))  Buy milk (open: blocks it)"))
                 let gym = String(uuid(json(first), "Gym").prefix(8))
                 let milk = String(uuid(json(first), "Buy milk").prefix(8))
                 let rent = String(uuid(json(first), "Pay rent").prefix(8))
@@ -179,6 +182,53 @@ final class ExchangeSpec: QuickSpec {
                 expect(
                     list.filter { $0["text"] as? String == "Buy oat milk" }.first.map { ($0["notes"] as? [Any])?.count }
                 ) == 2
+                expect(run("import", "taskwarrior", write(task("export").stdout, "third.json")).stdout).to(
+                    contain("Nothing to import"))
+            }
+
+            it("carries wait, scheduled and depends both ways, each edit on either side coming back") {
+                let task = taskwarrior("tw")
+                expect(task("add", "Buy paint").status) == 0
+                expect(task("add", "Sand fence", "project:Home").status) == 0
+                expect(
+                    task("add", "Paint fence", "depends:1,2", "wait:2030-01-05", "scheduled:2030-01-04").status) == 0
+                let first = json(task("export").stdout)
+                func uuid(_ text: String) -> String {
+                    first.first { $0["description"] as? String == text }?["uuid"] as? String ?? "none"
+                }
+                let (paint, sand, fence) = (uuid("Buy paint"), uuid("Sand fence"), uuid("Paint fence"))
+                expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+
+                // Docket has them as Taskwarrior does: Paint fence waits, blocked by a todo and a project's task.
+                expect(run().stdout).notTo(contain("Paint fence"))
+                let waiting = run("list", "--waiting").stdout
+                expect(waiting).to(contain("Paint fence  waiting until 2030-01-05  scheduled 2030-01-04"))
+                let blockers = [sand, paint].map { String($0.prefix(8)) }.sorted { $0.uppercased() < $1.uppercased() }
+                expect(waiting).to(contain("blocked by \(blockers.joined(separator: ", "))"))
+                expect(run("list").stdout).to(contain("Buy paint  blocking \(fence.prefix(8))"))
+
+                // Edited in Docket, back to Taskwarrior.
+                expect(run("depend", String(fence.prefix(8)), "-\(sand.prefix(8))").status) == 0
+                expect(run("wait", String(fence.prefix(8)), "none").status) == 0
+                expect(run("commit").status) == 0
+                expect(task("import", write(run("export", "taskwarrior").stdout, "docket.json")).status) == 0
+                let back = json(task("export").stdout).first { $0["uuid"] as? String == fence }
+                expect(back?["depends"] as? [String]) == [paint]
+                expect(back?["wait"]).to(beNil())
+                expect(back?["scheduled"] as? String) == "20300104T000000Z"
+
+                // Edited in Taskwarrior (a second later: it keeps seconds), back to Docket.
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(task(fence, "modify", "depends:\(sand)", "wait:2030-02-01", "scheduled:").status) == 0
+                expect(run("import", "taskwarrior", write(task("export").stdout, "again.json")).status) == 0
+                let item = json(run("list", "--all", "--json").stdout).first {
+                    ($0["id"] as? String)?.lowercased() == fence
+                }
+                expect((item?["dependencies"] as? [String])?.map { $0.lowercased() }.sorted())
+                    == [paint, sand].sorted()
+                // Taskwarrior's wait:2030-02-01 is that day's first moment: a day, as its due is.
+                expect(item?["waitDate"] as? String) == "2030-02-01"
+                expect(item?["scheduledDate"]).to(beNil())
                 expect(run("import", "taskwarrior", write(task("export").stdout, "third.json")).stdout).to(
                     contain("Nothing to import"))
             }
@@ -372,6 +422,44 @@ final class ExchangeSpec: QuickSpec {
                 expect(todo("do", String(number + 1)).status) == 0
                 expect(run("import", "todotxt", todoFile(), doneFile()).status) == 0
                 expect(run("list").stdout).notTo(contain("Water plants"))
+            }
+
+            it("writes the wait as t:, the scheduled date and dependencies, and reads them back, from todo.sh too") {
+                let paint = run("add", "Buy paint").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let fence = run(
+                    "add", "Paint fence", "--wait", "2030-01-05", "--scheduled", "2030-01-04", "--depends", paint
+                ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("wait", paint, "2030-01-03 09:30").status) == 0
+                expect(run("commit").status) == 0
+                try! FileManager.default.createDirectory(
+                    at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
+                try! run("export", "todotxt").stdout.write(toFile: todoFile(), atomically: true, encoding: .utf8)
+                let exported = try! String(contentsOfFile: todoFile(), encoding: .utf8)
+                let ids = json(run("list", "--all", "--json").stdout).compactMap { ($0["id"] as? String)?.lowercased() }
+                let paintID = ids.first { $0.hasPrefix(paint) }!
+                expect(exported).to(contain("Paint fence t:2030-01-05 scheduled:2030-01-04 dep:\(paintID)"))
+                expect(exported).to(contain("Buy paint t:2030-01-03"))
+                let before = head()
+                // Read back to the day: the time of the paint's wait is its own, so nothing changes.
+                expect(run("import", "todotxt", todoFile()).stdout).to(contain("Nothing to import"))
+                expect(head()) == before
+
+                // todo.sh adds to a line and adds one with a threshold; both come back.
+                let number = exported.split(separator: "\n").firstIndex { $0.contains("Paint fence") }!
+                Thread.sleep(forTimeInterval: 1.05)
+                expect(todo("append", String(number + 1), "blue").status) == 0
+                expect(todo("add", "Varnish fence t:2030-02-01 dep:\(paintID)").status) == 0
+                expect(run("import", "todotxt", todoFile()).status) == 0
+                let list = json(run("list", "--all", "--json").stdout)
+                let painted = list.first { ($0["id"] as? String)?.lowercased().hasPrefix(fence) == true }
+                expect(painted?["text"] as? String) == "Paint fence blue"
+                expect(painted?["waitDate"] as? String) == "2030-01-05"
+                expect((painted?["dependencies"] as? [String])?.map { $0.lowercased() }) == [paintID]
+                let varnish = list.first { $0["text"] as? String == "Varnish fence" }
+                expect(varnish?["waitDate"] as? String) == "2030-02-01"
+                expect((varnish?["dependencies"] as? [String])?.map { $0.lowercased() }) == [paintID]
+                expect(run("list").stdout).notTo(contain("Varnish fence"))
+                expect(run("list", "--waiting").stdout).to(contain("Varnish fence"))
             }
 
             it("keeps a priority todo.sh drops on completion, and a series through rec:, done in todo.sh") {

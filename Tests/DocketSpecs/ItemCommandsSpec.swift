@@ -86,6 +86,66 @@ final class ItemCommandsSpec: QuickSpec {
             }
         }
 
+        describe("a task in the editor form") {
+            func editor(_ script: String) -> [String: String] {
+                let file = store.deletingLastPathComponent().appendingPathComponent("editor-\(UUID().uuidString).sh")
+                try! Data("#!/bin/sh\n\(script)\n".utf8).write(to: file)
+                chmod(file.path, 0o755)
+                return ["EDITOR": file.path, "VISUAL": ""]
+            }
+            it("holds every field a command sets, as a todo's form does, and applies each line changed") {
+                let seeds = id("add", "Buy", "seeds")
+                let dig = id("task", "add", garden, "Dig", "+outside", "--due", "2030-01-10", "--wait", "2030-01-05")
+                run("note", dig, "bring a spade")
+                let form = store.deletingLastPathComponent().appendingPathComponent("form-\(UUID().uuidString).txt")
+                defer { try? FileManager.default.removeItem(at: form) }
+                expect(run("edit", dig, environment: editor("cp \"$1\" \(form.path)")).status) == 0
+                let shown = (try? String(contentsOf: form, encoding: .utf8)) ?? ""
+                for line in [
+                    "text: Dig\n", "due: 2030-01-10\n", "wait: 2030-01-05\n", "scheduled: none\n", "tags: +outside\n",
+                    "priority: none\n", "repeat: none\n", "depends:\n", "notes:\n- bring a spade\n",
+                ] {
+                    expect(shown).to(contain(line))
+                }
+                let edited = run(
+                    "edit", dig,
+                    environment: editor(
+                        #"sed -i -e 's/^text: .*/text: Dig deeper/' -e 's/^wait: .*/wait: none/' "#
+                            + #"-e 's/^scheduled: .*/scheduled: 2030-01-08 9am/' -e 's/^priority: .*/priority: high/' "#
+                            + #"-e 's/^repeat: .*/repeat: 2 weeks/' -e 's/^depends:.*/depends: \#(seeds)/' "#
+                            + #"-e 's/^- bring a spade$/- bring two spades/' "$1""#))
+                expect(edited.status) == 0
+                expect(edited.stdout).to(contain("Edited: Dig deeper"))
+                let task = task(dig)!
+                expect(task.title) == "Dig deeper"
+                expect(task.waitDate) == .unknown
+                expect(task.scheduledDate.hasTime) == true
+                expect(task.dueDate) == .day(CalendarDay(year: 2030, month: 1, day: 10)!)
+                expect(task.tags) == ["outside"]
+                expect(task.priority) == .high
+                expect(task.recurrence?.every) == Recurrence.Interval(.week, count: 2)
+                expect(task.recurrence?.series) == task.id
+                expect(task.dependencies.map { String($0.uuidString.lowercased().prefix(8)) }) == [seeds]
+                expect(task.notes.map(\.text)) == ["bring two spades"]
+            }
+            it("changes nothing when a line does not read, says which, and goes on from the form") {
+                let dig = id("task", "add", garden, "Dig")
+                let before = task(dig)
+                let bad = run(
+                    "edit", dig,
+                    environment: editor(
+                        #"sed -i -e 's/^text: .*/text: Dig deeper/' -e 's/^depends:.*/depends: \#(dig)/' "$1""#))
+                expect(bad.status) == 1
+                expect(bad.stderr).to(contain("\(dig) cannot depend on itself"))
+                expect(bad.stderr).to(contain("nothing was changed; 'docket edit \(dig)' goes on from your edit"))
+                expect(task(dig)) == before
+                let fixed = run("edit", dig, environment: editor(#"sed -i 's/^depends:.*/depends:/' "$1""#))
+                expect(fixed.stderr).to(contain("Going on from your last edit of this task"))
+                expect(fixed.status) == 0
+                expect(task(dig)?.title) == "Dig deeper"
+            }
+        }
+
         describe("an id that starts ids of both kinds") {
             it("is refused naming every todo and task it starts, even when the todos alone would be ambiguous") {
                 let opened = try Store.open(at: store)

@@ -33,7 +33,7 @@ final class ItemCopySpec: QuickSpec {
                     todo, next,
                     setting: [
                         "id", "creationDate", "completed", "dueDate", "alterDate", "notes", "completedDate",
-                        "recurrence",
+                        "recurrence", "waitDate", "scheduledDate", // moved with the due date (TodoItemSpec)
                     ])
                 return lost.isEmpty ? nil : "the next instance dropped \(lost)"
             }
@@ -110,7 +110,7 @@ final class ItemCopySpec: QuickSpec {
                 guard let next = task.nextOccurrence(done: RandomValues.date(&g)) else { return nil }
                 let set: Set<String> = [
                     "id", "dueDate", "state", "timeSlips", "alterDate", "notes", "completedDate", "creationDate",
-                    "recurrence",
+                    "recurrence", "waitDate", "scheduledDate", // moved with the due date (ProjectTaskSpecs)
                 ]
                 let lost = ProjectTask.fields.filter { !set.contains($0.key) && !$0.isSame(task, next) }.map(\.key)
                 return lost.isEmpty ? nil : "the next instance dropped \(lost)"

@@ -38,6 +38,33 @@ final class ListFiltersSpec: QuickSpec {
             return items.compactMap { ($0["text"] ?? $0["title"]) as? String }
         }
 
+        describe("--waiting, --blocked and --ready") {
+            it("keep waiting items apart, and list what a dependency blocks or what is ready, in a context too") {
+                let bike = docket(["list", "Fix", "--json"], store: store).stdout
+                let bikeID =
+                    (try? JSONSerialization.jsonObject(with: Data(bike.utf8)) as? [[String: Any]])?
+                    .first?["id"] as? String ?? ""
+                add("Ride to work", "--depends", String(bikeID.prefix(8)))
+                add("Renew passport", "--wait", "in 2 weeks")
+                expect(texts("list")).toNot(contain("Renew passport"))
+                expect(texts("list", "--waiting")) == ["Renew passport"]
+                expect(texts("list", "--blocked")) == ["Ride to work"]
+                expect(texts("list", "--ready")).to(contain("Fix bike"))
+                expect(texts("list", "--ready")).toNot(contain("Ride to work"))
+                expect(texts("list", "--ready")).toNot(contain("Renew passport"))
+                expect(run("list", "--blocked", "--ready").status) == 64
+                // A saved filter says nothing of waiting items: the command does.
+                expect(run("context", "set", "stuck", "--blocked").status) == 0
+                expect(run("context", "stuck").status) == 0
+                expect(texts("list")) == ["Ride to work"]
+                expect(texts("list", "--waiting")) == []
+                expect(run("context", "none").status) == 0
+                expect(run("done", String(bikeID.prefix(8))).status) == 0
+                expect(texts("list", "--blocked")) == []
+                expect(texts("list", "--ready")).to(contain("Ride to work"))
+            }
+        }
+
         describe("+tag and -tag") {
             it("leave out a tag with -tag, no '--' needed, even one that starts with a short option's letter") {
                 expect(texts("list", "-home")) == ["Write report", "Call Anna", "Plan trip"]

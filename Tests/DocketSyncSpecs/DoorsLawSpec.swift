@@ -18,10 +18,13 @@ import Quick
 ///
 /// 1. every machine holds the same committed store files;
 /// 2. the calendar server and the phone hold a file for each todo, saying its text;
-/// 3. for each todo and each of its fields (text, due date, done), the last
-///    edit made through any door is the value it ends with (a due date a day
-///    without a time, or a day and a time, as it was set), or `docket
-///    merges` lists that value as one a merge discarded; a todo that is gone
+/// 3. for each todo and each of its fields (text, due date, done, wait and
+///    scheduled dates), the last edit made through any door is the value it
+///    ends with (a due date a day without a time, or a day and a time, as it
+///    was set), or `docket merges` lists that value as one a merge
+///    discarded; each id a door added to a todo's dependencies is there, and
+///    each one a door removed is not, unless a later edit did otherwise (a
+///    set merges element by element, losing nothing); a todo that is gone
 ///    was last removed (rm, cancelled, deleted, Taskwarrior's delete), or a
 ///    merge lists the removal winning; a todo removed last but still there is
 ///    listed as an edit that won over the removal, and comes back as the
@@ -83,6 +86,7 @@ struct DoorsLaw {
     static let doors: [(String, Int)] = [
         ("add", 6), ("edit", 8), ("due", 5), ("done", 3), ("rm", 2), ("library", 5), ("hand", 4), ("git", 4),
         ("sync", 10), ("vdirsyncer", 6), ("ical", 6), ("phone", 10), ("taskwarrior", 4), ("todotxt", 4),
+        ("wait", 3), ("schedule", 3), ("depend", 4),
     ]
 
     func run(rounds: Int, random: inout SeededGenerator, figures: inout Figures) -> String? {
@@ -182,6 +186,23 @@ struct DoorsLaw {
                 guard let todo, !todo.completed else { continue }
                 if cli("done", short(todo.id)).status == 0 { record(todo.id, "completed", "true", door) }
                 said = "done \(short(todo.id))" + said
+            case "wait", "schedule":
+                guard let todo else { continue }
+                let value = Int.random(in: 0..<4, using: &random) == 0 ? "none" : day
+                if cli(door, short(todo.id), value).status == 0 {
+                    record(todo.id, door == "wait" ? "waitDate" : "scheduledDate", value, door)
+                }
+                said = "\(door) \(short(todo.id)) \(value)" + said
+            case "depend":
+                guard let todo, let other = todos.randomElement(using: &random) else { continue }
+                let (sign, id) =
+                    todo.dependencies.isEmpty || Bool.random(using: &random)
+                    ? ("+", other.id) : ("-", todo.dependencies.randomElement(using: &random)!)
+                let result = cli("depend", short(todo.id), sign + short(id))
+                if result.stdout.hasPrefix("Dependencies changed") {
+                    record(todo.id, "depends" + sign, Self.full(id), door)
+                }
+                said = "depend \(short(todo.id)) \(sign)\(short(id))" + said
             case "rm":
                 guard let todo else { continue }
                 if cli("rm", short(todo.id)).status == 0 { record(todo.id, "removed", "", door) }
@@ -189,16 +210,25 @@ struct DoorsLaw {
             case "library":
                 guard let todo else { continue }
                 let text = "\(todo.text.split(separator: " ").prefix(2).joined(separator: " ")) \(word)"
+                let waits = Bool.random(using: &random)
+                let wait = DueDate.day(CalendarDay(day)!)
                 do {
-                    _ = try Store.open(at: machine.folder).updateTodo(todo.id) { $0.alter(.text(text)) }
-                    record(todo.id, "text", text, door)
+                    _ = try Store.open(at: machine.folder).updateTodo(todo.id) {
+                        $0.alter(waits ? .wait(wait) : .text(text))
+                    }
+                    record(todo.id, waits ? "waitDate" : "text", waits ? day : text, door)
                 } catch { said += " [library: \(error)]" }
-                said = "library edit \(short(todo.id)) \(text)" + said
+                said = "library \(waits ? "wait" : "edit") \(short(todo.id)) \(waits ? day : text)" + said
             case "hand", "git":
                 guard let todo else { continue }
                 let text = "\(todo.text.split(separator: " ").prefix(2).joined(separator: " ")) \(word)"
-                guard handEdit(todo.id, text, in: machine) else { continue }
-                record(todo.id, "text", text, door)
+                if Int.random(in: 0..<3, using: &random) == 0 {
+                    guard handSchedule(todo.id, day, in: machine) else { continue }
+                    record(todo.id, "scheduledDate", day, door)
+                } else {
+                    guard handEdit(todo.id, text, in: machine) else { continue }
+                    record(todo.id, "text", text, door)
+                }
                 if door == "hand" {
                     // Committed by docket, which dates an edit made by hand (or, if it refuses, by a later commit).
                     _ = cli("commit")
@@ -261,7 +291,7 @@ struct DoorsLaw {
                 }
                 // Taskwarrior keeps seconds: its edit is later than the last one Docket made.
                 Thread.sleep(forTimeInterval: 1.05)
-                switch Int.random(in: 0..<4, using: &random) {
+                switch Int.random(in: 0..<7, using: &random) {
                 case 0:
                     if taskwarrior.task(picked.uuid, "done").status == 0 { record(id, "completed", "true", door) }
                     said = "task done \(picked.uuid.prefix(8))"
@@ -274,6 +304,21 @@ struct DoorsLaw {
                         record(id, "dueDate", due, door)
                     }
                     said = "task modify \(picked.uuid.prefix(8)) due:\(value)"
+                case 3, 4:
+                    let key = ["wait", "scheduled"].randomElement(using: &random)!
+                    if taskwarrior.task(picked.uuid, "modify", "\(key):\(day)").status == 0 {
+                        record(id, key == "wait" ? "waitDate" : "scheduledDate", day, door)
+                    }
+                    said = "task modify \(picked.uuid.prefix(8)) \(key):\(day)"
+                case 5:
+                    // Taskwarrior refuses a circle itself.
+                    guard let other = pending.randomElement(using: &random), other.uuid != picked.uuid,
+                        !taskwarrior.dependencies(of: picked.uuid).contains(other.uuid)
+                    else { continue }
+                    if taskwarrior.task(picked.uuid, "modify", "depends:\(other.uuid)").status == 0 {
+                        record(id, "depends+", other.uuid.lowercased(), door)
+                    }
+                    said = "task modify \(picked.uuid.prefix(8)) depends:\(other.uuid.prefix(8))"
                 default:
                     let text = "\(picked.description.split(separator: " ").prefix(2).joined(separator: " ")) \(word)"
                     if taskwarrior.task(picked.uuid, "modify", "description:\(text)").status == 0 {
@@ -300,10 +345,26 @@ struct DoorsLaw {
                 let current = laptop.state.todos
                 guard let id = lineID(lines[index], todos: current) else { continue }
                 Thread.sleep(forTimeInterval: 1.05) // A line is dated by its file's time, to the second.
-                if Bool.random(using: &random) {
+                let line = lines[index]
+                let other = current.filter { $0.id != id && !line.contains("dep:" + Self.full($0.id)) }
+                    .randomElement(using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0:
                     if todoTxt.todo("do", String(index + 1)).status == 0 { record(id, "completed", "true", door) }
                     said = "todo.sh do \(index + 1)"
-                } else {
+                case 1:
+                    // todo.txt's threshold: the todo waits until that day.
+                    if todoTxt.todo("append", String(index + 1), "t:\(day)").status == 0 {
+                        record(id, "waitDate", day, door)
+                    }
+                    said = "todo.sh append \(index + 1) t:\(day)"
+                case 2:
+                    guard let other else { continue }
+                    if todoTxt.todo("append", String(index + 1), "dep:\(Self.full(other.id))").status == 0 {
+                        record(id, "depends+", Self.full(other.id), door)
+                    }
+                    said = "todo.sh append \(index + 1) dep:\(short(other.id))"
+                default:
                     let text = current.first { $0.id == id }.map { "\($0.text) \(word)" } ?? ""
                     if todoTxt.todo("append", String(index + 1), word).status == 0 { record(id, "text", text, door) }
                     said = "todo.sh append \(index + 1) \(word)"
@@ -408,12 +469,25 @@ struct DoorsLaw {
             // NB: an edit that won over a removal brings the item back as its side had it: an edit the removing
             // side made before it removed the item went with the removal (which `merges` lists losing).
             let lastRemoval = ordered.last { $0.field == "removed" }?.date ?? .distantPast
-            for field in ["text", "dueDate", "completed"] {
+            let dependencies = Set(todo.dependencies.map(Self.full))
+            for (dependency, edits) in Dictionary(
+                grouping: ordered.filter { $0.field.hasPrefix("depends") && $0.date > lastRemoval }, by: \.value)
+            {
+                let last = edits.last!
+                if (last.field == "depends+") != dependencies.contains(dependency) {
+                    return
+                        "\(label): its dependencies are \(dependencies.sorted()), though the last edit (\(last.door)) \(last.field == "depends+" ? "added" : "removed") \(dependency)"
+                        + ending()
+                }
+            }
+            for field in ["text", "dueDate", "completed", "waitDate", "scheduledDate"] {
                 guard let last = ordered.last(where: { $0.field == field }), last.date > lastRemoval else { continue }
                 let value: String
                 switch field {
                 case "text": value = todo.text
                 case "dueDate": value = Self.shown(todo.due)
+                case "waitDate": value = Self.shown(todo.waitDate)
+                case "scheduledDate": value = Self.shown(todo.scheduledDate)
                 default: value = String(todo.completed)
                 }
                 if value == last.value { continue }
@@ -442,8 +516,9 @@ struct DoorsLaw {
     // MARK: helpers
 
     func short(_ id: UUID) -> String { String(id.uuidString.prefix(8)).lowercased() }
+    static func full(_ id: UUID) -> String { id.uuidString.lowercased() }
 
-    /// A due date as the law records it: the day, with its time in UTC when it has one; none.
+    /// A due, wait or scheduled date as the law records it: the day, with its time in UTC when it has one; none.
     static func shown(_ due: DueDate) -> String {
         switch due {
         case .unknown: return "none"
@@ -460,7 +535,7 @@ struct DoorsLaw {
     /// A merge report's text of a value, as the law records it.
     static func shown(_ text: String, field: String) -> String {
         switch field {
-        case "dueDate":
+        case "dueDate", "waitDate", "scheduledDate":
             (CalendarDay(text).map(DueDate.day) ?? ISODate.date(from: text).map(DueDate.date)).map(shown) ?? text
         default: text
         }
@@ -474,6 +549,18 @@ struct DoorsLaw {
             guard line.hasPrefix("  \"text\" : ") else { return line }
             return "  \"text\" : \"\(text)\"" + (line.hasSuffix(",") ? "," : "")
         }
+        return (try? lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)) != nil
+    }
+
+    /// Sets the scheduled date in a todo's file as a person would in an editor: a line before the "text" line (the keys
+    /// are sorted), or the one it has changed.
+    func handSchedule(_ id: UUID, _ day: String, in machine: Machine) -> Bool {
+        let url = machine.folder.appendingPathComponent(StoreLayout.todo(id))
+        guard let content = try? String(contentsOf: url, encoding: .utf8) else { return false }
+        let line = "  \"scheduledDate\" : \"\(day)\","
+        var lines = content.components(separatedBy: "\n").filter { !$0.hasPrefix("  \"scheduledDate\" : ") }
+        guard let text = lines.firstIndex(where: { $0.hasPrefix("  \"text\" : ") }) else { return false }
+        lines.insert(line, at: text)
         return (try? lines.joined(separator: "\n").write(to: url, atomically: true, encoding: .utf8)) != nil
     }
 
@@ -505,6 +592,12 @@ struct TaskwarriorSide {
     @discardableResult
     func task(_ arguments: String...) -> CommandResult {
         runCommand("task", arguments, environment: ["TASKRC": rc.path, "TASKDATA": data.path, "TZ": "UTC"], input: "")
+    }
+
+    /// The uuids a task depends on, as Taskwarrior has them.
+    func dependencies(of uuid: String) -> [String] {
+        let list = (try? JSONSerialization.jsonObject(with: Data(task(uuid, "export").stdout.utf8))) as? [[String: Any]]
+        return list?.first?["depends"] as? [String] ?? []
     }
 
     func pending() -> [(uuid: String, description: String)] {
@@ -619,6 +712,7 @@ final class CalendarSide {
     )? {
         syncPhoneSide()
         defer { syncPhoneSide() }
+        let day = String(due.prefix(10))
         let files = phoneFiles().filter { $0.status != "CANCELLED" }.sorted {
             ($0.summary, $0.uid) < ($1.summary, $1.uid)
         }
@@ -639,7 +733,7 @@ final class CalendarSide {
             return (try? (lines.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .utf8))
                 != nil
         }
-        let kind = files.isEmpty ? 5 : Int.random(in: 0..<6, using: &random)
+        let kind = files.isEmpty ? 5 : Int.random(in: 0..<8, using: &random)
         if kind == 5 {
             added += 1
             let uid = "phone-\(added)-\(word)@example.org"
@@ -684,6 +778,27 @@ final class CalendarSide {
         case 3:
             guard rewrite(file, { $0.filter { !$0.hasPrefix("STATUS") } + ["STATUS:CANCELLED"] }) else { return nil }
             return (id, "removed", "", false, "cancel \(file.uid.prefix(8))")
+        case 6:
+            // A start date, as todoman's --start sets it: Docket's scheduled date.
+            let value = day.replacingOccurrences(of: "-", with: "")
+            guard rewrite(file, { $0.filter { !$0.hasPrefix("DTSTART") } + ["DTSTART;VALUE=DATE:\(value)"] }) else {
+                return nil
+            }
+            return (id, "scheduledDate", day, false, "start of \(file.uid.prefix(8)) to \(day)")
+        case 7:
+            // A dependency on another todo of the calendar, by its UID (RFC 9253).
+            let url = phoneFolder.appendingPathComponent(file.name)
+            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            guard
+                let other = files.filter({
+                    $0.uid != file.uid && !text.contains("RELATED-TO;RELTYPE=DEPENDS-ON:\($0.uid)")
+                }).randomElement(using: &random),
+                rewrite(file, { $0 + ["RELATED-TO;RELTYPE=DEPENDS-ON:\(other.uid)"] })
+            else { return nil }
+            return (
+                id, "depends+", VTodo.id(uid: other.uid).uuidString.lowercased(), false,
+                "depends \(file.uid.prefix(8)) on \(other.uid.prefix(8))"
+            )
         default:
             guard (try? FileManager.default.removeItem(at: phoneFolder.appendingPathComponent(file.name))) != nil else {
                 return nil

@@ -60,6 +60,34 @@ final class RichItemsSyncSpec: QuickSpec {
             }
         }
 
+        describe("two machines changing one todo's dependencies and wait") {
+            it("keep each machine's dependencies, through docket sync and through git pull's merge driver alike") {
+                let paint = laptop.id("add", "Buy paint")
+                let brush = laptop.id("add", "Buy brush")
+                let sand = laptop.id("add", "Sand fence")
+                let fence = laptop.id("add", "Paint fence", "--depends", sand)
+                laptop.run("sync")
+                desk.run("pull")
+                expect(laptop.run("depend", fence, "+\(paint)", "-\(sand)").status) == 0
+                expect(laptop.run("wait", fence, "2030-01-05").status) == 0
+                expect(desk.run("depend", fence, "+\(brush)").status) == 0
+                expect(desk.run("schedule", fence, "2030-01-04").status) == 0
+                expect(laptop.run("sync").status) == 0
+                expect(desk.run("commit").status) == 0
+                // The desk pulls as plain git does: its merge driver merges the file.
+                expect(gitCLI(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], in: desk.folder).status)
+                    == 0
+                let todo = desk.state.todos.first { $0.text == "Paint fence" }
+                expect(todo?.dependencies.map { String($0.uuidString.lowercased().prefix(8)) }.sorted())
+                    == [brush, paint].sorted()
+                expect(todo?.waitDate) == .day(CalendarDay(year: 2030, month: 1, day: 5)!)
+                expect(todo?.scheduledDate) == .day(CalendarDay(year: 2030, month: 1, day: 4)!)
+                expect(desk.run("sync").status) == 0
+                expect(laptop.run("sync").status) == 0
+                expect(laptop.state) == desk.state
+            }
+        }
+
         describe("two machines and one project's task") {
             it("make one next instance of a repeating task both finished, by the ids the day's view shows") {
                 let garden = laptop.id("project", "add", "Garden")
@@ -102,6 +130,19 @@ final class RichItemsSyncSpec: QuickSpec {
         }
 
         describe("undo") {
+            it("of a dependency and a wait, synced, puts them back as new edits the other machine takes") {
+                let paint = laptop.id("add", "Buy paint")
+                let fence = laptop.id("add", "Paint fence")
+                expect(laptop.run("depend", fence, "+\(paint)").status) == 0
+                expect(laptop.run("wait", fence, "2030-01-05").status) == 0
+                laptop.run("sync")
+                expect(laptop.run("undo", "-n", "2").status) == 0
+                expect(laptop.run("sync").status) == 0
+                expect(desk.run("pull").status) == 0
+                let todo = desk.state.todos.first { $0.text == "Paint fence" }
+                expect(todo?.dependencies) == []
+                expect(todo?.waitDate) == .unknown
+            }
             it("of a synced edit writes the reverse as a new edit, which reaches the other machine") {
                 let milk = laptop.id("add", "Buy milk")
                 laptop.run("sync")
@@ -320,7 +361,7 @@ final class RichItemsSyncSpec: QuickSpec {
                 expect(laptop.git("status", "--porcelain")) == ""
                 laptop.run("add", "Buy milk", "+errand")
                 expect(laptop.run("commit").status) == 0
-                expect(laptop.git("show", "HEAD:.docket/format.json")).to(contain("\"format\" : 3"))
+                expect(laptop.git("show", "HEAD:.docket/format.json")).to(contain("\"format\" : \(Store.format)"))
             }
         }
     }

@@ -184,7 +184,9 @@ extension Store {
                     continue
                 }
                 let name = existing?.name ?? state.files[id.uuidString] ?? id.uuidString.lowercased() + ".ics"
-                let calendar = VTodo.file(entry, existing: existing?.calendar, uid: existing?.uid)
+                let calendar = VTodo.file(
+                    entry, existing: existing?.calendar, uid: existing?.uid,
+                    uidOf: { pass.files[$0]?.uid ?? $0.uuidString.lowercased() })
                 try StoreError.gate(writing: true) {
                     try folder.write(Data(calendar.text.utf8), to: name, durable: false)
                 }

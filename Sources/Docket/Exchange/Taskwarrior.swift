@@ -6,10 +6,11 @@ import Foundation
 /// A task without a project is a todo; a task with one is a task of the Docket
 /// project of that title (made when there is none). uuid is the id, entry the
 /// creation date, modified the alter date, end the completion date; tags,
-/// priority (H, M, L), due and annotations (as notes) carry over. A deleted
-/// task removes its item; a waiting one is open; a recurring task's instance
-/// repeats in a series named by its template. Every other key of a task (`wait`,
-/// `scheduled`, `until`, `depends`, UDAs) is kept in the item's file
+/// priority (H, M, L), due, wait, scheduled, depends (the uuids of the tasks it
+/// depends on, which are those items' ids) and annotations (as notes) carry
+/// over. A deleted task removes its item; a waiting one is open; a recurring task's instance
+/// repeats in a series named by its template. Every other key of a task (`until`,
+/// UDAs) is kept in the item's file
 /// (`TodoItem.kept`), and a template's keys with each of its instances, so the
 /// export hands them back: `task import` replaces a task whole.
 public enum Taskwarrior {
@@ -20,7 +21,7 @@ public enum Taskwarrior {
     /// is kept.
     static let readKeys: Set<String> = [
         "uuid", "description", "status", "entry", "modified", "due", "end", "project", "priority", "tags",
-        "annotations", "id", "urgency", seriesKey,
+        "annotations", "id", "urgency", "wait", "scheduled", "depends", seriesKey,
     ]
     /// The keys of a todo's recurrence, read into it.
     static let recurrenceKeys: Set<String> = ["recur", "parent", "imask", "rtype", "mask"]
@@ -44,9 +45,27 @@ public enum Taskwarrior {
         var recur: String?
         var parent: String?
         var imask: Double?
+        var wait: String?
+        var scheduled: String?
+        var depends: Depends?
         var tags: [String]?
         var annotations: [Annotation]?
         var docketseries: String?
+    }
+
+    /// `depends` as Taskwarrior writes it: a list of uuids (2.6 and later), or one string of them, comma-separated.
+    struct Depends: Decodable {
+        let uuids: [String]
+        init(from decoder: Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let list = try? c.decode([String].self) {
+                uuids = list
+            } else {
+                uuids = try c.decode(String.self).split(separator: ",").map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }.filter { !$0.isEmpty }
+            }
+        }
     }
 
     struct Annotation: Codable {
@@ -236,6 +255,16 @@ public enum Taskwarrior {
         let due = try date("due", task.due).map { dueDate($0, zone: DocketClock.timeZone) } ?? .unknown
         let end = try date("end", task.end)
         let start = try date("start", task.start)
+        let wait = try date("wait", task.wait).map { dueDate($0, zone: DocketClock.timeZone) } ?? .unknown
+        let scheduled =
+            try date("scheduled", task.scheduled).map { dueDate($0, zone: DocketClock.timeZone) } ?? .unknown
+        var dependencies: [UUID] = []
+        for uuid in task.depends?.uuids ?? [] {
+            guard let dependency = UUID(hex: uuid) else {
+                throw Unreadable(reason: "depends \"\(uuid.prefix(40))\" is not a uuid")
+            }
+            dependencies.append(dependency)
+        }
         let project = task.project.flatMap { $0.isEmpty ? nil : $0 }
         if status == "deleted" { return .removed(id, end ?? modified ?? entry, project: project) }
 
@@ -284,7 +313,8 @@ public enum Taskwarrior {
                     id: id, title: description, dueDate: due, state: state, timeSlips: [], alterDate: modified,
                     tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes),
                     completedDate: completedDate,
-                    creationDate: entry, recurrence: recurrence, kept: kept),
+                    creationDate: entry, recurrence: recurrence, kept: kept, waitDate: wait, scheduledDate: scheduled,
+                    dependencies: Dependencies.normalized(dependencies)),
                 project: project)
         }
         return .todo(
@@ -292,18 +322,20 @@ public enum Taskwarrior {
                 id: id, text: description, creationDate: entry, completed: completed, due: due, alterDate: modified,
                 tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes),
                 completedDate: completedDate,
-                recurrence: recurrence, kept: kept))
+                recurrence: recurrence, kept: kept, waitDate: wait, scheduledDate: scheduled,
+                dependencies: Dependencies.normalized(dependencies)))
     }
 
-    /// Taskwarrior's `due`, a moment, as a due date: the first moment of a day in `zone` (what Taskwarrior's
-    /// `due:friday` or `due:2026-12-03` sets) is that day, without a time; any other moment keeps its time.
+    /// Taskwarrior's `due` (or `wait`, `scheduled`), a moment, as a due date: the first moment of a day in `zone` (what
+    /// Taskwarrior's `due:friday` or `due:2026-12-03` sets) is that day, without a time; any other moment keeps its
+    /// time.
     static func dueDate(_ moment: Date, zone: TimeZone) -> DueDate {
         let day = CalendarDay(moment, in: zone)
         return day.start(in: zone).docketMilliseconds == moment.docketMilliseconds ? .day(day) : .date(moment)
     }
 
-    /// A due date as Taskwarrior's `due`: a day is its first moment in `zone`, as Taskwarrior keeps a date without a
-    /// time; nil when there is none.
+    /// A due date (or a wait or scheduled date) as Taskwarrior's `due`: a day is its first moment in `zone`, as
+    /// Taskwarrior keeps a date without a time; nil when there is none.
     static func dueMoment(_ due: DueDate, zone: TimeZone) -> Date? {
         switch due {
         case .unknown: nil
@@ -376,7 +408,7 @@ public enum Taskwarrior {
         var tasks: [[String: Any]] = []
         func common(
             _ id: UUID, _ text: String, _ alter: Date?, _ due: DueDate, _ tags: [String], _ priority: Priority?,
-            _ notes: [Note],
+            _ notes: [Note], plan: (wait: DueDate, scheduled: DueDate, depends: [UUID]),
             done: Bool, doneDate: Date?, entry: Date, kept: KeptKeys
         ) -> [String: Any] {
             var task = kept["taskwarrior"].filter { $0.key != templateKey }.mapValues(\.foundationValue)
@@ -388,6 +420,13 @@ public enum Taskwarrior {
             ]) { _, new in new }
             for key in ["due", "end", "tags", "priority", "annotations", "start"] { task[key] = nil }
             if let due = dueMoment(due, zone: calendar.timeZone) { task["due"] = BasicDate.string(due) }
+            // NB: an item imported before Docket had these fields keeps Taskwarrior's own in `kept`: handed back while
+            // Docket has none.
+            if let wait = dueMoment(plan.wait, zone: calendar.timeZone) { task["wait"] = BasicDate.string(wait) }
+            if let scheduled = dueMoment(plan.scheduled, zone: calendar.timeZone) {
+                task["scheduled"] = BasicDate.string(scheduled)
+            }
+            if !plan.depends.isEmpty { task["depends"] = plan.depends.map { $0.uuidString.lowercased() } }
             if done { task["end"] = BasicDate.string(doneDate ?? alter ?? entry) }
             if !tags.isEmpty { task["tags"] = tags }
             if let priority { task["priority"] = priority == .high ? "H" : priority == .medium ? "M" : "L" }
@@ -409,7 +448,8 @@ public enum Taskwarrior {
         func todoTask(_ todo: TodoItem) -> [String: Any] {
             var task = common(
                 todo.id, todo.text, todo.alterDate, todo.due, todo.tags, todo.priority, todo.notes,
-                done: todo.completed, doneDate: todo.completedDate, entry: todo.creationDate, kept: todo.kept)
+                plan: (todo.waitDate, todo.scheduledDate, todo.dependencies), done: todo.completed,
+                doneDate: todo.completedDate, entry: todo.creationDate, kept: todo.kept)
             if let start = todo.kept["taskwarrior"]["start"], !todo.completed { task["start"] = start.foundationValue }
             return task
         }
@@ -420,7 +460,9 @@ public enum Taskwarrior {
             let entry = projectTask.creationDate ?? min(guess, projectTask.alterDate ?? guess)
             var task = common(
                 projectTask.id, projectTask.title, projectTask.alterDate, projectTask.dueDate, projectTask.tags,
-                projectTask.priority, projectTask.notes, done: projectTask.state == .finished,
+                projectTask.priority, projectTask.notes,
+                plan: (projectTask.waitDate, projectTask.scheduledDate, projectTask.dependencies),
+                done: projectTask.state == .finished,
                 doneDate: projectTask.completedDate, entry: entry, kept: projectTask.kept)
             task["project"] = project
             if projectTask.state == .inProgress {

@@ -6,8 +6,11 @@ import Foundation
 /// `x` marks a done line, followed by its completion date; then comes the
 /// creation date; `(A)`, `(B)`, `(C)` are high, medium and low priority (later
 /// letters low); `+project` and `@context` become tags (`project` and
-/// `@context`); `due:YYYY-MM-DD` is the due date, `pri:A` a done line's
-/// priority, `id:` a Docket id; any other `key:value` stays in the text.
+/// `@context`); `due:YYYY-MM-DD` is the due date, `t:YYYY-MM-DD` (todo.txt's
+/// threshold: hidden until then) the wait date, from the start of that day,
+/// `scheduled:YYYY-MM-DD` the scheduled date, each `dep:` the id of a todo it
+/// depends on, `pri:A` a done line's priority, `id:` a Docket id; any other
+/// `key:value` stays in the text.
 /// A line has no id of its own: its todo's id is made from its text (and how
 /// many lines before it have the same text), so importing it again finds the same todo.
 public enum TodoTxt {
@@ -65,22 +68,27 @@ public enum TodoTxt {
                         read.todo = old
                     } else if let old {
                         // What a line says, over the todo it was: every field a line cannot say (notes, kept keys, a
-                        // time
-                        // of day) is kept, and a date the line gives to the day is the todo's own when it is that day.
+                        // time of day) is kept, and a date the line gives to the day is the todo's own when it is that
+                        // day.
                         let line = read.todo
                         func day(_ date: Date?) -> String? { date.map { BasicDate.dayString($0) } }
                         func keeping(_ read: Date?, _ had: Date?) -> Date? { day(read) == day(had) ? had : read }
                         let zone = DocketClock.timeZone
-                        let due = line.due.day(in: zone) == old.due.day(in: zone) ? old.due : line.due
+                        func keeping(_ read: DueDate, _ had: DueDate) -> DueDate {
+                            read.day(in: zone) == had.day(in: zone) ? had : read
+                        }
                         read.todo = old.replacing(
                             text: line.text, creationDate: keeping(line.creationDate, old.creationDate),
-                            completed: line.completed, due: due,
+                            completed: line.completed, due: keeping(line.due, old.due),
                             // NB: later than the store's own date for it, unless the store changed it since the file
                             // was written.
                             alterDate: .some(max(modified[name] ?? now, line.alterDate ?? .distantPast)),
                             tags: line.tags, priority: .some(line.priority),
                             completedDate: .some(line.completed ? keeping(line.completedDate, old.completedDate) : nil),
-                            recurrence: .some(line.recurrence))
+                            recurrence: .some(line.recurrence),
+                            waitDate: keeping(line.waitDate, old.waitDate),
+                            scheduledDate: keeping(line.scheduledDate, old.scheduledDate),
+                            dependencies: line.dependencies)
                     }
                     todos.append(read.todo)
                 } catch let problem as Unreadable {
@@ -139,6 +147,9 @@ public enum TodoTxt {
         var text: [String] = []
         var tags: [String] = []
         var due = DueDate.unknown
+        var wait = DueDate.unknown
+        var scheduled = DueDate.unknown
+        var dependencies: [UUID] = []
         var id: UUID?
         var repeating: (every: Recurrence.Interval, from: Recurrence.Anchor)?
         let saidPriority = priority != nil
@@ -155,6 +166,25 @@ public enum TodoTxt {
                     throw Unreadable(reason: "\(word.prefix(30)) is not a date as due:YYYY-MM-DD")
                 }
                 due = .day(day)
+                continue
+            }
+            if word.hasPrefix("t:") {
+                // NB: a threshold day hides the line until that day begins, as a wait for a day does.
+                guard let day = CalendarDay(String(word.dropFirst(2))) else {
+                    throw Unreadable(reason: "\(word.prefix(30)) is not a date as t:YYYY-MM-DD")
+                }
+                wait = .day(day)
+                continue
+            }
+            if word.hasPrefix("scheduled:") {
+                guard let day = CalendarDay(String(word.dropFirst(10))) else {
+                    throw Unreadable(reason: "\(word.prefix(30)) is not a date as scheduled:YYYY-MM-DD")
+                }
+                scheduled = .day(day)
+                continue
+            }
+            if word.hasPrefix("dep:"), let dependency = UUID(hex: String(word.dropFirst(4))) {
+                dependencies.append(dependency)
                 continue
             }
             if word.hasPrefix("pri:"), word.count == 5, let found = letterPriority("(\(word.dropFirst(4)))") {
@@ -182,7 +212,8 @@ public enum TodoTxt {
         let todo = TodoItem(
             id: id ?? .zero, text: joined, creationDate: created, completed: completed, due: due,
             alterDate: done, tags: Tags.normalized(tags), priority: priority, completedDate: done,
-            recurrence: repeating.map { Recurrence(every: $0.every, from: $0.from, series: id ?? .zero) })
+            recurrence: repeating.map { Recurrence(every: $0.every, from: $0.from, series: id ?? .zero) },
+            waitDate: wait, scheduledDate: scheduled, dependencies: Dependencies.normalized(dependencies))
         return Line(todo: todo, key: joined, saysPriority: saidPriority || (completed && priority != nil))
     }
 
@@ -263,6 +294,9 @@ public enum TodoTxt {
         words += todo.tags.map { self.words($0).replacingOccurrences(of: " ", with: "_") }.filter { !$0.isEmpty }
             .map { $0.hasPrefix("@") ? $0 : "+" + $0 }
         if let due = todo.due.day(in: DocketClock.timeZone) { words.append("due:\(due)") }
+        if let wait = todo.waitDate.day(in: DocketClock.timeZone) { words.append("t:\(wait)") }
+        if let scheduled = todo.scheduledDate.day(in: DocketClock.timeZone) { words.append("scheduled:\(scheduled)") }
+        words += todo.dependencies.map { "dep:" + $0.uuidString.lowercased() }
         if let recurrence = todo.recurrence { words.append("rec:" + rec(recurrence)) }
         if todo.completed, let letter { words.append("pri:" + letter) }
         return words.joined(separator: " ")

@@ -17,14 +17,34 @@ enum CalendarEntry: Equatable {
 /// The mapping between Docket's items and VTODOs: SUMMARY, STATUS and
 /// COMPLETED, DUE, PRIORITY, CATEGORIES (tags), DESCRIPTION (the notes, a
 /// paragraph each), RRULE (how a todo repeats), CREATED and LAST-MODIFIED (the
-/// alter date). A VTODO's other properties are Docket's to keep, not to change.
+/// alter date); the scheduled date as DTSTART (RFC 5545: when the to-do is to
+/// start) where RFC 5545 allows one (before DUE, and of its kind: a day or a
+/// time), else as X-DOCKET-SCHEDULED; the wait date as X-DOCKET-WAIT (a VTODO
+/// has none); each dependency as RELATED-TO;RELTYPE=DEPENDS-ON (RFC 9253) with
+/// that item's UID. A VTODO's other properties (other RELATED-TOs too) are
+/// Docket's to keep, not to change.
 enum VTodo {
     static let namespace = UUID(uuidString: "3E9B7A20-C1D4-4B65-A8F0-5D2E6C9B1F47")!
     /// The properties Docket writes; every other is kept as found.
     static let managed: Set<String> = [
         "UID", "SUMMARY", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "DUE", "PRIORITY", "CATEGORIES",
-        "DESCRIPTION", "RRULE", "CREATED", "LAST-MODIFIED", "DTSTAMP", stampName,
+        "DESCRIPTION", "RRULE", "CREATED", "LAST-MODIFIED", "DTSTAMP", "DTSTART", scheduledName, waitName,
+        stampName,
     ]
+    /// The property of a scheduled date DTSTART cannot hold.
+    static let scheduledName = "X-DOCKET-SCHEDULED"
+    /// The property of a wait date.
+    static let waitName = "X-DOCKET-WAIT"
+
+    /// Whether Docket writes `property` (a RELATED-TO only of the DEPENDS-ON kind): a file's are replaced by Docket's.
+    static func isManaged(_ property: ICalComponent.Property) -> Bool {
+        managed.contains(property.name) || isDependency(property)
+    }
+
+    /// Whether `property` names an item this one depends on.
+    static func isDependency(_ property: ICalComponent.Property) -> Bool {
+        property.name == "RELATED-TO" && property.parameter("RELTYPE")?.uppercased() == "DEPENDS-ON"
+    }
     /// The property naming the version of the item Docket wrote a file from. Calendar apps keep a property they do not
     /// know, so a file edited on a phone says which version the edit started from, and is merged against that.
     static let stampName = "X-DOCKET-VERSION"
@@ -84,6 +104,9 @@ enum VTodo {
         var every: Recurrence.Interval?
         var created: Date?
         var lastModified: Date?
+        var scheduled = DueDate.unknown
+        var wait = DueDate.unknown
+        var dependencies: [UUID] = []
     }
 
     static func fields(_ vtodo: ICalComponent) throws -> Fields {
@@ -111,12 +134,18 @@ enum VTodo {
         }
         var every: Recurrence.Interval?
         if let rule = vtodo.property("RRULE")?.value { every = try interval(rule) }
+        // NB: a UID that is no uuid names the item Docket made of it (see `id(uid:)`).
+        let dependencies = vtodo.properties.filter(isDependency).map { VTodo.id(uid: $0.text) }
         return Fields(
             summary: summary, status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased(),
             completed: try date("COMPLETED"), due: try due(vtodo.property("DUE"), name: "DUE"), priority: priority,
             tags: Tags.normalized(tags),
             description: vtodo.property("DESCRIPTION")?.text, every: every, created: try date("CREATED"),
-            lastModified: try date("LAST-MODIFIED") ?? date("DTSTAMP"))
+            lastModified: try date("LAST-MODIFIED") ?? date("DTSTAMP"),
+            scheduled: try vtodo.property("DTSTART").map { try due($0, name: "DTSTART") }
+                ?? due(vtodo.property(scheduledName), name: scheduledName),
+            wait: try due(vtodo.property(waitName), name: waitName),
+            dependencies: Dependencies.normalized(dependencies))
     }
 
     /// A due date property's date: a day for `VALUE=DATE` (a DATE), else a moment (a DATE-TIME, in its `TZID`).
@@ -268,7 +297,9 @@ enum VTodo {
                 id: id, title: f.summary, dueDate: keep(f.due, task.dueDate), state: state,
                 alterDate: .some(keep(f.lastModified, task.alterDate)), tags: f.tags, priority: .some(f.priority),
                 notes: notes(f.description, previous: task.notes, item: id, date: f.lastModified ?? now),
-                completedDate: .some(completedDate), recurrence: .some(recurrence))
+                completedDate: .some(completedDate), recurrence: .some(recurrence),
+                waitDate: keep(f.wait, task.waitDate), scheduledDate: keep(f.scheduled, task.scheduledDate),
+                dependencies: f.dependencies)
             // A task the calendar finishes records no more time: its running slip stops at the finish.
             if task.state != .finished { read = read.stoppingSlipAtFinish()?.task ?? read }
             if sameContent(.task(read, project: project), .task(task, project: project)) { read = task }
@@ -291,7 +322,9 @@ enum VTodo {
                 id: id, text: f.summary, completed: done, due: keep(f.due, todo.due),
                 alterDate: .some(keep(f.lastModified, todo.alterDate)), tags: f.tags, priority: .some(f.priority),
                 notes: notes(f.description, previous: todo.notes, item: id, date: f.lastModified ?? now),
-                completedDate: .some(completedDate), recurrence: .some(recurrence))
+                completedDate: .some(completedDate), recurrence: .some(recurrence),
+                waitDate: keep(f.wait, todo.waitDate), scheduledDate: keep(f.scheduled, todo.scheduledDate),
+                dependencies: f.dependencies)
             if sameContent(.todo(read), .todo(todo)) { read = todo }
             return .todo(read)
         case nil:
@@ -310,8 +343,22 @@ enum VTodo {
 
     // MARK: Writing
 
-    /// The managed properties of an entry, in the order Docket writes them.
-    static func properties(_ entry: CalendarEntry, uid: String? = nil) -> [ICalComponent.Property] {
+    /// A due date's property (or a wait's or scheduled date's): a DATE (all day) for a day, a DATE-TIME in UTC for a
+    /// time, noon included; nil when unknown.
+    static func dueProperty(_ name: String, _ due: DueDate) -> ICalComponent.Property? {
+        switch due {
+        case .unknown: nil
+        case let .day(day):
+            .init(name: name, parameters: ";VALUE=DATE", value: day.description.replacingOccurrences(of: "-", with: ""))
+        case let .date(date): .init(name: name, parameters: "", value: BasicDate.string(date))
+        }
+    }
+
+    /// The managed properties of an entry, in the order Docket writes them; `uidOf` gives the UID of an item it
+    /// depends on (its file's, for an item the calendar made).
+    static func properties(
+        _ entry: CalendarEntry, uid: String? = nil, uidOf: (UUID) -> String = { $0.uuidString.lowercased() }
+    ) -> [ICalComponent.Property] {
         var out: [ICalComponent.Property] = []
         func add(_ name: String, _ value: String, _ parameters: String = "") {
             out.append(.init(name: name, parameters: parameters, value: value))
@@ -320,6 +367,7 @@ enum VTodo {
             (String, Bool, Date?, DueDate, Date?, [String], Priority?, [Note], String)
         var created: Date?
         var recurrence: Recurrence?
+        let (wait, scheduled, dependencies): (DueDate, DueDate, [UUID])
         switch entry {
         case let .todo(todo):
             (text, done, completedDate, due, alter, tags, priority, notes) =
@@ -330,6 +378,7 @@ enum VTodo {
             status = done ? "COMPLETED" : "NEEDS-ACTION"
             created = todo.creationDate
             recurrence = todo.recurrence
+            (wait, scheduled, dependencies) = (todo.waitDate, todo.scheduledDate, todo.dependencies)
         case let .task(task, _):
             (text, done, completedDate, due, alter, tags, priority, notes) =
                 (
@@ -339,6 +388,7 @@ enum VTodo {
             status = done ? "COMPLETED" : task.state == .inProgress ? "IN-PROCESS" : "NEEDS-ACTION"
             created = task.creationDate
             recurrence = task.recurrence
+            (wait, scheduled, dependencies) = (task.waitDate, task.scheduledDate, task.dependencies)
         }
         add("UID", ICalComponent.escape(uid ?? entry.id.uuidString.lowercased()))
         let stamp = alter ?? created ?? Date(timeIntervalSince1970: 0)
@@ -351,11 +401,16 @@ enum VTodo {
             add("COMPLETED", BasicDate.string(completedDate ?? stamp))
             add("PERCENT-COMPLETE", "100")
         }
-        // NB: a due date without a time is a DATE (all day); one with a time, noon included, a DATE-TIME in UTC.
-        switch due {
-        case .unknown: break
-        case let .day(day): add("DUE", day.description.replacingOccurrences(of: "-", with: ""), ";VALUE=DATE")
-        case let .date(date): add("DUE", BasicDate.string(date))
+        let dueProperty = self.dueProperty("DUE", due)
+        if let start = self.dueProperty("DTSTART", scheduled) {
+            // NB: RFC 5545 has a VTODO's DUE later than its DTSTART, and of the same kind (both days or both times).
+            let fits = dueProperty.map { $0.parameters == start.parameters && start.value < $0.value } ?? true
+            out.append(fits ? start : self.dueProperty(scheduledName, scheduled)!)
+        }
+        if let dueProperty { out.append(dueProperty) }
+        if let wait = self.dueProperty(waitName, wait) { out.append(wait) }
+        for dependency in dependencies {
+            add("RELATED-TO", ICalComponent.escape(uidOf(dependency)), ";RELTYPE=DEPENDS-ON")
         }
         if let priority { add("PRIORITY", priority == .high ? "1" : priority == .medium ? "5" : "9") }
         if !tags.isEmpty { add("CATEGORIES", tags.map(ICalComponent.escape).joined(separator: ",")) }
@@ -376,7 +431,10 @@ enum VTodo {
 
     /// A file for the entry: `existing` (a whole VCALENDAR) with its VTODO's
     /// managed properties replaced and every other kept, or a new calendar.
-    static func file(_ entry: CalendarEntry, existing: ICalComponent?, uid: String?) -> ICalComponent {
+    static func file(
+        _ entry: CalendarEntry, existing: ICalComponent?, uid: String?,
+        uidOf: (UUID) -> String = { $0.uuidString.lowercased() }
+    ) -> ICalComponent {
         var calendar =
             existing
             ?? ICalComponent(
@@ -388,8 +446,8 @@ enum VTodo {
         let index = calendar.components.firstIndex { $0.name == "VTODO" }
         var vtodo = index.map { calendar.components[$0] } ?? ICalComponent(name: "VTODO")
         vtodo.properties =
-            properties(entry, uid: uid) + [.init(name: stampName, parameters: "", value: stamp(entry))]
-            + vtodo.properties.filter { !managed.contains($0.name) }
+            properties(entry, uid: uid, uidOf: uidOf) + [.init(name: stampName, parameters: "", value: stamp(entry))]
+            + vtodo.properties.filter { !isManaged($0) }
         if let index { calendar.components[index] = vtodo } else { calendar.components.append(vtodo) }
         return calendar
     }

@@ -21,6 +21,10 @@ public struct Agenda: Sendable, Encodable {
     public let running: [Running]
     /// The other open todos: undated, or due later.
     public let open: [Entry]
+    /// Open todos and unfinished tasks that wait until a later date, left out of the lists above; soonest first.
+    public let waiting: [Entry]
+    /// Which items block which.
+    public let blocking: Blocking
 
     /// The agenda of these todos and projects at `now`: of the open ones that `filter` admits, each part in the
     /// filter's order.
@@ -29,16 +33,23 @@ public struct Agenda: Sendable, Encodable {
         calendar: Calendar = DocketClock.calendar, filter: EntryFilter = EntryFilter()
     ) {
         let days = EntryFilter.Days(now: now, calendar: calendar)
+        let blocking = Blocking(todos: todos, projects: projects)
+        // Waiting items are admitted as the others are, and set apart below.
+        var admitting = filter
+        admitting.waiting = .shown
         let today = days.today
         let horizon = today.adding(days: soonDays + 1)
         var overdue: [Entry] = []
         var dueToday: [Entry] = []
         var soon: [Entry] = []
         var open: [Entry] = []
+        var waiting: [Entry] = []
         var running: [Running] = []
         func place(_ entry: Entry, due: DueDate, openIfLater: Bool) {
             let day = due.day(in: calendar.timeZone)
-            if due.isOverdue(at: now, calendar: calendar) {
+            if entry.isWaiting(at: now, zone: calendar.timeZone) {
+                waiting.append(entry)
+            } else if due.isOverdue(at: now, calendar: calendar) {
                 overdue.append(entry)
             } else if day == today {
                 dueToday.append(entry)
@@ -50,13 +61,13 @@ public struct Agenda: Sendable, Encodable {
         }
         for todo in todos where !todo.completed {
             let entry = Entry.todo(todo)
-            guard filter.admits(entry, days: days) else { continue }
+            guard admitting.admits(entry, days: days, blocking: blocking) else { continue }
             place(entry, due: todo.due, openIfLater: true)
         }
         for project in projects {
             for task in project.tasks where task.state != .finished {
                 let entry = Entry.task(task, project: project)
-                guard filter.admits(entry, days: days) else { continue }
+                guard admitting.admits(entry, days: days, blocking: blocking) else { continue }
                 if let slip = task.runningSlip { running.append(Running(task: entry, since: slip.start)) }
                 place(entry, due: task.dueDate, openIfLater: false)
             }
@@ -66,7 +77,16 @@ public struct Agenda: Sendable, Encodable {
         self.soon = filter.order.sorted(soon)
         self.running = running.sorted { $0.since < $1.since }
         self.open = filter.order.sorted(open)
+        let zone = calendar.timeZone
+        self.waiting = waiting.sorted {
+            ($0.waitDate.start(in: zone) ?? now, $0.id.uuidString) < (
+                $1.waitDate.start(in: zone) ?? now, $1.id.uuidString
+            )
+        }
+        self.blocking = blocking
     }
+
+    private enum CodingKeys: String, CodingKey { case overdue, today, soon, running, open, waiting }
 
     /// Whether there is nothing to do.
     public var isEmpty: Bool { overdue.isEmpty && today.isEmpty && soon.isEmpty && running.isEmpty && open.isEmpty }
@@ -88,17 +108,25 @@ extension Store {
         )
     }
 
-    /// The todos that `filter` shows (or, when it names projects, those projects' tasks instead), in its order.
+    /// The todos that `filter` shows (or, when it names projects, those projects' tasks instead), in its order, with
+    /// which of the store's items block which.
     public func entries(
         _ filter: EntryFilter, now: Date = DocketClock.now, calendar: Calendar = DocketClock.calendar
-    ) throws -> (entries: [Entry], problems: [StoreProblem]) {
+    ) throws -> (entries: [Entry], problems: [StoreProblem], blocking: Blocking) {
+        let (todos, problems) = try loadTodos()
+        let (all, projectProblems) = try loadProjects()
+        let blocking = Blocking(todos: todos, projects: all)
         if let projects = filter.projects {
             let chosen = try projects.sorted { $0.precedes($1) }.map { try self.project($0) }.flatMap { project in
                 project.tasks.map { Entry.task($0, project: project) }
             }
-            return (filter.apply(to: chosen, now: now, calendar: calendar), [])
+            return (filter.apply(to: chosen, now: now, calendar: calendar, blocking: blocking), [], blocking)
         }
-        let (todos, problems) = try loadTodos()
-        return (filter.apply(to: todos.map(Entry.todo), now: now, calendar: calendar), problems)
+        // NB: a task file that does not read is named by the listings that show tasks, not by a list of todos.
+        _ = projectProblems
+        return (
+            filter.apply(to: todos.map(Entry.todo), now: now, calendar: calendar, blocking: blocking), problems,
+            blocking
+        )
     }
 }

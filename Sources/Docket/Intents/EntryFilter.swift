@@ -8,9 +8,31 @@ import Foundation
 public struct EntryFilter: Sendable, Equatable {
     /// Open, done, or both.
     public enum Status: Sendable, Equatable { case open, done, all }
+    /// What to do with the open items that wait until a later date (`Entry.isWaiting(at:)`).
+    public enum Waiting: Sendable, Equatable {
+        /// Leave them out: they are not to be done yet.
+        case hidden
+        /// Show them with the others.
+        case shown
+        /// Show only them.
+        case only
+    }
+    /// Which items by what blocks them (`Blocking`).
+    public enum Readiness: Sendable, Equatable {
+        /// Any.
+        case any
+        /// Only those blocked by an item they depend on that is not done yet.
+        case blocked
+        /// Only those ready to be done: open, not waiting, not blocked (Taskwarrior's READY).
+        case ready
+    }
 
     /// Which ones by status; open ones unless asked.
     public var status: Status = .open
+    /// Whether items that wait until a later date are shown; not unless asked.
+    public var waiting: Waiting = .hidden
+    /// Which ones by what blocks them; any unless asked.
+    public var readiness: Readiness = .any
     /// Overdue (and open): due on a day that has ended, or at a time gone by.
     public var overdue = false
     /// Due today.
@@ -41,6 +63,15 @@ public struct EntryFilter: Sendable, Equatable {
     public var limit: Int?
     /// Set by `and` when the two filters cannot both hold (open and done ones, overdue and due today).
     private var contradictory = false
+    /// Further due windows, each of which must hold too: set by `and` when both filters have one.
+    /// NB: the windows overlap (a time earlier today is overdue and due today), so the windows two filters both
+    /// allow cannot be said as one set of alternatives.
+    private var alsoDue: [DueWindows] = []
+
+    /// A set of due windows, any one of which will do.
+    struct DueWindows: Sendable, Equatable {
+        var overdue: Bool, today: Bool, thisWeek: Bool
+    }
 
     /// Open ones, all of them, in list order: set the conditions wanted.
     public init() {}
@@ -62,26 +93,42 @@ public struct EntryFilter: Sendable, Equatable {
         }
     }
 
-    /// Whether `entry` is shown at `now`.
-    public func admits(_ entry: Entry, now: Date, calendar: Calendar = DocketClock.calendar) -> Bool {
-        admits(entry, days: hasDueWindow ? Days(now: now, calendar: calendar) : nil)
+    /// Whether `entry` is shown at `now`, with `blocking` saying which items block which (for `readiness`).
+    public func admits(
+        _ entry: Entry, now: Date, calendar: Calendar = DocketClock.calendar, blocking: Blocking = Blocking()
+    ) -> Bool {
+        admits(entry, days: Days(now: now, calendar: calendar), blocking: blocking)
     }
 
-    // NB: one `if` per condition; a new condition (a wait, a dependency) is a property, a line here and a line in `and`.
-    func admits(_ entry: Entry, days: Days?) -> Bool {
+    // NB: one `if` per condition; a new condition is a property, a line here and a line in `and`.
+    func admits(_ entry: Entry, days: Days, blocking: Blocking) -> Bool {
         if contradictory { return false }
         switch status {
         case .open where entry.isDone, .done where !entry.isDone: return false
         default: break
         }
-        if hasDueWindow, let days {
+        let waits = entry.isWaiting(at: days.now, zone: days.calendar.timeZone)
+        switch waiting {
+        case .hidden where waits, .only where !waits: return false
+        default: break
+        }
+        switch readiness {
+        case .blocked where !blocking.isBlocked(entry), .ready where !blocking.isReady(entry, at: days.now):
+            return false
+        default: break
+        }
+        if hasDueWindow || !alsoDue.isEmpty {
             let due = entry.due
             guard let day = due.day(in: days.calendar.timeZone) else { return false }
-            let matches =
-                (overdue && !entry.isDone && due.isOverdue(at: days.now, calendar: days.calendar))
-                || (dueToday && day == days.today)
-                || (dueThisWeek && day >= days.today && day < days.endOfWeek)
-            if !matches { return false }
+            let overdue = !entry.isDone && due.isOverdue(at: days.now, calendar: days.calendar)
+            let today = day == days.today
+            let thisWeek = day >= days.today && day < days.endOfWeek
+            for windows in [DueWindows(overdue: self.overdue, today: dueToday, thisWeek: dueThisWeek)] + alsoDue
+            where windows.overdue || windows.today || windows.thisWeek {
+                if !((windows.overdue && overdue) || (windows.today && today) || (windows.thisWeek && thisWeek)) {
+                    return false
+                }
+            }
         }
         if dueBefore != nil || dueFrom != nil {
             guard let due = entry.dueDate else { return false }
@@ -115,10 +162,12 @@ public struct EntryFilter: Sendable, Equatable {
         return true
     }
 
-    /// The entries shown, in `order`; cut at `limit`.
-    public func apply(to entries: [Entry], now: Date, calendar: Calendar = DocketClock.calendar) -> [Entry] {
-        let days = hasDueWindow ? Days(now: now, calendar: calendar) : nil
-        let shown = order.sorted(entries.filter { admits($0, days: days) })
+    /// The entries shown, in `order`; cut at `limit`. `blocking` says which items block which (for `readiness`).
+    public func apply(
+        to entries: [Entry], now: Date, calendar: Calendar = DocketClock.calendar, blocking: Blocking = Blocking()
+    ) -> [Entry] {
+        let days = Days(now: now, calendar: calendar)
+        let shown = order.sorted(entries.filter { admits($0, days: days, blocking: blocking) })
         return limit.map { Array(shown.prefix($0)) } ?? shown
     }
 
@@ -132,19 +181,25 @@ public struct EntryFilter: Sendable, Equatable {
         case (_, .all), (.open, .open), (.done, .done): break
         case (.open, .done), (.done, .open): both.contradictory = true
         }
+        switch (waiting, other.waiting) {
+        case (.shown, _): both.waiting = other.waiting
+        case (_, .shown), (.hidden, .hidden), (.only, .only): break
+        case (.hidden, .only), (.only, .hidden): both.contradictory = true
+        }
+        switch (readiness, other.readiness) {
+        case (.any, _): both.readiness = other.readiness
+        case (_, .any), (.blocked, .blocked), (.ready, .ready): break
+        case (.blocked, .ready), (.ready, .blocked): both.contradictory = true
+        }
         if other.hasDueWindow {
             if hasDueWindow {
-                // NB: due today lies within this week and apart from overdue, so the windows both allow are those
-                // in both, and today where one says today and the other this week.
-                both.overdue = overdue && other.overdue
-                both.dueToday =
-                    (dueToday && (other.dueToday || other.dueThisWeek)) || (dueThisWeek && other.dueToday)
-                both.dueThisWeek = dueThisWeek && other.dueThisWeek
-                if !both.hasDueWindow { both.contradictory = true }
+                both.alsoDue.append(
+                    DueWindows(overdue: other.overdue, today: other.dueToday, thisWeek: other.dueThisWeek))
             } else {
                 (both.overdue, both.dueToday, both.dueThisWeek) = (other.overdue, other.dueToday, other.dueThisWeek)
             }
         }
+        both.alsoDue += other.alsoDue
         both.dueBefore = [dueBefore, other.dueBefore].compactMap { $0 }.min()
         both.dueFrom = [dueFrom, other.dueFrom].compactMap { $0 }.max()
         both.doneSince = [doneSince, other.doneSince].compactMap { $0 }.max()

@@ -7,10 +7,12 @@ import Foundation
 public final class Store {
     /// The store format this version reads and writes. Format 2 added tags,
     /// priorities, notes, completion dates and recurrence; format 3 due dates
-    /// without a time (`"2026-11-24"`) and with the local offset of their time.
-    /// An older store is raised by the first change this docket writes, so a
-    /// docket that knows only an older format refuses it rather than failing to
-    /// read, or dropping, what it cannot hold in its edits and merges.
+    /// without a time (`"2026-11-24"`) and with the local offset of their time,
+    /// and wait and scheduled dates and dependencies. An older store is raised
+    /// by the first change this docket writes, so a docket that knows only an
+    /// older format refuses it rather than failing to read, or dropping, what
+    /// it cannot hold in its edits and merges (one side's dependencies over the
+    /// other's, waiting items shown as due).
     public static let format = 3
 
     /// The store's folder (the repository's working tree).

@@ -87,6 +87,10 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
     case noLostValue(merge: String, number: Int, count: Int)
     /// The folder a calendar sync was given is missing or not a folder.
     case calendarFolder(path: String)
+    /// An item was to depend on itself.
+    case dependsOnItself(id: String)
+    /// A dependency would close a circle: each item in `path` depends on the next, and the last on the first.
+    case dependencyCycle(path: [String])
 
     public var description: String {
         switch self {
@@ -144,6 +148,18 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
                 : "merge \(merge) has no lost value \(number); it has \(count == 1 ? "1" : "1 to \(count)") ('docket merges' numbers them)"
         case let .calendarFolder(path):
             "\(path) is not a folder; make it ('mkdir -p \(path)'), or name the folder vdirsyncer syncs"
+        case let .dependsOnItself(id):
+            "\(id) cannot depend on itself; give the id of another todo or task"
+        case let .dependencyCycle(path):
+            {
+                let around = Array(path.dropFirst()) + [path[0]]
+                let chain =
+                    "\(around[0]) depends on \(around[1])"
+                    + around.dropFirst(2).map { ", which depends on \($0)" }.joined()
+                return
+                    "\(path[0]) cannot depend on \(path[1]): \(chain), so \(path.count == 2 ? "neither" : "none of them") could ever be started; "
+                    + "remove one of those dependencies first ('docket depend <id> -<id>')"
+            }()
         }
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where each item lives in a store (format 1).
 ///
-///     .docket/format.json                  {"format": 2}
+///     .docket/format.json                  {"format": 3}
 ///     todos/<AB>/<UUID>.json               one TodoItem; <AB> = the id's first two hex digits
 ///     projects/<UUID>/project.json         one Project, without its tasks
 ///     projects/<UUID>/tasks/<UUID>.json    one ProjectTask, with its time slips

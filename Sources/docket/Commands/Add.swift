@@ -14,10 +14,14 @@ struct Add: ParsableCommand {
             (or, with --from completion, after the day it was done); a day stays a day, \
             and a time keeps its time of day.
 
+            --wait hides it from the day's view and the lists until a date; --scheduled says when you plan to \
+            start it; --depends makes it blocked until the todos or tasks it names are done.
+
             Examples:
               docket add "Buy milk" --due tomorrow --priority high
               docket add Call mom --due tomorrow 9am
               docket add Water plants +home --every week --due saturday
+              docket add Paint the fence --wait friday --depends 3f2a,9c1e
             """)
 
     @OptionGroup var store: StoreOptions
@@ -35,20 +39,16 @@ struct Add: ParsableCommand {
 
     func run() throws {
         let (text, tags) = try parts
+        let store = try self.store.open()
         var todo = TodoItem(text: text)
-        var changes: [TodoItem.Change] = []
-        if let due = options.due?.due { changes.append(.dueDate(to: due)) }
-        if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
-        if let priority = options.priority?.priority { changes.append(.priority(priority)) }
-        if let recurrence = options.recurrence(series: todo.id) { changes.append(.recurrence(recurrence)) }
-        todo = todo.alter(changes)
-        try store.open().addTodo(todo)
+        todo = todo.alter(try options.changes(for: todo.id, tags: tags, store: store).map(\.todo))
+        try store.addTodo(todo)
         print(Output.short(todo.id))
     }
 }
 
-/// What a new todo or task can be given as it is added (`docket add`, `docket task add`): a due date, a priority, and
-/// how it repeats. Its +tags come from its words (`TagWords`).
+/// What a new todo or task can be given as it is added (`docket add`, `docket task add`): a due date, a priority, how
+/// it repeats, a wait and scheduled date, and what it depends on. Its +tags come from its words (`TagWords`).
 struct NewItemOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
@@ -71,14 +71,43 @@ struct NewItemOptions: ParsableArguments {
             "Count the next due date from: due (the default) or completion.", valueName: "due|completion"),
         transform: RepeatInput.parseAnchor)
     var from: Recurrence.Anchor?
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Hide it until this date (a day: until it begins), read as --due is; none for no wait.", valueName: "date"),
+        transform: DueInput.parse)
+    var wait: DueInput?
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("When you plan to start it, read as --due is.", valueName: "date"),
+        transform: DueInput.parse)
+    var scheduled: DueInput?
+    @Option(
+        parsing: .singleValue,
+        help: ArgumentHelp(
+            "The todos or tasks it depends on: ids or unique prefixes, comma-separated.", valueName: "id[,id]"))
+    var depends: [String] = []
 
     func validate() throws {
         if from != nil && every == nil { throw ValidationError("--from goes with --every: say how often it repeats") }
     }
 
-    /// How the new item repeats, as the first of the series `series` (the new item's id); nil without --every.
-    func recurrence(series: UUID) -> Recurrence? {
-        every.map { Recurrence(every: $0, from: from ?? .due, series: series) }
+    /// The changes that give the new item `id` these options and `tags`, for a todo or a task alike; the ids it
+    /// depends on are looked up in `store`, and one it cannot depend on is refused.
+    func changes(for id: UUID, tags: [String], store: Store) throws -> [EntryChange] {
+        var changes: [EntryChange] = []
+        if let due = due?.due { changes.append(.due(due)) }
+        if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
+        if let priority = priority?.priority { changes.append(.priority(priority)) }
+        // The new item is the first of its series.
+        if let every { changes.append(.recurrence(Recurrence(every: every, from: from ?? .due, series: id))) }
+        if let wait = wait?.due { changes.append(.wait(wait)) }
+        if let scheduled = scheduled?.due { changes.append(.scheduled(scheduled)) }
+        let dependencies = try DependencyWords.ids(depends, store: store)
+        if !dependencies.isEmpty {
+            try store.checkDependencies(of: id, on: dependencies)
+            changes.append(.depending(add: dependencies, remove: []))
+        }
+        return changes
     }
 }
 

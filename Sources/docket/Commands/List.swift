@@ -10,7 +10,9 @@ struct List: ParsableCommand {
             Words given are searched for in the text (all of them, in any case); \
             +tag keeps those with the tag, -tag those without it (no '--' needed; \
             after '--' a one-letter tag, where -x would be an option, or one starting \
-            with C, as -C<dir> names the store). \
+            with C, as -C<dir> names the store). Items that wait until a later date \
+            ('docket wait') are left out unless --waiting or --all is given; --blocked \
+            lists those an unfinished dependency blocks, --ready those ready to be done. \
             --overdue, --today and --week are alternatives (--overdue --today: either); \
             every other filter must hold too. --project lists that project's tasks instead \
             of the todos (a todo belongs to no project).
@@ -27,7 +29,8 @@ struct List: ParsableCommand {
             --json prints an array of the items as in their files: a todo has id, text, \
             completed, creationDate, dueDate, alterDate (dates ISO-8601 UTC, null when unset; \
             a dueDate is YYYY-MM-DD without a time, else ISO-8601 with its local offset), \
-            and when set tags, priority, notes, completedDate and recurrence; \
+            and when set tags, priority, notes, completedDate, recurrence, waitDate and scheduledDate \
+            (each as a dueDate) and dependencies (ids); \
             with --project, tasks, each with its project.
 
             Examples:
@@ -37,12 +40,16 @@ struct List: ParsableCommand {
               docket list --due-after monday --due-before saturday --sort priority
               docket list --project Party --sort -modified
               docket list --done-since monday
+              docket list --waiting
+              docket list --ready --sort -priority
             """)
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var filtering: FilterOptions
     @Flag(help: "Also list completed todos, and without the context.") var all = false
     @Flag(help: "List only completed todos.") var done = false
+    @Flag(help: "List only the todos that wait until a later date (left out otherwise; --all shows them too).")
+    var waiting = false
     @Flag(help: "Only overdue ones: due on a day that has ended, or at a time gone by.") var overdue = false
     @Flag(help: "Only those due today.") var today = false
     @Flag(help: "Only those due from today to the end of this week (Sunday).") var week = false
@@ -66,6 +73,9 @@ struct List: ParsableCommand {
 
     func validate() throws {
         if all && done { throw ValidationError("--all and --done cannot be used together") }
+        if waiting && done {
+            throw ValidationError("--waiting and --done cannot be used together: done todos wait for nothing")
+        }
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
         _ = try filtering.words(command: List.self)
     }
@@ -74,6 +84,7 @@ struct List: ParsableCommand {
         let store = try self.store.open()
         var filter = try filtering.filter(in: store, command: List.self)
         filter.status = all ? .all : (done || doneSince != nil ? .done : .open)
+        filter.waiting = waiting ? .only : all ? .shown : .hidden
         filter.overdue = overdue
         filter.dueToday = today
         filter.dueThisWeek = week
@@ -82,7 +93,7 @@ struct List: ParsableCommand {
         filter.limit = limit
         let context = all || noContext ? nil : try ActiveContext.load(store)
         if let context { filter = filter.and(context.filter) }
-        let (entries, problems) = try store.entries(filter, now: Date())
+        let (entries, problems, blocking) = try store.entries(filter, now: Date())
         for problem in problems { Output.warning(problem.warning) }
         if json {
             if let context { Output.notice(context.notice) }
@@ -99,7 +110,7 @@ struct List: ParsableCommand {
             var relative = RelativeDays(now: now)
             text.reserveCapacity(entries.count * 96)
             for entry in entries {
-                text += line(entry, now: now, relative: &relative, showProject: false)
+                text += line(entry, now: now, relative: &relative, showProject: false, blocking: blocking)
                 text += "\n"
             }
         }
@@ -111,6 +122,7 @@ struct List: ParsableCommand {
         let kind = tasks ? "tasks" : "todos"
         let filtered = !filtering.isEmpty || overdue || today || week || doneSince != nil || context
         if filtered { return "No \(kind) match." }
+        if waiting { return "No \(kind) wait until a later date." }
         return done ? "No completed \(kind)." : (all ? "No \(kind)." : "No open \(kind).")
     }
 }
@@ -121,8 +133,11 @@ func line(_ todo: TodoItem, now: Date) -> String {
     return line(.todo(todo), now: now, relative: &relative, showProject: false)
 }
 
-/// One todo or task on one line: short id, check box, text (with the task's project), due date.
-func line(_ entry: Entry, now: Date, relative days: inout RelativeDays, showProject: Bool = true) -> String {
+/// One todo or task on one line: short id, check box, text (with the task's project), due date, and what it waits on.
+func line(
+    _ entry: Entry, now: Date, relative days: inout RelativeDays, showProject: Bool = true,
+    blocking: Blocking = Blocking()
+) -> String {
     let box: String
     var text: String
     switch entry {
@@ -143,6 +158,7 @@ func line(_ entry: Entry, now: Date, relative days: inout RelativeDays, showProj
         let relative = days.text(for: due, done: entry.isDone)
         shown += "  " + (relative.hasPrefix("overdue") ? Output.red(relative) : Output.yellow(relative))
     }
+    shown += PlanningMarks.marks(entry, now: now, blocking: blocking)
     return shown
 }
 

@@ -5,7 +5,7 @@ import Foundation
 struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "Show one todo or task, with its tags, priority, notes and how it repeats.",
+        abstract: "Show one todo or task, with its tags, priority, notes, how it repeats and what it waits on.",
         discussion: """
             --json prints the item as in its file, with kind (todo or task) and, for a task, \
             project (the project's id) and projectTitle.
@@ -33,6 +33,7 @@ struct Show: ParsableCommand {
                 ("due", due(todo.due, done: todo.completed)),
             ]
             rows += details(entry)
+            rows += planning(entry, store: store)
             if let recurrence = todo.recurrence {
                 rows.append(("repeats", repeats(recurrence, due: todo.due, open: !todo.completed, when: "done")))
             }
@@ -52,6 +53,7 @@ struct Show: ParsableCommand {
                 ("due", due(task.dueDate, done: task.state == .finished)),
             ]
             rows += details(entry)
+            rows += planning(entry, store: store)
             if let recurrence = task.recurrence {
                 rows.append(
                     ("repeats", repeats(recurrence, due: task.dueDate, open: task.state != .finished, when: "finished"))
@@ -98,6 +100,30 @@ struct Show: ParsableCommand {
             ("priority", entry.priority?.rawValue ?? "none"),
             ("tags", entry.tags.isEmpty ? "none" : Shown.tags(entry.tags)),
         ]
+    }
+
+    /// Its wait and scheduled dates, and each item it depends on, with whether it blocks.
+    private func planning(_ entry: Entry, store: Store) -> [(String, String)] {
+        var rows: [(String, String)] = []
+        let now = DocketClock.now
+        if entry.waitDate != .unknown {
+            rows.append(
+                ("wait", DateInput.show(entry.waitDate) + (entry.isWaiting(at: now) ? " (hidden until then)" : "")))
+        }
+        if entry.scheduledDate != .unknown { rows.append(("scheduled", DateInput.show(entry.scheduledDate))) }
+        for (index, id) in entry.dependencies.enumerated() {
+            let shown: String
+            if let other = try? store.entry(store.entryRef(id.uuidString)) {
+                shown =
+                    "\(Output.safe(other.text)) (\(other.isDone ? "done" : entry.isDone ? "open" : "open: blocks it"))"
+            } else {
+                shown = "(no longer in the store: blocks nothing)"
+            }
+            rows.append((index == 0 ? "depends" : "", "\(Output.short(id))  \(shown)"))
+        }
+        // NB: which items depend on this one is not shown: finding them reads every todo (seconds at 100,000), where
+        // show reads one file; lists and the day's view mark an item blocking.
+        return rows
     }
 
     /// Another tool's keys the item keeps for an export back to it: "taskwarrior: estimate, wait".

@@ -31,11 +31,13 @@ struct TaskCommand: ParsableCommand {
             commandName: "add", abstract: "Add a task to a project and print its short id.",
             discussion: """
                 Quotes are optional, and a word that starts with + is a tag, as for 'docket add'. \
-                --every makes it repeat: finishing it makes the next one in the project.
+                --every makes it repeat: finishing it makes the next one in the project. \
+                --wait, --scheduled and --depends are as for 'docket add'.
 
                 Examples:
                   docket task add 7c1e "Buy Beer" --due saturday
                   docket task add 7c1e Mow +garden --priority low --every week --due saturday
+                  docket task add 7c1e Paint shed --wait next week --depends 9c1e
                 """)
         @OptionGroup var store: StoreOptions
         @Argument(help: "The project's id or a unique prefix.", completion: Completions.projects) var project: String
@@ -55,16 +57,10 @@ struct TaskCommand: ParsableCommand {
         func run() throws {
             let store = try self.store.open()
             let (title, tags) = try parts
+            let projectID = try store.projectID(project)
             var task = ProjectTask(title: title)
-            var changes: [ProjectTask.Change] = []
-            if let due = options.due?.due { changes.append(.setting(.dueDate(to: due))) }
-            if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
-            if let priority = options.priority?.priority { changes.append(.setting(.priority(to: priority))) }
-            if let recurrence = options.recurrence(series: task.id) {
-                changes.append(.setting(.recurrence(to: recurrence)))
-            }
-            task = task.alter(by: changes)
-            try store.addTask(task, to: try store.projectID(project))
+            task = task.alter(by: try options.changes(for: task.id, tags: tags, store: store).map(\.task))
+            try store.addTask(task, to: projectID)
             print(Output.short(task.id))
         }
     }

@@ -9,7 +9,9 @@ struct Today: ParsableCommand {
         abstract: "What needs doing: overdue, due today, due soon, running time slips, then the other open todos.",
         discussion: """
             What 'docket' with no command shows. Project tasks with due dates are \
-            included. --json prints {overdue, today, soon, running, open}: arrays of \
+            included. Items that wait until a later date ('docket wait') are left out \
+            until then; blocked items and those blocking them say so. --json prints \
+            {overdue, today, soon, running, open, waiting}: arrays of \
             items as in their files, each with kind ("todo" or "task") and, for a task, \
             its project; running holds {task, since}.
 
@@ -51,16 +53,22 @@ struct Today: ParsableCommand {
         let contextLine = context.map { Output.dim($0.notice) + "\n" } ?? ""
         if agenda.isEmpty {
             let filtered = !filtering.isEmpty || context != nil
+            let waiting = agenda.waiting.isEmpty ? "" : " " + waitingNote(agenda.waiting)
             return Output.write(
-                (filtered ? "Nothing to do matches." : "Nothing to do. Add a todo with 'docket add <text>'.") + "\n"
-                    + contextLine)
+                (filtered
+                    ? "Nothing to do matches.\(waiting)"
+                    : agenda.waiting.isEmpty
+                        ? "Nothing to do. Add a todo with 'docket add <text>'." : "Nothing to do now.\(waiting)")
+                    + "\n" + contextLine)
         }
         var relative = RelativeDays(now: now)
         var text = ""
         func section(_ title: String, _ entries: some Collection<Entry>) {
             guard !entries.isEmpty else { return }
             text += (text.isEmpty ? "" : "\n") + Output.bold(title) + "\n"
-            for entry in entries { text += "  " + line(entry, now: now, relative: &relative) + "\n" }
+            for entry in entries {
+                text += "  " + line(entry, now: now, relative: &relative, blocking: agenda.blocking) + "\n"
+            }
         }
         section("Overdue", agenda.overdue)
         section("Today", agenda.today)
@@ -80,6 +88,17 @@ struct Today: ParsableCommand {
             text +=
                 "  " + Output.dim("… and \(more) more \(more == 1 ? "todo" : "todos") ('docket list' shows all)") + "\n"
         }
+        if !agenda.waiting.isEmpty { text += "\n" + Output.dim(waitingNote(agenda.waiting)) + "\n" }
         Output.write(text + (contextLine.isEmpty ? "" : "\n" + contextLine))
+    }
+
+    /// "3 waiting until a later date, the first until 2026-11-28 ('docket list --waiting' lists the waiting todos)."
+    private func waitingNote(_ waiting: [Entry]) -> String {
+        let count = waiting.count
+        let until =
+            waiting.first.map {
+                (count == 1 ? " until " : " until a later date, the first until ") + DateInput.show($0.waitDate)
+            } ?? ""
+        return "\(count) waiting\(until) ('docket list --waiting' lists the waiting todos)."
     }
 }
