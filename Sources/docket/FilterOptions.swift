@@ -173,7 +173,7 @@ enum SortInput {
         let terms = try text.split(separator: ",", omittingEmptySubsequences: false).map { word in
             guard let term = EntryOrder.Term(text: String(word).trimmingCharacters(in: .whitespaces)) else {
                 throw ValidationError(
-                    "'\(Output.safe(String(word)))' is not a sort key; use \(keys), each with - before it to reverse: --sort -priority,due"
+                    "'\(Output.safe(String(word)))' is not a sort key; use \(keys), each with - before it to reverse: --sort due,-modified"
                 )
             }
             return term

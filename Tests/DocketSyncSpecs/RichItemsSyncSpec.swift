@@ -315,6 +315,49 @@ final class RichItemsSyncSpec: QuickSpec {
             }
         }
 
+        describe("Samples/a-week.sh") {
+            it(
+                "walks a week on two machines under faketime: times, a wait, a dependency, filters, a repeating task, undo"
+            ) {
+                let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent()
+                let sample = runCommand(
+                    root.appendingPathComponent("Samples/a-week.sh").path, [], environment: ["DOCKET": docketBinary])
+                expect(sample.status).to(equal(0), description: sample.stderr)
+                let days = sample.stdout.components(separatedBy: "\n## ")
+                expect(days.count) == 6
+                guard days.count == 6 else { return }
+                let (monday, tuesday, wednesday, saturday, later) = (days[1], days[2], days[3], days[4], days[5])
+                // Monday: a time of day shown; the passport waits; planting waits on the seeds.
+                expect(monday).to(contain("Call mom  due tomorrow 09:00"))
+                expect(monday).to(contain("1 waiting until 2026-12-14"))
+                expect(monday).to(contain("Renew passport  waiting until 2026-12-14"))
+                expect(monday).to(match("Plant the seeds  \\+garden  blocked by [0-9a-f]{8}"))
+                expect(monday).to(match("Buy seeds  \\+garden  blocking [0-9a-f]{8}"))
+                // Tuesday: overdue since the time passed; the laptop's undo leaves the desk's completion.
+                expect(tuesday).to(contain("Call mom  overdue since 09:00"))
+                expect(tuesday).to(contain("Merged origin"))
+                expect(tuesday).to(contain("Undid docket priority"))
+                expect(tuesday).to(contain("  state     done 2026-12-01 09:30\n  due       none\n  priority  none"))
+                // Wednesday: a context narrows the day's view and says so; the seeds bought, planting is ready.
+                expect(wednesday).to(contain("Context work: +work"))
+                // Sorted by priority, high first; -health leaves the dentist out, with no '--' before it.
+                expect(wednesday).to(
+                    match("Water the plants  !high  \\+home\\n[0-9a-f]{8}  \\[ \\]  Book the dentist  !medium"))
+                let withoutHealth = wednesday.components(separatedBy: "docket list -health\n").dropFirst().first?
+                    .components(separatedBy: "\n$ ").first
+                expect(withoutHealth).to(contain("Water the plants"))
+                expect(withoutHealth).toNot(contain("dentist"))
+                expect(wednesday).to(match("Plant the seeds  \\+garden\n"))
+                // Saturday: the repeating task's next instance, one week on.
+                expect(saturday).to(contain("Mow the lawn, due 2026-12-12"))
+                // Two weeks on: the wait is over.
+                expect(later).to(contain("Renew passport"))
+                expect(later).toNot(contain("waiting"))
+                expect(sample.stdout).to(contain("Both machines hold the same items: yes"))
+            }
+        }
+
         describe("merges restore") {
             it("puts back the value a merge discarded as a new edit that syncs") {
                 let milk = laptop.id("add", "Buy milk")

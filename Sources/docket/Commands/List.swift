@@ -41,7 +41,7 @@ struct List: ParsableCommand {
               docket list --project Party --sort -modified
               docket list --done-since monday
               docket list --waiting
-              docket list --ready --sort -priority
+              docket list --ready --sort priority
             """)
 
     @OptionGroup var store: StoreOptions
