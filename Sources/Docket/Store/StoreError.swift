@@ -141,7 +141,7 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
         case .nothingMergedToUndo:
             "there is no merge to undo: no merge made on this machine is kept ('docket undo' takes back your own changes)"
         case .nothingToUndo:
-            "there is nothing to undo: no change made through docket on this machine is kept ('docket undo --list' shows what is)"
+            "there is nothing to undo: no change made through docket on this machine is kept (undo keeps the last 50 made here, not those made by plain git or on other machines)"
         case let .noLostValue(merge, number, count):
             count == 0
                 ? "merge \(merge) discarded no value, so there is nothing to restore"
