@@ -209,6 +209,29 @@ final class StoreQueueSpec: QuickSpec {
             }
         }
 
+        describe("an import") {
+            it("brings another tool's list in as one commit, off the cooperative threads, and observers hear of it") {
+                let laptop = try clone("laptop")
+                let heard = Mutex<[StoreChange]>([])
+                let listening = Task.detached {
+                    for await change in laptop.changes(pollInterval: .seconds(60)) {
+                        heard.withLock { $0.append(change) }
+                    }
+                }
+                defer { listening.cancel() }
+                Thread.sleep(forTimeInterval: 0.3)
+                let exported = Data(
+                    #"[{"uuid":"5d0c1d2e-7f7a-4c55-9d51-3f1d1d3c9a01","description":"Buy milk","status":"pending","entry":"20261125T100000Z"}]"#
+                        .utf8)
+                let batch = Taskwarrior.read(exported, file: "task export", projects: [:])
+                let outcome = try awaiting { try await laptop.importBatch(batch, from: "task export") }
+                expect(outcome.commit).toNot(beNil())
+                expect(try laptop.read { try $0.load() }.state.todos.map(\.text)) == ["Buy milk"]
+                expect(heard.withLock { $0.last?.added.count }).toEventually(equal(1), timeout: .seconds(5))
+                expect(heard.withLock { $0.last?.kind }) == .committed
+            }
+        }
+
         describe("a remote made through the library") {
             it("is a folder URL that clone and addRemote take as it is, naming the folder to git") {
                 let made = try Store.createRemote(at: root.appendingPathComponent("made.git"))

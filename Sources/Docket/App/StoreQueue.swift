@@ -166,6 +166,17 @@ public final class StoreQueue: @unchecked Sendable {
         try await write { try $0.edit(change) }
     }
 
+    /// Brings a batch read from another tool (`Taskwarrior.read`, `TodoTxt.read`, a calendar) in as one commit
+    /// (`Store.importBatch`), off the cooperative threads; observers hear of it as of a commit.
+    @discardableResult
+    public func importBatch(
+        _ batch: ExchangeBatch, from source: String, skippingBad: Bool = false, tool: String? = nil
+    ) async throws -> ImportOutcome {
+        try await run(kind: .committed) { store, _ in
+            try store.importBatch(batch, from: source, skippingBad: skippingBad, tool: tool)
+        }
+    }
+
     // MARK: Commits and remotes
 
     /// Commits what changed (`Store.commit(message:)`).
