@@ -302,6 +302,18 @@ final class EverydayUseSpec: QuickSpec {
                 expect(fixed.stderr).to(contain("Going on from your last edit"))
                 expect(todos().first?.text) == "Buy soy milk"
             }
+            it("takes up a kept form with only the lines changed in it, not undoing a change made since") {
+                let report = add("Write report", "--priority", "medium")
+                let bad = run("edit", report, environment: editor(#"sed -i 's/^due: .*/due: someday soon/' "$1""#))
+                expect(bad.status) == 1
+                // Meanwhile, a command changes the priority the kept form still shows as medium.
+                expect(run("priority", report, "low").status) == 0
+                let fixed = run("edit", report, environment: editor(#"sed -i 's/^due: .*/due: 2030-01-02/' "$1""#))
+                expect(fixed.status) == 0
+                expect(fixed.stderr).to(contain("It has changed since; only the lines you change are applied."))
+                expect(todos().first?.priority) == .low
+                expect(todos().first?.dueDate.map { DateFormatterSpecs.day($0) }) == "2030-01-02"
+            }
             it("holds every field a command sets, and applies each line changed, leaving the others as they were") {
                 let paint = add("Buy paint")
                 let fence = add(

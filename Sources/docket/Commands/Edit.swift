@@ -302,10 +302,22 @@ func editInEditor(_ ref: EntryRef, store: Store) throws {
     let editor = chosen ?? "vi"
     let before = TodoForm(entry)
     let name = "edit-\(Output.short(id)).txt"
+    // The form as it was first shown, kept beside it: a form taken up again applies only the lines the person
+    // changed, not the values the item had then (a change made since would be undone).
+    let shownName = "edit-\(Output.short(id)).shown.txt"
     let file = try store.localFile(name)
+    var shown = before.file
     if try store.localText(name) != nil {
         Output.notice("Going on from your last edit of this \(entry.isTask ? "task" : "todo"), which was not applied.")
+        // NB: a form kept by a docket before this one has no shown copy: the item as it is now stands in.
+        if let kept = try store.localText(shownName) {
+            shown = kept
+            if kept != before.file {
+                Output.notice("It has changed since; only the lines you change are applied.")
+            }
+        }
     } else {
+        try store.writeLocalText(before.file, to: shownName)
         try store.writeLocalText(before.file, to: name)
     }
     let status = try Spawn.attached(["/bin/sh", "-c", editor + " \"$1\"", "sh", file.path])
@@ -318,7 +330,7 @@ func editInEditor(_ ref: EntryRef, store: Store) throws {
     let changes: [EntryChange]
     do {
         let after = try TodoForm.parse(try store.localText(name) ?? "")
-        changes = try after.changes(to: entry, shown: try TodoForm.parse(before.file), store: store)
+        changes = try after.changes(to: entry, shown: try TodoForm.parse(shown), store: store)
     } catch let error as ValidationError {
         throw ShownError(
             message: "\(error.message); nothing was changed; 'docket edit \(Output.short(id))' goes on from your edit")
@@ -332,11 +344,13 @@ func editInEditor(_ ref: EntryRef, store: Store) throws {
     // between finds the form again, and applying it twice changes nothing.
     if changes.isEmpty {
         store.removeLocalFile(name)
+        store.removeLocalFile(shownName)
         return print("Nothing changed: \(entry.shownText)")
     }
     let changed = try store.changeEntry(
         ref, todo: { $0.alter(changes.map(\.todo)) }, task: { $0.alter(by: changes.map(\.task)) })
     store.removeLocalFile(name)
+    store.removeLocalFile(shownName)
     if changed.before == changed.after { return print("Nothing changed: \(entry.shownText)") }
     let dueNow = changed.after.due
     print(
