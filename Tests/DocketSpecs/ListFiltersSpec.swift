@@ -38,6 +38,20 @@ final class ListFiltersSpec: QuickSpec {
             return items.compactMap { ($0["text"] ?? $0["title"]) as? String }
         }
 
+        describe("a Taskwarrior user's shorthand") {
+            it("takes a unique start of a sort key, and a project's title where its id goes") {
+                expect(texts("list", "--sort", "pri")) == texts("list", "--sort", "priority")
+                expect(run("list", "--sort", "dz").status) == 64
+                let party = docket(["project", "add", "Party"], store: store).stdout
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("task", "add", "Party", "Buy", "beer", "--wait", "in 2 weeks").status) == 0
+                expect(run("project", "show", "Party").stdout).to(contain("Buy beer"))
+                expect(run("project", "show", String(party.prefix(8))).stdout).to(contain("Buy beer"))
+                // The day's view counts the waiting task, and says where a project's waiting tasks are listed.
+                expect(run().stdout).to(contain("'docket list --project <project> --waiting' a project's tasks"))
+            }
+        }
+
         describe("--waiting, --blocked and --ready") {
             it("keep waiting items apart, and list what a dependency blocks or what is ready, in a context too") {
                 let bike = docket(["list", "Fix", "--json"], store: store).stdout

@@ -39,7 +39,12 @@ public struct EntryOrder: Sendable, Equatable, CustomStringConvertible {
         public init?(text: String) {
             let descending = text.hasPrefix("-")
             let name = text.hasPrefix("-") || text.hasPrefix("+") ? String(text.dropFirst()) : text
-            guard let key = Key(rawValue: name.lowercased()) else { return nil }
+            // A unique start of a key will do, as Taskwarrior's `pri` for priority.
+            let typed = name.lowercased()
+            let keys = Key.allCases.filter { $0.rawValue.hasPrefix(typed) }
+            guard !typed.isEmpty, let key = Key(rawValue: typed) ?? (keys.count == 1 ? keys[0] : nil) else {
+                return nil
+            }
             self.init(key, descending: descending)
         }
 

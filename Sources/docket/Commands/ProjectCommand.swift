@@ -56,12 +56,13 @@ struct ProjectCommand: ParsableCommand {
             commandName: "show", abstract: "Show a project and its tasks.",
             discussion: "--json prints the project with its tasks and time slips.\n\nExample: docket project show 7c1e")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The project's id or a unique prefix.", completion: Completions.projects) var id: String
+        @Argument(help: "The project's id, a unique prefix of it, or its title.", completion: Completions.projects)
+        var id: String
         @Flag(help: "Print JSON for scripts.") var json = false
 
         func run() throws {
             let store = try self.store.open()
-            let project = try store.project(try store.projectID(id))
+            let project = try store.project(try store.projectID(idOrTitle: id))
             if json { return try Output.json(project) }
             print("\(project.shownTitle)  \(Output.dim(project.id.uuidString.lowercased()))")
             if project.tasks.isEmpty { print("  no tasks") }

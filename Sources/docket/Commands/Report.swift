@@ -19,7 +19,7 @@ struct Report: ParsableCommand {
             """)
 
     @OptionGroup var store: StoreOptions
-    @Option(help: "Only this project (its id or a unique prefix).") var project: String?
+    @Option(help: "Only this project (its id, a unique prefix of it, or its title).") var project: String?
     @Option(help: ArgumentHelp("Count time from this date: \(DateInput.forms).", valueName: "date")) var since: String?
     @Option(help: ArgumentHelp("Count time until this date (a day counts whole).", valueName: "date")) var until:
         String?
@@ -43,7 +43,8 @@ struct Report: ParsableCommand {
     func run() throws {
         let store = try self.store.open()
         let projects =
-            try project.map { [try store.project(try store.projectID($0))] } ?? loadWarning(try store.load()).projects
+            try project.map { [try store.project(try store.projectID(idOrTitle: $0))] }
+            ?? loadWarning(try store.load()).projects
         let (from, to) = try range() ?? (nil, nil)
         let now = Date()
         if csv { return Output.export(Report.csv(projects, now: now, since: from, until: to)) }

@@ -40,7 +40,8 @@ struct TaskCommand: ParsableCommand {
                   docket task add 7c1e Paint shed --wait next week --depends 9c1e
                 """)
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The project's id or a unique prefix.", completion: Completions.projects) var project: String
+        @Argument(help: "The project's id, a unique prefix of it, or its title.", completion: Completions.projects)
+        var project: String
         @Argument(
             parsing: .allUnrecognized,
             help: ArgumentHelp(
@@ -57,7 +58,7 @@ struct TaskCommand: ParsableCommand {
         func run() throws {
             let store = try self.store.open()
             let (title, tags) = try parts
-            let projectID = try store.projectID(project)
+            let projectID = try store.projectID(idOrTitle: project)
             var task = ProjectTask(title: title)
             task = task.alter(by: try options.changes(for: task.id, tags: tags, store: store).map(\.task))
             try store.addTask(task, to: projectID)

@@ -92,13 +92,15 @@ struct Today: ParsableCommand {
         Output.write(text + (contextLine.isEmpty ? "" : "\n" + contextLine))
     }
 
-    /// "3 waiting until a later date, the first until 2026-11-28 ('docket list --waiting' lists the waiting todos)."
+    /// "3 waiting until a later date, the first until 2026-11-28 ('docket list --waiting' lists the todos; …)."
     private func waitingNote(_ waiting: [Entry]) -> String {
         let count = waiting.count
         let until =
             waiting.first.map {
                 (count == 1 ? " until " : " until a later date, the first until ") + DateInput.show($0.waitDate)
             } ?? ""
-        return "\(count) waiting\(until) ('docket list --waiting' lists the waiting todos)."
+        let tasks = waiting.contains { if case .task = $0 { true } else { false } }
+        return "\(count) waiting\(until) ('docket list --waiting' lists the todos"
+            + (tasks ? ", 'docket list --project <project> --waiting' a project's tasks)." : ").")
     }
 }
