@@ -72,6 +72,12 @@ final class ListFiltersSpec: QuickSpec {
                 expect(run("context", "stuck").status) == 0
                 expect(texts("list")) == ["Ride to work"]
                 expect(texts("list", "--waiting")) == []
+                // A todo added outside the context is added, and the person is told lists will leave it out.
+                let outside = run("add", "Buy", "stamps")
+                expect(outside.status) == 0
+                expect(outside.stdout.count) == 9
+                expect(outside.stderr).to(contain("Context stuck is on (--blocked), and this todo is not in it"))
+                expect(run("add", "Fix", "lamp", "--depends", String(bikeID.prefix(8))).stderr) == ""
                 expect(run("context", "none").status) == 0
                 expect(run("done", String(bikeID.prefix(8))).status) == 0
                 expect(texts("list", "--blocked")) == []

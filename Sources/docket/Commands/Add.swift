@@ -44,6 +44,15 @@ struct Add: ParsableCommand {
         todo = todo.alter(try options.changes(for: todo.id, tags: tags, store: store).map(\.todo))
         try store.addTodo(todo)
         print(Output.short(todo.id))
+        // NB: the id on stdout stays the only output there; a person who would not find the todo in a list is told.
+        if let context = try? ActiveContext.load(store),
+            case let blocking = context.filter.readiness == .any ? Blocking() : (try? store.blocking()) ?? Blocking(),
+            !context.filter.admits(.todo(todo), now: Date(), blocking: blocking)
+        {
+            Output.notice(
+                "Context \(Output.safe(context.name)) is on (\(FilterOptions.shown(context.words))), and this todo is "
+                    + "not in it: lists leave it out until 'docket context none'.")
+        }
     }
 }
 
