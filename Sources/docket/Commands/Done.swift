@@ -56,6 +56,21 @@ struct Reopen: ParsableCommand {
             })
         for entry in changed {
             print("\(entry.before == entry.after ? "Already open" : "Reopened"): \(entry.after.shownText)")
+            // Completing a repeating item made its next instance; reopening it leaves that one, which is said.
+            guard entry.before != entry.after, let next = entry.after.recurrence?.nextID else { continue }
+            let instance: Entry? =
+                switch entry.after {
+                case .todo: (try? store.todo(next)).map(Entry.todo)
+                case let .task(_, project):
+                    (try? store.project(project.id)).flatMap { holder in
+                        holder.task(id: next).map { Entry.task($0, project: holder) }
+                    }
+                }
+            if let instance, !instance.isDone {
+                print(
+                    "  Its next instance stays open: \(Output.short(next))  \(instance.shownText) "
+                        + "('docket rm \(Output.short(next))' removes it)")
+            }
         }
     }
 }
