@@ -102,6 +102,15 @@ final class RichItemsSpec: QuickSpec {
         }
 
         describe("notes") {
+            it("shows a note's later lines under its first") {
+                let milk = add("Buy", "milk")
+                expect(run("note", milk, "first line\nsecond line").status) == 0
+                let shown = run("show", milk).stdout
+                let first = shown.components(separatedBy: "\n").first { $0.contains("first line") } ?? ""
+                let second = shown.components(separatedBy: "\n").first { $0.contains("second line") } ?? ""
+                expect(second.firstIndex(of: "s")?.utf16Offset(in: second))
+                    == first.range(of: "first")?.lowerBound.utf16Offset(in: first)
+            }
             it("are added, shown numbered, edited and removed") {
                 let milk = add("Buy", "milk")
                 expect(run("note", milk, "called,", "left", "a", "message").stdout) == "Noted: Buy milk (1 note)\n"
@@ -158,6 +167,14 @@ final class RichItemsSpec: QuickSpec {
         }
 
         describe("repeating todos") {
+            it("says, when one is reopened, that the next instance its completion made stays open") {
+                let water = add("Water", "plants", "--every", "week", "--due", "2030-01-04")
+                expect(run("done", water).status) == 0
+                let reopened = run("reopen", water).stdout
+                expect(reopened).to(contain("Reopened: Water plants"))
+                expect(reopened).to(match("Its next instance stays open: [0-9a-f]{8}  Water plants \\('docket rm"))
+                expect(run("reopen", water).stdout) == "Already open: Water plants\n"
+            }
             it("make the next instance when done, once, and show says what repeats") {
                 let water = add("Water", "plants", "--every", "week", "--due", "2026-12-05")
                 expect(run("show", water).stdout).to(

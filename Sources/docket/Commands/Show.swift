@@ -75,7 +75,13 @@ struct Show: ParsableCommand {
         if !notes.isEmpty {
             print("  notes")
             for (index, note) in notes.enumerated() {
-                print("    \(index + 1). \(Output.dim(DateInput.show(note.date)))  \(Output.safeLines(note.text))")
+                let lead = "    \(index + 1). "
+                let date = DateInput.show(note.date)
+                // A note's later lines go under its first, not at the left edge.
+                let indent = "\n" + String(repeating: " ", count: lead.count + date.count + 2)
+                let text = Output.safeLines(note.text).split(separator: "\n", omittingEmptySubsequences: false)
+                    .joined(separator: indent)
+                print("\(lead)\(Output.dim(date))  \(text)")
             }
         }
     }
