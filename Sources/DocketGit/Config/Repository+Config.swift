@@ -97,7 +97,8 @@ extension Repository {
     /// Removes the header line `[branch "<name>"]` from the configuration file at `path` where no value
     /// follows it before the next section, writing the file under `config.lock` as git does.
     private func dropEmptyHeader(of name: String, in path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else { return }
+        // NB: read without following a link, within a limit: a linked or oversized configuration is left as it is.
+        guard let data = try? Folder.readFile(path, limit: 1 << 20) else { return }
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let quoted =
             "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
@@ -132,6 +133,7 @@ extension Repository {
         let text = Data(kept.joined(separator: "\n").utf8)
         do {
             try text.withUnsafeBytes { try writeAll(fd, $0, path: lock) }
+            try systemCall("fsync", path: lock) { fsync(fd) }
             close(fd)
         } catch {
             close(fd)
