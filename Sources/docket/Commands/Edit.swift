@@ -52,11 +52,11 @@ struct Due: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
-    @OptionGroup var due: DueWords
+    @OptionGroup var due: DateArgument
 
     func run() throws {
         let store = try self.store.open()
-        let due = try due.due
+        let due = try due.date
         let changed = try store.changeEntry(
             try store.entryRef(id), todo: { $0.alter(.dueDate(to: due)) },
             task: { $0.alter(by: .setting(.dueDate(to: due))) })
@@ -358,16 +358,17 @@ func editInEditor(_ ref: EntryRef, store: Store) throws {
             + (dueNow == .unknown ? "" : "  " + DateInput.relative(dueNow, done: changed.after.isDone)))
 }
 
-/// A due date typed as words after an id, quotes optional (`docket due 3f2a next week`), or none.
-struct DueWords: ParsableArguments {
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The due date, or none.", valueName: "date|none"))
+/// A date typed as words after an id, quotes optional (`docket due 3f2a next week`), or none: `due`, `wait`,
+/// `schedule` and `task due` take it.
+struct DateArgument: ParsableArguments {
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The date, or none.", valueName: "date|none"))
     var words: [String] = []
 
-    /// The due date the words name; `.unknown` for none.
-    var due: DueDate { get throws { try DueInput.parse(words.joined(separator: " ")).due } }
+    /// The date the words name; `.unknown` for none.
+    var date: DueDate { get throws { try DueInput.parse(words.joined(separator: " ")).due } }
 
     func validate() throws {
-        if words.isEmpty { throw ValidationError("give a due date, or none to clear it") }
-        _ = try due
+        if words.isEmpty { throw ValidationError("give a date, or none") }
+        _ = try date
     }
 }

@@ -23,19 +23,11 @@ struct Wait: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The date, or none.", valueName: "date|none"))
-    var words: [String] = []
-
-    var date: DueDate { get throws { try DueInput.parse(words.joined(separator: " ")).due } }
-
-    func validate() throws {
-        if words.isEmpty { throw ValidationError("give a date to wait until, or none to end the wait") }
-        _ = try date
-    }
+    @OptionGroup var when: DateArgument
 
     func run() throws {
         let store = try self.store.open()
-        let date = try date
+        let date = try when.date
         let changed = try store.changeEntry(
             try store.entryRef(id), todo: { $0.alter(.wait(date)) },
             task: { $0.alter(by: .setting(.waitDate(to: date))) })
@@ -65,19 +57,11 @@ struct Schedule: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Argument(help: "The todo's or task's id or a unique prefix.", completion: Completions.openItems) var id: String
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The date, or none.", valueName: "date|none"))
-    var words: [String] = []
-
-    var date: DueDate { get throws { try DueInput.parse(words.joined(separator: " ")).due } }
-
-    func validate() throws {
-        if words.isEmpty { throw ValidationError("give the date you plan to start it, or none to clear it") }
-        _ = try date
-    }
+    @OptionGroup var when: DateArgument
 
     func run() throws {
         let store = try self.store.open()
-        let date = try date
+        let date = try when.date
         let changed = try store.changeEntry(
             try store.entryRef(id), todo: { $0.alter(.scheduled(date)) },
             task: { $0.alter(by: .setting(.scheduledDate(to: date))) })

@@ -87,10 +87,10 @@ struct TaskCommand: ParsableCommand {
             discussion: "Dates: \(DateInput.forms); 'none' clears it.\n\nExample: docket task due 5d2f +3d")
         @OptionGroup var store: StoreOptions
         @Argument(help: "The task's id or a unique prefix.", completion: Completions.tasks) var task: String
-        @OptionGroup var due: DueWords
+        @OptionGroup var due: DateArgument
 
         func run() throws {
-            let due = try due.due
+            let due = try due.date
             try changeTask(
                 task, store: try store.open(), .setting(.dueDate(to: due)),
                 done: due == .unknown ? "has no due date" : DateInput.relative(due))
