@@ -270,8 +270,9 @@ final class TransferMessagesSpec: QuickSpec {
                 let home = root.appendingPathComponent("home").path
                 try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
                 let rsaFirst = server.hostKeyLines.sorted { $0.contains("ssh-rsa") && !$1.contains("ssh-rsa") }
-                let knownHosts = rsaFirst.joined(separator: "\n") + "\n"
-                try knownHosts.write(toFile: home + "/.ssh/known_hosts", atomically: true, encoding: .utf8)
+                let scratchKnownHosts = home + "/.ssh/known_hosts"
+                try (rsaFirst.joined(separator: "\n") + "\n").write(
+                    toFile: scratchKnownHosts, atomically: true, encoding: .utf8)
                 let remote = root.appendingPathComponent("remote.git").path
                 gitCLI(["init", "-q", "--bare", "-b", "main", remote], in: root)
                 let environment = [
