@@ -9,6 +9,7 @@ struct DocketCommand: ParsableCommand {
         ProgressLine.started = Date()
         var arguments = Array(CommandLine.arguments.dropFirst())
         do {
+            try FixedNow.apply(ProcessInfo.processInfo.environment)
             let commands = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
             arguments = CommandLineHabits.filterWords(
                 DateWords.join(try CommandLineHabits.rewrite(arguments, commands: commands)))
@@ -73,6 +74,22 @@ struct DocketCommand: ParsableCommand {
 }
 
 /// A store error as it is shown: its text made safe for a terminal (it may name files and remotes from elsewhere).
+/// `DOCKET_NOW`: the moment docket takes as now, for a script or spec that must give the same answer on every day
+/// of the week (the clock runs on from it, so edits keep their order).
+enum FixedNow {
+    static func apply(_ environment: [String: String]) throws {
+        guard let text = environment["DOCKET_NOW"], !text.isEmpty else { return }
+        guard let start = ISODate.date(from: text) else {
+            throw ShownError(
+                message:
+                    "DOCKET_NOW is '\(Output.safeLines(text))', not a time such as 2026-11-28T12:00:00+01:00; "
+                    + "set one, or unset DOCKET_NOW to use the system clock")
+        }
+        let began = Date()
+        DocketClock.use { start.addingTimeInterval(Date().timeIntervalSince(began)) }
+    }
+}
+
 struct ShownError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }

@@ -177,35 +177,41 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                     contain("Waiting: Paint fence  until 2030-01-05 09:30"))
             }
             it("reads --wait and --scheduled as --due: a day or a time, several words without quotes") {
+                // A Saturday in Berlin, where "in 2 days" and "next week" are both Monday: the clock is fixed, so
+                // the spec says the same on every day of the week.
                 let berlin = TimeZone(identifier: "Europe/Berlin")!
                 func inBerlin(_ arguments: String...) -> CommandResult {
-                    docket(arguments, store: store, environment: ["TZ": "Europe/Berlin"])
+                    docket(
+                        arguments, store: store,
+                        environment: ["TZ": "Europe/Berlin", "DOCKET_NOW": "2026-11-28T10:00:00+01:00"])
                 }
-                let before = CalendarDay(Date(), in: berlin)
                 let fence = inBerlin(
                     "add", "Paint", "fence", "--wait", "next", "week", "--scheduled", "tomorrow", "9am"
                 )
                 .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-                let today = [before, CalendarDay(Date(), in: berlin)]
                 guard let todo = try! Store.open(at: store).load().state.todos.first else {
                     return fail("docket add --wait next week added nothing")
                 }
                 expect(todo.text) == "Paint fence"
-                let mondays = today.map { DueDate.day($0.adding(days: 8 - ($0.weekday == 0 ? 7 : $0.weekday))) }
-                expect(mondays).to(contain(todo.waitDate))
-                let nines = today.map {
-                    DueDate.date($0.adding(days: 1).start(in: berlin).addingTimeInterval(9 * 3600))
-                }
-                expect(nines).to(contain(todo.scheduledDate))
+                expect(todo.waitDate) == .day(CalendarDay(year: 2026, month: 11, day: 30)!)
+                expect(todo.scheduledDate) == .date(ISODate.date(from: "2026-11-29T09:00:00+01:00")!)
                 // A day is shown as a day, a time with its time; the day's first moment ends a day's wait.
-                guard let monday = todo.waitDate.day else { return fail("the wait is no day: \(todo.waitDate)") }
                 let shown = inBerlin("list", "--waiting").stdout
-                expect(shown).to(contain("waiting until \(monday)  "))
-                expect(shown).to(contain("scheduled \(todo.scheduledDate.day(in: berlin)!) 09:00"))
+                expect(shown).to(contain("waiting until 2026-11-30  "))
+                expect(shown).to(contain("scheduled 2026-11-29 09:00"))
                 expect(shown).notTo(contain("12:00"))
-                expect(inBerlin("show", fence).stdout).to(contain("wait      \(monday) (hidden until then)"))
-                expect(inBerlin("wait", fence, "in", "2", "days").stdout).to(contain("Waiting: Paint fence  until "))
+                expect(inBerlin("show", fence).stdout).to(contain("wait      2026-11-30 (hidden until then)"))
+                expect(inBerlin("wait", fence, "in", "2", "days").stdout).to(
+                    contain("Unchanged: Paint fence  until 2026-11-30"))
+                expect(inBerlin("wait", fence, "in", "3", "days").stdout).to(
+                    contain("Waiting: Paint fence  until 2026-12-01"))
                 expect(inBerlin("schedule", fence, "none").stdout).to(contain("Unscheduled: Paint fence"))
+            }
+            it("refuses a DOCKET_NOW that is not a time, naming what to set") {
+                let result = docket(["list"], store: store, environment: ["DOCKET_NOW": "saturday"])
+                expect(result.status) == 1
+                expect(result.stderr).to(contain("DOCKET_NOW is 'saturday', not a time such as"))
+                expect(docket(["list"], store: store, environment: ["DOCKET_NOW": ""]).status) == 0
             }
             it("gives a project's task a wait, a scheduled date and dependencies, from task add and by its id") {
                 let paint = add("Buy paint")

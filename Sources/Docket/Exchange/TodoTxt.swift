@@ -30,7 +30,7 @@ public enum TodoTxt {
     /// name; else `now`), as a line keeps no time of its own.
     public static func read(
         _ files: [(name: String, data: Data)], existing: (UUID) -> TodoItem? = { _ in nil },
-        modified: [String: Date] = [:], now: Date = Date()
+        modified: [String: Date] = [:], now: Date = DocketClock.now
     ) -> ExchangeBatch {
         var batch = ExchangeBatch()
         batch.completesSeries = true

@@ -47,7 +47,7 @@ struct Add: ParsableCommand {
         // NB: the id on stdout stays the only output there; a person who would not find the todo in a list is told.
         if let context = try? ActiveContext.load(store),
             case let blocking = context.filter.readiness == .any ? Blocking() : (try? store.blocking()) ?? Blocking(),
-            !context.filter.admits(.todo(todo), now: Date(), blocking: blocking)
+            !context.filter.admits(.todo(todo), now: DocketClock.now, blocking: blocking)
         {
             Output.notice(
                 "Context \(Output.safe(context.name)) is on (\(FilterOptions.shown(context.words))), and this todo is "

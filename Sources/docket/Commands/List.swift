@@ -93,7 +93,7 @@ struct List: ParsableCommand {
         filter.limit = limit
         let context = all || noContext ? nil : try ActiveContext.load(store)
         if let context { filter = filter.and(context.filter) }
-        let (entries, problems, blocking) = try store.entries(filter, now: Date())
+        let (entries, problems, blocking) = try store.entries(filter, now: DocketClock.now)
         for problem in problems { Output.warning(problem.warning) }
         if json {
             if let context { Output.notice(context.notice) }
@@ -106,7 +106,7 @@ struct List: ParsableCommand {
         if entries.isEmpty {
             text = emptyText(tasks: filter.projects != nil, context: context != nil) + "\n"
         } else {
-            let now = Date()
+            let now = DocketClock.now
             var relative = RelativeDays(now: now)
             text.reserveCapacity(entries.count * 96)
             for entry in entries {

@@ -66,7 +66,7 @@ struct ProjectCommand: ParsableCommand {
             if json { return try Output.json(project) }
             print("\(project.shownTitle)  \(Output.dim(project.id.uuidString.lowercased()))")
             if project.tasks.isEmpty { print("  no tasks") }
-            let now = Date()
+            let now = DocketClock.now
             for task in project.tasks {
                 var text = "  \(Output.dim(Output.short(task.id)))  \(mark(task.state))  \(task.shownTitle)"
                 if task.dueDate != .unknown {

@@ -46,7 +46,7 @@ struct Report: ParsableCommand {
             try project.map { [try store.project(try store.projectID(idOrTitle: $0))] }
             ?? loadWarning(try store.load()).projects
         let (from, to) = try range() ?? (nil, nil)
-        let now = Date()
+        let now = DocketClock.now
         if csv { return Output.export(Report.csv(projects, now: now, since: from, until: to)) }
         let report = TimeReport(projects, now: now, since: from, until: to)
         if json { return try Output.json(report) }

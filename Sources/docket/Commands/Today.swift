@@ -39,7 +39,7 @@ struct Today: ParsableCommand {
     }
 
     func run() throws {
-        let now = Date()
+        let now = DocketClock.now
         let store = try self.store.open()
         var filter = try filtering.filter(in: store, command: Today.self)
         let context = noContext ? nil : try ActiveContext.load(store)
