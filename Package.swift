@@ -23,21 +23,21 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // libgit2's headers; CGitTransport links it.
-        .systemLibrary(name: "CGit2", providers: [.apt(["libgit2-dev"])]),
-        .target(name: "CSystem"),
+        // libgit2's headers; DocketCGitTransport links it.
+        .systemLibrary(name: "DocketCGit2", providers: [.apt(["libgit2-dev"])]),
+        .target(name: "DocketCSystem"),
         // Deflate, CRC-32 and SHA-1 for the pack files Docket writes and the index it reads itself: zlib, and
-        // OpenSSL's libcrypto, which CGitTransport links statically after libssh2 (an archive is searched once,
+        // OpenSSL's libcrypto, which DocketCGitTransport links statically after libssh2 (an archive is searched once,
         // in order, so it is named there only).
-        .target(name: "CPackFile", dependencies: ["CGitTransport"], linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "DocketCPackFile", dependencies: ["DocketCGitTransport"], linkerSettings: [.linkedLibrary("z")]),
         // The ssh/local-program transport, the https check for IP-address hosts, the deferred certificates and
         // the lazily loaded Kerberos, in C against libgit2's extension points.
         // NB: libgit2, libssh2 (with OpenSSL's libcrypto), http-parser and PCRE2 are linked statically (`-l:lib….a`):
         // loading them and resolving their symbols was about 2 ms of every command's start. mbedTLS stays shared, as
         // DeferredCertificates.c replaces one of its functions; Kerberos is loaded on first use (LazyKerberos.c).
         .target(
-            name: "CGitTransport",
-            dependencies: ["CGit2"],
+            name: "DocketCGitTransport",
+            dependencies: ["DocketCGit2"],
             linkerSettings: [
                 .linkedLibrary(":libgit2.a"), .linkedLibrary(":libssh2.a"), .linkedLibrary(":libcrypto.a"),
                 .linkedLibrary(":libhttp_parser.a"), .linkedLibrary(":libpcre2-8.a"),
@@ -45,10 +45,11 @@ let package = Package(
                 .linkedLibrary("z"),
             ]
         ),
-        .target(name: "DocketSystem", dependencies: ["CSystem"]),
+        .target(name: "DocketSystem", dependencies: ["DocketCSystem"]),
         .target(name: "DocketModel"),
         .target(name: "DocketMerge", dependencies: ["DocketModel"]),
-        .target(name: "DocketGit", dependencies: ["CGit2", "CGitTransport", "CPackFile", "DocketSystem"]),
+        .target(
+            name: "DocketGit", dependencies: ["DocketCGit2", "DocketCGitTransport", "DocketCPackFile", "DocketSystem"]),
         .target(name: "Docket", dependencies: ["DocketModel", "DocketMerge", "DocketGit", "DocketSystem"]),
         .executableTarget(
             name: "DocketCLI",

@@ -1,4 +1,4 @@
-import CGit2
+import DocketCGit2
 
 /// A libgit2 call that failed: which function, its code, its error class, and libgit2's message.
 public struct GitError: Error, CustomStringConvertible, Equatable, Sendable {

@@ -1,5 +1,5 @@
-import CGit2
-import CGitTransport
+import DocketCGit2
+import DocketCGitTransport
 import Foundation
 
 /// The libgit2 library Docket runs on.

@@ -1,4 +1,4 @@
-import CSystem
+import DocketCSystem
 import Foundation
 
 #if canImport(Glibc)

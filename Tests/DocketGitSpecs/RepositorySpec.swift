@@ -1,4 +1,4 @@
-import CGitTransport
+import DocketCGitTransport
 import DocketGit
 import DocketSpecSupport
 import Foundation

@@ -1,4 +1,4 @@
-import CGit2
+import DocketCGit2
 
 extension Repository {
     /// The commit HEAD points at; nil while the branch has no commit yet.

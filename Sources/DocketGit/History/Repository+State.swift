@@ -1,4 +1,4 @@
-import CGit2
+import DocketCGit2
 import Foundation
 
 /// An operation git began and has not finished (it stopped on a conflict, or was told not to commit).

@@ -1,4 +1,4 @@
-import CPackFile
+import DocketCPackFile
 import Foundation
 
 /// git's tree cache: the index's TREE extension, which names the tree each

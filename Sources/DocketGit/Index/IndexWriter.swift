@@ -1,4 +1,4 @@
-import CGit2
+import DocketCGit2
 import DocketSystem
 import Foundation
 

@@ -1,4 +1,4 @@
-import CGit2
+import DocketCGit2
 import DocketSystem
 
 /// The id of a git object (commit, tree or blob): 20 bytes, shown as 40 hex digits.

@@ -1,5 +1,5 @@
-import CGit2
-import CPackFile
+import DocketCGit2
+import DocketCPackFile
 import DocketSystem
 import Foundation
 

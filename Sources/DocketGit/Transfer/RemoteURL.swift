@@ -1,4 +1,4 @@
-import CGitTransport
+import DocketCGitTransport
 import Foundation
 
 /// Remote addresses as they may be shown: the user-info of an http(s) URL

@@ -1,5 +1,5 @@
-import CGit2
-import CGitTransport
+import DocketCGit2
+import DocketCGitTransport
 import Foundation
 
 /// What the C callbacks of one transfer share.

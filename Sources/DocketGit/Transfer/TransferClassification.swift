@@ -1,4 +1,4 @@
-import CGit2
+import DocketCGit2
 import Foundation
 
 /// How a transfer's failure was classified: by what Docket saw in the callbacks, by libgit2's code, or by

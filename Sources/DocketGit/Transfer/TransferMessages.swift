@@ -1,4 +1,4 @@
-import CGit2
+import DocketCGit2
 
 /// The failures of a transfer that only their words tell apart: libgit2 1.5.1 gives them the generic code, and
 /// the ssh program's stderr reaches Docket as text (`ExecTransport.c` sets it as a `GIT_ERROR_NET` error).

@@ -1,5 +1,5 @@
-import CGit2
-import CGitTransport
+import DocketCGit2
+import DocketCGitTransport
 import Foundation
 
 /// The certificate authorities https transfers trust, shared by the whole process.

@@ -1,4 +1,4 @@
-import CGit2
+import DocketCGit2
 
 extension Repository {
     /// Makes the working tree and index match a commit, never overwriting

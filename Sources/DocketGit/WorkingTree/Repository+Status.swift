@@ -1,4 +1,4 @@
-import CGit2
+import DocketCGit2
 import Foundation
 
 /// A file that differs from the last commit, as `git status` sees it.

@@ -1,7 +1,7 @@
 #define _GNU_SOURCE
 #include <spawn.h>
 #include <unistd.h>
-#include "CSystem.h"
+#include "DocketCSystem.h"
 
 int docket_syncfs(int fd) { return syncfs(fd); }
 
