@@ -180,6 +180,29 @@ final class QuarantineSpec: QuickSpec {
                 expect(desk.state.todos.first { $0.id == milk }?.text) == "Buy oat milk"
             }
 
+            it("never passes over a store whose marker plain git removed for ~/.docket, and the way out it names works")
+            {
+                let home = machines.root.appendingPathComponent("home")
+                try! FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+                laptop.git("rm", "-q", StoreLayout.format)
+                laptop.git("commit", "-qm", "remove the marker")
+                let refused = runCommand(
+                    docketBinary, ["add", "Lost?"], in: laptop.folder, environment: ["HOME": home.path])
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("is a Docket store whose marker .docket/format.json is gone"))
+                expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".docket").path)) == false
+                // As the message says.
+                expect(runCommand(docketBinary, ["init", laptop.folder.path], environment: ["HOME": home.path]).status)
+                    == 0
+                let added = runCommand(
+                    docketBinary, ["add", "Found"], in: laptop.folder, environment: ["HOME": home.path])
+                expect(added.status).to(equal(0), description: added.stderr)
+                expect(laptop.state.todos.map(\.text)).to(contain("Found"))
+                expect(laptop.run("sync").status) == 0
+                expect(desk.run("sync").status) == 0
+                expect(desk.state.todos.map(\.text)).to(contain("Found"))
+            }
+
             it("settles a set-aside file with 'docket merges restore', keeping this machine's version") {
                 plant("a bad tag") { folder in try rewrite(folder) { $0["tags"] = ["bad\ntag"] } }
                 expect(laptop.run("sync").status) == 0
