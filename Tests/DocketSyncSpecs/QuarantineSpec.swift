@@ -105,6 +105,23 @@ final class QuarantineSpec: QuickSpec {
                 }
             }
 
+            it("merges two machines that each set the same file aside, though their common base holds it") {
+                plant("a bad tag") { folder in try rewrite(folder) { $0["tags"] = ["bad\ntag"] } }
+                // Each pulls the plant and sets it aside with a commit of its own, then both have more to send.
+                // (At other times, as two machines would: the same commit made in the same second would be one.)
+                expect(laptop.run("pull", environment: ["GIT_COMMITTER_DATE": "2026-11-28T10:00:00Z"]).status) == 0
+                expect(desk.run("pull", environment: ["GIT_COMMITTER_DATE": "2026-11-28T10:00:05Z"]).status) == 0
+                expect(laptop.head) != desk.head
+                laptop.run("add", "Laptop after")
+                desk.run("add", "Desk after")
+                expect(laptop.run("sync").status) == 0
+                let synced = desk.run("sync")
+                expect(synced.status).to(equal(0), description: synced.stderr)
+                expect(laptop.run("sync").status) == 0
+                expect(desk.state) == laptop.state
+                expect(Set(desk.state.todos.map(\.text))) == ["Buy milk", "Call Anna", "Laptop after", "Desk after"]
+            }
+
             it("keeps the store a store when a remote commit removes or damages its format file") {
                 plant("no format") { folder in
                     try FileManager.default.removeItem(at: folder.appendingPathComponent(StoreLayout.format))

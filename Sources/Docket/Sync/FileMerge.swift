@@ -29,8 +29,9 @@ public enum FileMerge {
         guard kind != .other else { return .notItems(reason: "\(path) is not a Docket item's file") }
         let sides: [StoredItem?]
         do {
+            // NB: a base that does not read (a file set aside on both sides) is taken as none, as Docket's merge takes it.
             sides = [
-                try base.map { try StoredItem.decode($0, at: kind) }, try StoredItem.decode(ours, at: kind),
+                base.flatMap { try? StoredItem.decode($0, at: kind) }, try StoredItem.decode(ours, at: kind),
                 try StoredItem.decode(theirs, at: kind),
             ]
         } catch let error as StoredItem.Unreadable {
