@@ -80,6 +80,7 @@ import XCTest
         // Sync
         SyncSpec.self,
         QuarantineSpec.self,
+        WritersSpec.self,
         RichItemsSyncSpec.self,
         MastermindSpec.self,
         FlowSpec.self,
