@@ -45,8 +45,14 @@ final class WritersSpec: QuickSpec {
                 expect(synced.status).to(equal(0), description: synced.stderr)
                 expect(synced.stdout).to(contain("Pushed to origin as writer "))
                 expect(writers()).to(contain("refs/docket/writers/"))
-                // The desk hears of it and, winning its push, carries it into main for plain git users.
+                // The desk hears of it, and says so until a sync carries it into main.
+                expect(desk.run("pull").status) == 0
+                expect(desk.state.todos.map(\.text)).to(contain("Laptop's work"))
+                expect(desk.run("status").stdout).to(
+                    contain("Writers whose work the shared branch does not hold yet, at the last sync: "))
+                // Winning its push, the desk carries it into main for plain git users.
                 expect(desk.run("sync").status) == 0
+                expect(desk.run("status").stdout).notTo(contain("Writers whose work"))
                 expect(desk.state.todos.map(\.text)).to(contain("Laptop's work"))
                 let plain = machines.root.appendingPathComponent("plain")
                 gitCLI(["clone", "-q", machines.remote.path, plain.path], in: machines.root)

@@ -44,14 +44,53 @@ extension Store {
                     remote: remote, under: Self.writersPrefix, into: seen, options: options)
             }
         }
+        guard let start = try git.head() else { return [] }
+        // NB: the newest first: it often holds the others, which then cost nothing. The merges are made one on top
+        // of another in the object database and the working tree is moved once, at the end: at 16 writers, a
+        // checkout per writer made a sync's median 9 s.
+        let dated = try writers.filter { $0.key != own && Self.isWriterName(String($0.key.dropFirst(seen.count))) }
+            .map {
+                (name: String($0.key.dropFirst(seen.count)), tip: $0.value, date: try git.commitInfo($0.value).date)
+            }
+            .sorted { ($0.date, $0.name) > ($1.date, $1.name) }
+        var current = start
         var outcomes: [PullOutcome] = []
-        for (reference, tip) in writers.sorted(by: { $0.key < $1.key }) where reference != own {
-            guard let head = try git.head() else { break }
-            if try head == tip || withinHistory({ try git.mergeBase(head, tip) }) == tip { continue }
-            let name = String(reference.dropFirst(seen.count))
-            guard Self.isWriterName(name) else { continue }
-            outcomes.append(try integrate(tip, from: "\(remote) writer \(name)", options: options))
+        var setAside: [SetAsideFile] = []
+        var merges: [(label: String, ours: ObjectID, theirs: ObjectID, merged: ObjectID, report: MergeReport)] = []
+        let intake = IntakeCheck(git: try git, progress: ProgressThrottle(options.progress))
+        for writer in dated {
+            let base = try withinHistory { try git.mergeBase(current, writer.tip) }
+            if current == writer.tip || base == writer.tip { continue }
+            let label = "\(remote) writer \(writer.name)"
+            var theirs = try git.writingObjectsTogether { try resolvingCommittedMarkers(writer.tip, since: base) }
+            let aside = try git.writingObjectsTogether {
+                try git.settingAside(theirs, ours: current, since: base, remoteBranch: label)
+            }
+            theirs = aside.commit
+            setAside += aside.files
+            try refuseNewerFormat(in: theirs)
+            try intake.check(theirs, since: base)
+            if base == current {
+                current = theirs
+                outcomes.append(.fastForwarded(to: theirs.description))
+                continue
+            }
+            let (commit, report) = try git.writingObjectsTogether {
+                try MergeCommitBuilder(git: git, base: base, ours: current, theirs: theirs).build(remoteBranch: label)
+            }
+            merges.append((label, current, theirs, commit, report))
+            outcomes.append(.merged(commit: commit.description, report: report))
+            current = commit
         }
+        guard current != start else { return [] }
+        try moveBranch(
+            to: current, from: start, message: merges.isEmpty ? "docket: pull (fast-forward)" : "docket: pull (merge)")
+        noteSetAside(setAside)
+        for merge in merges {
+            recordMergeForUndo(
+                merge.label, ours: merge.ours, theirs: merge.theirs, merged: merge.merged, report: merge.report)
+        }
+        runPostMerge()
         return outcomes
     }
 
@@ -93,6 +132,18 @@ extension Store {
             } catch {
                 continue
             }
+        }
+    }
+
+    /// The writers this store heard from on `remote` at its last pull or sync whose commits the shared branch does
+    /// not hold yet, with how many such commits each has (up to 1,000), by name.
+    public func writersAhead(remote: String? = nil) throws -> [(writer: String, commits: Int)] {
+        let name = try remoteName(remote)
+        let seen = Self.seenWriters(name)
+        let branch = try configuredUpstream(remote: name).flatMap { try git.reference("refs/remotes/\(name)/\($0)") }
+        return try git.references(startingWith: seen).sorted { $0.key < $1.key }.compactMap { reference, tip in
+            let ahead = try git.commits(from: tip, excluding: branch.map { [$0] } ?? [], limit: 1_000).count
+            return ahead == 0 ? nil : (String(reference.dropFirst(seen.count)), ahead)
         }
     }
 }
