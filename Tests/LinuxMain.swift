@@ -51,6 +51,7 @@ import XCTest
         IndexFileSpec.self,
         // DocketMerge
         MergeRulesSpec.self,
+        ClaimMergeSpec.self,
         RichItemsMergeSpec.self,
         MergeLawsSpec.self,
         // Docket
