@@ -65,6 +65,7 @@ import XCTest
         EverydayUseSpec.self,
         DocsSpec.self,
         ItemCopySpec.self,
+        ClaimCommandsSpec.self,
         ExchangeSpec.self,
         CalendarSpec.self,
         RichItemsSpec.self,
@@ -81,6 +82,7 @@ import XCTest
         // Sync
         SyncSpec.self,
         RichItemsSyncSpec.self,
+        ClaimSyncSpec.self,
         MastermindSpec.self,
         FlowSpec.self,
         SamplesRunSpec.self,
