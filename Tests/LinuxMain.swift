@@ -66,6 +66,7 @@ import XCTest
         DocsSpec.self,
         ItemCopySpec.self,
         ClaimCommandsSpec.self,
+        MCPServerSpec.self,
         ExchangeSpec.self,
         CalendarSpec.self,
         RichItemsSpec.self,
