@@ -167,14 +167,20 @@ final class DocketTools: @unchecked Sendable {
         if let note = try args.string("note") { try addNote(note, to: ref) }
         let entry = try store.entry(ref)
         var lostTo: AgentClaim?
-        if let held = entry.heldClaim(), held.holder != agent {
-            lostTo = AgentClaim(held)
-        } else if let claim = entry.claim, claim.holder == agent, claim.released == nil {
-            try store.releaseClaim(ref, as: agent)
+        if let held = entry.heldClaim(), held.holder != agent { lostTo = AgentClaim(held) }
+        // NB: completed first, then the claim released: released first, the item would be open and free for a moment,
+        // and another server on this store could claim it.
+        let (_, next) = try store.completeEntries([ref])
+        if lostTo == nil, let claim = entry.claim, claim.holder == agent, claim.released == nil {
+            do {
+                try store.releaseClaim(ref, as: agent)
+            } catch ClaimError.notHeld(_, _, let now) {
+                // NB: a merge (another server's sync on this store) took the claim between the read and the release.
+                lostTo = now.map { AgentClaim($0) }
+            }
         }
-        let (changed, next) = try store.completeEntries([ref])
         return Completed(
-            item: item(changed[0].after), next: next.map(item),
+            item: item(try store.entry(ref)), next: next.map(item),
             claimLost: lostTo.map {
                 "your claim was not held: \($0.holder) holds this item (a merge keeps the claim taken first); "
                     + "it is completed all the same"
