@@ -67,6 +67,7 @@ import XCTest
         ItemCopySpec.self,
         ClaimCommandsSpec.self,
         MCPServerSpec.self,
+        AgentsLoadSpec.self,
         ExchangeSpec.self,
         CalendarSpec.self,
         RichItemsSpec.self,

@@ -77,6 +77,18 @@ final class MCPServerSpec: QuickSpec {
                 expect(run.stdout).to(contain(#""isError":true"#))
             }
 
+            it("runs Samples/agents.py: three agents over two clones finish every item") {
+                let sample = scripts.deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("Samples/agents.py").path
+                let run = runCommand("python3", [sample], environment: ["DOCKET": docketBinary])
+                expect(run.status).to(equal(0), description: run.stderr)
+                expect(run.stdout).to(contain("agent-1: nothing left that is ready and free"))
+                let listed = run.stdout.components(separatedBy: "\n").filter { $0.contains("[") }
+                expect(listed.count) == 4
+                expect(listed.allSatisfy { $0.contains("[x]") }) == true
+                expect(run.stdout).to(contain("claimed 'Build the API'"))
+            }
+
             it("refuses to start without an agent's name, saying how to give one") {
                 let run = runCommand(
                     docketBinary, ["mcp"], environment: ["DOCKET_DIR": store.path], unsetting: ["DOCKET_AGENT"])
