@@ -28,6 +28,9 @@ struct MCPCommand: ParsableCommand {
     }
 
     func run() throws {
+        // NB: several servers share a store, and one's sync holds its lock while it talks to the remote: a tool waits
+        // up to 30 s for the lock (DOCKET_LOCK_TIMEOUT still says otherwise), where a command waits 3.
+        setenv("DOCKET_LOCK_TIMEOUT", "30", 0)
         try DocketMCP.serve(store: try store.open(), agent: holder.named!)
     }
 }
