@@ -89,6 +89,41 @@ final class MCPServerSpec: QuickSpec {
                 expect(run.stdout).to(contain("claimed 'Build the API'"))
             }
 
+            it("answers arguments of the wrong kind with a tool error naming the argument") {
+                let lines = [
+                    #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"spec","version":"1"}}}"#,
+                    #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                    #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{}}}"#,
+                    #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"claim_next","arguments":{"lease_minutes":"soon"}}}"#,
+                    #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"list","arguments":{"status":"later"}}}"#,
+                ]
+                let run = runCommand(
+                    docketBinary, ["mcp", "--as", "agent-1"], environment: ["DOCKET_DIR": store.path],
+                    input: lines.joined(separator: "\n") + "\n")
+                expect(run.stdout).to(contain("add needs a text"))
+                expect(run.stdout).to(contain("lease_minutes must be a whole number"))
+                expect(run.stdout).to(contain("status 'later' is none of open, done or all"))
+                expect(run.stdout.components(separatedBy: #""isError":true"#).count) == 4
+            }
+
+            it("leaves nothing that blocks the next server when one is killed mid-call") {
+                let paint = docket("add", "Paint the fence", store: store).stdout.trimmingCharacters(in: .newlines)
+                let lines = [
+                    #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"spec","version":"1"}}}"#,
+                    #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                    #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"claim","arguments":{"id":"\#(paint)"}}}"#,
+                ]
+                // Killed as kill -9 would, holding the store's lock, after the undo record and before the file.
+                let killed = runCommand(
+                    docketBinary, ["mcp", "--as", "agent-1"],
+                    environment: ["DOCKET_DIR": store.path, "DOCKET_FAULT": "after-undo-record"],
+                    input: lines.joined(separator: "\n") + "\n")
+                expect(killed.stdout).notTo(contain(#""id":2"#))
+                let next = docket("claim", paint, "--as", "agent-2", store: store)
+                expect(next.status).to(equal(0), description: next.stderr)
+                expect(try Store.open(at: store).load().state.todos.first?.claim?.holder) == "agent-2"
+            }
+
             it("refuses to start without an agent's name, saying how to give one") {
                 let run = runCommand(
                     docketBinary, ["mcp"], environment: ["DOCKET_DIR": store.path], unsetting: ["DOCKET_AGENT"])
