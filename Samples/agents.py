@@ -2,8 +2,8 @@
 """Three coding agents share one Docket list through `docket mcp`, each a real MCP client (PyPI's `mcp`).
 
 Two clones of one bare remote: agent-1 and agent-2 share the laptop's working tree, agent-3 works in the desk's
-clone. A planner adds the work (one item waits for another), then each agent takes the next ready item, works,
-completes it and syncs, until nothing is left. What each one did is printed as it happens. Everything lives in a
+clone. A planner adds the work (one item waits for another), then each agent takes the next ready item (syncing
+at once), works, completes it and syncs, until nothing is left. What each one did is printed as it happens. Everything lives in a
 throwaway folder. DOCKET names the docket to run (docket on the PATH by default).
 
     python3 Samples/agents.py
@@ -31,7 +31,8 @@ async def agent(name, store, say):
     async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         while True:
-            item, error = await call(session, "claim_next", lease_minutes=30)
+            # sync=True: the claim is shared at once, and one an earlier claim beat is replaced by the next item.
+            item, error = await call(session, "claim_next", lease_minutes=30, sync=True)
             if error:
                 synced, _ = await call(session, "sync")
                 if synced and synced["arrived"]:
@@ -39,11 +40,11 @@ async def agent(name, store, say):
                 say(name, "nothing left that is ready and free: done for today")
                 return
             say(name, f"claimed '{item['text']}'")
-            synced, _ = await call(session, "sync")
-            if synced and any(lost["id"] == item["id"] for lost in synced["lostClaims"]):
-                say(name, f"lost '{item['text']}' to an earlier claim in the merge: taking another")
-                continue
             await asyncio.sleep(0.1)
+            _, lost = await call(session, "heartbeat", id=item["id"])
+            if lost:
+                say(name, f"lost '{item['text']}' to an earlier claim: {lost}")
+                continue
             done, _ = await call(session, "complete", id=item["id"], note=f"done by {name}")
             say(name, f"completed '{done['item']['text']}'")
             await call(session, "sync")

@@ -47,9 +47,9 @@ final class DocketTools: @unchecked Sendable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             let text = String(decoding: try encoder.encode(result), as: UTF8.self)
-            return .init(content: [.text(text)], isError: false)
+            return .init(content: [.text(text: text, annotations: nil, _meta: nil)], isError: false)
         } catch {
-            return .init(content: [.text("Error: \(error)")], isError: true)
+            return .init(content: [.text(text: "Error: \(error)", annotations: nil, _meta: nil)], isError: true)
         }
     }
 
@@ -187,11 +187,26 @@ final class DocketTools: @unchecked Sendable {
             }, holder: lostTo)
     }
 
+    /// Claims the first ready item; with `sync`, syncs right after and, when the sync brought an earlier claim on it,
+    /// takes the next (up to five times), so agents in separate clones rarely work one item twice.
     private func claimNext(_ args: Arguments) throws -> AgentItem {
         var filter = try filter(args)
         filter.readiness = .ready
         filter.limit = nil
-        return item(try store.claimNext(filter, as: agent, lease: try lease(args)))
+        let lease = try lease(args)
+        guard try args.bool("sync") == true else { return item(try store.claimNext(filter, as: agent, lease: lease)) }
+        for _ in 0..<5 {
+            let claimed = try store.claimNext(filter, as: agent, lease: lease)
+            do {
+                try store.sync()
+            } catch {
+                // NB: the claim stands on this store; the next sync shares it.
+                return item(claimed)
+            }
+            let now = try store.entry(store.ref(of: claimed))
+            if now.heldClaim()?.holder == agent { return item(now) }
+        }
+        throw ClaimError.nothingReady
     }
 
     private func sync(_ args: Arguments) throws -> Synced {

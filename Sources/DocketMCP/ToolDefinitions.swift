@@ -72,7 +72,14 @@ extension DocketTools {
         Tool(
             name: "claim_next",
             description: "Claim the first ready item that matches the filters, in one step; returns it.",
-            inputSchema: schema(filters.merging(["lease_minutes": lease]) { a, _ in a })),
+            inputSchema: schema(
+                filters.merging([
+                    "lease_minutes": lease,
+                    "sync": [
+                        "type": "boolean",
+                        "description": "Sync right after, and take the next item if an earlier claim came in.",
+                    ],
+                ]) { a, _ in a })),
         Tool(
             name: "claim",
             description: "Claim one item, so ready leaves it out for other agents; renews a claim you hold.",
