@@ -66,6 +66,7 @@ import XCTest
         DocsSpec.self,
         ItemCopySpec.self,
         ClaimCommandsSpec.self,
+        ClaimDriverLawSpec.self,
         MCPServerSpec.self,
         AgentsLoadSpec.self,
         ExchangeSpec.self,

@@ -5,30 +5,6 @@ import Foundation
 import Nimble
 import Quick
 
-/// Two claims on one item, related as agents make them: versions of one claim, claims taken close together, or
-/// claims far apart.
-func claimPair(_ g: inout SeededGenerator) -> (Claim, Claim) {
-    let a = RandomValues.claim(&g)
-    func minutes(_ range: ClosedRange<Int>) -> TimeInterval { Double(Int.random(in: range, using: &g)) * 60 }
-    let b: Claim
-    switch Int.random(in: 0..<3, using: &g) {
-    case 0:
-        let renewed = Bool.random(using: &g) ? a.taken + minutes(0...30) : a.renewed
-        b = Claim(
-            holder: a.holder, id: a.id, taken: a.taken, renewed: renewed, expires: a.taken + minutes(1...120),
-            released: Bool.random(using: &g) ? a.taken + minutes(0...60) : nil)
-    case 1:
-        // NB: on a minute grid, so claims are often taken on the same millisecond.
-        let taken = a.taken + minutes(-120...120)
-        b = Claim(
-            holder: RandomEdits.holders.randomElement(using: &g)!, id: RandomValues.uuid(&g), taken: taken,
-            expires: taken + minutes(1...120), released: Bool.random(using: &g) ? taken + minutes(0...60) : nil)
-    default:
-        b = RandomValues.claim(&g)
-    }
-    return Bool.random(using: &g) ? (a, b) : (b, a)
-}
-
 final class ClaimMergeSpec: QuickSpec {
     override class func spec() {
         let start = Date(docketMillisecondsForSpecs: 1_795_339_800_000)
@@ -150,7 +126,7 @@ final class ClaimMergeSpec: QuickSpec {
             context("over 1,000 seeded pairs of claims") {
                 it("gives the same claim, loser and rule whichever side is which") {
                     forAll(1000) { g in
-                        let (a, b) = claimPair(&g)
+                        let (a, b) = RandomValues.claimPair(&g)
                         let (one, other) = (ClaimMerge.merged(a, b), ClaimMerge.merged(b, a))
                         return one.kept == other.kept && one.lost == other.lost && one.rule == other.rule
                             ? nil : "merged(a, b) = \(one), merged(b, a) = \(other) for \(a), \(b)"
@@ -158,14 +134,14 @@ final class ClaimMergeSpec: QuickSpec {
                 }
                 it("gives a claim back when both sides hold it") {
                     forAll(1000) { g in
-                        let (a, _) = claimPair(&g)
+                        let (a, _) = RandomValues.claimPair(&g)
                         let kept = ClaimMerge.merged(a, a).kept
                         return kept == a ? nil : "merged(a, a) = \(String(describing: kept)) for \(a)"
                     }
                 }
                 it("is a fixed point: merging the result with either claim again changes nothing") {
                     forAll(1000) { g in
-                        let (a, b) = claimPair(&g)
+                        let (a, b) = RandomValues.claimPair(&g)
                         let kept = ClaimMerge.merged(a, b).kept
                         for side in [a, b] where ClaimMerge.merged(kept, side).kept != kept {
                             return "merged(merged(a, b), \(side)) moved from \(String(describing: kept))"
@@ -175,7 +151,7 @@ final class ClaimMergeSpec: QuickSpec {
                 }
                 it("never keeps a claim taken later than another it overlapped") {
                     forAll(1000) { g in
-                        let (a, b) = claimPair(&g)
+                        let (a, b) = RandomValues.claimPair(&g)
                         let result = ClaimMerge.merged(a, b)
                         guard a.id != b.id, let kept = result.kept else { return nil }
                         let other = kept.id == a.id ? b : a

@@ -119,6 +119,30 @@ public enum RandomValues {
             released: Bool.random(using: &g) ? taken.addingTimeInterval(Double.random(in: 0...600, using: &g)) : nil)
     }
 
+    /// Two claims on one item, related as agents make them: versions of one claim, claims taken close together, or
+    /// claims far apart.
+    public static func claimPair(_ g: inout SeededGenerator) -> (Claim, Claim) {
+        let a = claim(&g)
+        func minutes(_ range: ClosedRange<Int>) -> TimeInterval { Double(Int.random(in: range, using: &g)) * 60 }
+        let b: Claim
+        switch Int.random(in: 0..<3, using: &g) {
+        case 0:
+            let renewed = Bool.random(using: &g) ? a.taken + minutes(0...30) : a.renewed
+            b = Claim(
+                holder: a.holder, id: a.id, taken: a.taken, renewed: renewed, expires: a.taken + minutes(1...120),
+                released: Bool.random(using: &g) ? a.taken + minutes(0...60) : nil)
+        case 1:
+            // NB: on a minute grid, so claims are often taken on the same millisecond.
+            let taken = a.taken + minutes(-120...120)
+            b = Claim(
+                holder: RandomEdits.holders.randomElement(using: &g)!, id: uuid(&g), taken: taken,
+                expires: taken + minutes(1...120), released: Bool.random(using: &g) ? taken + minutes(0...60) : nil)
+        default:
+            b = claim(&g)
+        }
+        return Bool.random(using: &g) ? (a, b) : (b, a)
+    }
+
     public static func slip(_ g: inout SeededGenerator) -> TimeSlip {
         let start = date(&g)
         let stop = Bool.random(using: &g) ? start.addingTimeInterval(Double.random(in: 0...10_000, using: &g)) : nil
