@@ -22,8 +22,8 @@ public enum ClaimError: Error, Equatable, CustomStringConvertible, Sendable {
             "\(item) is done: there is nothing left to claim; 'ready' lists what is free"
         case let .notHeld(item, holder, now):
             if let now, now.holder != holder, now.isLive() {
-                "\(holder) holds no claim on \(item): \(now.holder) holds it until \(ISODate.string(from: now.expires)) "
-                    + "(a merge keeps the claim taken first); 'ready' lists what is free"
+                "\(holder) holds no claim on \(item): \(now.holder) holds it until \(ISODate.string(from: now.expires)); "
+                    + "'ready' lists what is free"
             } else if let now, now.holder == holder, now.released != nil {
                 "\(holder) released its claim on \(item); claim it again to work on it"
             } else {
