@@ -89,6 +89,8 @@ import XCTest
         FaultSpec.self,
         ConvergenceSpec.self,
         StoreQueueSpec.self,
+        StoreChangesSpec.self,
+        StoreQueueWriteSpec.self,
         FolderCopySpec.self,
         FolderCopyPropertySpec.self,
         GitFuzzSpec.self,
