@@ -89,6 +89,7 @@ import XCTest
         FaultSpec.self,
         ConvergenceSpec.self,
         StoreQueueSpec.self,
+        StoreErrorCodeSpec.self,
         StoreChangesSpec.self,
         StoreQueueWriteSpec.self,
         FolderCopySpec.self,
