@@ -92,6 +92,7 @@ import XCTest
         StoreErrorCodeSpec.self,
         StoreChangesSpec.self,
         StoreQueueWriteSpec.self,
+        TemporaryStoreSpec.self,
         FolderCopySpec.self,
         FolderCopyPropertySpec.self,
         GitFuzzSpec.self,

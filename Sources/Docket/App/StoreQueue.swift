@@ -33,10 +33,18 @@ public final class StoreQueue: @unchecked Sendable {
     private let inFlight = Atomic<Int>(0)
     /// The store's folder.
     public let root: URL
+    /// The clock this handle's calls read "now" from (an edit's dates, a commit's); nil for the process's
+    /// (`DocketClock`).
+    public let clock: (@Sendable () -> Date)?
+    /// The source of the ids this handle's calls make; nil for the process's (`DocketIDs`).
+    public let ids: (@Sendable () -> UUID)?
 
-    /// A handle on `store`, which it now owns: nothing else may use `store` afterwards.
-    public init(_ store: Store) {
+    /// A handle on `store`, which it now owns: nothing else may use `store` afterwards. With `clock` and `ids`, its
+    /// calls (and the bodies of `read` and `write`) read "now" and make ids from them instead of the process's, so
+    /// two stores in one process (an app's tests, say) can each have their own.
+    public init(_ store: Store, clock: (@Sendable () -> Date)? = nil, ids: (@Sendable () -> UUID)? = nil) {
         self.store = store
+        (self.clock, self.ids) = (clock, ids)
         root = store.root
         queue = DispatchQueue(label: "docket.store \(store.root.path)")
         observers = StoreObservers()
@@ -87,7 +95,7 @@ public final class StoreQueue: @unchecked Sendable {
         precondition(DispatchQueue.getSpecific(key: onQueue) != ObjectIdentifier(self), "StoreQueue is not reentrant")
         inFlight.add(1, ordering: .relaxed)
         defer { inFlight.subtract(1, ordering: .relaxed) }
-        return try queue.sync { try body(store) }
+        return try queue.sync { try scoped { try body(store) } }
     }
 
     /// Runs `body`, which changes the store, on the queue and waits for it, all or nothing: when `body` throws, what
@@ -97,7 +105,7 @@ public final class StoreQueue: @unchecked Sendable {
         precondition(DispatchQueue.getSpecific(key: onQueue) != ObjectIdentifier(self), "StoreQueue is not reentrant")
         inFlight.add(1, ordering: .relaxed)
         defer { inFlight.subtract(1, ordering: .relaxed) }
-        return try queue.sync { try perform(.edited, body) }
+        return try queue.sync { try scoped { try perform(.edited, body) } }
     }
 
     /// Runs `body` with the store on the queue without blocking the calling task's thread.
@@ -125,13 +133,19 @@ public final class StoreQueue: @unchecked Sendable {
                 queue.async { [self] in
                     defer { inFlight.subtract(1, ordering: .relaxed) }
                     guard !cancelled.isSet() else { return continuation.resume(throwing: CancellationError()) }
-                    let result = Result { try perform(kind) { try body($0, cancelled) } }
+                    let result = Result { try scoped { try perform(kind) { try body($0, cancelled) } } }
                     continuation.resume(with: result.mapError { cancelled.isSet() ? CancellationError() : $0 })
                 }
             }
         } onCancel: {
             cancelled.set()
         }
+    }
+
+    /// Runs `body` with this handle's clock and id source, when it has them.
+    private func scoped<T>(_ body: () throws -> T) rethrows -> T {
+        guard clock != nil || ids != nil else { return try body() }
+        return try DocketClock.$scoped.withValue(clock) { try DocketIDs.$scoped.withValue(ids) { try body() } }
     }
 
     /// On the queue: runs `body` as a call of `kind`. An edit is all or nothing, under the store's lock; once the
