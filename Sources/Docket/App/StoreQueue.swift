@@ -42,7 +42,9 @@ public final class StoreQueue: @unchecked Sendable {
     /// A handle on `store`, which it now owns: nothing else may use `store` afterwards. With `clock` and `ids`, its
     /// calls (and the bodies of `read` and `write`) read "now" and make ids from them instead of the process's, so
     /// two stores in one process (an app's tests, say) can each have their own.
-    public init(_ store: Store, clock: (@Sendable () -> Date)? = nil, ids: (@Sendable () -> UUID)? = nil) {
+    public init(
+        _ store: sending Store, clock: (@Sendable () -> Date)? = nil, ids: (@Sendable () -> UUID)? = nil
+    ) {
         self.store = store
         (self.clock, self.ids) = (clock, ids)
         root = store.root
