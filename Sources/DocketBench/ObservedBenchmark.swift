@@ -40,6 +40,20 @@ struct ObservedBenchmark {
                 try await Task.sleep(for: .milliseconds(pause))
             }
             let total = Date().timeIntervalSince(began)
+            // A reader after each write: the snapshot built from the last one and the write's changes, and the list.
+            var reads: [Double] = []
+            var lists: [Double] = []
+            if count > 0 {
+                for run in 0..<20 {
+                    try await store.addTodo(TodoItem(text: "Read after \(run)"))
+                    let start = Date()
+                    _ = try await store.snapshot()
+                    let read = Date()
+                    _ = try await store.entries(EntryFilter())
+                    reads.append(read.timeIntervalSince(start) * 1000)
+                    lists.append(Date().timeIntervalSince(read) * 1000)
+                }
+            }
             try await Task.sleep(for: .milliseconds(300))
             streams.forEach { $0.cancel() }
             let sorted = times.sorted()
@@ -47,7 +61,14 @@ struct ObservedBenchmark {
                 String(
                     format: "  %d listener%@: median %.1f ms, p90 %.1f ms, max %.1f ms; %.1f s in all; heard %d of %d",
                     count, count == 1 ? "" : "s", sorted[sorted.count / 2], sorted[sorted.count * 9 / 10],
-                    sorted.last ?? 0, total, heard.withLock { $0 } / max(1, count), count > 0 ? runs : 0))
+                    sorted.last ?? 0, total, heard.withLock { $0 } / max(1, count), count > 0 ? runs + 20 : 0))
+            if count > 0 {
+                print(
+                    String(
+                        format:
+                            "    snapshot() after a write: median %.1f ms; entries() of the snapshot: median %.1f ms",
+                        reads.sorted()[reads.count / 2], lists.sorted()[lists.count / 2]))
+            }
         }
     }
 }
