@@ -27,6 +27,26 @@ final class TemporaryStoreSpec: QuickSpec {
             }
         }
 
+        describe("a SyncService's events as a stream") {
+            it("come as the service syncs, and end once it stops") {
+                let scratch = try TemporaryStore.make("docket-events")
+                defer { scratch.remove() }
+                let (service, events) = SyncService.withEvents(scratch.store, interval: 0.5, delay: 0.1)
+                let running = Task.detached { try await service.run() }
+                let heard = try awaiting { () -> [String] in
+                    var heard: [String] = []
+                    for await event in events {
+                        heard.append("\(event)")
+                        if case .synced = event { running.cancel() }
+                    }
+                    return heard
+                }
+                expect(heard.first).to(beginWith("Watching "))
+                expect(heard).to(containElementSatisfying { $0.hasPrefix("Synced with origin") })
+                expect(heard.last).to(beginWith("Stopped watching "))
+            }
+        }
+
         describe("two stores in one process") {
             it("each read now and make ids from their own clock and id source") {
                 let early = Date(timeIntervalSince1970: 1_780_000_000)

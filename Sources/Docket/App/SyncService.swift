@@ -82,6 +82,21 @@ public struct SyncService: Sendable {
             store, remote: remote, interval: interval, delay: delay, options: { .fromEnvironment() }, report: report)
     }
 
+    /// A service for `store` whose events come as a stream, for a task of the app's own to read; the stream ends
+    /// once the service stops (after `.stopped`).
+    public static func withEvents(
+        _ store: StoreQueue, remote: String? = nil, interval: TimeInterval = 300, delay: TimeInterval = 2,
+        options: @escaping @Sendable () -> TransferOptions = { .fromEnvironment() }
+    ) -> (service: SyncService, events: AsyncStream<Event>) {
+        let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
+        let service = SyncService(store, remote: remote, interval: interval, delay: delay, options: options) {
+            event in
+            continuation.yield(event)
+            if case .stopped = event { continuation.finish() }
+        }
+        return (service, events)
+    }
+
     /// Runs until its task is cancelled; throws `Store.AlreadyWatched` when another watcher holds the store.
     public func run() async throws {
         let lock = try await store.read { try $0.takeWatchLock() }
