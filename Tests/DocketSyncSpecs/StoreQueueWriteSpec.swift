@@ -67,7 +67,14 @@ final class StoreQueueWriteSpec: QuickSpec {
             it("throws CancellationError, and the todo is not written") {
                 let queue = queue!
                 let busy = DispatchSemaphore(value: 0)
-                let holding = Task.detached { try await queue.read { _ in busy.wait() } }
+                let inside = DispatchSemaphore(value: 0)
+                let holding = Task.detached {
+                    try await queue.read { _ in
+                        inside.signal()
+                        busy.wait()
+                    }
+                }
+                inside.wait()
                 let milk = TodoItem(text: "Buy milk")
                 let adding = Task.detached { try await queue.addTodo(milk) }
                 Thread.sleep(forTimeInterval: 0.2)
