@@ -46,9 +46,7 @@ final class SnapshotBoard: Sendable {
         guard !pending.isEmpty else {
             return StoreSnapshot(state: base.state, order: base.order, problems: problems)
         }
-        let model = StoreModel(base)
-        _ = model.apply(pending)
-        let built = model.snapshot
+        let built = SnapshotBoard.snapshot(base, with: pending)
         let snapshot = StoreSnapshot(state: built.state, order: built.order, problems: problems)
         board.withLock { board in
             guard board.generation == generation, board.pending.count >= pending.count else { return }
@@ -57,6 +55,26 @@ final class SnapshotBoard: Sendable {
             board.generation += 1
         }
         return snapshot
+    }
+}
+
+extension SnapshotBoard {
+    /// `base` with `deltas` in. NB: when only todos changed (most writes), the projects, tombstones and order keys
+    /// are taken as they are and the todos in one pass; else the whole snapshot is built anew from a model of it.
+    fileprivate static func snapshot(_ base: StoreSnapshot, with deltas: [StoreModel.Delta]) -> StoreSnapshot {
+        var latest: [UUID: TodoItem?] = [:]
+        for delta in deltas {
+            guard case let .todo(id, todo) = delta else {
+                let model = StoreModel(base)
+                _ = model.apply(deltas)
+                return model.snapshot
+            }
+            latest.updateValue(todo, forKey: id)
+        }
+        let kept = base.state.todos.filter { latest[$0.id] == nil }
+        let state = AppState(
+            todos: kept + latest.values.compactMap { $0 }, projects: base.state.projects, removed: base.state.removed)
+        return StoreSnapshot(state: state, order: base.order, problems: base.problems)
     }
 }
 

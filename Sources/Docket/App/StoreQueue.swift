@@ -244,7 +244,7 @@ public final class StoreQueue: @unchecked Sendable {
     /// The store as last committed to its files: every item, its order keys, and the files that do not read.
     ///
     /// A reader never waits for a write, a commit, a pull or a sync: while one runs, it gets the snapshot as it
-    /// was before that call began (or as the call's last finished write left it), whole — never half of a write.
+    /// was before that call began — never part of the call (a `write {}` of three edits is seen when it returns).
     /// When the queue is idle and no `changes()` stream watches the store, the snapshot is brought up to date with
     /// the files first (a look that reads only the files whose stat data changed); while a stream watches, the
     /// snapshot is the one the stream's looks keep. The first snapshot of a handle reads the whole store, on the queue.
