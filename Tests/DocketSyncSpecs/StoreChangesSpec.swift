@@ -43,19 +43,19 @@ final class StoreChangesSpec: QuickSpec {
                 let milk = TodoItem(text: "Buy milk")
                 try awaiting { try await laptop.addTodo(milk) }
                 expect(heard.withLock { $0.count }).toEventually(equal(1))
-                var change = heard.withLock { $0[0] }
+                var change = try heard.at(0)
                 expect(change.kind) == .edited
                 expect(change.added) == [milk.id]
                 expect(change.values[milk.id]) == .todo(milk)
                 let done = try awaiting { try await laptop.updateTodo(milk.id) { $0.alter(.completed(true)) } }.after
                 expect(heard.withLock { $0.count }).toEventually(equal(2))
-                change = heard.withLock { $0[1] }
+                change = try heard.at(1)
                 expect(change.edited) == [milk.id]
                 expect(change.added) == []
                 expect(change.values[milk.id]) == .todo(done)
                 try awaiting { try await laptop.removeTodo(milk.id) }
                 expect(heard.withLock { $0.count }).toEventually(equal(3))
-                change = heard.withLock { $0[2] }
+                change = try heard.at(2)
                 expect(change.removed) == [milk.id]
                 expect(change.values.isEmpty) == true
                 // The watcher's look at the files this handle wrote finds nothing new.
@@ -72,13 +72,13 @@ final class StoreChangesSpec: QuickSpec {
                 let milk = TodoItem(text: "Buy milk")
                 try awaiting { try await laptop.addTodo(milk) }
                 expect(heard.withLock { $0.count }).toEventually(equal(1))
-                let change = heard.withLock { $0[0] }
+                let change = try heard.at(0)
                 expect(change.kind) == .edited
                 expect(change.added) == [milk.id]
                 // A commit looks at the files first: the other process's todo is told as seen, the commit adds nothing.
                 try awaiting { try await laptop.commit() }
                 expect(heard.withLock { $0.count }).toEventually(equal(2))
-                let seen = heard.withLock { $0[1] }
+                let seen = try heard.at(1)
                 expect(seen.kind) == .seen
                 expect(seen.added.count) == 1
                 expect(
@@ -96,7 +96,7 @@ final class StoreChangesSpec: QuickSpec {
                 let milk = TodoItem(text: "Buy milk")
                 try awaiting { try await laptop.addTodo(milk) }
                 expect(heard.withLock { $0.count }).toEventually(equal(1))
-                let change = heard.withLock { $0[0] }
+                let change = try heard.at(0)
                 expect(change.kind) == .otherHandle
                 expect(change.added) == [milk.id]
                 expect(change.values[milk.id]) == .todo(milk)
@@ -124,7 +124,7 @@ final class StoreChangesSpec: QuickSpec {
                     try await laptop.sync()
                 }
                 expect(heard.withLock { $0.count }).toEventually(equal(1))
-                let change = heard.withLock { $0[0] }
+                let change = try heard.at(0)
                 expect(change.kind) == .pulled
                 expect(change.added) == [bread.id]
                 expect(change.values[bread.id]) == .todo(bread)
@@ -145,7 +145,7 @@ final class StoreChangesSpec: QuickSpec {
                     try await laptop.addTask(dig, to: garden.id)
                 }
                 expect(heard.withLock { $0.count }).toEventually(equal(2))
-                let (added, withTask) = heard.withLock { ($0[0], $0[1]) }
+                let (added, withTask) = (try heard.at(0), try heard.at(1))
                 expect(added.values[garden.id]) == .project(garden)
                 expect(withTask.added) == [dig.id]
                 expect(withTask.values[dig.id]) == .task(dig, project: garden.id)
@@ -159,4 +159,16 @@ private final class Heard: Sendable {
     private let changes = Mutex<[StoreChange]>([])
 
     func withLock<T>(_ body: (inout [StoreChange]) -> T) -> T { changes.withLock { body(&$0) } }
+
+    /// The change told `index`th; throws (failing the example) when fewer were told.
+    func at(_ index: Int) throws -> StoreChange {
+        let all = withLock { $0 }
+        guard all.indices.contains(index) else { throw Missing(index: index, told: all.count) }
+        return all[index]
+    }
+
+    struct Missing: Error {
+        let index: Int
+        let told: Int
+    }
 }
