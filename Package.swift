@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "docket-bench", targets: ["DocketBench"]),
         .executable(name: "docket-sample", targets: ["LibrarySample"]),
         .executable(name: "docket-app-sample", targets: ["AppSample"]),
+        .executable(name: "docket-server-sample", targets: ["ServerSample"]),
         .executable(name: "mastermind", targets: ["MastermindGame"]),
         .executable(name: "quiz", targets: ["QuizTerminal"]),
     ],
@@ -67,6 +68,9 @@ let package = Package(
         .executableTarget(name: "LibrarySample", dependencies: ["Docket"], path: "Samples/Library"),
         // An app's life: stores shared by tasks, synced and observed (Swift 6 mode, strict concurrency).
         .executableTarget(name: "AppSample", dependencies: ["Docket"], path: "Samples/App"),
+        // An HTTP service on Docket with Foundation and sockets alone, and its load script (Samples/Server/load.py).
+        .executableTarget(
+            name: "ServerSample", dependencies: ["Docket"], path: "Samples/Server", exclude: ["load.py"]),
         .target(name: "Mastermind", path: "Samples/Mastermind/Model"),
         .executableTarget(name: "MastermindGame", dependencies: ["Mastermind"], path: "Samples/Mastermind/Game"),
         .target(name: "QuizFlow", path: "Samples/Quiz/Flow"),

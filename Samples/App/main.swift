@@ -1,7 +1,8 @@
 // An app's life on Docket: two stores (a laptop and a desk) that sync through a bare remote, each shared by
-// tasks. Eight tasks edit (four on each store), two tasks sync (one each), and each store's stream of changes
-// is printed as it reports them. It runs for --seconds (10 by default) or until Ctrl-C or SIGTERM, then syncs
-// both once more and checks that every edit is kept and both stores hold the same state.
+// tasks, and a third (a phone) kept synced by a SyncService. Eight tasks edit (four on each store), two tasks
+// sync (one each), a reader takes snapshots and lists without waiting, and each store's stream of changes is
+// printed as it reports them. It runs for --seconds (10 by default) or until Ctrl-C or SIGTERM, then syncs all
+// three once more and checks that every edit is kept and all hold the same state.
 //
 // Run: swift run docket-app-sample [--seconds 30] [--quiet]
 import Dispatch
@@ -57,6 +58,12 @@ do {
     try await laptop.sync()
     let desk = try await StoreQueue.clone(url: remote, into: folder.appendingPathComponent("desk"))
     let stores = [("laptop", laptop), ("desk", desk)]
+    // A third store kept synced by a SyncService, as `docket sync --watch` keeps one.
+    let phone = try await StoreQueue.clone(url: remote, into: folder.appendingPathComponent("phone"))
+    let service = SyncService(phone, interval: 0.5, delay: 0.1) { event in
+        if !quiet { say("phone: \(event)") }
+    }
+    let syncing = Task { try await service.run() }
 
     // Each store's changes, as its stream reports them.
     let listeners = stores.map { name, store in
@@ -85,6 +92,8 @@ do {
                                     $0.alter(.tagging(add: ["editor\(editor)"], remove: []))
                                 }
                             }
+                        } catch is CancellationError {
+                            break
                         } catch {
                             say("editor \(editor): \(error)")
                         }
@@ -92,6 +101,24 @@ do {
                     }
                     return made
                 }
+            }
+            // A reader, which never waits for the edits and syncs: the last committed snapshot, and the list.
+            group.addTask {
+                var reads = 0
+                while !Task.isCancelled {
+                    do {
+                        let snapshot = try await laptop.snapshot()
+                        var open = EntryFilter()
+                        open.tags = ["editor0"]
+                        let listed = try await laptop.entries(open)
+                        reads += snapshot.state.todos.count >= listed.entries.count ? 1 : 0
+                    } catch {
+                        say("reader: \(error)")
+                    }
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+                if !quiet { say("reader: \(reads) snapshots read") }
+                return []
             }
             for (name, store) in stores {
                 group.addTask {
@@ -122,20 +149,25 @@ do {
     await work.value
     timer.cancel()
 
-    // Both stores synced once more, then checked: every edit kept, the same state on both.
+    // The service stopped, then every store synced once more and checked: every edit kept, the same state on all.
+    syncing.cancel()
+    _ = try? await syncing.value
     for _ in 0..<2 {
         try await laptop.sync()
         try await desk.sync()
+        try await phone.sync()
     }
     listeners.forEach { $0.cancel() }
     let made = Set(finalCheck.withLock { $0 })
     let one = try await laptop.load().state
     let other = try await desk.load().state
+    let third = try await phone.load().state
     let kept = Set(one.todos.map(\.text))
     let lost = made.subtracting(kept)
-    say("\(made.count) todos made, \(lost.count) lost; both stores the same: \(one == other ? "yes" : "no")")
+    let same = one == other && one == third
+    say("\(made.count) todos made, \(lost.count) lost; all three stores the same: \(same ? "yes" : "no")")
     _ = signals
-    if !lost.isEmpty || one != other { exit(1) }
+    if !lost.isEmpty || !same { exit(1) }
 } catch {
     FileHandle.standardError.write(Data("docket-app-sample: \(error)\n".utf8))
     exit(1)

@@ -6,6 +6,7 @@ import Foundation
 ///     swift run -c release docket-bench load <dir> [--runs N]
 ///     swift run -c release docket-bench merge [--size N] [--changes N] [--runs N]
 ///     swift run -c release docket-bench changes [--size N] [--runs N] [--poll S] [--docket PATH]
+///     swift run -c release docket-bench observed [--size N] [--runs N] [--listeners N] [--pause MS]
 @main
 struct DocketBench {
     static func main() {
@@ -66,6 +67,21 @@ struct DocketBench {
                 done.signal()
             }
             done.wait()
+        case "observed":
+            let benchmark = ObservedBenchmark(
+                size: option("--size", 2000), runs: option("--runs", 50), listeners: option("--listeners", 1),
+                pause: option("--pause", 20))
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
+                do {
+                    try await benchmark.run()
+                } catch {
+                    FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                    exit(1)
+                }
+                done.signal()
+            }
+            done.wait()
         case "merge":
             MergeBenchmark(
                 size: option("--size", 100_000), changes: option("--changes", 1000), runs: option("--runs", 5)
@@ -73,7 +89,7 @@ struct DocketBench {
         default:
             FileHandle.standardError.write(
                 Data(
-                    "usage: docket-bench generate <dir> [--size N] [--no-commit] | load <dir> [--runs N] | merge [--size N] [--changes N] [--runs N] | grow <dir> [--add N] [--seed N] | changes [--size N] [--runs N] [--poll S]\n"
+                    "usage: docket-bench generate <dir> [--size N] [--no-commit] | load <dir> [--runs N] | merge [--size N] [--changes N] [--runs N] | grow <dir> [--add N] [--seed N] | changes [--size N] [--runs N] [--poll S] | observed [--size N] [--runs N] [--listeners N] [--pause MS]\n"
                         .utf8))
             exit(64)
         }

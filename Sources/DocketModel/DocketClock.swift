@@ -8,8 +8,13 @@ import Foundation
 public enum DocketClock {
     private static let source = Locked<@Sendable () -> Date>({ Date() })
 
+    /// The clock of the call under way, when its store has one of its own (`StoreQueue`'s `clock`); it wins over
+    /// the process's.
+    @TaskLocal public static var scoped: (@Sendable () -> Date)?
+
     /// The current time.
     public static var now: Date {
+        if let scoped { return scoped() }
         let read = source.withLock { $0 }
         return read()
     }

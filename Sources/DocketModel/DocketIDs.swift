@@ -5,8 +5,13 @@ import Foundation
 public enum DocketIDs {
     private static let source = Locked<@Sendable () -> UUID>({ UUID() })
 
+    /// The id source of the call under way, when its store has one of its own (`StoreQueue`'s `ids`); it wins over
+    /// the process's.
+    @TaskLocal public static var scoped: (@Sendable () -> UUID)?
+
     /// A new id.
     public static func make() -> UUID {
+        if let scoped { return scoped() }
         let read = source.withLock { $0 }
         return read()
     }

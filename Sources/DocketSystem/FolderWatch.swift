@@ -13,6 +13,9 @@ public final class FolderWatch {
     private var watched: [Int32: String] = [:]
     /// Folders that could not be watched (the inotify limit reached), for a warning.
     public private(set) var unwatched: [String] = []
+    /// The paths of the files changed since `takeChanged()` last took them; nil when a change names no file that
+    /// can be told (too many events, a folder moved in or gone).
+    private var changed: Set<String>? = []
 
     private static let fileEvents = UInt32(
         IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_DELETE_SELF)
@@ -56,10 +59,10 @@ public final class FolderWatch {
     /// Reads the changes that have arrived without waiting; true when one counts.
     @discardableResult
     public func drain() -> Bool {
-        var changed = false
+        var counted = false
         readInotifyEvents(fd) { wd, mask, name in
             if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                changed = true
+                (counted, changed) = (true, nil)
                 return
             }
             if mask & UInt32(IN_IGNORED) != 0 {
@@ -68,15 +71,28 @@ public final class FolderWatch {
             }
             guard let folder = watched[wd] else { return }
             if mask & UInt32(IN_DELETE_SELF) != 0 {
-                changed = true
+                (counted, changed) = (true, nil)
                 return
             }
             if name.hasPrefix(".") && name != ".docket" { return }
-            if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { add(folder + "/" + name) }
+            if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                add(folder + "/" + name)
+                // NB: a folder moved in brings files no event names.
+                if mask & UInt32(IN_MOVED_TO) != 0 { changed = nil }
+            }
             // NB: a file made but not yet written counts when it is closed.
             if mask & UInt32(IN_ISDIR) == 0 && mask & UInt32(IN_CREATE) != 0 { return }
-            changed = true
+            if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_MOVED_FROM) != 0 { changed = nil }
+            counted = true
+            changed?.insert(folder + "/" + name)
         }
+        return counted
+    }
+
+    /// The paths of the files written, moved or removed since the last call (a folder's own path when it went),
+    /// or nil when the events since cannot name them all; starts counting afresh.
+    public func takeChanged() -> Set<String>? {
+        defer { changed = [] }
         return changed
     }
 }

@@ -179,9 +179,8 @@ final class StoreQueueSpec: QuickSpec {
                 let desk = try clone("desk")
                 let events = Mutex<[String]>([])
                 let services = [laptop, desk].map { store in
-                    SyncService(
-                        store, interval: 0.5, delay: 0.1, report: { event in events.withLock { $0.append("\(event)") } }
-                    )
+                    // The trailing closure is the report.
+                    SyncService(store, interval: 0.5, delay: 0.1) { event in events.withLock { $0.append("\(event)") } }
                 }
                 let running = services.map { service in Task.detached { try await service.run() } }
                 defer { running.forEach { $0.cancel() } }

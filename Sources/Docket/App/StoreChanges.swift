@@ -5,7 +5,8 @@ import Foundation
 import Synchronization
 
 /// What changed in a store, as `StoreQueue.changes()` reports it: the items
-/// (todos, projects and tasks, by id) added, edited and removed, and how.
+/// (todos, projects and tasks, by id) added, edited and removed, how, and the
+/// new value of each item added or edited.
 public struct StoreChange: Sendable, Equatable, CustomStringConvertible {
     /// How the change came.
     public enum Kind: Sendable, Equatable {
@@ -15,9 +16,21 @@ public struct StoreChange: Sendable, Equatable, CustomStringConvertible {
         case committed
         /// A pull or sync through this handle: other machines' changes merged in.
         case pulled
-        /// A change made elsewhere: another process (another docket, `sync --watch`, git), another handle, or a
-        /// hand edit of the files.
+        /// A change through another `StoreQueue` on the same store in this process.
+        case otherHandle
+        /// A change made elsewhere: another process (another docket, `sync --watch`, git), or a hand edit of the
+        /// files.
         case seen
+    }
+
+    /// An item's value as the change left it.
+    public enum Value: Sendable, Equatable {
+        /// A todo.
+        case todo(TodoItem)
+        /// A project, with its tasks as they are now.
+        case project(Project)
+        /// A task, and the project it is in.
+        case task(ProjectTask, project: UUID)
     }
 
     /// How it came.
@@ -28,6 +41,8 @@ public struct StoreChange: Sendable, Equatable, CustomStringConvertible {
     public let edited: [UUID]
     /// Items that are gone.
     public let removed: [UUID]
+    /// The value of each item added or edited, by id.
+    public let values: [UUID: Value]
 
     /// Whether nothing changed.
     public var isEmpty: Bool { added.isEmpty && edited.isEmpty && removed.isEmpty }
@@ -35,48 +50,75 @@ public struct StoreChange: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let kinds: [Kind: String] = [
             .edited: "edited here", .committed: "committed here", .pulled: "pulled",
-            .seen: "changed elsewhere",
+            .otherHandle: "edited through another handle", .seen: "changed elsewhere",
         ]
         let counts = [("added", added.count), ("edited", edited.count), ("removed", removed.count)]
             .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
         return "\(kinds[kind] ?? "changed"): " + (counts.isEmpty ? "no item changed" : counts.joined(separator: ", "))
     }
 
-    /// What changed from `old` to `new`.
-    static func between(_ old: AppState, _ new: AppState, kind: Kind) -> StoreChange {
-        func items(_ state: AppState) -> [UUID: Item] {
-            var items: [UUID: Item] = [:]
-            for todo in state.todos { items[todo.id] = .todo(todo) }
-            for project in state.projects {
-                items[project.id] = .project(title: project.title, alterDate: project.alterDate)
-                for task in project.tasks { items[task.id] = .task(task) }
-            }
-            return items
-        }
-        let before = items(old)
-        let after = items(new)
-        let added = after.keys.filter { before[$0] == nil }
-        let removed = before.keys.filter { after[$0] == nil }
-        let edited = after.compactMap { id, item in before[id].map { $0 == item ? nil : id } ?? nil }
-        return StoreChange(
-            kind: kind, added: added.sorted(by: ids), edited: edited.sorted(by: ids),
-            removed: removed.sorted(by: ids))
+    /// One item's change, as the store's model finds it.
+    struct ItemChange {
+        let id: UUID
+        /// Whether the item was there before.
+        let existed: Bool
+        /// Its value now; nil when it is gone (or, with `project`, until the project's value is filled in).
+        let value: Value?
+        /// The project whose value is to be filled in once every change is in.
+        var project: UUID? = nil
     }
 
-    private enum Item: Equatable {
-        case todo(TodoItem)
-        case project(title: String, alterDate: Date?)
-        case task(ProjectTask)
+    /// The change made of `items` (the last change of an item counts).
+    init(kind: Kind, items: [ItemChange]) {
+        var last: [UUID: ItemChange] = [:]
+        var existed: [UUID: Bool] = [:]
+        for item in items {
+            last[item.id] = item
+            if existed[item.id] == nil { existed[item.id] = item.existed }
+        }
+        var added: [UUID] = []
+        var edited: [UUID] = []
+        var removed: [UUID] = []
+        var values: [UUID: Value] = [:]
+        for (id, item) in last {
+            let was = existed[id] ?? item.existed
+            if let value = item.value {
+                values[id] = value
+                if was { edited.append(id) } else { added.append(id) }
+            } else if was {
+                removed.append(id)
+            }
+        }
+        self.kind = kind
+        self.added = added.sorted(by: StoreChange.ids)
+        self.edited = edited.sorted(by: StoreChange.ids)
+        self.removed = removed.sorted(by: StoreChange.ids)
+        self.values = values
     }
+
+    /// This change as another handle hears it.
+    func heard(as kind: Kind) -> StoreChange {
+        StoreChange(kind: kind, added: added, edited: edited, removed: removed, values: values)
+    }
+
+    private init(kind: Kind, added: [UUID], edited: [UUID], removed: [UUID], values: [UUID: Value]) {
+        (self.kind, self.added, self.edited, self.removed, self.values) = (kind, added, edited, removed, values)
+    }
+
     private static func ids(_ a: UUID, _ b: UUID) -> Bool { a.uuidString < b.uuidString }
 }
 
 extension StoreQueue {
-    /// The store's changes as they happen: this handle's own edits, commits and pulls, and changes made elsewhere
-    /// (another process, a hand edit), seen as they are made — from the store's change monitor when it is on
-    /// (`docket monitor on`) and answers, else through inotify on the store's folders — and by a look every
-    /// `pollInterval` (for what neither sees: another mount, a network file system). Each change names the items it
-    /// added, edited and removed; a look that finds nothing new reports nothing.
+    /// The store's changes as they happen: this handle's own edits, commits and pulls, other handles' on the same
+    /// store in this process, and changes made elsewhere (another process, a hand edit), seen as they are made —
+    /// from the store's change monitor when it is on (`docket monitor on`) and answers, else through inotify on the
+    /// store's folders — and by a look every `pollInterval` (for what neither sees: another mount, a network file
+    /// system). Each change names the items it added, edited and removed, with the new values; a look that finds
+    /// nothing new reports nothing, and neither does a commit or pull that changed no item.
+    ///
+    /// An edit through the queue is told from what it wrote, without reading the store again; a look reads only
+    /// the files whose stat data changed. The first stream reads the whole store once, on the queue, without
+    /// blocking the caller.
     ///
     /// The stream ends when the task iterating it is cancelled or the stream is dropped. With `watching` false, only
     /// the look every `pollInterval` sees changes made elsewhere.
@@ -85,34 +127,36 @@ extension StoreQueue {
             of: StoreChange.self, bufferingPolicy: .bufferingNewest(256))
         let id = UUID()
         let started = observers.add(id, continuation)
-        // The first observer sets what later changes are measured against.
-        enqueue { [observers] store in observers.takeBaseline(from: store, afresh: started) }
         continuation.onTermination = { [observers] _ in observers.remove(id) }
-        if started {
-            let seconds = Double(pollInterval.components.seconds) + Double(pollInterval.components.attoseconds) / 1e18
+        let seconds = Double(pollInterval.components.seconds) + Double(pollInterval.components.attoseconds) / 1e18
+        enqueue { [self] store in
+            // The model is what later changes are measured against; the first stream after none brings it up to
+            // date without telling (what changed before it listened is not news to it).
+            let others = observers.pause()
+            try? startModel(refresh: started)
+            observers.resume(others)
+            guard started else { return }
             // NB: a store whose monitor is on is watched by the monitor already; the stream asks it.
-            let monitor = watching ? (try? read { try $0.monitorFolderIfOn() }) ?? nil : nil
+            let monitor = watching ? (try? store.monitorFolderIfOn()) ?? nil : nil
             observers.startWatching(
                 root: root, every: max(0.05, seconds), inotify: watching, monitor: monitor
-            ) { [weak self] in
+            ) { [weak self] paths in
                 guard let self else { return }
-                self.enqueue { [observers = self.observers] store in observers.noteChange(in: store, kind: .seen) }
+                self.enqueue { [weak self] _ in self?.look(as: .seen, only: paths) }
             }
         }
         return stream
     }
 }
 
-/// The observers of one `StoreQueue`, and what they last saw. Its state is read and changed on the queue
-/// (`noteChange`, `takeBaseline`) or under its own lock (the set of observers, the watcher).
+/// The observers of one `StoreQueue`. The set of observers and the watcher are behind its own lock.
 final class StoreObservers: Sendable {
     private struct Listeners {
         var continuations: [UUID: AsyncStream<StoreChange>.Continuation] = [:]
         var watcher: StoreWatcher?
+        var paused = false
     }
     private let listeners = Locked(Listeners())
-    /// The state observers last heard of; nil while no one listens.
-    private let last = Locked<AppState?>(nil)
 
     /// Adds an observer; true when it is the first.
     func add(_ id: UUID, _ continuation: AsyncStream<StoreChange>.Continuation) -> Bool {
@@ -130,14 +174,30 @@ final class StoreObservers: Sendable {
             return listeners.watcher
         }
         watcher?.stop()
-        if listeners.withLock({ $0.continuations.isEmpty }) { last.withLock { $0 = nil } }
     }
 
     var isObserved: Bool { listeners.withLock { !$0.continuations.isEmpty } }
 
+    /// Tells every observer of `change`.
+    func tell(_ change: StoreChange) {
+        for continuation in listeners.withLock({ $0.paused ? [] : Array($0.continuations.values) }) {
+            continuation.yield(change)
+        }
+    }
+
+    /// Stops telling until `resume`; whether it told before.
+    func pause() -> Bool {
+        listeners.withLock { listeners in
+            defer { listeners.paused = true }
+            return !listeners.paused
+        }
+    }
+
+    func resume(_ telling: Bool) { if telling { listeners.withLock { $0.paused = false } } }
+
     func startWatching(
         root: URL, every interval: TimeInterval, inotify: Bool, monitor: String?,
-        _ look: @escaping @Sendable () -> Void
+        _ look: @escaping @Sendable (Set<String>?) -> Void
     ) {
         let watcher = StoreWatcher(root: root, interval: interval, inotify: inotify, monitor: monitor, look: look)
         // NB: the observer that asked may be gone already; a watcher no one hears would run for ever.
@@ -147,29 +207,6 @@ final class StoreObservers: Sendable {
             return true
         }
         if wanted { watcher.start() }
-    }
-
-    /// On the queue: what the store holds now, as the state later changes are measured against; `afresh` for the
-    /// first observer after none, whose baseline a look that ran while the last one left may have left stale.
-    func takeBaseline(from store: Store, afresh: Bool) {
-        guard isObserved, afresh || last.withLock({ $0 == nil }) else { return }
-        let state = try? store.load().state
-        last.withLock { $0 = state }
-    }
-
-    /// On the queue: reads the store and tells every observer what changed since they last heard.
-    func noteChange(in store: Store, kind: StoreChange.Kind) {
-        guard isObserved else { return }
-        // NB: a store another process is writing may not read whole for a moment; the next look sees it.
-        guard let snapshot = try? store.load(), snapshot.problems.isEmpty || kind != .seen else { return }
-        let previous = last.withLock { last -> AppState? in
-            defer { last = snapshot.state }
-            return last
-        }
-        guard let previous else { return }
-        let change = StoreChange.between(previous, snapshot.state, kind: kind)
-        guard !change.isEmpty || kind == .pulled || kind == .committed else { return }
-        for continuation in listeners.withLock({ Array($0.continuations.values) }) { continuation.yield(change) }
     }
 }
 
@@ -183,11 +220,13 @@ final class StoreWatcher: Sendable {
     private let inotify: Bool
     /// The monitor's folder (a store's `.git/docket`) when the store's monitor is on.
     private let monitor: String?
-    private let look: @Sendable () -> Void
+    /// Asks for a look at the files changed (store paths), or at every file (nil).
+    private let look: @Sendable (Set<String>?) -> Void
     private let stopped = Atomic<Bool>(false)
 
     init(
-        root: URL, interval: TimeInterval, inotify: Bool, monitor: String?, look: @escaping @Sendable () -> Void
+        root: URL, interval: TimeInterval, inotify: Bool, monitor: String?,
+        look: @escaping @Sendable (Set<String>?) -> Void
     ) {
         (self.root, self.interval, self.inotify, self.monitor, self.look) = (root, interval, inotify, monitor, look)
     }
@@ -208,6 +247,8 @@ final class StoreWatcher: Sendable {
         var nextLook = Date().addingTimeInterval(interval)
         while !stopped.load(ordering: .relaxed) {
             var changed = false
+            // The files inotify named, when it could name them all; else every file is looked at.
+            var paths: Set<String>?
             if let monitor, Date() >= nextAsk {
                 // The first answer is where later ones count from; a monitor that does not answer is asked again
                 // every 2 s, while inotify stands in for it.
@@ -240,13 +281,17 @@ final class StoreWatcher: Sendable {
                 if changed {
                     while watch.wait(timeout: 0.05) {}
                     _ = watch.drain()
+                    let prefix = root.path + "/"
+                    paths = watch.takeChanged().map { Set($0.map { String($0.dropFirst(prefix.count)) }) }
                 }
             } else {
                 Thread.sleep(forTimeInterval: wait)
             }
             if changed || Date() >= nextLook {
+                // NB: the look every `interval` reads every file's stat data; one inotify asked for, only those named.
+                if Date() >= nextLook { paths = nil }
                 nextLook = Date().addingTimeInterval(interval)
-                if !stopped.load(ordering: .relaxed) { look() }
+                if !stopped.load(ordering: .relaxed) { look(paths) }
             }
         }
     }

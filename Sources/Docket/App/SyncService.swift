@@ -13,7 +13,7 @@ import Foundation
 /// as a cancelled one does, resumable.
 ///
 /// ```swift
-/// let service = SyncService(store, interval: 300, report: { event in print(event) })
+/// let service = SyncService(store, interval: 300) { event in print(event) }
 /// let running = Task { try await service.run() }
 /// // …
 /// running.cancel()
@@ -70,6 +70,31 @@ public struct SyncService: Sendable {
     ) {
         (self.store, self.remote, self.interval, self.delay) = (store, remote, interval, delay)
         (self.options, self.report) = (options, report)
+    }
+
+    /// A service for `store` with the environment's transfer options, whose events `report` hears: the form for a
+    /// trailing closure, `SyncService(store) { event in … }`.
+    public init(
+        _ store: StoreQueue, remote: String? = nil, interval: TimeInterval = 300, delay: TimeInterval = 2,
+        report: @escaping @Sendable (Event) -> Void
+    ) {
+        self.init(
+            store, remote: remote, interval: interval, delay: delay, options: { .fromEnvironment() }, report: report)
+    }
+
+    /// A service for `store` whose events come as a stream, for a task of the app's own to read; the stream ends
+    /// once the service stops (after `.stopped`).
+    public static func withEvents(
+        _ store: StoreQueue, remote: String? = nil, interval: TimeInterval = 300, delay: TimeInterval = 2,
+        options: @escaping @Sendable () -> TransferOptions = { .fromEnvironment() }
+    ) -> (service: SyncService, events: AsyncStream<Event>) {
+        let (events, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(256))
+        let service = SyncService(store, remote: remote, interval: interval, delay: delay, options: options) {
+            event in
+            continuation.yield(event)
+            if case .stopped = event { continuation.finish() }
+        }
+        return (service, events)
     }
 
     /// Runs until its task is cancelled; throws `Store.AlreadyWatched` when another watcher holds the store.

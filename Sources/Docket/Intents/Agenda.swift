@@ -114,19 +114,29 @@ extension Store {
         _ filter: EntryFilter, now: Date = DocketClock.now, calendar: Calendar = DocketClock.calendar
     ) throws -> (entries: [Entry], problems: [StoreProblem], blocking: Blocking) {
         let (todos, problems) = try loadTodos()
-        let (all, projectProblems) = try loadProjects()
-        let blocking = Blocking(todos: todos, projects: all)
+        let (all, _) = try loadProjects()
         if let projects = filter.projects {
-            let chosen = try projects.sorted { $0.precedes($1) }.map { try self.project($0) }.flatMap { project in
+            for id in projects where !all.contains(where: { $0.id == id }) { _ = try project(id) }
+        }
+        let (entries, blocking) = filter.entries(todos: todos, projects: all, now: now, calendar: calendar)
+        // NB: a task file that does not read is named by the listings that show tasks, not by a list of todos.
+        return (entries, filter.projects == nil ? problems : [], blocking)
+    }
+}
+
+extension EntryFilter {
+    /// The todos this filter shows (or, when it names projects, those projects' tasks instead) among `todos` and
+    /// `projects`, in its order, with which items block which: what `docket list` shows, and `StoreQueue.entries`.
+    public func entries(
+        todos: [TodoItem], projects: [Project], now: Date = DocketClock.now, calendar: Calendar = DocketClock.calendar
+    ) -> (entries: [Entry], blocking: Blocking) {
+        let blocking = Blocking(todos: todos, projects: projects)
+        if let chosen = self.projects {
+            let tasks = projects.filter { chosen.contains($0.id) }.sorted { $0.id.precedes($1.id) }.flatMap { project in
                 project.tasks.map { Entry.task($0, project: project) }
             }
-            return (filter.apply(to: chosen, now: now, calendar: calendar, blocking: blocking), [], blocking)
+            return (apply(to: tasks, now: now, calendar: calendar, blocking: blocking), blocking)
         }
-        // NB: a task file that does not read is named by the listings that show tasks, not by a list of todos.
-        _ = projectProblems
-        return (
-            filter.apply(to: todos.map(Entry.todo), now: now, calendar: calendar, blocking: blocking), problems,
-            blocking
-        )
+        return (apply(to: todos.map(Entry.todo), now: now, calendar: calendar, blocking: blocking), blocking)
     }
 }

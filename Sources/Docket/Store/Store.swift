@@ -42,6 +42,13 @@ public final class Store {
     /// The docket program that starts the store's change monitor when it is on and none runs (the command line sets
     /// it).
     public var changeMonitorProgram: String?
+    /// The writes made while a `StoreQueue` runs a call, for its observers and to take back a `write {}` that throws.
+    var writeLog: WriteLog?
+    /// Whether this object holds the store's lock now (`withLock` inside `withLock` takes it once).
+    private var holdsLock = false
+    /// Set for a `StoreQueue.write {}`: the lock its first edit takes is kept until `releaseKeptLock()`.
+    var keepsLock = false
+    private var keptLock: FileLock?
 
     private init(root: URL, gitdir: String, repository: Repository?, format: Int? = nil) {
         self.foundFormat = format
@@ -246,16 +253,33 @@ public final class Store {
 
     /// Runs `body` holding the store's lock, waiting up to `timeout` seconds
     /// for another process to finish. The lock belongs to this process: if it
-    /// ends in any way, the lock is free at once.
+    /// ends in any way, the lock is free at once. Called inside `body`, it runs its own body at once: the lock is held.
     public func withLock<T>(timeout: TimeInterval = Store.lockTimeout, _ body: () throws -> T) throws -> T {
+        if holdsLock { return try body() }
         try refuseUnusableRepository()
         let lock = try StoreError.gate(writing: true) { try FileLock.acquire(lockFile, timeout: timeout) }
+        holdsLock = true
         // NB: hooks run once the lock is free, so one that runs docket is not kept waiting.
         defer {
-            lock.release()
-            runPendingHooks()
+            if keepsLock {
+                keptLock = lock
+            } else {
+                holdsLock = false
+                lock.release()
+                runPendingHooks()
+            }
         }
         return try body()
+    }
+
+    /// Stops keeping the lock (`keepsLock`), releasing it when it was taken.
+    func releaseKeptLock() {
+        keepsLock = false
+        guard let lock = keptLock else { return }
+        keptLock = nil
+        holdsLock = false
+        lock.release()
+        runPendingHooks()
     }
 
     /// Refuses, before anything is changed, a repository git has put in a

@@ -441,3 +441,106 @@ extension StoreError {
         path.count <= 200 ? path : path.prefix(120) + "…" + path.suffix(60)
     }
 }
+
+// MARK: Codes and messages for apps
+
+extension StoreError {
+    /// A stable code for the error, for an app to act on and to map (to an HTTP status, say): the group and the case,
+    /// as `input.notFound`, `state.locked`, `io.write`, `transfer.authentication`, or `git` for a libgit2 failure
+    /// Docket does not classify. A code names the case, never its values, and stays as long as the case does.
+    public var code: String {
+        switch self {
+        case let .input(error): "input." + StoreError.caseName(error) { error.plainCase }
+        case let .state(error): "state." + StoreError.caseName(error) { error.plainCase }
+        case let .io(error): "io." + StoreError.caseName(error) { nil }
+        case .git: "git"
+        case let .transfer(error): "transfer." + StoreError.caseName(error) { nil }
+        }
+    }
+
+    /// What went wrong, for an app to show: the description without the command line's advice (the clauses that
+    /// name a `docket` command to run). The command line prints `description`, advice and all.
+    public var message: String { StoreError.split(description).message }
+
+    /// The command line's advice that `description` adds to `message` (as "'docket list --all' shows the todos'
+    /// ids"); empty when it adds none.
+    public var advice: String { StoreError.split(description).advice }
+
+    /// `text` as its message and the clauses of command-line advice: a clause (between "; " or after ". ") that
+    /// names a docket command is advice.
+    static func split(_ text: String) -> (message: String, advice: String) {
+        var message = ""
+        var advice: [String] = []
+        var inAdvice = false
+        var separators: [String] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            let semicolon = rest.range(of: "; ")
+            let stop = rest.range(of: ". ")
+            let end = [semicolon, stop].compactMap { $0 }.min { $0.lowerBound < $1.lowerBound }
+            let clause = end.map { rest[..<$0.lowerBound] } ?? rest
+            let separator = end.map { String(rest[$0]) } ?? ""
+            rest = end.map { rest[$0.upperBound...] } ?? ""
+            // NB: what follows a clause of advice belongs to it ("run 'docket sync'. Then …").
+            if inAdvice {
+                advice.append(String(clause))
+                continue
+            }
+            let (kept, told) = StoreError.takingAdvice(from: clause)
+            if let told { advice.append(told) }
+            if let kept {
+                message += kept + separator
+                separators.append(separator)
+            } else {
+                inAdvice = true
+            }
+        }
+        if let last = separators.last { message.removeLast(last.count) }
+        return message.isEmpty ? (text, "") : (message, advice.joined(separator: "; "))
+    }
+
+    /// A clause without its command-line advice, and the advice: the clause as it is when it names no docket
+    /// command; its words outside a parenthesis that names one; else none of it.
+    private static func takingAdvice(from clause: Substring) -> (kept: String?, advice: String?) {
+        func namesDocket(_ text: Substring) -> Bool { text.contains("'docket ") || text.contains("'docket'") }
+        guard namesDocket(clause) else { return (String(clause), nil) }
+        if let open = clause.range(of: " ("), let close = clause[open.upperBound...].lastIndex(of: ")"),
+            case let inside = clause[open.upperBound..<close], namesDocket(inside),
+            case let outside = clause[..<open.lowerBound] + clause[clause.index(after: close)...],
+            !namesDocket(Substring(outside))
+        {
+            return (String(outside), String(inside))
+        }
+        return (nil, String(clause))
+    }
+
+    /// The name of an enum value's case: its payload's label, or `plain` for a case without one.
+    private static func caseName<T>(_ value: T, plain: () -> String?) -> String {
+        Mirror(reflecting: value).children.first?.label ?? plain() ?? "\(T.self)"
+    }
+}
+
+extension InputError {
+    /// The name of a case that has no payload.
+    fileprivate var plainCase: String? {
+        switch self {
+        case .nothingToUndo: "nothingToUndo"
+        case .nothingMergedToUndo: "nothingMergedToUndo"
+        default: nil
+        }
+    }
+}
+
+extension StateError {
+    /// The name of a case that has no payload.
+    fileprivate var plainCase: String? {
+        switch self {
+        case .uncommittedChanges: "uncommittedChanges"
+        case .noRemote: "noRemote"
+        case .detachedHead: "detachedHead"
+        case .shallow: "shallow"
+        case .shallowPush: "shallowPush"
+        default: nil
+        }
+    }
+}

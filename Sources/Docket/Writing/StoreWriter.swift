@@ -58,7 +58,9 @@ extension Store {
             let order = try write(from: old, to: new, into: &writer)
             try writer.commit()
             if !hooks.isEmpty { noteForHooks(Store.itemChanges(from: old.state, to: new), origin: .edit) }
-            return StoreSnapshot(state: new, order: order, problems: [])
+            let written = StoreSnapshot(state: new, order: order, problems: [])
+            writeLog?.entries.append(WriteLog.Entry(before: old, after: written))
+            return written
         }
     }
 
@@ -87,6 +89,7 @@ extension Store {
             Fault.point("after-undo-record")
             do {
                 try write(from: before, to: after)
+                if let recorded { writeLog?.noteUndoPage(recorded) }
             } catch {
                 if let recorded { dropUndoEntry(recorded) }
                 throw error
