@@ -248,6 +248,24 @@ final class HostileRemoteSpec: QuickSpec {
                 expect(desk.run("sync").status) == 0
                 expect(desk.state.todo(id: other)?.text) == "Now"
             }
+            it("lets the later of two concurrent edits of a todo pinned at year 9999 win on both machines") {
+                let ahead = todoJSON(other, "Pinned").replacingOccurrences(
+                    of: "\"dueDate\": null}", with: "\"dueDate\": null, \"alterDate\": \"9999-12-31T23:59:59.999Z\"}")
+                craftCommit(in: machines.remote, [.file(StoreLayout.todo(other), ahead)])
+                let (desk, laptop) = (machines.desk, machines.laptop)
+                expect(desk.run("sync").status) == 0
+                expect(laptop.run("sync").status) == 0
+                let id = other.uuidString.lowercased()
+                let earlier = ["DOCKET_NOW": "2026-11-28T10:00:00+01:00"]
+                let later = ["DOCKET_NOW": "2026-11-28T11:00:00+01:00"]
+                expect(desk.run("edit", id, "Buy oat milk", environment: earlier).status) == 0
+                expect(desk.run("sync", environment: earlier).status) == 0
+                expect(laptop.run("edit", id, "Buy almond milk", environment: later).status) == 0
+                expect(laptop.run("sync", environment: later).status) == 0
+                expect(desk.run("sync", environment: later).status) == 0
+                expect(laptop.state.todo(id: other)?.text) == "Buy almond milk"
+                expect(desk.state.todo(id: other)?.text) == "Buy almond milk"
+            }
         }
 
         describe("a file of 150 MiB outside the store's folders (150 KB packed)") {

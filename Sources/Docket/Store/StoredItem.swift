@@ -179,9 +179,7 @@ extension StoredItem {
         func changed<Item: FieldCoded>(_ new: Item, _ old: Item) -> Bool {
             Item.contentFields.contains { !$0.isSame(new, old) }
         }
-        func unmoved(_ new: Date?, _ old: Date?) -> Bool {
-            (new?.docketMilliseconds ?? .min) <= (old?.docketMilliseconds ?? .min)
-        }
+        func unmoved(_ new: Date?, _ old: Date?) -> Bool { DocketClock.isUnmoved(new, since: old, at: now) }
         switch (self, old) {
         case let (.todo(new), .todo(old)) where changed(new, old) && unmoved(new.alterDate, old.alterDate):
             return .todo(new.dated(DocketClock.alterDate(after: old.alterDate ?? old.creationDate, now: now)))

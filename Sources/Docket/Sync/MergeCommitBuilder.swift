@@ -143,9 +143,7 @@ struct MergeCommitBuilder {
         let date = try git.date(of: commit)
         var stamped = side.stamped
         func stamp(_ previous: Date?) -> Date { DocketClock.alterDate(after: previous, now: date) }
-        func unmoved(_ now: Date?, _ before: Date?) -> Bool {
-            (now?.docketMilliseconds ?? .min) <= (before?.docketMilliseconds ?? .min)
-        }
+        func unmoved(_ now: Date?, _ before: Date?) -> Bool { DocketClock.isUnmoved(now, since: before, at: date) }
         let todos = side.state.todos.map { todo -> TodoItem in
             guard let old = base.todos[todo.id], old != todo, unmoved(todo.alterDate, old.alterDate) else {
                 return todo
