@@ -134,6 +134,22 @@ final class DueDatesSpec: QuickSpec {
                 expect(run("show", milk).stdout).to(contain("due       2030-12-03 (due in "))
                 expect(run("ical", "export").stdout).to(contain("DUE;VALUE=DATE:20301203\r\n"))
             }
+            it("stays a day for Berlin after a machine in New York edits another field of such a file") {
+                let milk = add("Buy milk", "--due", "2030-12-03")
+                let path = folder.appendingPathComponent(StoreLayout.todo(todo(milk)?.id ?? UUID()))
+                let older = file(milk).replacingOccurrences(
+                    of: "\"dueDate\" : \"2030-12-03\"", with: "\"dueDate\" : \"2030-12-03T11:00:00.000Z\"")
+                try! older.write(to: path, atomically: true, encoding: .utf8)
+                let newYork = ["TZ": "America/New_York"]
+                expect(run("tag", milk, "+shop", environment: newYork).status) == 0
+                expect(run("priority", milk, "high", environment: newYork).status) == 0
+                expect(file(milk)).to(contain("\"dueDate\" : \"2030-12-03T11:00:00.000Z\""))
+                expect(todo(milk)?.due) == .day(CalendarDay("2030-12-03")!)
+                expect(run("show", milk).stdout).to(contain("due       2030-12-03 (due in "))
+                // A due changed in New York is written as New York says it.
+                expect(run("due", milk, "2030-12-04", environment: newYork).status) == 0
+                expect(file(milk)).to(contain("\"dueDate\" : \"2030-12-04\""))
+            }
         }
 
         describe("a repeating todo") {

@@ -66,10 +66,16 @@ enum StoredItem: Equatable {
         return stored
     }
 
-    /// The file text of the item, keeping the keys of `existing` it does not know.
+    /// The keys of a todo's or task's dates that are `DueDate`s.
+    static let dueKeys = ["dueDate", "waitDate", "scheduledDate"]
+
+    /// The file text of the item, keeping the keys of `existing` it does not know, and the due dates it holds as
+    /// written before store format 3 where they still read the same.
     func text(keeping existing: Data?) throws -> Data {
         switch self {
-        case let .todo(todo): try fileText(todo, owning: TodoItem.fields.map(\.key), keepingUnknownKeysOf: existing)
+        case let .todo(todo):
+            try fileText(
+                todo, owning: TodoItem.fields.map(\.key), keepingUnknownKeysOf: existing, dueKeys: Self.dueKeys)
         case let .project(project, position):
             try fileText(
                 ProjectHeader(project: project), extra: position.map { ["position": .integer(Int64($0))] } ?? [:],
@@ -78,7 +84,7 @@ enum StoredItem: Equatable {
             try fileText(
                 task, extra: position.map { ["position": .integer(Int64($0))] } ?? [:],
                 owning: ProjectTask.fields.map(\.key),
-                keepingUnknownKeysOf: existing)
+                keepingUnknownKeysOf: existing, dueKeys: Self.dueKeys)
         case let .tombstone(tombstone):
             try fileText(tombstone, extra: ["path": .string(tombstone.removedPath)], keepingUnknownKeysOf: existing)
         case let .format(number): try fileText(FormatFile(format: number), keepingUnknownKeysOf: existing)
