@@ -54,9 +54,11 @@ struct StateMerger {
             tombstones[id] = tombstone
         }
         let removed = tombstones.values.filter { !present.contains($0.id) }
+        let state = AppState(todos: todos, projects: projects, removed: Array(removed))
         return MergeResult(
-            state: AppState(todos: todos, projects: projects, removed: Array(removed)),
-            report: MergeReport(items: decisions))
+            state: state,
+            report: MergeReport(
+                items: decisions, circles: MergeReport.circlesClosed(ours: ours, theirs: theirs, merged: state)))
     }
 
     // MARK: Todos

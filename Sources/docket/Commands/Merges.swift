@@ -48,7 +48,7 @@ struct Merges: ParsableCommand {
                         print("  " + (number.map { Output.bold("[\($0)]") + " " } ?? "") + Output.safe(line))
                     }
                 }
-                for line in merge.report.farAhead.map(\.line) { print("  " + Output.safe(line)) }
+                for line in merge.report.noteLines { print("  " + Output.safe(line)) }
             }
         }
     }
