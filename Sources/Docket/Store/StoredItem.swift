@@ -35,6 +35,10 @@ enum StoredItem: Equatable {
     /// path names; throws the reason (for a `StoreProblem`) when it does not.
     static func decode(_ data: Data, at item: StoreLayout.Item) throws -> StoredItem {
         if StoredItem.hasConflictMarkers(data) { throw Unreadable(reason: StoredItem.markersReason) }
+        if let key = DocketJSON.repeatedKey(in: data) {
+            throw Unreadable(
+                reason: "does not decode (the key \"\(key)\" is in one object twice, and readers take either value)")
+        }
         let stored: StoredItem
         do {
             switch item {
