@@ -164,6 +164,23 @@ final class HostileRemoteSpec: QuickSpec {
             }
         }
 
+        describe("a submodule at an item's path, committed with git on this machine") {
+            it("is named as a submodule by sync, not as an object to fetch again, and nothing leaves") {
+                let desk = machines.desk
+                desk.git(
+                    "update-index", "--add", "--cacheinfo",
+                    "160000,\(String(repeating: "1", count: 40)),\(StoreLayout.todo(other))")
+                desk.git("commit", "-qm", "A submodule")
+                let remoteHead = gitCLI(["rev-parse", "main"], in: machines.remote).stdout
+                let result = desk.run("sync")
+                expect(result.status) == 1
+                expect(result.stderr).to(contain(shown(StoreLayout.todo(other))))
+                expect(result.stderr).to(contain("is a submodule (a commit of another repository"))
+                expect(result.stderr).toNot(contain("--refetch"))
+                expect(gitCLI(["rev-parse", "main"], in: machines.remote).stdout) == remoteHead
+            }
+        }
+
         describe("a remote project file whose order key is the largest number there is") {
             it("is taken in, and adding and ordering projects goes on") {
                 let project = UUID(uuidString: "CC000000-0000-4000-8000-000000000001")!
