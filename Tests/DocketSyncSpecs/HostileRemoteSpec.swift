@@ -345,10 +345,19 @@ final class HostileRemoteSpec: QuickSpec {
             }
             it("is refused by clone, which leaves no folder behind and names the path in a line") {
                 craftCommit(in: machines.remote, [.file(deep, "x")])
-                // NB: a clone checks every path of the commit first; this one is longer than any file system takes.
-                let refused = refusedByClone(saying: ["has a path longer than 4,096 bytes"])
+                // NB: a clone walks the commit's tree first, as deep as a pull's would go, and no deeper.
+                let refused = refusedByClone(saying: ["nested more than 256 deep"])
                 // The path is shown by its start and end, not as 4 KB of one line.
                 expect(refused.stderr.count) < 600
+            }
+        }
+
+        describe("a tree 300 folders deep, in a path shorter than 4,096 bytes") {
+            let deep = "deep/" + String(repeating: "d/", count: 300) + "file"
+            it("is refused by pull and by clone alike, as SECURITY.md says") {
+                craftCommit(in: machines.remote, [.file(deep, "x")])
+                refusedByDesk(["pull"], saying: ["nested more than 256 deep"])
+                refusedByClone(saying: ["nested more than 256 deep"])
             }
         }
 
