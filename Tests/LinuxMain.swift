@@ -79,6 +79,7 @@ import XCTest
         CommandLineInputSpec.self,
         // Sync
         SyncSpec.self,
+        QuarantineSpec.self,
         RichItemsSyncSpec.self,
         MastermindSpec.self,
         FlowSpec.self,

@@ -83,6 +83,8 @@ struct StoreOptions: ParsableArguments {
             try Store.refuseGitEnvironment(for: enclosing)
             return prepared(try Store.open(at: enclosing))
         }
+        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        if let lost = Store.lostMarker(around: here) { throw StoreError.state(.lostMarker(path: lost.path)) }
         let folder = StoreOptions.defaultFolder
         try Store.refuseGitEnvironment(for: folder)
         let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path)

@@ -22,6 +22,17 @@ final class FaultScriptSpec: QuickSpec {
                 expect(result.stdout).to(contain(" 0 lost, 0 blocked (0 problems"))
             }
         }
+        describe("four machines syncing one remote beside an attacker pushing bad files (scripts/poisoned-fleet)") {
+            it("sets every bad file aside with a record, loses no machine's work, and converges") {
+                let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .deletingLastPathComponent().appendingPathComponent("scripts/poisoned-fleet").path
+                let result = runCommand(
+                    script, ["--seconds", "\(propertyScaled(12))", "--seed", "5", "--docket", docketBinary])
+                expect(result.status).to(equal(0), description: result.stdout + result.stderr)
+                expect(result.stdout).to(contain("unrecorded: 0"))
+                expect(result.stdout).to(contain("converged             yes"))
+            }
+        }
         describe("three stores sharing a folder remote, any command killed at random (scripts/kill-campaign)") {
             it("opens everywhere, stays fsck-clean, loses nothing acknowledged, and converges") {
                 let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -74,7 +74,13 @@ extension Store {
 
     /// Commits, holding the lock; `including` names files outside the store's folders to commit with it.
     /// `composing` turns the summary of the change into the message, when `message` is nil.
-    func commitHoldingLock(message: String?, including extra: [String] = [], composing: (String) -> String = { $0 })
+    /// With `leavingUnreadable`, a file that does not read (a hand edit gone wrong, say) is left uncommitted and
+    /// named to `leftOut`, and the rest is committed, as a sync must not be stopped by one file; without it, nothing
+    /// is committed while one does not read.
+    func commitHoldingLock(
+        message: String?, including extra: [String] = [], leavingUnreadable: Bool = false,
+        leftOut: ([StoreProblem]) -> Void = { _ in }, composing: (String) -> String = { $0 }
+    )
         throws -> CommitOutcome
     {
         clearAbandonedGitLocks()
@@ -100,7 +106,7 @@ extension Store {
         let conflicted = found.filter { $0.kind == .conflicted }.map(\.path)
         if !conflicted.isEmpty { throw StoreError.state(.conflictsLeft(paths: conflicted)) }
         removeLeftoverTemporaryFiles(found)
-        let entries = found.filter(\.isStoreFile) + extra.map { StatusEntry(path: $0, kind: .modified) }
+        var entries = found.filter(\.isStoreFile) + extra.map { StatusEntry(path: $0, kind: .modified) }
         // Files copied, restored or touched without a change: their index entries take their stat data again, as
         // git refreshes its index, or every status would hash them again.
         let stale = report.stale
@@ -119,7 +125,17 @@ extension Store {
 
         let head = try git.head()
         let headTree = try head.map { try git.tree(ofCommit: $0) }
-        let text = try checkAndDescribe(entries, head: head, message: message, composing: composing)
+        let (text, unreadable) = try checkAndDescribe(
+            entries, head: head, message: message, leavingUnreadable: leavingUnreadable, composing: composing)
+        if !unreadable.isEmpty {
+            leftOut(unreadable)
+            let paths = Set(unreadable.map(\.path))
+            entries.removeAll { paths.contains($0.path) }
+            if entries.isEmpty {
+                finished = true
+                return .nothingToCommit
+            }
+        }
         guard let branch = try git.headBranch() else { throw StoreError.state(.detachedHead) }
         let hooks = try gitClientHooks
         var message = text + "\n"
@@ -153,9 +169,9 @@ extension Store {
     /// ones changed by hand, and returns the commit's message: `message`, or
     /// the change in words. What it read is let go before the commit is written.
     private func checkAndDescribe(
-        _ entries: [StatusEntry], head: ObjectID?, message: String?,
+        _ entries: [StatusEntry], head: ObjectID?, message: String?, leavingUnreadable: Bool,
         composing: (String) -> String
-    ) throws -> String {
+    ) throws -> (message: String, leftOut: [StoreProblem]) {
         var after = StoreReader(try workingTree)
         let present = entries.filter { $0.kind != .deleted && StoreLayout.isInStore($0.path) }
         for entry in present where StoreLayout.isStray(entry.path) { after.stray(entry.path) }
@@ -164,8 +180,10 @@ extension Store {
         var written: [String: StoredItem] = [:]
         written.reserveCapacity(items.count)
         for (path, item) in zip(items, read) { if let item { written[path] = item } }
-        let unreadable = after.problems + problems
-        guard unreadable.isEmpty else { throw StoreError.state(.undecodable(unreadable.sorted { $0.path < $1.path })) }
+        let unreadable = (after.problems + problems).sorted { $0.path < $1.path }
+        guard unreadable.isEmpty || leavingUnreadable else { throw StoreError.state(.undecodable(unreadable)) }
+        let left = Set(unreadable.map(\.path))
+        let entries = entries.filter { !left.contains($0.path) }
 
         var before = try head.map { StoreReader(try CommitSource(git: git, commit: $0)) }
         // An item changed by hand (its alterDate not moved) is dated now, so the edit weighs in merges.
@@ -183,7 +201,7 @@ extension Store {
                 path: entry.path, before: entry.kind == .new ? nil : before?.item(at: entry.path),
                 after: written[entry.path])
         }
-        return message ?? composing(ChangeDescription.commitMessage(for: changes))
+        return (message ?? composing(ChangeDescription.commitMessage(for: changes)), unreadable)
     }
 
     /// Removes the temporary files a killed docket left (`.docket-tmp-<pid>-…`,

@@ -3,14 +3,30 @@ import DocketMerge
 import DocketModel
 import Foundation
 
-/// A value a merge discarded, put back.
+/// A value a merge discarded, put back; or a file a pull set aside, settled.
 public struct RestoredValue: Sendable {
-    /// What was restored.
-    public let lost: LostValue
+    /// What was restored (for a file set aside, nil).
+    public let lost: LostValue!
+    /// The file a pull set aside that was settled, when it was one.
+    public let setAside: SetAsideFile?
+    /// Whether the set-aside file was put back (it decodes now); else this machine's version stands.
+    public let putBack: Bool
     /// The item as it is now.
     public let label: String
     /// Whether the value was back already (restored before, say): nothing was changed.
     public let wasBack: Bool
+
+    init(lost: LostValue?, setAside: SetAsideFile?, putBack: Bool, label: String, wasBack: Bool) {
+        self.lost = lost
+        self.setAside = setAside
+        self.putBack = putBack
+        self.label = label
+        self.wasBack = wasBack
+    }
+
+    init(setAside: SetAsideFile, label: String, putBack: Bool) {
+        self.init(lost: nil, setAside: setAside, putBack: putBack, label: label, wasBack: false)
+    }
 }
 
 extension Store {
@@ -35,6 +51,7 @@ extension Store {
                     : .unknownMerge(commit))
         }
         let record = try self.record(mergeCommit)
+        if !record.setAside.isEmpty { return try restoreSetAside(record, number: number) }
         let values = record.report.lostValues
         guard number >= 1, number <= values.count else {
             throw StoreError.input(
@@ -128,7 +145,47 @@ extension Store {
                 return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task))))))
             }
         }
-        return RestoredValue(lost: lost, label: item.label, wasBack: wasBack)
+        return RestoredValue(lost: lost, setAside: nil, putBack: false, label: item.label, wasBack: wasBack)
+    }
+
+    /// Settles the file numbered `number` that the commit `record` set aside: where the file decodes now (read by a
+    /// newer docket, say) it is put back as a new edit; otherwise this machine's version stands, and the record goes.
+    private func restoreSetAside(_ record: MergeRecord, number: Int) throws -> RestoredValue {
+        guard number >= 1, number <= record.setAside.count else {
+            throw StoreError.input(
+                .noLostValue(merge: String(record.commit.prefix(7)), number: number, count: record.setAside.count))
+        }
+        let file = record.setAside[number - 1]
+        defer { settleSetAside(path: file.path) }
+        let layout = StoreLayout.item(at: file.path)
+        guard let commit = ObjectID(hex: file.commit), file.object != nil else {
+            return RestoredValue(setAside: file, label: file.path, putBack: false)
+        }
+        var reader = StoreReader(try CommitSource(git: git, commit: commit))
+        let item = reader.item(at: file.path)
+        guard reader.problems.isEmpty, let item else {
+            return RestoredValue(setAside: file, label: file.path, putBack: false)
+        }
+        switch (layout, item) {
+        case let (.todo(id), .todo(todo)) where todo.id == id:
+            try edit(todos: [id], tombstones: [id]) { state in
+                let after = [state.todo(id: id)?.alterDate, todo.alterDate].compactMap { $0 }.max()
+                return state.todo(id: id) == nil
+                    ? state.alter(by: .adding(.todo(todo.redated(after: after))))
+                    : state.alter(by: .updating(.todo(todo.redated(after: after))))
+            }
+            return RestoredValue(setAside: file, label: todo.text, putBack: true)
+        case let (.project(id), .project((project, _))) where project.id == id:
+            try edit(projects: [id], tombstones: [id]) { state in
+                let after = [state.project(id: id)?.latestAlterDate, project.latestAlterDate].compactMap { $0 }.max()
+                return state.project(id: id) == nil
+                    ? state.alter(by: .adding(.project(project.redated(after: after))))
+                    : state.alter(by: .updating(.project(project.redated(after: after))))
+            }
+            return RestoredValue(setAside: file, label: project.title, putBack: true)
+        default:
+            return RestoredValue(setAside: file, label: file.path, putBack: false)
+        }
     }
 
     /// `current` with the field named as a merge report names it ("text",

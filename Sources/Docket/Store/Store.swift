@@ -124,6 +124,35 @@ public final class Store {
         }
     }
 
+    /// The working folder of the git repository `folder` lies in, when it looks like a Docket store whose marker
+    /// (`.docket/format.json`) is gone or is no file: Docket's own folder is in its `.git`, its `.gitattributes`
+    /// names Docket's merge driver, or it has a `.docket` folder. Such a folder is never passed over for another
+    /// store (`~/.docket`), as a command there would write to a store that is not synced.
+    public static func lostMarker(around folder: URL) -> URL? {
+        var current = folder.standardizedFileURL
+        while true {
+            if FileManager.default.fileExists(atPath: current.path + "/.git") {
+                var info = stat()
+                if lstat(current.path + "/" + StoreLayout.format, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+                    return nil
+                }
+                let attributes = (try? Folder.readFile(current.path + "/.gitattributes", limit: 1 << 20)).map {
+                    String(decoding: $0, as: UTF8.self)
+                }
+                let looksLikeStore =
+                    FileManager.default.fileExists(atPath: current.path + "/.git/docket")
+                    // NB: a .docket that is a repository of its own is the default store in a home kept in git.
+                    || (FileManager.default.fileExists(atPath: current.path + "/" + StoreLayout.docket)
+                        && !FileManager.default.fileExists(atPath: current.path + "/" + StoreLayout.docket + "/.git"))
+                    || attributes?.contains("merge=docket") == true
+                return looksLikeStore ? current : nil
+            }
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { return nil }
+            current = parent
+        }
+    }
+
     /// Makes `folder` a store: `git init` when it is not a repository yet,
     /// `.docket/format.json`, and a first commit. An existing store is opened as it is.
     public static func create(at folder: URL) throws -> Store {

@@ -168,6 +168,9 @@ public enum InputError: Equatable, Sendable, CustomStringConvertible {
 public enum StateError: Equatable, Sendable, CustomStringConvertible {
     /// A git repository without `.docket/format.json`.
     case notAStore(path: String)
+    /// A folder that looks like a Docket store (Docket's own folder in its .git, its merge attributes, or a
+    /// .docket folder) whose marker, .docket/format.json, is gone or is no file.
+    case lostMarker(path: String)
     /// A folder that is no git repository.
     case notARepository(path: String)
     /// No folder at the path given for the store.
@@ -259,6 +262,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case let .notAStore(path):
             "\(path) is a git repository but not a Docket store (it has no .docket/format.json); run 'docket init \(path)' to make it one, or choose another folder"
+        case let .lostMarker(path):
+            "\(path) is a Docket store whose marker .docket/format.json is gone or is no file, so docket will not use ~/.docket in its place; run 'docket init \(path)' to write it again"
         case let .notARepository(path):
             "\(path) is not a Docket store; run 'docket init \(path)' to make one"
         case let .missingFolder(path):

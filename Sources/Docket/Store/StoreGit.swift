@@ -45,6 +45,9 @@ struct StoreGit {
     func tree(_ tree: ObjectID, replacing blobs: [String: ObjectID]) throws -> ObjectID {
         try writing { try repository.tree(tree, replacing: blobs) }
     }
+    func tree(_ tree: ObjectID, removing: [String], setting blobs: [String: ObjectID]) throws -> ObjectID {
+        try writing { try repository.tree(tree, removing: removing, setting: blobs) }
+    }
     func writeBlob(_ data: Data) throws -> ObjectID { try writing { try repository.writeBlob(data) } }
     func entries(inTree tree: ObjectID, under folders: [String]) throws -> [String: TreeEntry] {
         try reading { try repository.entries(inTree: tree, under: folders) }

@@ -29,8 +29,9 @@ public enum FileMerge {
         guard kind != .other else { return .notItems(reason: "\(path) is not a Docket item's file") }
         let sides: [StoredItem?]
         do {
+            // NB: a base that does not read (a file set aside on both sides) is taken as none, as Docket's merge takes it.
             sides = [
-                try base.map { try StoredItem.decode($0, at: kind) }, try StoredItem.decode(ours, at: kind),
+                base.flatMap { try? StoredItem.decode($0, at: kind) }, try StoredItem.decode(ours, at: kind),
                 try StoredItem.decode(theirs, at: kind),
             ]
         } catch let error as StoredItem.Unreadable {
@@ -100,6 +101,33 @@ public enum FileMerge {
         } catch {
             return .notItems(reason: "\(path): \(error)")
         }
+    }
+
+    /// When exactly one side of an item's file reads, that side, and why the other does not: a merge never takes in
+    /// what docket cannot read (the other side is set aside, as a pull sets it aside); nil otherwise.
+    public static func readableSide(path: String, ours: Data, theirs: Data) -> (keepsOurs: Bool, reason: String)? {
+        guard StoreLayout.item(at: path) != .other else { return nil }
+        func problem(_ data: Data) -> String? {
+            do {
+                _ = try StoredItem.decode(data, at: StoreLayout.item(at: path))
+                return nil
+            } catch let error as StoredItem.Unreadable {
+                return error.reason
+            } catch {
+                return "does not decode (\(error))"
+            }
+        }
+        switch (problem(ours), problem(theirs)) {
+        case (nil, let reason?): return (true, reason)
+        case (let reason?, nil): return (false, reason)
+        default: return nil
+        }
+    }
+
+    /// The one commit git names in `GITHEAD_<id>` as the one it merges in, if it names one.
+    public static func mergedCommit(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let named = environment.keys.filter { $0.hasPrefix("GITHEAD_") }.map { String($0.dropFirst(8)) }
+        return named.count == 1 ? named[0] : nil
     }
 
     /// The dates of the two commits git is merging, for the driver to date hand edits as Docket's merge does:

@@ -15,6 +15,8 @@ struct IntakeCheck {
     /// follows; past it, it reads them again. Kept, they take about twice
     /// their size: 50 MB at 100,000 items, which a clone cannot spare.
     var keepsContentsUpTo = Int.max
+    /// Whether the check goes on past a refused file, to find them all (`refusals(in:since:)`).
+    var collectsAll = false
 
     /// Refuses `target` when a file it adds or changes since `current` (every
     /// file when nil) is one Docket must not take in or pass on; returns the
@@ -37,12 +39,13 @@ struct IntakeCheck {
         }
         // NB: a file outside the store's folders is git's to write, whole, from memory: its size is read from
         // the object's header first (a 2 GiB blob of zeros packs into 9 MB, and took a clone to 4.2 GB).
+        var large: [(path: String, reason: String)] = []
         for (path, id) in files where !StoreLayout.isInStore(path) {
             if let id, let size = try? git.blobSize(id), size > Self.largestOtherFile {
-                throw try refused(
-                    path,
-                    "is a file of \(size >> 20) MiB, over the \(Self.largestOtherFile >> 20) MiB docket takes in outside its folders",
-                    in: target, since: current)
+                let reason =
+                    "is a file of \(size >> 20) MiB, over the \(Self.largestOtherFile >> 20) MiB docket takes in outside its folders"
+                guard collectsAll else { throw try refused(path, reason, in: target, since: current) }
+                large.append((path, reason))
             }
         }
         let paths = files.map(\.path)
@@ -52,9 +55,48 @@ struct IntakeCheck {
             sorted.count >= Self.onAllCoresFrom
             ? try checkOnAllCores(sorted, of: target, keeping: keeping)
             : try check(sorted[...], of: target, with: git, keeping: keeping)
-        if let refusal = found.refusal { throw try refused(refusal.path, refusal.reason, in: target, since: current) }
+        if collectsAll {
+            collected.append(contentsOf: large + found.refusals)
+            return found.contents
+        }
+        if let refusal = found.refusals.first {
+            throw try refused(refusal.path, refusal.reason, in: target, since: current)
+        }
         return found.contents
     }
+
+    /// Every file `target` adds or changes since `current` (every file when nil) that `check` would refuse, with
+    /// why and the commit that brought it; a file whose object is missing here still throws, as no fault of its own.
+    func refusals(in target: ObjectID, since current: ObjectID?) throws -> [Refusal] {
+        var collecting = self
+        collecting.collectsAll = true
+        collecting.keepsContentsUpTo = 0
+        let found = Collected()
+        collecting.collected = found
+        try collecting.check(target, since: current)
+        let tree = try git.tree(ofCommit: target)
+        return try found.refusals.map { path, reason in
+            if let entry = try? git.entry(inTree: tree, at: path), !git.repository.exists(entry.id) {
+                throw try refused(path, reason, in: target, since: current)
+            }
+            return Refusal(path: path, reason: reason, commit: try introducer(of: path, in: target, since: current))
+        }
+    }
+
+    /// A file `refusals(in:since:)` found.
+    struct Refusal {
+        let path: String
+        let reason: String
+        /// The commit that brought the file.
+        let commit: ObjectID
+    }
+
+    /// Where a collecting check puts what it refuses.
+    final class Collected {
+        var refusals: [(path: String, reason: String)] = []
+        func append(contentsOf more: [(path: String, reason: String)]) { refusals += more }
+    }
+    fileprivate(set) var collected = Collected()
 
     /// The most files a commit a pull or clone takes in may add or change.
     static let mostFiles = 1_000_000
@@ -65,8 +107,9 @@ struct IntakeCheck {
     /// From this many files on, the check runs on all cores (a clone, a first pull).
     static let onAllCoresFrom = 512
 
-    /// What checking some of the files found: the first refused (in their order), else the bytes read.
-    private typealias Found = (refusal: (path: String, reason: String)?, contents: [ObjectID: Data])
+    /// What checking some of the files found: the first refused (in their order; every one when collecting all),
+    /// else the bytes read.
+    private typealias Found = (refusals: [(path: String, reason: String)], contents: [ObjectID: Data])
 
     /// Checks `paths` in order through `git`, stopping at the first refused.
     private func check(
@@ -79,6 +122,7 @@ struct IntakeCheck {
         var reader = StoreReader(source)
         var seen = 0
         var reported = 0
+        var refusals: [(path: String, reason: String)] = []
         for path in paths {
             seen += 1
             if let progress, seen % 256 == 0 || seen == paths.count {
@@ -87,7 +131,10 @@ struct IntakeCheck {
                 progress.report(
                     TransferProgress(stage: .checking, objectsDone: done, objectsTotal: total ?? paths.count))
             }
-            if let reason = IntakeCheck.pathProblem(path) { return ((path, reason), [:]) }
+            if let reason = IntakeCheck.pathProblem(path) {
+                refusals.append((path, reason))
+                if collectsAll { continue } else { return (refusals, [:]) }
+            }
             guard StoreLayout.isInStore(path) else { continue }
             if StoreLayout.item(at: path) == .other {
                 let reason: String
@@ -99,12 +146,17 @@ struct IntakeCheck {
                 } catch {
                     reason = StoreReader.strayReason
                 }
-                return ((path, reason), [:])
+                refusals.append((path, reason))
+                if collectsAll { continue } else { return (refusals, [:]) }
             }
+            let known = reader.problems.count
             _ = reader.item(at: path)
-            if let problem = reader.problems.first { return ((problem.path, problem.reason), [:]) }
+            if reader.problems.count > known {
+                refusals += reader.problems[known...].map { ($0.path, $0.reason) }
+                if !collectsAll { return (refusals, [:]) }
+            }
         }
-        return (nil, source.contents)
+        return (refusals, refusals.isEmpty ? source.contents : [:])
     }
 
     /// `check(_:of:with:)` over consecutive parts of `paths` on all cores, each
@@ -124,7 +176,7 @@ struct IntakeCheck {
             let range = min(paths.count, part * size)..<min(paths.count, (part + 1) * size)
             return UncheckedSendable(
                 Result {
-                    guard !range.isEmpty else { return (nil, [:]) }
+                    guard !range.isEmpty else { return ([], [:]) }
                     let own = StoreGit(
                         repository: try StoreError.gate(writing: false) { try Repository.open(at: folder) })
                     return try me.value.check(
@@ -133,12 +185,14 @@ struct IntakeCheck {
         }
         var contents: [ObjectID: Data] = [:]
         contents.reserveCapacity(paths.count)
+        var refusals: [(path: String, reason: String)] = []
         for result in results {
             let found = try result.value.get()
-            if found.refusal != nil { return found }
+            if !found.refusals.isEmpty && !collectsAll { return found }
+            refusals += found.refusals
             contents.merge(found.contents) { first, _ in first }
         }
-        return (nil, contents)
+        return (refusals, refusals.isEmpty ? contents : [:])
     }
 
     /// Why git (or a file system) should not be given this path; nil when it may.

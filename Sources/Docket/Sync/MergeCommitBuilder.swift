@@ -77,7 +77,11 @@ struct MergeCommitBuilder {
             }
         }
         let touched = Touched(paths)
-        let sides = try [base, ours, theirs].map { commit in try commit.map { try read($0, touched) } }
+        // NB: a base may hold a file a pull set aside (two machines each set aside the same bad file on top of it):
+        // there the item is taken as not in the base, as if both sides added it.
+        let sides = try [base, ours, theirs].enumerated().map { index, commit in
+            try commit.map { try read($0, touched, droppingUnreadable: index == 0) }
+        }
         let b = sides[0]
         let (o, t) = (
             try stampingHandEdits(sides[1]!, against: b, commit: ours),
@@ -257,13 +261,14 @@ struct MergeCommitBuilder {
 
     /// The items of a commit that the merge needs: every project's own file
     /// (for the order of projects), the touched projects' tasks, the touched
-    /// todos and tombstones. A file that does not read stops the merge, naming it and the commit.
-    func read(_ commit: ObjectID, _ touched: Touched) throws -> Side {
+    /// todos and tombstones. A file that does not read stops the merge, naming it and the commit; with
+    /// `droppingUnreadable` it is left out.
+    func read(_ commit: ObjectID, _ touched: Touched, droppingUnreadable: Bool = false) throws -> Side {
         let source = try CommitSource(git: git, commit: commit)
         var reader = StoreReader(source)
         let state = try reader.items(
             todos: touched.todos, projects: touched.projects, tombstones: touched.tombstones, allProjectHeaders: true)
-        if let problem = reader.problems.first {
+        if !droppingUnreadable, let problem = reader.problems.first {
             throw StoreError.state(.refusedInCommit(path: problem.path, commit: commit.short, reason: problem.reason))
         }
         return Side(state: state, order: reader.order, blobs: source.blobs)

@@ -38,7 +38,9 @@ enum MergeHistory {
     }
 
     /// Whether a commit records a merge: a merge commit, or a replay Docket finished.
-    static func isRecord(_ commit: CommitInfo) -> Bool { commit.parents.count > 1 || sides(in: commit.message) != nil }
+    static func isRecord(_ commit: CommitInfo) -> Bool {
+        commit.parents.count > 1 || sides(in: commit.message) != nil || SetAsideHistory.files(in: commit.message) != nil
+    }
 
     /// The report a merge commit's message carries, if it is a Docket merge.
     static func report(in message: String) -> MergeReport? {
@@ -60,6 +62,12 @@ extension Store {
 
     /// What the merge (or the replay Docket finished) `commit` decided.
     func record(_ commit: CommitInfo) throws -> MergeRecord {
+        if let files = SetAsideHistory.files(in: commit.message) {
+            return MergeRecord(
+                commit: commit.id.description, date: commit.date, summary: commit.summary,
+                report: MergeReport(items: []),
+                madeByGit: false, setAside: files)
+        }
         if let report = MergeHistory.report(in: commit.message) {
             return MergeRecord(
                 commit: commit.id.description, date: commit.date, summary: commit.summary, report: report,

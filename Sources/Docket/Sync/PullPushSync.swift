@@ -50,10 +50,11 @@ extension Store {
     @discardableResult
     public func sync(
         remote: String? = nil, attempts: Int = 5, options: TransferOptions = .fromEnvironment(),
-        onCommit: (CommitOutcome) -> Void = { _ in }
+        onCommit: (CommitOutcome) -> Void = { _ in }, onLeftOut: ([StoreProblem]) -> Void = { _ in }
     ) throws -> SyncOutcome {
         do {
-            let outcome = try syncOnce(remote: remote, attempts: attempts, options: options, onCommit: onCommit)
+            let outcome = try syncOnce(
+                remote: remote, attempts: attempts, options: options, onCommit: onCommit, onLeftOut: onLeftOut)
             noteSync(remote: outcome.remote, failure: nil)
             return outcome
         } catch {
@@ -63,7 +64,8 @@ extension Store {
     }
 
     private func syncOnce(
-        remote: String?, attempts: Int, options: TransferOptions, onCommit: (CommitOutcome) -> Void
+        remote: String?, attempts: Int, options: TransferOptions, onCommit: (CommitOutcome) -> Void,
+        onLeftOut: ([StoreProblem]) -> Void
     ) throws -> SyncOutcome {
         let name = try remoteName(remote)
         return try withLock {
@@ -75,7 +77,9 @@ extension Store {
             // Conflicts git left with nothing under way (`git stash pop`): merged with Docket's rules, and recorded in
             // the commit.
             let settled = try settleLeftConflicts()
-            var committed = try commitHoldingLock(message: nil) { summary in
+            // A file here that does not read stays uncommitted and is named; the rest of this machine's work leaves.
+            var committed = try commitHoldingLock(message: nil, leavingUnreadable: true, leftOut: onLeftOut) {
+                summary in
                 guard let settled, !settled.report.isEmpty else { return summary }
                 return summary + "\n\n"
                     + MergeHistory.replayTrailers(settled.report, ours: settled.ours, theirs: settled.theirs)
@@ -133,10 +137,16 @@ extension Store {
         else { return .remoteEmpty }
         var theirs = fetched
         let intake = IntakeCheck(git: try git, progress: ProgressThrottle(options.progress))
-        try refuseNewerFormat(in: theirs)
+        let remoteBranch = "\(remote)/\(short)"
         guard let ours = try git.head() else {
+            let setAside = try git.writingObjectsTogether {
+                try git.settingAside(theirs, ours: nil, since: nil, remoteBranch: remoteBranch)
+            }
+            theirs = setAside.commit
+            try refuseNewerFormat(in: theirs)
             let contents = try intake.check(theirs, since: nil)
             try moveBranch(to: theirs, from: nil, message: "docket: pull (fast-forward)", contents: contents)
+            noteSetAside(setAside.files)
             return .fastForwarded(to: theirs.description)
         }
         if ours == theirs { return .upToDate }
@@ -144,20 +154,28 @@ extension Store {
         if base == theirs { return .upToDate }
         // A peer without Docket's merge driver may have committed git's conflict markers: merged again here, on top.
         theirs = try git.writingObjectsTogether { try resolvingCommittedMarkers(fetched, since: base) }
+        // What cannot be taken in is set aside, on top: one writer's bad file never stops this machine's pull.
+        let setAside = try git.writingObjectsTogether {
+            try git.settingAside(theirs, ours: ours, since: base, remoteBranch: remoteBranch)
+        }
+        theirs = setAside.commit
+        try refuseNewerFormat(in: theirs)
         let contents = try intake.check(theirs, since: base)
         if base == ours {
             let farAhead = try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs)
                 .farAheadInFastForward()
             try moveBranch(to: theirs, from: ours, message: "docket: pull (fast-forward)", contents: contents)
+            noteSetAside(setAside.files)
             runPostMerge()
             return .fastForwarded(to: theirs.description, farAhead: farAhead)
         }
         let (commit, report) = try git.writingObjectsTogether {
             try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs).build(
-                remoteBranch: "\(remote)/\(short)")
+                remoteBranch: remoteBranch)
         }
         Fault.point("after-merge-commit")
         try moveBranch(to: commit, from: ours, message: "docket: pull (merge)", contents: contents)
+        noteSetAside(setAside.files)
         recordMergeForUndo("\(remote)/\(short)", ours: ours, theirs: theirs, merged: commit, report: report)
         runPostMerge()
         return .merged(commit: commit.description, report: report)

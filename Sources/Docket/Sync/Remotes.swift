@@ -184,6 +184,7 @@ extension Store {
         }
         Fault.point("after-clone-fetch")
         let git = StoreGit(repository: repository)
+        var files: [SetAsideFile] = []
         do {
             if try git.head() == nil {
                 // NB: a bare remote made by 'git init --bare' may name a HEAD branch
@@ -208,13 +209,23 @@ extension Store {
                 try git.setConfig("branch.\(name).merge", to: "refs/heads/\(name)")
                 try dropStaleBranchConfig(git)
             }
-            // Nothing is checked out until what came is known to be good.
-            let head = try git.head()!
+            // Nothing is checked out until what came is known to be good; what is not is set aside, on top.
+            var head = try git.head()!
             if try git.entry(inTree: try git.tree(ofCommit: head), at: StoreLayout.format) == nil {
                 throw StoreError.state(
                     .remoteNotAStore(
                         url: RemoteURL.redacted(url),
                         branch: try git.headBranch().map { String($0.dropFirst("refs/heads/".count)) } ?? "HEAD"))
+            }
+            let branch = try git.headBranch() ?? "refs/heads/main"
+            let setAside = try git.writingObjectsTogether {
+                try git.settingAside(
+                    head, ours: nil, since: nil, remoteBranch: "origin/" + branch.dropFirst("refs/heads/".count))
+            }
+            files = setAside.files
+            if setAside.commit != head {
+                head = setAside.commit
+                try git.setReference(branch, to: head, message: "docket: clone, setting aside what cannot be taken in")
             }
             let progress = ProgressThrottle(options.progress)
             let contents = try IntakeCheck(git: git, progress: progress, keepsContentsUpTo: 20_000).check(
@@ -234,6 +245,8 @@ extension Store {
             try? FileManager.default.removeItem(atPath: path)
             throw error
         }
-        return try open(at: folder).withMergeDriverFromPath()
+        let store = try open(at: folder).withMergeDriverFromPath()
+        store.noteSetAside(files)
+        return store
     }
 }

@@ -61,5 +61,7 @@ public struct MergeRecord: Encodable, Sendable {
     public let report: MergeReport
     /// Whether git made the merge commit (its decisions are worked out again from its parents).
     public let madeByGit: Bool
-
+    /// The files a remote brought that this commit set aside (a pull that could not take them in), numbered after
+    /// the report's lost values for `restoreLost`; empty for a merge.
+    public var setAside: [SetAsideFile] = []
 }

@@ -205,6 +205,21 @@ extension Repository {
         return ObjectID(updated)
     }
 
+    /// `tree` without the entries at `removing` (whatever each is: a file, a link, a folder, a gitlink), then with
+    /// these paths holding these blobs as regular files, written. Every path in `removing` must be in `tree`.
+    public func tree(_ tree: ObjectID, removing: [String], setting blobs: [String: ObjectID]) throws -> ObjectID {
+        var current = tree
+        for (updates, isEmpty) in [
+            (removing.map { TreeUpdate.blob($0, nil) }, removing.isEmpty),
+            (blobs.map { TreeUpdate.blob($0.key, $0.value) }, blobs.isEmpty),
+        ] where !isEmpty {
+            var updated = git_oid()
+            try updateTree(current, with: updates, into: &updated)
+            current = ObjectID(updated)
+        }
+        return current
+    }
+
     /// `baseline` with the paths upserted (an id) or removed (nil), as `tree`.
     func updateTree(_ baseline: ObjectID, with updates: [TreeUpdate], into tree: inout git_oid) throws {
         let paths = updates.map { strdup($0.path) }

@@ -39,6 +39,23 @@ struct MergeDriver: ParsableCommand {
             }
             try data.write(to: URL(fileURLWithPath: ours), options: .atomic)
         case .notItems:
+            let oursData = try Data(contentsOf: URL(fileURLWithPath: ours))
+            let theirsData = try Data(contentsOf: URL(fileURLWithPath: theirs))
+            // One side does not read: the side that reads stands, and the other is set aside with a record, as a
+            // pull sets it aside.
+            if let (keepsOurs, reason) = FileMerge.readableSide(path: path, ours: oursData, theirs: theirsData) {
+                if !keepsOurs { try theirsData.write(to: URL(fileURLWithPath: ours), options: .atomic) }
+                if let store = try? Store.open(at: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+                    store.noteSetAsideByDriver(
+                        path: path, reason: reason, commit: keepsOurs ? FileMerge.mergedCommit() : nil,
+                        unreadable: keepsOurs ? theirsData : oursData, kept: keepsOurs ? oursData : theirsData)
+                }
+                FileHandle.standardError.write(
+                    Data(
+                        ("docket: \(Output.safe(path)) \(Output.safe(reason)) on \(keepsOurs ? "their" : "our") side: "
+                            + "set aside, the other side's version kept ('docket status' names it)\n").utf8))
+                return
+            }
             // git's own line merge, with markers, left for 'docket sync' (or a person) to finish.
             throw ExitCode(FileMerge.textMerge(ours: ours, base: base, theirs: theirs) ? 0 : 1)
         }

@@ -8,9 +8,11 @@ struct Merges: ParsableCommand {
         abstract: "Show what past merges decided, with the values that lost; restore one.",
         discussion: """
             Each value a merge discarded is numbered, [1], [2]…; 'docket merges restore <merge> <n>' \
-            puts it back as a new edit, which commits and syncs like any other.
+            puts it back as a new edit, which commits and syncs like any other. A file a pull set aside \
+            (one a remote brought that docket cannot take in) is numbered the same way; restoring it puts \
+            it back if it reads now, else settles it: this machine's version stands.
 
-            --json prints an array of {commit, date, summary, report}; the report lists, per item, \
+            --json prints an array of {commit, date, summary, report, setAside}; the report lists, per item, \
             the fields taken from each side, the losing values, removals weighed against edits, and slips stopped.
 
             Examples:
@@ -33,8 +35,9 @@ struct Merges: ParsableCommand {
             if json { return try Output.json(merges) }
             if merges.isEmpty { return print("No merges yet.") }
             for merge in merges {
+                let summary = merge.setAside.isEmpty ? merge.report.summary : merge.summary
                 print(
-                    "\(Output.yellow(String(merge.commit.prefix(7))))  \(DateInput.show(merge.date))  \(Output.safe(merge.report.summary))"
+                    "\(Output.yellow(String(merge.commit.prefix(7))))  \(DateInput.show(merge.date))  \(Output.safe(summary))"
                         + (merge.madeByGit ? Output.dim("  (merged by git with Docket's rules)") : ""))
                 let lost = merge.report.lostValues
                 for item in merge.report.items {
@@ -49,6 +52,9 @@ struct Merges: ParsableCommand {
                     }
                 }
                 for line in merge.report.noteLines { print("  " + Output.safe(line)) }
+                for (index, file) in merge.setAside.enumerated() {
+                    print("  " + Output.bold("[\(index + 1)]") + " " + Output.safe(file.line))
+                }
             }
         }
     }
@@ -70,6 +76,16 @@ struct Merges: ParsableCommand {
 
         func run() throws {
             let restored = try store.open().restoreLost(merge: merge, number: number)
+            if let file = restored.setAside {
+                if restored.putBack {
+                    return print(
+                        "Restored '\(Output.safe(restored.label))' from the file \(String(file.commit.prefix(7))) brought, which reads now; commit and sync to share it"
+                    )
+                }
+                return print(
+                    "Settled: \(Output.safe(file.path)) from \(String(file.commit.prefix(7))) still cannot be taken in; this machine's version stands"
+                        + (file.object.map { " ('git show \(String($0.prefix(12)))' shows the file)" } ?? ""))
+            }
             let what = restored.lost.field.map { "\($0.field) \"\($0.lost ?? "")\"" } ?? "the edit the removal won over"
             if restored.wasBack {
                 let back = restored.lost.field.map { _ in what } ?? "is back"

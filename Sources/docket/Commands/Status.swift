@@ -86,6 +86,7 @@ struct Status: ParsableCommand {
                     StoreError.state(.unfinishedGitOperation(operation)).description.prefix(1).uppercased()
                         + StoreError.state(.unfinishedGitOperation(operation)).description.dropFirst()) + ".")
         }
+        if let line = setAsideLine(store) { print(Output.safe(line)) }
         let changes = try store.status().filter { $0.kind != .removalRecorded }
         if changes.isEmpty { return print("Nothing to commit; the store matches its last commit.") }
         print("Not committed yet:")

@@ -43,6 +43,7 @@ struct Pull: ParsableCommand {
         let pulled = try store.pull(remote: remote, options: transferOptions())
         ProgressLine.clear()
         print(describe(pulled.outcome, remote: pulled.remote))
+        if let line = setAsideLine(store) { print(Output.safe(line)) }
         store.packInBackgroundIfNeeded()
     }
 }
@@ -111,15 +112,25 @@ struct Sync: ParsableCommand {
         if watch { return try runWatching() }
         let store = try self.store.open()
         store.verifiesWithGitHooks = !noVerify
-        let outcome = try store.sync(remote: remote, options: transferOptions()) { committed in
-            if case let .committed(id, message) = committed {
-                print("Committed \(id.prefix(7)): \(Output.safe(message))")
-                fflush(nil)
-            }
-        }
+        let outcome = try store.sync(
+            remote: remote, options: transferOptions(),
+            onCommit: { committed in
+                if case let .committed(id, message) = committed {
+                    print("Committed \(id.prefix(7)): \(Output.safe(message))")
+                    fflush(nil)
+                }
+            },
+            onLeftOut: { problems in
+                for problem in problems {
+                    Output.warning(
+                        "left uncommitted: \(problem.path) \(problem.reason); fix it, or restore it with "
+                            + "'git checkout -- \(problem.path)', then sync again")
+                }
+            })
         ProgressLine.clear()
         for pull in outcome.pulls { print(describe(pull, remote: outcome.remote)) }
         if let pushed = outcome.pushed { say(pushed) } else { print("Nothing to push.") }
+        if let line = setAsideLine(store) { print(Output.safe(line)) }
         store.packInBackgroundIfNeeded()
     }
 }

@@ -46,6 +46,7 @@ struct Today: ParsableCommand {
         if let context { filter = filter.and(context.filter) }
         let (agenda, problems) = try store.agenda(now: now, soonDays: soon, filter: filter)
         for problem in problems { Output.warning(problem.warning) }
+        noticeSetAside(store)
         if json {
             if let context { Output.notice(context.notice) }
             return try Output.json(agenda)
