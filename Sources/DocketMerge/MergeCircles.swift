@@ -1,7 +1,7 @@
 import DocketModel
 import Foundation
 
-/// A dependency the merged state sets aside (`DependencyCircles`): it closes a circle of dependencies among open
+/// A dependency the merged state ignores (`DependencyCircles`): it closes a circle of dependencies among open
 /// items that neither side had, each having made a part of it. Kept in the item's file; it blocks nothing.
 public struct CircleDecision: Codable, Hashable, Sendable {
     /// The item that depends, as "todo 'Buy milk'".
@@ -19,24 +19,24 @@ public struct CircleDecision: Codable, Hashable, Sendable {
     }
 
     /// The line for people: "todo 'Paint' depends on todo 'Buy paint', which closes a circle of dependencies made on
-    /// two machines: set aside, it blocks nothing (docket depend 1a2b3c4d -5e6f7a8b removes it)".
+    /// two machines: that dependency blocks nothing (docket depend 1a2b3c4d -5e6f7a8b removes it)".
     public var line: String {
-        "\(item) depends on \(dependency), which closes a circle of dependencies made on two machines: set aside, it "
-            + "blocks nothing (docket depend \(Self.short(itemID)) -\(Self.short(dependencyID)) removes it)"
+        "\(item) depends on \(dependency), which closes a circle of dependencies made on two machines: that "
+            + "dependency blocks nothing (docket depend \(Self.short(itemID)) -\(Self.short(dependencyID)) removes it)"
     }
 
     private static func short(_ id: UUID) -> String { String(id.uuidString.lowercased().prefix(8)) }
 }
 
 extension MergeReport {
-    /// The dependencies `merged` sets aside that neither `ours` nor `theirs` did: circles the merge closed.
+    /// The dependencies `merged` ignores that neither `ours` nor `theirs` did: circles the merge closed.
     public static func circlesClosed(ours: AppState, theirs: AppState, merged: AppState) -> [CircleDecision] {
-        func setAside(_ state: AppState) -> [SetAsideDependency] {
-            DependencyCircles.setAside(DependencyCircles.openNodes(todos: state.todos, projects: state.projects))
+        func ignored(_ state: AppState) -> [CircleDependency] {
+            DependencyCircles.ignored(DependencyCircles.openNodes(todos: state.todos, projects: state.projects))
         }
-        let closed = setAside(merged)
+        let closed = ignored(merged)
         guard !closed.isEmpty else { return [] }
-        let before = Set(setAside(ours)).union(setAside(theirs))
+        let before = Set(ignored(ours)).union(ignored(theirs))
         var labels: [UUID: String] = [:]
         for todo in merged.todos { labels[todo.id] = "todo '\(todo.text)'" }
         for project in merged.projects {

@@ -19,7 +19,7 @@ public struct MergeReport: Codable, Hashable, Sendable {
     public let items: [ItemDecision]
     /// Dates of merged items far ahead of the commits that carried them.
     public let farAhead: [FarAheadDate]
-    /// Dependencies the merged state sets aside: each closes a circle the two sides made together.
+    /// Dependencies the merged state ignores: each closes a circle the two sides made together.
     public let circles: [CircleDecision]
 
     /// A report of these decisions, put in their order.
@@ -36,12 +36,12 @@ public struct MergeReport: Codable, Hashable, Sendable {
         MergeReport(items: items, farAhead: farAhead + dates, circles: circles)
     }
 
-    /// This report with the dependencies set aside in circles the merge closed given as `circles`.
+    /// This report with the dependencies ignored in circles the merge closed given as `circles`.
     public func noting(circles: [CircleDecision]) -> MergeReport {
         MergeReport(items: items, farAhead: farAhead, circles: circles)
     }
 
-    /// Its lines for people beside the items': far-ahead dates and dependencies set aside.
+    /// Its lines for people beside the items': far-ahead dates and dependencies ignored.
     public var noteLines: [String] { farAhead.map(\.line) + circles.map(\.line) }
 
     /// Whether the merge discarded a value: a field both sides changed, or an edit a removal won over.
@@ -49,7 +49,7 @@ public struct MergeReport: Codable, Hashable, Sendable {
         items.contains { item in item.fields.contains { $0.lost != nil } || item.removal?.outcome == .removalWon }
     }
 
-    /// Whether no item needed a decision, no date was far ahead and no dependency was set aside.
+    /// Whether no item needed a decision, no date was far ahead and no dependency was ignored.
     public var isEmpty: Bool { items.isEmpty && farAhead.isEmpty && circles.isEmpty }
 
     /// The same decisions, as seen from the other machine (ours and theirs swapped).
@@ -127,7 +127,7 @@ public struct MergeReport: Codable, Hashable, Sendable {
         }
         if !circles.isEmpty {
             parts.append(
-                "\(circles.count) \(circles.count == 1 ? "dependency" : "dependencies") set aside, closing a circle: "
+                "\(circles.count) \(circles.count == 1 ? "dependency" : "dependencies") closing a circle \(circles.count == 1 ? "blocks" : "block") nothing: "
                     + circles.map { "\($0.item) on \($0.dependency)" }.joined(separator: ", "))
         }
         return parts.joined(separator: "; ")

@@ -1,20 +1,20 @@
 import Foundation
 
-/// A dependency set aside: `item` depends on `dependency`, but that closes a circle of dependencies among open
+/// A dependency that blocks nothing: `item` depends on `dependency`, but that closes a circle of dependencies among open
 /// items, which no command makes (`docket depend` refuses one) and a merge can: one machine made A depend on B while
 /// another made B depend on A. Kept in the item's file; blocking nothing.
-public struct SetAsideDependency: Codable, Hashable, Sendable, Comparable {
+public struct CircleDependency: Codable, Hashable, Sendable, Comparable {
     /// The item that depends.
     public let item: UUID
     /// The item it depends on.
     public let dependency: UUID
 
-    /// A dependency as set aside.
+    /// A dependency so ignored.
     public init(item: UUID, dependency: UUID) {
         (self.item, self.dependency) = (item, dependency)
     }
 
-    public static func < (a: SetAsideDependency, b: SetAsideDependency) -> Bool {
+    public static func < (a: CircleDependency, b: CircleDependency) -> Bool {
         (a.item.uuidString, a.dependency.uuidString) < (b.item.uuidString, b.dependency.uuidString)
     }
 }
@@ -33,16 +33,16 @@ public enum DependencyCircles {
         }
     }
 
-    /// The dependencies to set aside so that no circle remains among `nodes` (a dependency on an id that is not a
+    /// The dependencies to ignore so that no circle remains among `nodes` (a dependency on an id that is not a
     /// node, or on the item itself, is no part of one), sorted.
     ///
     /// Each group of items that all reach each other (a strongly connected component, found by Tarjan's walk) is
     /// walked against the arrows from its newest item (the latest alterDate, then the greatest id), newest first; an
-    /// arrow that leads back to an item on the walk's path is set aside. In a plain circle that is the newest item's
-    /// own dependency: the edge added last, as a rule, since adding it is an edit. What is set aside depends on the
+    /// arrow that leads back to an item on the walk's path is ignored. In a plain circle that is the newest item's
+    /// own dependency: the edge added last, as a rule, since adding it is an edit. What is ignored depends on the
     /// items alone, not on their order nor on which machine merged, and the walks take time linear in the items and
     /// dependencies, so a planted circle of any size costs no more than reading it.
-    public static func setAside(_ nodes: [Node]) -> [SetAsideDependency] {
+    public static func ignored(_ nodes: [Node]) -> [CircleDependency] {
         var index: [UUID: Int] = [:]
         index.reserveCapacity(nodes.count)
         for (i, node) in nodes.enumerated() where index[node.id] == nil { index[node.id] = i }
@@ -72,7 +72,7 @@ public enum DependencyCircles {
         for v in inCircle { dependents[v].sort(by: newer) }
         // 0: not reached, 1: on the walk's path, 2: done.
         var mark = [UInt8](repeating: 0, count: count)
-        var found: [SetAsideDependency] = []
+        var found: [CircleDependency] = []
         var path: [(node: Int, next: Int)] = []
         for (root, _, _) in byAge where mark[root] == 0 {
             mark[root] = 1
@@ -89,7 +89,7 @@ public enum DependencyCircles {
                 case 0:
                     mark[u] = 1
                     path.append((u, 0))
-                case 1: found.append(SetAsideDependency(item: nodes[u].id, dependency: nodes[v].id))
+                case 1: found.append(CircleDependency(item: nodes[u].id, dependency: nodes[v].id))
                 default: break
                 }
             }

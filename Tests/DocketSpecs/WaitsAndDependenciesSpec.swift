@@ -114,7 +114,7 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                 todos: [milk, dated(bread, "2026-11-25T11:00:00.000Z", depends: [milk.id])], projects: [],
                 removed: [])
 
-            it("keeps both dependencies, whichever side merges, and sets the newer one aside in the report") {
+            it("keeps both dependencies, whichever side merges, and names the newer one in the report") {
                 let one = merge(base: base, ours: laptop, theirs: desk)
                 let other = merge(base: base, ours: desk, theirs: laptop)
                 expect(other.state) == one.state
@@ -125,7 +125,7 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                 expect(one.report.circles) == [set]
                 expect(other.report.circles) == [set]
                 expect(one.report.summary).to(
-                    contain("1 dependency set aside, closing a circle: todo 'Buy bread' on todo 'Buy milk'"))
+                    contain("1 dependency closing a circle blocks nothing: todo 'Buy bread' on todo 'Buy milk'"))
                 let decoded = try? JSONDecoder().decode(MergeReport.self, from: JSONEncoder().encode(one.report))
                 expect(decoded) == one.report
             }
@@ -134,10 +134,10 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                 let blocking = Blocking(todos: merged.todos, projects: merged.projects)
                 expect(blocking.blockers(of: .todo(merged.todo(id: milk.id)!))) == [bread.id]
                 expect(blocking.blockers(of: .todo(merged.todo(id: bread.id)!))) == []
-                expect(blocking.setAside(of: .todo(merged.todo(id: bread.id)!))) == [milk.id]
+                expect(blocking.ignoredInCircle(of: .todo(merged.todo(id: bread.id)!))) == [milk.id]
                 expect(blocking.blocked(by: .todo(merged.todo(id: milk.id)!))) == []
             }
-            it("sets aside the newest item's dependency in a longer circle, through a task, whatever the order") {
+            it("ignores the newest item's dependency in a longer circle, through a task, whatever the order") {
                 let a = dated(todo("A"), "2026-11-25T09:00:00.000Z", depends: [])
                 let task = ProjectTask(
                     id: UUID(), title: "B", dueDate: .unknown, state: .unfinished, timeSlips: [],
@@ -147,18 +147,18 @@ final class WaitsAndDependenciesSpec: QuickSpec {
                 let project = Project(id: UUID(), title: "P", tasks: [task], alterDate: nil)
                 for todos in [[aClosing, c], [c, aClosing]] {
                     let blocking = Blocking(todos: todos, projects: [project])
-                    expect(blocking.setAside) == [SetAsideDependency(item: task.id, dependency: a.id)]
+                    expect(blocking.ignoredInCircles) == [CircleDependency(item: task.id, dependency: a.id)]
                 }
             }
-            it("sets one dependency aside in a planted circle of 50,000 todos, however long") {
+            it("ignores one dependency in a planted circle of 50,000 todos, however long") {
                 let ids = (0..<50_000).map { _ in UUID() }
                 let nodes = ids.indices.map { i in
                     DependencyCircles.Node(
                         id: ids[i], alterDate: at("2026-11-25T09:00:00.000Z").addingTimeInterval(Double(i)),
                         dependencies: [ids[(i + 1) % ids.count]])
                 }
-                expect(DependencyCircles.setAside(nodes)) == [
-                    SetAsideDependency(item: ids[ids.count - 1], dependency: ids[0])
+                expect(DependencyCircles.ignored(nodes)) == [
+                    CircleDependency(item: ids[ids.count - 1], dependency: ids[0])
                 ]
             }
         }

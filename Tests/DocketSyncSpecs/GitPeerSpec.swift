@@ -147,7 +147,7 @@ final class GitPeerSpec: QuickSpec {
                 ("git pull --no-rebase with Docket's merge driver, then docket sync", [["pull", "--no-rebase", "-q"]]),
             ]
             for (way, commands) in ways {
-                it("sets the newer dependency aside the same way on both machines after \(way), recorded") {
+                it("ignores the newer dependency the same way on both machines after \(way), recorded") {
                     for command in commands { gitCLI(command, in: desk.folder) }
                     expect(desk.run("sync").status) == 0
                     expect(laptop.run("sync").status) == 0

@@ -194,7 +194,7 @@ struct MergeCommitBuilder {
         return false
     }
 
-    /// The dependencies set aside in circles the merge closed, over the whole store: the items neither side
+    /// The dependencies ignored in circles the merge closed, over the whole store: the items neither side
     /// changed read from ours' tree, the changed ones as each side and the merge have them.
     ///
     /// NB: a circle can pass through items neither side changed, which the merge itself does not read; so the
