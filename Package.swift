@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/Quick/Nimble", from: "13.8.0"),
         // `swift package generate-documentation --target Docket`: the library's DocC catalog (CI builds it).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `docket mcp`: the Model Context Protocol server agents talk to.
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // libgit2's headers; DocketCGitTransport links it.
@@ -51,10 +53,11 @@ let package = Package(
         .target(
             name: "DocketGit", dependencies: ["DocketCGit2", "DocketCGitTransport", "DocketCPackFile", "DocketSystem"]),
         .target(name: "Docket", dependencies: ["DocketModel", "DocketMerge", "DocketGit", "DocketSystem"]),
+        .target(name: "DocketMCP", dependencies: ["Docket", .product(name: "MCP", package: "swift-sdk")]),
         .executableTarget(
             name: "DocketCLI",
             dependencies: [
-                "Docket", "DocketSystem",
+                "Docket", "DocketSystem", "DocketMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/docket"

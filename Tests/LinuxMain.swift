@@ -51,6 +51,7 @@ import XCTest
         IndexFileSpec.self,
         // DocketMerge
         MergeRulesSpec.self,
+        ClaimMergeSpec.self,
         RichItemsMergeSpec.self,
         MergeLawsSpec.self,
         // Docket
@@ -64,6 +65,10 @@ import XCTest
         EverydayUseSpec.self,
         DocsSpec.self,
         ItemCopySpec.self,
+        ClaimCommandsSpec.self,
+        ClaimDriverLawSpec.self,
+        MCPServerSpec.self,
+        AgentsLoadSpec.self,
         ExchangeSpec.self,
         CalendarSpec.self,
         RichItemsSpec.self,
@@ -80,7 +85,9 @@ import XCTest
         // Sync
         SyncSpec.self,
         QuarantineSpec.self,
+        WritersSpec.self,
         RichItemsSyncSpec.self,
+        ClaimSyncSpec.self,
         MastermindSpec.self,
         FlowSpec.self,
         SamplesRunSpec.self,

@@ -84,6 +84,8 @@ extension StateMerger {
                     base: b.map { field.value(of: $0) as! [Note] } ?? [],
                     ours: field.value(of: o) as! [Note], theirs: field.value(of: t) as! [Note])
                 merged = field.setting(notes, in: merged)
+            case .claim:
+                merged = fields.mergeClaim(field, base: b, ours: o, theirs: t, into: merged)
             case let .follows(leader):
                 merged = fields.follow(field, leader: leader, base: b, ours: o, theirs: t, into: merged)
             }

@@ -194,6 +194,12 @@ public struct FieldDecision: Codable, Hashable, Sendable {
         case combined
         /// Taken from the side the field it goes with (`leader`) came from.
         case follows
+        /// The same claim on both sides: its later lease, or its release when later than the last heartbeat.
+        case sameClaim
+        /// Two claims that did not overlap in time: the later one.
+        case laterClaim
+        /// Two claims that overlapped in time: the one taken first (on a tie, the smaller claim id); the other lost.
+        case earlierClaim
     }
 
     /// What each side did to a set merged element by element, such as "+home -work".

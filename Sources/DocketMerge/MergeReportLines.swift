@@ -18,6 +18,9 @@ extension ItemDecision {
                     "\(item) \(field.field): kept \"\(field.kept)\" (both changed it: "
                     + "ours \(field.combined?.ours ?? "?"), theirs \(field.combined?.theirs ?? "?"))"
             case .follows: line += ", as its \(field.leader ?? "field") was)"
+            case .sameClaim: line += ", the same claim, its later lease or release)"
+            case .laterClaim: line += ", the later claim, after the other ended)"
+            case .earlierClaim: line += ", the claim taken first: both held it at once)"
             }
             if let lost = field.lost { line += ", lost \"\(lost)\" (\(field.from.other))" }
             lines.append(line)

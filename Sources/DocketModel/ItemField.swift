@@ -25,6 +25,9 @@ public enum MergeRule: Sendable, Equatable {
     case follows(String)
     /// What the store keeps elsewhere (a project's tasks, in their own files).
     case children
+    /// A claim (`Claim?`): the same claim on both sides its later lease or release; of two claims that overlapped
+    /// in time the earlier taken, the other recorded as lost; of two that did not, the later (see `ClaimMerge`).
+    case claim
 }
 
 /// One field of an item, declared once: its JSON key, how people call it,
@@ -187,7 +190,7 @@ extension FieldCoded {
     public static var contentFields: [ItemField<Self>] {
         fields.filter {
             switch $0.rule {
-            case .laterEdit, .timeSlips, .set, .notes, .follows: true
+            case .laterEdit, .timeSlips, .set, .notes, .follows, .claim: true
             case .identity, .earliest, .latest, .children: false
             }
         }

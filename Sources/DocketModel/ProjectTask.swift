@@ -38,6 +38,10 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
     /// export to it.
     public var kept: KeptKeys { keeping?.value ?? KeptKeys() }
     private let keeping: Box<KeptKeys>?
+    /// Who works on it, until when: the last claim taken on it, live or ended (see `Claim.isLive`).
+    public var claim: Claim? { claiming?.value }
+    // NB: boxed, as most tasks are never claimed.
+    private let claiming: Box<Claim>?
 
     /// The Change DSL of a project task.
     public enum Change: Hashable, Sendable {
@@ -61,6 +65,8 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             case waitDate(to: DueDate)
             /// Sets the date it is planned to be started: a day, a moment, or none.
             case scheduledDate(to: DueDate)
+            /// Sets the claim: taken, renewed, released, or none.
+            case claim(to: Claim?)
         }
         /// Adds and removes tags.
         case tagging(add: [String], remove: [String])
@@ -92,10 +98,11 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
         creationDate: Date? = nil, recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys(),
         waitDate: DueDate = .unknown,
-        scheduledDate: DueDate = .unknown, dependencies: [UUID] = []
+        scheduledDate: DueDate = .unknown, dependencies: [UUID] = [], claim: Claim? = nil
     ) {
         self.planning = Planning.box(wait: waitDate, scheduled: scheduledDate, dependencies: dependencies)
         self.creationDate = creationDate
+        self.claiming = claim.map(Box.init)
         self.repeating = recurrence.map(Box.init)
         self.keeping = kept.isEmpty ? nil : Box(kept)
         self.tags = tags
@@ -135,6 +142,8 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             date == waitDate ? self : replacing(alterDate: nextAlterDate, waitDate: date)
         case let .setting(.scheduledDate(to: date)):
             date == scheduledDate ? self : replacing(alterDate: nextAlterDate, scheduledDate: date)
+        case let .setting(.claim(to: claim)):
+            claim == self.claim ? self : replacing(alterDate: nextAlterDate, claim: .some(claim))
         case let .depending(add, remove):
             Dependencies.applying(add: add, remove: remove, to: dependencies) == dependencies
                 ? self
@@ -193,7 +202,8 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         id: UUID? = nil, title: String? = nil, dueDate: DueDate? = nil, state: TaskState? = nil,
         timeSlips: [TimeSlip]? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
         notes: [Note]? = nil, completedDate: Date?? = nil, creationDate: Date?? = nil, recurrence: Recurrence?? = nil,
-        kept: KeptKeys? = nil, waitDate: DueDate? = nil, scheduledDate: DueDate? = nil, dependencies: [UUID]? = nil
+        kept: KeptKeys? = nil, waitDate: DueDate? = nil, scheduledDate: DueDate? = nil, dependencies: [UUID]? = nil,
+        claim: Claim?? = nil
     ) -> Self {
         ProjectTask(
             id: id ?? self.id, title: title ?? self.title, dueDate: dueDate ?? self.dueDate, state: state ?? self.state,
@@ -202,7 +212,8 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             completedDate: completedDate ?? self.completedDate,
             creationDate: creationDate ?? self.creationDate, recurrence: recurrence ?? self.recurrence,
             kept: kept ?? self.kept, waitDate: waitDate ?? self.waitDate,
-            scheduledDate: scheduledDate ?? self.scheduledDate, dependencies: dependencies ?? self.dependencies)
+            scheduledDate: scheduledDate ?? self.scheduledDate, dependencies: dependencies ?? self.dependencies,
+            claim: claim ?? self.claim)
     }
 
     /// The instance after this one in its series: unfinished, with no time recorded and due one interval on,
@@ -221,7 +232,8 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
                     every: recurrence.every, from: recurrence.from, series: recurrence.series,
                     occurrence: recurrence.occurrence + 1)),
             waitDate: Recurrence.carried(waitDate, from: dueDate, done: done, to: next, calendar: calendar),
-            scheduledDate: Recurrence.carried(scheduledDate, from: dueDate, done: done, to: next, calendar: calendar))
+            scheduledDate: Recurrence.carried(scheduledDate, from: dueDate, done: done, to: next, calendar: calendar),
+            claim: .some(nil))
     }
 
     // MARK: Fields
@@ -277,6 +289,10 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
         ItemField(
             "kept", label: "kept keys", rule: .laterEdit, default: KeptKeys(), omitWhenAbsent: true, get: { $0.kept },
             set: { $0.replacing(kept: $1) }),
+        // NB: no format of its own: a format-3 docket keeps the key as it is (a claim is a lease, not data to lose).
+        ItemField(
+            "claim", rule: .claim, omitWhenAbsent: true, check: Claim.problem(in:), get: { $0.claim },
+            set: { $0.replacing(claim: .some($1)) }),
     ]
 
     public static let blank = ProjectTask(

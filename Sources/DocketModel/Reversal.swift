@@ -242,7 +242,7 @@ extension AppState {
                 skipped += slips.skipped
             case .follows:
                 continue
-            case .laterEdit, .identity, .earliest, .latest, .children:
+            case .laterEdit, .claim, .identity, .earliest, .latest, .children:
                 // NB: a field whose follower changed since (a completion done again, with a new date) changed too.
                 let followersStand = Item.contentFields.allSatisfy { follower in
                     guard case let .follows(leader) = follower.rule, leader == field.key else { return true }

@@ -39,6 +39,10 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
     /// export to it.
     public var kept: KeptKeys { keeping?.value ?? KeptKeys() }
     private let keeping: Box<KeptKeys>?
+    /// Who works on it, until when: the last claim taken on it, live or ended (see `Claim.isLive`).
+    public var claim: Claim? { claiming?.value }
+    // NB: boxed, as most todos are never claimed.
+    private let claiming: Box<Claim>?
 
     /// The Change DSL of a todo.
     public enum Change: Hashable, Sendable {
@@ -67,6 +71,8 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         case scheduled(DueDate)
         /// Adds and removes the ids of items it depends on.
         case depending(add: [UUID], remove: [UUID])
+        /// Sets the claim: taken, renewed, released, or none.
+        case claim(Claim?)
     }
 
     /// A new open item with the given text, made now.
@@ -82,7 +88,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         tags: [String] = [], priority: Priority? = nil, notes: [Note] = [], completedDate: Date? = nil,
         recurrence: Recurrence? = nil, kept: KeptKeys = KeptKeys(), waitDate: DueDate = .unknown,
         scheduledDate: DueDate = .unknown,
-        dependencies: [UUID] = []
+        dependencies: [UUID] = [], claim: Claim? = nil
     ) {
         self.id = id
         self.text = text
@@ -97,6 +103,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         self.repeating = recurrence.map(Box.init)
         self.keeping = kept.isEmpty ? nil : Box(kept)
         self.planning = Planning.box(wait: waitDate, scheduled: scheduledDate, dependencies: dependencies)
+        self.claiming = claim.map(Box.init)
     }
 
     /// An item exactly as stored, due at a moment (or not at all).
@@ -151,6 +158,8 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         case let .depending(add, remove):
             let ids = Dependencies.applying(add: add, remove: remove, to: dependencies)
             return ids == dependencies ? self : replacing(alterDate: nextAlterDate, dependencies: ids)
+        case let .claim(claim):
+            return claim == self.claim ? self : replacing(alterDate: nextAlterDate, claim: .some(claim))
         }
     }
 
@@ -172,7 +181,8 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
                     every: recurrence.every, from: recurrence.from, series: recurrence.series,
                     occurrence: recurrence.occurrence + 1)),
             waitDate: Recurrence.carried(waitDate, from: due, done: done, to: next, calendar: calendar),
-            scheduledDate: Recurrence.carried(scheduledDate, from: due, done: done, to: next, calendar: calendar))
+            scheduledDate: Recurrence.carried(scheduledDate, from: due, done: done, to: next, calendar: calendar),
+            claim: .some(nil))
     }
 
     /// This item with some fields replaced; a nil argument keeps the field.
@@ -183,7 +193,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         id: UUID? = nil, text: String? = nil, creationDate: Date? = nil, completed: Bool? = nil,
         due: DueDate? = nil, alterDate: Date?? = nil, tags: [String]? = nil, priority: Priority?? = nil,
         notes: [Note]? = nil, completedDate: Date?? = nil, recurrence: Recurrence?? = nil, kept: KeptKeys? = nil,
-        waitDate: DueDate? = nil, scheduledDate: DueDate? = nil, dependencies: [UUID]? = nil
+        waitDate: DueDate? = nil, scheduledDate: DueDate? = nil, dependencies: [UUID]? = nil, claim: Claim?? = nil
     ) -> TodoItem {
         TodoItem(
             id: id ?? self.id, text: text ?? self.text, creationDate: creationDate ?? self.creationDate,
@@ -192,7 +202,8 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
             tags: tags ?? self.tags, priority: priority ?? self.priority, notes: notes ?? self.notes,
             completedDate: completedDate ?? self.completedDate, recurrence: recurrence ?? self.recurrence,
             kept: kept ?? self.kept, waitDate: waitDate ?? self.waitDate,
-            scheduledDate: scheduledDate ?? self.scheduledDate, dependencies: dependencies ?? self.dependencies)
+            scheduledDate: scheduledDate ?? self.scheduledDate, dependencies: dependencies ?? self.dependencies,
+            claim: claim ?? self.claim)
     }
 
     // MARK: Fields
@@ -242,6 +253,10 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         ItemField(
             "kept", label: "kept keys", rule: .laterEdit, default: KeptKeys(), omitWhenAbsent: true, get: { $0.kept },
             set: { $0.replacing(kept: $1) }),
+        // NB: no format of its own: a format-3 docket keeps the key as it is (a claim is a lease, not data to lose).
+        ItemField(
+            "claim", rule: .claim, omitWhenAbsent: true, check: Claim.problem(in:), get: { $0.claim },
+            set: { $0.replacing(claim: .some($1)) }),
     ]
 
     public static let blank = TodoItem(

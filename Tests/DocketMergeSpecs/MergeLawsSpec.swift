@@ -122,6 +122,14 @@ func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> St
                 if let base, field.isSame(base, side) { continue }
                 if field.isSame(side, merged) || recorded(side.id, field.key, field.text(of: side)) { continue }
                 return "\(field.key) \(field.text(of: side)) of \(side.id) is lost without a trace"
+            case .claim:
+                // A claim is kept, recorded as lost, or ended before the one kept was taken.
+                if let base, field.isSame(base, side) { continue }
+                guard let claim = field.value(of: side) as! Claim? else { continue }
+                let kept = field.value(of: merged) as! Claim?
+                if kept?.id == claim.id || recorded(side.id, field.key, claim.fieldText) { continue }
+                if let kept, claim.end.docketMilliseconds <= kept.taken.docketMilliseconds { continue }
+                return "claim \(claim.fieldText) of \(side.id) is lost without a trace"
             case .timeSlips:
                 let slips = field.value(of: side) as! [TimeSlip]
                 let mergedSlips = field.value(of: merged) as! [TimeSlip]

@@ -42,6 +42,10 @@ final class JSONFormatSpec: QuickSpec {
                 it("decodes and re-encodes a format-3 task (wait, scheduled, dependencies) byte for byte") {
                     roundTrip(ProjectTask.self, "ProjectTaskFormat3")
                 }
+                it("decodes and re-encodes a claimed todo and a task whose claim was released, byte for byte") {
+                    roundTrip(TodoItem.self, "TodoItemClaim")
+                    roundTrip(ProjectTask.self, "ProjectTaskClaim")
+                }
                 it("decodes and re-encodes a todo with another tool's keys kept, every JSON kind, byte for byte") {
                     roundTrip(TodoItem.self, "TodoItemKept")
                     let todo = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItemKept"))
@@ -66,7 +70,7 @@ final class JSONFormatSpec: QuickSpec {
                     let text = String(decoding: try! DocketJSON.encode(TodoItem(text: "x")), as: UTF8.self)
                     for key in [
                         "tags", "priority", "notes", "completedDate", "recurrence", "kept", "waitDate", "scheduledDate",
-                        "dependencies",
+                        "dependencies", "claim",
                     ] {
                         expect(text).notTo(contain("\"\(key)\""))
                     }
@@ -127,6 +131,31 @@ final class JSONFormatSpec: QuickSpec {
                         #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00Z","dependencies":["soon"]}"#
                     expect { try DocketJSON.decode(TodoItem.self, from: Data(json.utf8)) }.to(
                         throwError { (error: Error) in expect("\(error)").to(contain("dependencies")) })
+                }
+            }
+
+            context("of a claim") {
+                it("reads the holder, the claim id, when it was taken, renewed and released, and when it expires") {
+                    let todo = try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItemClaim"))
+                    let task = try! DocketJSON.decode(ProjectTask.self, from: fixture("ProjectTaskClaim"))
+                    expect(todo.claim?.holder) == "agent-7"
+                    expect(todo.claim?.id) == UUID(uuidString: "3F2A9C1E-5B6D-4E7F-8A9B-0C1D2E3F4A5B")
+                    expect(todo.claim?.renewed) == ISODate.date(from: "2026-11-28T10:05:00.000Z")
+                    expect(todo.claim?.isLive(at: ISODate.date(from: "2026-11-28T12:04:59.999Z")!)) == true
+                    expect(todo.claim?.isLive(at: ISODate.date(from: "2026-11-28T12:05:00.000Z")!)) == false
+                    expect(task.claim?.released) == ISODate.date(from: "2026-11-28T10:30:00.000Z")
+                    expect(task.heldClaim(at: ISODate.date(from: "2026-11-28T10:10:00.000Z")!)).to(beNil())
+                }
+                it("reads an older todo or task, without one, as unclaimed") {
+                    expect(try! DocketJSON.decode(TodoItem.self, from: fixture("TodoItemFormat3")).claim).to(beNil())
+                    expect(try! DocketJSON.decode(ProjectTask.self, from: fixture("ProjectTaskFormat3")).claim).to(
+                        beNil())
+                }
+                it("refuses a claim without a holder, naming the field") {
+                    let json =
+                        #"{"id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","text":"x","creationDate":"2026-11-22T10:30:00Z","claim":{"holder":" ","id":"6F9619FF-8B86-4D11-B42D-00C04FC964FF","taken":"2026-11-22T10:30:00Z","expires":"2026-11-22T11:30:00Z"}}"#
+                    expect { try DocketJSON.decode(TodoItem.self, from: Data(json.utf8)) }.to(
+                        throwError { (error: Error) in expect("\(error)").to(contain("a claim's holder has no name")) })
                 }
             }
 

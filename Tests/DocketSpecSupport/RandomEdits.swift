@@ -51,6 +51,19 @@ public enum RandomEdits {
         "Order Pizza", "Café",
     ]
 
+    /// The agents that claim items in random edits.
+    public static let holders = ["agent-1", "agent-2", "agent-3"]
+
+    /// A claim as an agent changes it: a new one taken now, the current one renewed or released.
+    public static func claimChange(_ current: Claim?, _ g: inout SeededGenerator) -> Claim? {
+        let lease = Double(Int.random(in: 1...3, using: &g)) * 60
+        switch Int.random(in: 0..<4, using: &g) {
+        case 0: return current?.renewing(lease: lease) ?? Claim(holder: holders.randomElement(using: &g)!, lease: lease)
+        case 1: return current?.releasing()
+        default: return Claim(holder: holders.randomElement(using: &g)!, lease: lease)
+        }
+    }
+
     /// A state made from nothing by `count` random edits.
     public static func state(_ count: Int, _ g: inout SeededGenerator, world: SeededWorld) -> AppState {
         (0..<count).reduce(AppState()) { state, _ in edit(state, &g, world: world) }
@@ -83,7 +96,8 @@ public enum RandomEdits {
             return state.alter(by: .adding(.todo(TodoItem(text: text))))
         case 2, 3, 4:
             guard let todo = state.todos.randomElement(using: &g) else { return state }
-            switch Int.random(in: 0..<13, using: &g) {
+            switch Int.random(in: 0..<14, using: &g) {
+            case 13: return state.alter(by: .updating(.todo(todo.alter(.claim(claimChange(todo.claim, &g))))))
             case 0:
                 return todo.completed
                     ? state.alter(by: .updating(.todo(todo.alter(.completed(false))))) : state.completingTodo(todo.id)
@@ -144,7 +158,7 @@ public enum RandomEdits {
                 .setting(.priority(to: Priority.allCases.randomElement(using: &g))),
                 .tagging(add: tags(&g), remove: tags(&g)), .noting(noteChange(task.notes, text, &g)),
                 .setting(.waitDate(to: planned(due, &g))), .setting(.scheduledDate(to: planned(due, &g))),
-                .depending(add: add, remove: remove),
+                .depending(add: add, remove: remove), .setting(.claim(to: claimChange(task.claim, &g))),
             ].randomElement(using: &g)!
             return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task.alter(by: change)))))))
         case 15, 16, 17:

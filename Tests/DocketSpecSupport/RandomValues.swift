@@ -89,6 +89,7 @@ public enum RandomValues {
             return KeptKeys([
                 "taskwarrior": ["wait": values.randomElement(using: &g)!, "estimate": values.randomElement(using: &g)!]
             ])
+        case is Claim?.Type: return Bool.random(using: &g) ? claim(&g) : nil as Claim?
         case is [ProjectTask].Type: return (0..<Int.random(in: 0...4, using: &g)).map { _ in task(&g) }
         default: fatalError("RandomValues has no generator for a field of type \(type); add one")
         }
@@ -106,6 +107,40 @@ public enum RandomValues {
             every: .init(unit, count: Int.random(in: 1...3, using: &g)),
             from: Recurrence.Anchor.allCases.randomElement(using: &g)!,
             series: uuid(&g), occurrence: Int.random(in: 1...20, using: &g))
+    }
+
+    /// A claim by one of a few holders, renewed, released or neither.
+    public static func claim(_ g: inout SeededGenerator) -> Claim {
+        let taken = date(&g)
+        let expires = taken.addingTimeInterval(Double(Int.random(in: 1...1440, using: &g)) * 60)
+        return Claim(
+            holder: RandomEdits.holders.randomElement(using: &g)!, id: uuid(&g), taken: taken,
+            renewed: Bool.random(using: &g) ? taken.addingTimeInterval(30) : nil, expires: expires,
+            released: Bool.random(using: &g) ? taken.addingTimeInterval(Double.random(in: 0...600, using: &g)) : nil)
+    }
+
+    /// Two claims on one item, related as agents make them: versions of one claim, claims taken close together, or
+    /// claims far apart.
+    public static func claimPair(_ g: inout SeededGenerator) -> (Claim, Claim) {
+        let a = claim(&g)
+        func minutes(_ range: ClosedRange<Int>) -> TimeInterval { Double(Int.random(in: range, using: &g)) * 60 }
+        let b: Claim
+        switch Int.random(in: 0..<3, using: &g) {
+        case 0:
+            let renewed = Bool.random(using: &g) ? a.taken + minutes(0...30) : a.renewed
+            b = Claim(
+                holder: a.holder, id: a.id, taken: a.taken, renewed: renewed, expires: a.taken + minutes(1...120),
+                released: Bool.random(using: &g) ? a.taken + minutes(0...60) : nil)
+        case 1:
+            // NB: on a minute grid, so claims are often taken on the same millisecond.
+            let taken = a.taken + minutes(-120...120)
+            b = Claim(
+                holder: RandomEdits.holders.randomElement(using: &g)!, id: uuid(&g), taken: taken,
+                expires: taken + minutes(1...120), released: Bool.random(using: &g) ? taken + minutes(0...60) : nil)
+        default:
+            b = claim(&g)
+        }
+        return Bool.random(using: &g) ? (a, b) : (b, a)
     }
 
     public static func slip(_ g: inout SeededGenerator) -> TimeSlip {

@@ -34,6 +34,7 @@ final class ItemCopySpec: QuickSpec {
                     setting: [
                         "id", "creationDate", "completed", "dueDate", "alterDate", "notes", "completedDate",
                         "recurrence", "waitDate", "scheduledDate", // moved with the due date (TodoItemSpec)
+                        "claim", // a new instance is claimed by no one
                     ])
                 return lost.isEmpty ? nil : "the next instance dropped \(lost)"
             }
@@ -111,6 +112,7 @@ final class ItemCopySpec: QuickSpec {
                 let set: Set<String> = [
                     "id", "dueDate", "state", "timeSlips", "alterDate", "notes", "completedDate", "creationDate",
                     "recurrence", "waitDate", "scheduledDate", // moved with the due date (ProjectTaskSpecs)
+                    "claim", // a new instance is claimed by no one
                 ]
                 let lost = ProjectTask.fields.filter { !set.contains($0.key) && !$0.isSame(task, next) }.map(\.key)
                 return lost.isEmpty ? nil : "the next instance dropped \(lost)"

@@ -247,6 +247,8 @@ extension Store {
         }
         let store = try open(at: folder).withMergeDriverFromPath()
         store.noteSetAside(files)
+        // What writers published beside the shared branch comes too, so a new machine sees everything.
+        _ = try? store.withLock { try store.pullWritersHoldingLock(remote: "origin", options: options) }
         return store
     }
 }

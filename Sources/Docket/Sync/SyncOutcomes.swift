@@ -35,6 +35,9 @@ public struct Pushed: Equatable, Sendable {
     /// The branch the remote's HEAD names when that branch does not exist (so a
     /// plain `git clone` of it checks out nothing), for a remote Docket cannot fix.
     public let remoteHeadNamesMissing: String?
+    /// This store's writer name, when another machine moved the shared branch first and the commits went to this
+    /// store's own writer reference (`branch`) instead, for the next sync to carry into the branch.
+    public var asWriter: String? = nil
 }
 
 /// What a sync did, step by step.

@@ -178,6 +178,10 @@ enum PlanningMarks {
         if !blockers.isEmpty { shown += "  " + Output.red("blocked by " + ids(blockers)) }
         let blocked = blocking.blocked(by: entry)
         if !blocked.isEmpty { shown += "  " + Output.yellow("blocking " + ids(blocked)) }
+        if let claim = entry.heldClaim(at: now) {
+            shown +=
+                "  " + Output.cyan("claimed by \(Output.safe(claim.holder)) until \(DateInput.show(claim.expires))")
+        }
         return shown
     }
 

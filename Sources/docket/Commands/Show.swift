@@ -127,6 +127,7 @@ struct Show: ParsableCommand {
             }
             rows.append((index == 0 ? "depends" : "", "\(Output.short(id))  \(shown)"))
         }
+        if let claim = entry.claim { rows.append(("claimed", ClaimText.show(claim, on: entry, now: now))) }
         // NB: which items depend on this one is not shown: finding them reads every todo (seconds at 100,000), where
         // show reads one file; lists and the day's view mark an item blocking.
         return rows

@@ -87,6 +87,12 @@ struct Status: ParsableCommand {
                         + StoreError.state(.unfinishedGitOperation(operation)).description.dropFirst()) + ".")
         }
         if let line = setAsideLine(store) { print(Output.safe(line)) }
+        if let ahead = try? store.writersAhead(), !ahead.isEmpty {
+            let said = ahead.map { "\($0.writer) (\($0.commits) commit\($0.commits == 1 ? "" : "s"))" }
+            print(
+                "Writers whose work the shared branch does not hold yet, at the last sync: \(said.joined(separator: ", ")); "
+                    + "the next sync that pushes to the branch carries it there.")
+        }
         let changes = try store.status().filter { $0.kind != .removalRecorded }
         if changes.isEmpty { return print("Nothing to commit; the store matches its last commit.") }
         print("Not committed yet:")

@@ -19,6 +19,11 @@ func describe(_ outcome: PullOutcome, remote: String) -> String {
 /// Says what a push did, and how to fix a remote whose HEAD names a branch it does not have.
 func say(_ pushed: Pushed) {
     ProgressLine.clear()
+    if let writer = pushed.asWriter {
+        return print(
+            "Pushed to \(Output.safe(pushed.remote)) as writer \(writer): another machine moved the shared branch first; "
+                + "the next sync, here or on any machine, carries this into it.")
+    }
     print("Pushed to \(Output.safe(pushed.remote)).")
     if let missing = pushed.remoteHeadNamesMissing {
         Output.warning(

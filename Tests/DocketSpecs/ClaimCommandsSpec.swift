@@ -1,0 +1,120 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// `docket claim`, `docket release` and `docket ready` on one store, and what `show` and `list` say of a claim.
+final class ClaimCommandsSpec: QuickSpec {
+    override class func spec() {
+        var store: URL!
+        var paint: String!
+        var bike: String!
+        func at(_ time: String) -> [String: String] { ["DOCKET_NOW": "2026-11-28T\(time):00+00:00"] }
+        func run(_ arguments: String..., time: String = "10:00") -> CommandResult {
+            docket(arguments, store: store, environment: at(time))
+        }
+        beforeEach {
+            store = temporaryStore("docket-claims")
+            paint = run("add", "Paint the fence").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            bike = run("add", "Fix bike").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        afterEach { try? FileManager.default.removeItem(at: store) }
+
+        describe("docket claim") {
+            it("writes the claim in the item's file, and show and list say who holds it until when") {
+                expect(run("claim", paint, "--as", "agent-1", "--for", "2h").status) == 0
+                let todo = try Store.open(at: store).load().state.todos.first { $0.text == "Paint the fence" }
+                expect(todo?.claim?.holder) == "agent-1"
+                expect(todo?.claim?.expires).to(beCloseTo(ISODate.date(from: "2026-11-28T12:00:00.000Z")!, within: 5))
+                expect(run("show", paint, time: "10:30").stdout).to(contain("agent-1 (claim"))
+                expect(run("list", time: "10:30").stdout).to(contain("claimed by agent-1 until"))
+            }
+            it("refuses a claim another holder's live claim holds, naming the holder, and changes nothing") {
+                run("claim", paint, "--as", "agent-1")
+                let before = try Store.open(at: store).load().state
+                let second = run("claim", paint, "--as", "agent-2", time: "10:30")
+                expect(second.status) == 1
+                expect(second.stderr).to(contain("Error: the todo \(paint!) 'Paint the fence' is claimed by agent-1"))
+                expect(second.stderr).to(contain("'ready' lists what is free"))
+                expect(try Store.open(at: store).load().state) == before
+            }
+            it("lets another holder claim it once the lease has run out") {
+                run("claim", paint, "--as", "agent-1", "--for", "30m")
+                expect(run("claim", paint, "--as", "agent-2", time: "10:31").status) == 0
+            }
+            it("renews a claim its holder claims again, and clamps a lease to a day") {
+                run("claim", paint, "--as", "agent-1", "--for", "30m")
+                expect(run("claim", paint, "--as", "agent-1", "--for", "3d", time: "10:20").status) == 0
+                let claim = try Store.open(at: store).load().state.todos.first { $0.text == "Paint the fence" }?.claim
+                expect(claim?.expires).to(beCloseTo(ISODate.date(from: "2026-11-29T10:20:00.000Z")!, within: 5))
+                expect(claim?.renewed).to(beCloseTo(ISODate.date(from: "2026-11-28T10:20:00.000Z")!, within: 5))
+            }
+            it("refuses a done todo") {
+                run("done", paint)
+                let claimed = run("claim", paint, "--as", "agent-1")
+                expect(claimed.status) == 1
+                expect(claimed.stderr).to(contain("is done"))
+            }
+            it("refuses a lease it cannot read as a usage error") {
+                let claimed = run("claim", paint, "--as", "agent-1", "--for", "soon")
+                expect(claimed.status) == 64
+                expect(claimed.stderr).to(contain("'soon' is not a lease"))
+            }
+            it("gives the claim to one of many processes claiming at once") {
+                let processes = (1...8).map { n in
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: docketBinary)
+                    process.arguments = ["claim", paint, "--as", "agent-\(n)"]
+                    process.environment = ProcessInfo.processInfo.environment.merging(["DOCKET_DIR": store.path]) {
+                        _, new in new
+                    }
+                    process.standardOutput = FileHandle.nullDevice
+                    process.standardError = FileHandle.nullDevice
+                    try! process.run()
+                    return process
+                }
+                for process in processes { process.waitUntilExit() }
+                expect(processes.filter { $0.terminationStatus == 0 }.count) == 1
+            }
+        }
+
+        describe("docket release") {
+            it("frees the item for others, keeping the claim in the file as released") {
+                run("claim", paint, "--as", "agent-1")
+                expect(run("release", paint, "--as", "agent-1", time: "10:10").status) == 0
+                let claim = try Store.open(at: store).load().state.todos.first { $0.text == "Paint the fence" }?.claim
+                expect(claim?.released).to(beCloseTo(ISODate.date(from: "2026-11-28T10:10:00.000Z")!, within: 5))
+                expect(run("ready", "--as", "agent-2", time: "10:11").stdout).to(contain("Paint the fence"))
+            }
+            it("refuses to give up another holder's claim when a holder is named") {
+                run("claim", paint, "--as", "agent-1")
+                let released = run("release", paint, "--as", "agent-2")
+                expect(released.status) == 1
+                expect(released.stderr).to(contain("agent-2 holds no claim on the todo"))
+                expect(released.stderr).to(contain("agent-1 holds it until"))
+            }
+        }
+
+        describe("docket ready") {
+            it("leaves out what another holds, what waits and what is blocked, and lists what its holder holds") {
+                let fence = run("add", "Buy paint").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                run("depend", paint, "+" + fence)
+                run("add", "Later", "--wait", "2026-12-01")
+                run("claim", bike, "--as", "agent-1")
+                let other = run("ready", "--as", "agent-2").stdout
+                expect(other).to(contain("Buy paint"))
+                expect(other).notTo(contain("Fix bike"))
+                expect(other).notTo(contain("Paint the fence"))
+                expect(other).notTo(contain("Later"))
+                expect(run("ready", "--as", "agent-1").stdout).to(contain("Fix bike"))
+            }
+            it("takes the filters list takes") {
+                run("tag", bike, "+garage")
+                let shown = run("ready", "+garage", "--as", "agent-2").stdout
+                expect(shown).to(contain("Fix bike"))
+                expect(shown).notTo(contain("Paint the fence"))
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+
+/// `docket mcp` driven by real MCP clients: PyPI's `mcp` package (scripts/install-deps installs it), each client
+/// starting its own server, and raw JSON-RPC lines for what stdout may hold.
+final class MCPServerSpec: QuickSpec {
+    override class func spec() {
+        let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts")
+        var store: URL!
+        beforeEach { store = temporaryStore("docket-mcp") }
+        afterEach { try? FileManager.default.removeItem(at: store) }
+
+        describe("docket mcp") {
+            context("with two agents, each a real MCP client with its own server, on one store") {
+                var seen: [String: Any] = [:]
+                beforeEach {
+                    let run = runCommand(
+                        "python3", [scripts.appendingPathComponent("mcp-two-agents.py").path, docketBinary, store.path])
+                    expect(run.status).to(equal(0), description: "\(run.stderr) (scripts/install-deps installs mcp)")
+                    seen =
+                        (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]) ?? [:]
+                }
+                it("lists every tool, each with a description and an input schema") {
+                    expect(seen["tools"] as? [String]) == [
+                        "add", "claim", "claim_next", "complete", "heartbeat", "list", "merges", "note", "ready",
+                        "release", "show", "sync", "update",
+                    ]
+                    expect(seen["described"] as? Bool) == true
+                }
+                it("hands the two agents' claim_next different items, and ready leaves out the other's") {
+                    let claimed = seen["claimed"] as? [String] ?? []
+                    expect(claimed.count) == 2
+                    expect(Set(claimed).count) == 2
+                    expect(Set(claimed)) == Set(seen["ids"] as? [String] ?? [])
+                    expect(seen["holders"] as? [String]) == ["agent-1", "agent-2"]
+                    expect(seen["ready_for_two"] as? [String]) == [claimed.last ?? ""]
+                }
+                it("answers a call it cannot do with a tool error an agent can read") {
+                    let heartbeat = seen["heartbeat_on_other"] as? [String: Any]
+                    expect(heartbeat?["error"] as? Bool) == true
+                    expect(heartbeat?["message"] as? String).to(contain("agent-1 holds it until"))
+                    let none = seen["claim_next_when_none_free"] as? [String: Any]
+                    expect(none?["message"] as? String).to(contain("no item is ready and free to claim"))
+                    let unknown = seen["show_unknown"] as? [String: Any]
+                    expect(unknown?["error"] as? Bool) == true
+                    expect(unknown?["message"] as? String).to(contain("zzzz"))
+                }
+                it("completes what the agents claimed") {
+                    expect(seen["completed"] as? [Bool]) == [true, true]
+                    let todos = (try? Store.open(at: store).load().state.todos) ?? []
+                    expect(todos.allSatisfy(\.completed)) == true
+                    expect(todos.compactMap(\.claim).allSatisfy { $0.released != nil }) == true
+                }
+            }
+
+            it("writes nothing but JSON-RPC messages to stdout") {
+                let lines = [
+                    #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"spec","version":"1"}}}"#,
+                    #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                    #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"text":"Paint the fence"}}}"#,
+                    #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"claim","arguments":{"id":"nope"}}}"#,
+                ]
+                let run = runCommand(
+                    docketBinary, ["mcp", "--as", "agent-1"], environment: ["DOCKET_DIR": store.path],
+                    input: lines.joined(separator: "\n") + "\n")
+                expect(run.status) == 0
+                let replies = run.stdout.split(separator: "\n")
+                expect(replies.count) == 3
+                for reply in replies {
+                    let object = try? JSONSerialization.jsonObject(with: Data(reply.utf8)) as? [String: Any]
+                    expect(object?["jsonrpc"] as? String).to(equal("2.0"), description: String(reply))
+                }
+                expect(run.stdout).to(contain(#""isError":true"#))
+            }
+
+            it("runs Samples/agents.py: three agents over two clones finish every item") {
+                let sample = scripts.deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("Samples/agents.py").path
+                let run = runCommand("python3", [sample], environment: ["DOCKET": docketBinary])
+                expect(run.status).to(equal(0), description: run.stderr)
+                expect(run.stdout).to(contain("agent-1: nothing left that is ready and free"))
+                let listed = run.stdout.components(separatedBy: "\n").filter { $0.contains("[") }
+                expect(listed.count) == 4
+                expect(listed.allSatisfy { $0.contains("[x]") }) == true
+                expect(run.stdout).to(contain("claimed 'Build the API'"))
+            }
+
+            it("answers arguments of the wrong kind with a tool error naming the argument") {
+                let lines = [
+                    #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"spec","version":"1"}}}"#,
+                    #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                    #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{}}}"#,
+                    #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"claim_next","arguments":{"lease_minutes":"soon"}}}"#,
+                    #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"list","arguments":{"status":"later"}}}"#,
+                ]
+                let run = runCommand(
+                    docketBinary, ["mcp", "--as", "agent-1"], environment: ["DOCKET_DIR": store.path],
+                    input: lines.joined(separator: "\n") + "\n")
+                expect(run.stdout).to(contain("add needs a text"))
+                expect(run.stdout).to(contain("lease_minutes must be a whole number"))
+                expect(run.stdout).to(contain("status 'later' is none of open, done or all"))
+                expect(run.stdout.components(separatedBy: #""isError":true"#).count) == 4
+            }
+
+            it("leaves nothing that blocks the next server when one is killed mid-call") {
+                let paint = docket("add", "Paint the fence", store: store).stdout.trimmingCharacters(in: .newlines)
+                let lines = [
+                    #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"spec","version":"1"}}}"#,
+                    #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                    #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"claim","arguments":{"id":"\#(paint)"}}}"#,
+                ]
+                // Killed as kill -9 would, holding the store's lock, after the undo record and before the file.
+                let killed = runCommand(
+                    docketBinary, ["mcp", "--as", "agent-1"],
+                    environment: ["DOCKET_DIR": store.path, "DOCKET_FAULT": "after-undo-record"],
+                    input: lines.joined(separator: "\n") + "\n")
+                expect(killed.stdout).notTo(contain(#""id":2"#))
+                let next = docket("claim", paint, "--as", "agent-2", store: store)
+                expect(next.status).to(equal(0), description: next.stderr)
+                expect(try Store.open(at: store).load().state.todos.first?.claim?.holder) == "agent-2"
+            }
+
+            it("refuses to start without an agent's name, saying how to give one") {
+                let run = runCommand(
+                    docketBinary, ["mcp"], environment: ["DOCKET_DIR": store.path], unsetting: ["DOCKET_AGENT"])
+                expect(run.status) == 64
+                expect(run.stderr).to(contain("name the agent with --as NAME or DOCKET_AGENT"))
+            }
+        }
+    }
+}
