@@ -27,8 +27,11 @@ struct StateMerger {
     let ours: AppState
     let theirs: AppState
     var decisions: [ItemDecision] = []
+    /// The base's tombstones, by id.
+    var baseTombstones: [UUID: Tombstone] = [:]
 
     mutating func run() -> MergeResult {
+        baseTombstones = index(base?.removed ?? [])
         let oursTombstones = index(ours.removed)
         let theirsTombstones = index(theirs.removed)
         let todos = mergeTodos(oursTombstones, theirsTombstones)
@@ -51,9 +54,11 @@ struct StateMerger {
             tombstones[id] = tombstone
         }
         let removed = tombstones.values.filter { !present.contains($0.id) }
+        let state = AppState(todos: todos, projects: projects, removed: Array(removed))
         return MergeResult(
-            state: AppState(todos: todos, projects: projects, removed: Array(removed)),
-            report: MergeReport(items: decisions))
+            state: state,
+            report: MergeReport(
+                items: decisions, circles: MergeReport.circlesClosed(ours: ours, theirs: theirs, merged: state)))
     }
 
     // MARK: Todos
@@ -158,7 +163,17 @@ struct StateMerger {
         if let base, base == item { return nil } // removed there, untouched here
         let editDate = item.lastEditDate
         let removedDate = otherTombstone?.removedDate
-        let editWins = removedDate.map { (editDate?.docketMilliseconds ?? .min) > $0.docketMilliseconds } ?? true
+        // NB: a removal the other side only kept from the base is not concurrent with this side's putting the item
+        // back (a restore): the restore stands whatever the dates say, as a field only one side changed does. A
+        // removal dated far ahead would otherwise outweigh every date a restore takes.
+        let keptFromBase =
+            base == nil
+            && otherTombstone.map { other in
+                baseTombstones[item.id].map { sameMillisecond($0.removedDate, other.removedDate) } ?? false
+            } ?? false
+        let editWins =
+            keptFromBase
+            || removedDate.map { (editDate?.docketMilliseconds ?? .min) > $0.docketMilliseconds } ?? true
         let lostItem = editWins ? nil : (try? DocketJSON.encode(item)).map { String(decoding: $0, as: UTF8.self) }
         decisions.append(
             ItemDecision(

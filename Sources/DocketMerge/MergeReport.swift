@@ -19,36 +19,60 @@ public struct MergeReport: Codable, Hashable, Sendable {
     public let items: [ItemDecision]
     /// Dates of merged items far ahead of the commits that carried them.
     public let farAhead: [FarAheadDate]
+    /// Dependencies the merged state ignores: each closes a circle the two sides made together.
+    public let circles: [CircleDecision]
 
     /// A report of these decisions, put in their order.
-    public init(items: [ItemDecision], farAhead: [FarAheadDate] = []) {
+    public init(items: [ItemDecision], farAhead: [FarAheadDate] = [], circles: [CircleDecision] = []) {
         self.items = items.sorted { ($0.kind.order, $0.id.uuidString) < ($1.kind.order, $1.id.uuidString) }
         self.farAhead = farAhead.sorted { ($0.id.uuidString, $0.field) < ($1.id.uuidString, $1.field) }
+        self.circles = circles.sorted {
+            ($0.itemID.uuidString, $0.dependencyID.uuidString) < ($1.itemID.uuidString, $1.dependencyID.uuidString)
+        }
     }
 
     /// This report with far-ahead dates added.
-    public func noting(_ dates: [FarAheadDate]) -> MergeReport { MergeReport(items: items, farAhead: farAhead + dates) }
+    public func noting(_ dates: [FarAheadDate]) -> MergeReport {
+        MergeReport(items: items, farAhead: farAhead + dates, circles: circles)
+    }
+
+    /// This report with the dependencies ignored in circles the merge closed given as `circles`.
+    public func noting(circles: [CircleDecision]) -> MergeReport {
+        MergeReport(items: items, farAhead: farAhead, circles: circles)
+    }
+
+    /// Its lines for people beside the items': far-ahead dates and dependencies ignored.
+    public var noteLines: [String] { farAhead.map(\.line) + circles.map(\.line) }
 
     /// Whether the merge discarded a value: a field both sides changed, or an edit a removal won over.
     public var losesValues: Bool {
         items.contains { item in item.fields.contains { $0.lost != nil } || item.removal?.outcome == .removalWon }
     }
 
-    /// Whether no item needed a decision and no date was far ahead.
-    public var isEmpty: Bool { items.isEmpty && farAhead.isEmpty }
+    /// Whether no item needed a decision, no date was far ahead and no dependency was ignored.
+    public var isEmpty: Bool { items.isEmpty && farAhead.isEmpty && circles.isEmpty }
 
     /// The same decisions, as seen from the other machine (ours and theirs swapped).
     public func swappingSides() -> MergeReport {
-        MergeReport(items: items.map { $0.swappingSides() }, farAhead: farAhead)
+        MergeReport(items: items.map { $0.swappingSides() }, farAhead: farAhead, circles: circles)
     }
 
-    private enum CodingKeys: String, CodingKey { case items, farAhead }
+    private enum CodingKeys: String, CodingKey { case items, farAhead, circles }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             items: try c.decode([ItemDecision].self, forKey: .items),
-            farAhead: try c.decodeIfPresent([FarAheadDate].self, forKey: .farAhead) ?? [])
+            farAhead: try c.decodeIfPresent([FarAheadDate].self, forKey: .farAhead) ?? [],
+            circles: try c.decodeIfPresent([CircleDecision].self, forKey: .circles) ?? [])
+    }
+
+    // NB: `circles` is left out while empty, so a report without one reads as before, and to an older docket.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(items, forKey: .items)
+        try c.encode(farAhead, forKey: .farAhead)
+        if !circles.isEmpty { try c.encode(circles, forKey: .circles) }
     }
 
     /// A short summary for people, such as
@@ -100,6 +124,11 @@ public struct MergeReport: Codable, Hashable, Sendable {
                 "\(farAhead.count) \(farAhead.count == 1 ? "date" : "dates") far ahead of \(farAhead.count == 1 ? "its commit" : "their commits"): "
                     + farAhead.map { "\($0.kind) '\($0.label)' \($0.field) \(ISODate.string(from: $0.date))" }.joined(
                         separator: ", "))
+        }
+        if !circles.isEmpty {
+            parts.append(
+                "\(circles.count) \(circles.count == 1 ? "dependency" : "dependencies") closing a circle \(circles.count == 1 ? "blocks" : "block") nothing: "
+                    + circles.map { "\($0.item) on \($0.dependency)" }.joined(separator: ", "))
         }
         return parts.joined(separator: "; ")
     }

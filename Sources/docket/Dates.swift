@@ -102,10 +102,23 @@ enum DueInput {
     /// Set it: a day, or a day and a time.
     case date(DueDate)
 
-    /// The typed text, or a usage error.
-    static func parse(_ text: String) throws -> DueInput {
+    /// The typed text, or a usage error. A time the clocks skip that day (daylight saving) is taken as the time
+    /// after the gap, as the calendar does, and said on stderr.
+    static func parse(_ text: String) throws -> DueInput { try read(text, noting: true) }
+
+    /// The typed text, or a usage error, said nothing of: for a check before the same text is parsed again.
+    static func check(_ text: String) throws { _ = try read(text, noting: false) }
+
+    private static func read(_ text: String, noting: Bool) throws -> DueInput {
         let word = text.trimmingCharacters(in: .whitespaces).lowercased()
-        return word == "none" || word.isEmpty ? .none : .date(try DateInput.due(text))
+        guard word != "none", !word.isEmpty else { return .none }
+        let due = try DateInput.due(text)
+        if noting, let (asked, given) = DatePhrase.skippedTime(text, reading: due) {
+            Output.notice(
+                "\(asked) does not exist on \(due.day(in: DocketClock.timeZone)?.description ?? "that day") in "
+                    + "\(DocketClock.timeZone.identifier): the clocks skip it; taken as \(given)")
+        }
+        return .date(due)
     }
 
     /// The due date; `.unknown` to clear it.

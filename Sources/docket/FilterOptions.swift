@@ -190,14 +190,36 @@ struct ActiveContext {
     let words: [String]
     let filter: EntryFilter
 
-    /// The context switched on; nil when none is.
+    /// The context switched on; nil when none is. One that no longer reads (its project removed on another machine,
+    /// say) is left out with a warning that says why and how to change it or turn it off: the list shows everything.
     static func load(_ store: Store) throws -> ActiveContext? {
         guard let (name, words) = try store.filterContexts().current else { return nil }
-        return try ActiveContext(name: name, words: words, in: store)
+        do {
+            return try ActiveContext(name: name, words: words, in: store)
+        } catch let error as Broken {
+            Output.warning(error.message(then: "showing everything"))
+            return nil
+        }
+    }
+
+    /// A context that no longer reads, and why.
+    struct Broken: Error, CustomStringConvertible {
+        let name: String
+        let words: [String]
+        let reason: String
+
+        /// What to say, with what is done meanwhile (`then`) if anything.
+        func message(then: String? = nil) -> String {
+            "the context \(Output.safe(name)) (\(FilterOptions.shown(words))) does not work: \(Output.safeLines(reason))"
+                + (then.map { "; \($0)" } ?? "")
+                + "; change it with 'docket context set \(Output.safe(name)) …', or turn it off with 'docket context none'"
+        }
+
+        var description: String { message() }
     }
 
     /// The context `name` of these words, read now. A context that no longer reads (its project removed, say) is an
-    /// error that says how to change it or turn it off.
+    /// error (`Broken`) that says how to change it or turn it off.
     init(name: String, words: [String], in store: Store) throws {
         self.name = name
         self.words = words
@@ -206,11 +228,7 @@ struct ActiveContext {
                 in: store, command: ContextSet.self)
         } catch {
             let reason = error is StoreError ? "\(error)" : FilterOptions.message(for: error)
-            throw ShownError(
-                message:
-                    "the context \(Output.safe(name)) (\(FilterOptions.shown(words))) does not work: \(Output.safeLines(reason)); "
-                    + "change it with 'docket context set \(Output.safe(name)) …', or turn it off with 'docket context none'"
-            )
+            throw Broken(name: name, words: words, reason: reason)
         }
     }
 

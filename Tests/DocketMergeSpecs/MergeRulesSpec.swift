@@ -165,6 +165,53 @@ final class MergeRulesSpec: QuickSpec {
                 }
             }
 
+            context("when an item's alterDate lies far ahead, at the last millisecond a file holds") {
+                let ceiling = ISODate.date(from: "9999-12-31T23:59:59.999Z")!
+                var pinned: TodoItem!
+                var pinnedBase: AppState!
+                beforeEach {
+                    pinned = TodoItem(
+                        id: milk.id, text: "Buy milk", creationDate: milk.creationDate, completed: false,
+                        due: .unknown, alterDate: ceiling)
+                    pinnedBase = AppState().alter(by: .adding(.todo(pinned)))
+                }
+                it("takes the later of two concurrent edits, not the greater value, whichever side is ours") {
+                    later()
+                    let earlier = pinned.alter(.text("Buy oat milk"))
+                    later()
+                    let laterEdit = pinned.alter(.text("Buy almond milk"))
+                    let ours = pinnedBase.alter(by: .updating(.todo(earlier)))
+                    let theirs = pinnedBase.alter(by: .updating(.todo(laterEdit)))
+                    let one = merge(base: pinnedBase, ours: ours, theirs: theirs)
+                    let other = merge(base: pinnedBase, ours: theirs, theirs: ours)
+                    expect(one.state.todos.map(\.text)) == ["Buy almond milk"]
+                    expect(other.state) == one.state
+                    expect(one.report.items.first?.fields.first?.rule) == .laterEdit
+                    expect(one.report.items.first?.fields.first?.lost) == "Buy oat milk"
+                }
+                it("keeps an edit made after a concurrent removal") {
+                    later()
+                    let ours = pinnedBase.alter(by: .removing(.todo(pinned)))
+                    later()
+                    let edited = pinned.alter(.text("Buy milk, really"))
+                    let theirs = pinnedBase.alter(by: .updating(.todo(edited)))
+                    let result = merge(base: pinnedBase, ours: ours, theirs: theirs)
+                    expect(result.state.todos.map(\.text)) == ["Buy milk, really"]
+                    expect(result.report.items.first?.removal?.outcome) == .editWon
+                }
+                it("keeps an item put back on one side that the other side left removed at that date") {
+                    let removed = AppState(
+                        todos: [], projects: [], removed: [Tombstone(id: milk.id, kind: .todo, removedDate: ceiling)])
+                    later()
+                    // As `docket undo` or `docket merges restore` puts it back: dated after its removal.
+                    let ours = removed.alter(by: .adding(.todo(pinned.redated(after: ceiling))))
+                    let one = merge(base: removed, ours: ours, theirs: removed)
+                    let other = merge(base: removed, ours: removed, theirs: ours)
+                    expect(one.state.todos.map(\.id)) == [milk.id]
+                    expect(other.state) == one.state
+                }
+            }
+
             context("when one side forked a todo the other side edited") {
                 it("keeps the edited original and the fork, without a decision") {
                     later()

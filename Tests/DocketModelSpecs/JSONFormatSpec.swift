@@ -346,5 +346,23 @@ final class JSONFormatSpec: QuickSpec {
                 }
             }
         }
+
+        describe("a key one object holds twice") {
+            func repeated(_ text: String) -> String? { DocketJSON.repeatedKey(in: Data(text.utf8)) }
+            it("is found at the top, in a nested object, and written with an escape") {
+                expect(repeated("{\"text\": \"A\", \"completed\": false, \"text\": \"B\"}")) == "text"
+                expect(repeated("{\"notes\": [{\"id\": 1, \"text\": \"a\", \"text\": \"b\"}]}")) == "text"
+                expect(repeated("{\"text\": \"A\", \"\\u0074ext\": \"B\"}")) == "text"
+                let many = (0..<100).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+                expect(repeated("{\(many), \"k5\": 5}")) == "k5"
+                expect(repeated("{\(many)}")).to(beNil())
+            }
+            it("is not the same key in two objects, nor a value that looks like a key") {
+                expect(repeated("{\"notes\": [{\"text\": \"a\"}, {\"text\": \"b\"}], \"text\": \"c\"}")).to(beNil())
+                expect(repeated("{\"text\": \"text\", \"tags\": [\"text\", \"text\"], \"x\": \"{\\\"text\\\": 1}\"}"))
+                    .to(beNil())
+                expect(repeated("{\"a\": {\"b\": 1}, \"b\": {\"a\": 2}}")).to(beNil())
+            }
+        }
     }
 }

@@ -51,6 +51,17 @@ final class DueDatesSpec: QuickSpec {
                 let mondays = today.map { $0.adding(days: 8 - ($0.weekday == 0 ? 7 : $0.weekday)) }
                 expect(call.map { mondays.map(DueDate.day).contains($0.due) }) == true
             }
+            it("says so when the time does not exist that day (clocks going forward), and takes the time after") {
+                let added = run("add", "Call", "--due", "2030-03-31", "02:30")
+                expect(added.status) == 0
+                let note = "02:30 does not exist on 2030-03-31 in Europe/Berlin: the clocks skip it; taken as 03:30\n"
+                expect(added.stderr) == note
+                let id = added.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(file(id)).to(contain("\"dueDate\" : \"2030-03-31T03:30:00.000+02:00\""))
+                expect(run("due", id, "2030-03-31", "2:30am").stderr) == note
+                expect(run("due", id, "2030-03-31", "01:30").stderr) == ""
+                expect(run("due", id, "2030-10-27", "02:30").stderr) == ""
+            }
             it("takes a day and a time, the text before or after it") {
                 var id = ""
                 let today = days { id = add("--due", "tomorrow", "9am", "Call", "mom") }
@@ -133,6 +144,22 @@ final class DueDatesSpec: QuickSpec {
                 try! older.write(to: path, atomically: true, encoding: .utf8)
                 expect(run("show", milk).stdout).to(contain("due       2030-12-03 (due in "))
                 expect(run("ical", "export").stdout).to(contain("DUE;VALUE=DATE:20301203\r\n"))
+            }
+            it("stays a day for Berlin after a machine in New York edits another field of such a file") {
+                let milk = add("Buy milk", "--due", "2030-12-03")
+                let path = folder.appendingPathComponent(StoreLayout.todo(todo(milk)?.id ?? UUID()))
+                let older = file(milk).replacingOccurrences(
+                    of: "\"dueDate\" : \"2030-12-03\"", with: "\"dueDate\" : \"2030-12-03T11:00:00.000Z\"")
+                try! older.write(to: path, atomically: true, encoding: .utf8)
+                let newYork = ["TZ": "America/New_York"]
+                expect(run("tag", milk, "+shop", environment: newYork).status) == 0
+                expect(run("priority", milk, "high", environment: newYork).status) == 0
+                expect(file(milk)).to(contain("\"dueDate\" : \"2030-12-03T11:00:00.000Z\""))
+                expect(todo(milk)?.due) == .day(CalendarDay("2030-12-03")!)
+                expect(run("show", milk).stdout).to(contain("due       2030-12-03 (due in "))
+                // A due changed in New York is written as New York says it.
+                expect(run("due", milk, "2030-12-04", environment: newYork).status) == 0
+                expect(file(milk)).to(contain("\"dueDate\" : \"2030-12-04\""))
             }
         }
 

@@ -254,16 +254,23 @@ final class ListFiltersSpec: QuickSpec {
                 expect(unknown.status) == 1
                 expect(unknown.stderr).to(contain("there is no context named play; 'docket context list' shows them"))
             }
-            it("say how to change or switch off a context that no longer works, and refuse to switch it on") {
+            it("say how to change or turn off a context that no longer works, show all, refuse to switch it on") {
                 let party = run("project", "add", "Party").stdout.trimmingCharacters(in: .newlines)
                 run("context", "set", "party", "--project", "Party")
                 run("context", "party")
                 expect(texts("list")) == []
                 run("project", "rm", party)
-                let broken = run("list")
-                expect(broken.status) == 1
-                expect(broken.stderr).to(contain("the context party (--project Party) does not work: no project has"))
-                expect(broken.stderr).to(contain("or turn it off with 'docket context none'"))
+                // As when the project was removed on another machine: the list and the day's view still show.
+                for command in [["list"], ["today"], []] {
+                    let broken = docket(command, store: store)
+                    expect(broken.status).to(equal(0), description: "\(command): \(broken.stderr)")
+                    expect(broken.stderr).to(
+                        contain("Warning: the context party (--project Party) does not work: no project has"))
+                    expect(broken.stderr).to(contain("; showing everything; change it with 'docket context set party"))
+                    expect(broken.stderr).to(contain("or turn it off with 'docket context none'"))
+                    expect(broken.stdout).toNot(beEmpty())
+                }
+                expect(texts("list")).toNot(beEmpty())
                 expect(run("context", "none").status) == 0
                 expect(run("context", "party").status) == 1
                 expect(run("context").stdout).to(contain("No context is on."))

@@ -306,6 +306,24 @@ final class UntrustedFilesSpec: QuickSpec {
                 expect(todos.filter { !$0.completed && $0.text == "Water plants" }).to(beEmpty())
             }
 
+            it("skips a file that holds a key twice, which readers take differently, naming it, and lists the rest") {
+                _ = add("Fine")
+                let twice = UUID(uuidString: "AB000000-0000-4000-8000-00000000000D")!
+                try FileManager.default.createDirectory(
+                    at: file(StoreLayout.todo(twice)).deletingLastPathComponent(), withIntermediateDirectories: true)
+                // jq and Python read "Sell the car"; a decoder that takes the first value, "Wash the car".
+                try Data(
+                    todoJSON(twice, "Wash the car").replacingOccurrences(
+                        of: "\"completed\"", with: "\"\\u0074ext\": \"Sell the car\", \"completed\""
+                    ).utf8
+                ).write(to: file(StoreLayout.todo(twice)))
+                let listed = docket("list", store: folder)
+                expect(listed.status) == 0
+                expect(listed.stdout).to(contain("Fine"))
+                expect(listed.stdout).toNot(contain("the car"))
+                expect(listed.stderr).to(contain(StoreLayout.todo(twice)))
+                expect(listed.stderr).to(contain("the key \"text\" is in one object twice"))
+            }
             it("skips a file whose date no file can hold, saying why, and still lists the rest") {
                 _ = add("Fine")
                 let old = UUID(uuidString: "AB000000-0000-4000-8000-000000000002")!

@@ -97,6 +97,72 @@ final class WaitsAndDependenciesSpec: QuickSpec {
             }
         }
 
+        describe("a circle of dependencies two machines made, one part each") {
+            func dated(_ item: TodoItem, _ text: String, depends: [UUID]) -> TodoItem {
+                TodoItem(
+                    id: item.id, text: item.text, creationDate: item.creationDate, completed: false, due: .unknown,
+                    alterDate: at(text), dependencies: depends)
+            }
+            let milk = todo("Buy milk")
+            let bread = todo("Buy bread")
+            let base = AppState(todos: [milk, bread], projects: [], removed: [])
+            // The laptop made milk wait for bread; later, the desk made bread wait for milk.
+            let laptop = AppState(
+                todos: [dated(milk, "2026-11-25T10:00:00.000Z", depends: [bread.id]), bread], projects: [],
+                removed: [])
+            let desk = AppState(
+                todos: [milk, dated(bread, "2026-11-25T11:00:00.000Z", depends: [milk.id])], projects: [],
+                removed: [])
+
+            it("keeps both dependencies, whichever side merges, and names the newer one in the report") {
+                let one = merge(base: base, ours: laptop, theirs: desk)
+                let other = merge(base: base, ours: desk, theirs: laptop)
+                expect(other.state) == one.state
+                expect(one.state.todo(id: milk.id)?.dependencies) == [bread.id]
+                expect(one.state.todo(id: bread.id)?.dependencies) == [milk.id]
+                let set = CircleDecision(
+                    item: "todo 'Buy bread'", itemID: bread.id, dependency: "todo 'Buy milk'", dependencyID: milk.id)
+                expect(one.report.circles) == [set]
+                expect(other.report.circles) == [set]
+                expect(one.report.summary).to(
+                    contain("1 dependency closing a circle blocks nothing: todo 'Buy bread' on todo 'Buy milk'"))
+                let decoded = try? JSONDecoder().decode(MergeReport.self, from: JSONEncoder().encode(one.report))
+                expect(decoded) == one.report
+            }
+            it("blocks with the older dependency only, so each can be started in turn") {
+                let merged = merge(base: base, ours: laptop, theirs: desk).state
+                let blocking = Blocking(todos: merged.todos, projects: merged.projects)
+                expect(blocking.blockers(of: .todo(merged.todo(id: milk.id)!))) == [bread.id]
+                expect(blocking.blockers(of: .todo(merged.todo(id: bread.id)!))) == []
+                expect(blocking.ignoredInCircle(of: .todo(merged.todo(id: bread.id)!))) == [milk.id]
+                expect(blocking.blocked(by: .todo(merged.todo(id: milk.id)!))) == []
+            }
+            it("ignores the newest item's dependency in a longer circle, through a task, whatever the order") {
+                let a = dated(todo("A"), "2026-11-25T09:00:00.000Z", depends: [])
+                let task = ProjectTask(
+                    id: UUID(), title: "B", dueDate: .unknown, state: .unfinished, timeSlips: [],
+                    alterDate: at("2026-11-25T12:00:00.000Z"), dependencies: [a.id])
+                let c = dated(todo("C"), "2026-11-25T10:00:00.000Z", depends: [task.id])
+                let aClosing = dated(a, "2026-11-25T09:00:00.000Z", depends: [c.id])
+                let project = Project(id: UUID(), title: "P", tasks: [task], alterDate: nil)
+                for todos in [[aClosing, c], [c, aClosing]] {
+                    let blocking = Blocking(todos: todos, projects: [project])
+                    expect(blocking.ignoredInCircles) == [CircleDependency(item: task.id, dependency: a.id)]
+                }
+            }
+            it("ignores one dependency in a planted circle of 50,000 todos, however long") {
+                let ids = (0..<50_000).map { _ in UUID() }
+                let nodes = ids.indices.map { i in
+                    DependencyCircles.Node(
+                        id: ids[i], alterDate: at("2026-11-25T09:00:00.000Z").addingTimeInterval(Double(i)),
+                        dependencies: [ids[(i + 1) % ids.count]])
+                }
+                expect(DependencyCircles.ignored(nodes)) == [
+                    CircleDependency(item: ids[ids.count - 1], dependency: ids[0])
+                ]
+            }
+        }
+
         describe("a store's dependencies") {
             var folder: URL!
             var store: Store!

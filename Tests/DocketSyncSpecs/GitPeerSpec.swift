@@ -129,6 +129,45 @@ final class GitPeerSpec: QuickSpec {
             }
         }
 
+        describe("a circle of dependencies made on two machines, one part each") {
+            var bread: String!
+            beforeEach {
+                bread = laptop.id("add", "Buy bread")
+                laptop.run("sync")
+                desk.run("sync")
+                let earlier = ["DOCKET_NOW": "2026-11-28T10:00:00+01:00"]
+                let later = ["DOCKET_NOW": "2026-11-28T11:00:00+01:00"]
+                expect(laptop.run("depend", milk, "+" + bread, environment: earlier).status) == 0
+                laptop.run("sync", environment: earlier)
+                expect(desk.run("depend", bread, "+" + milk, environment: later).status) == 0
+                desk.run("commit", environment: later)
+            }
+            let ways: [(String, [[String]])] = [
+                ("docket sync", []),
+                ("git pull --no-rebase with Docket's merge driver, then docket sync", [["pull", "--no-rebase", "-q"]]),
+            ]
+            for (way, commands) in ways {
+                it("ignores the newer dependency the same way on both machines after \(way), recorded") {
+                    for command in commands { gitCLI(command, in: desk.folder) }
+                    expect(desk.run("sync").status) == 0
+                    expect(laptop.run("sync").status) == 0
+                    for machine in [desk, laptop] {
+                        // Milk waits for bread (the older dependency); bread, whose dependency closed the circle, not.
+                        let blocked = machine.run("list", "--blocked").stdout
+                        expect(blocked).to(contain("Buy milk"))
+                        expect(blocked).toNot(contain("Buy bread"))
+                        expect(machine.run("list", "--ready").stdout).to(contain("Buy bread"))
+                        // Nothing is lost: the dependency stays in the file.
+                        expect(machine.state.todos.first { $0.text == "Buy bread" }?.dependencies.count) == 1
+                    }
+                    let merges = desk.run("merges").stdout
+                    expect(merges).to(
+                        contain("todo 'Buy bread' depends on todo 'Buy milk', which closes a circle of dependencies"))
+                    expect(merges).to(contain("(docket depend \(bread!) -\(milk!) removes it)"))
+                }
+            }
+        }
+
         describe("a machine where git left a merge unfinished") {
             beforeEach {
                 laptop.run("edit", milk, "Buy oat milk")

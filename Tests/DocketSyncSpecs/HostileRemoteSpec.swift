@@ -164,6 +164,23 @@ final class HostileRemoteSpec: QuickSpec {
             }
         }
 
+        describe("a submodule at an item's path, committed with git on this machine") {
+            it("is named as a submodule by sync, not as an object to fetch again, and nothing leaves") {
+                let desk = machines.desk
+                desk.git(
+                    "update-index", "--add", "--cacheinfo",
+                    "160000,\(String(repeating: "1", count: 40)),\(StoreLayout.todo(other))")
+                desk.git("commit", "-qm", "A submodule")
+                let remoteHead = gitCLI(["rev-parse", "main"], in: machines.remote).stdout
+                let result = desk.run("sync")
+                expect(result.status) == 1
+                expect(result.stderr).to(contain(shown(StoreLayout.todo(other))))
+                expect(result.stderr).to(contain("is a submodule (a commit of another repository"))
+                expect(result.stderr).toNot(contain("--refetch"))
+                expect(gitCLI(["rev-parse", "main"], in: machines.remote).stdout) == remoteHead
+            }
+        }
+
         describe("a remote project file whose order key is the largest number there is") {
             it("is taken in, and adding and ordering projects goes on") {
                 let project = UUID(uuidString: "CC000000-0000-4000-8000-000000000001")!
@@ -248,6 +265,24 @@ final class HostileRemoteSpec: QuickSpec {
                 expect(desk.run("sync").status) == 0
                 expect(desk.state.todo(id: other)?.text) == "Now"
             }
+            it("lets the later of two concurrent edits of a todo pinned at year 9999 win on both machines") {
+                let ahead = todoJSON(other, "Pinned").replacingOccurrences(
+                    of: "\"dueDate\": null}", with: "\"dueDate\": null, \"alterDate\": \"9999-12-31T23:59:59.999Z\"}")
+                craftCommit(in: machines.remote, [.file(StoreLayout.todo(other), ahead)])
+                let (desk, laptop) = (machines.desk, machines.laptop)
+                expect(desk.run("sync").status) == 0
+                expect(laptop.run("sync").status) == 0
+                let id = other.uuidString.lowercased()
+                let earlier = ["DOCKET_NOW": "2026-11-28T10:00:00+01:00"]
+                let later = ["DOCKET_NOW": "2026-11-28T11:00:00+01:00"]
+                expect(desk.run("edit", id, "Buy oat milk", environment: earlier).status) == 0
+                expect(desk.run("sync", environment: earlier).status) == 0
+                expect(laptop.run("edit", id, "Buy almond milk", environment: later).status) == 0
+                expect(laptop.run("sync", environment: later).status) == 0
+                expect(desk.run("sync", environment: later).status) == 0
+                expect(laptop.state.todo(id: other)?.text) == "Buy almond milk"
+                expect(desk.state.todo(id: other)?.text) == "Buy almond milk"
+            }
         }
 
         describe("a file of 150 MiB outside the store's folders (150 KB packed)") {
@@ -310,10 +345,19 @@ final class HostileRemoteSpec: QuickSpec {
             }
             it("is refused by clone, which leaves no folder behind and names the path in a line") {
                 craftCommit(in: machines.remote, [.file(deep, "x")])
-                // NB: a clone checks every path of the commit first; this one is longer than any file system takes.
-                let refused = refusedByClone(saying: ["has a path longer than 4,096 bytes"])
+                // NB: a clone walks the commit's tree first, as deep as a pull's would go, and no deeper.
+                let refused = refusedByClone(saying: ["nested more than 256 deep"])
                 // The path is shown by its start and end, not as 4 KB of one line.
                 expect(refused.stderr.count) < 600
+            }
+        }
+
+        describe("a tree 300 folders deep, in a path shorter than 4,096 bytes") {
+            let deep = "deep/" + String(repeating: "d/", count: 300) + "file"
+            it("is refused by pull and by clone alike, as SECURITY.md says") {
+                craftCommit(in: machines.remote, [.file(deep, "x")])
+                refusedByDesk(["pull"], saying: ["nested more than 256 deep"])
+                refusedByClone(saying: ["nested more than 256 deep"])
             }
         }
 

@@ -4,17 +4,25 @@ import Foundation
 /// Which items block which. An open item is blocked while an item it depends
 /// on is open; a dependency on an item that is done, or no longer in the store
 /// (removed, or never synced here), blocks nothing. An open item that open
-/// items depend on is blocking them.
+/// items depend on is blocking them. A dependency that closes a circle among
+/// open items (two machines each made a part of it) is ignored, the same one
+/// on every machine (`DependencyCircles`): it blocks nothing, so every item of
+/// the circle can be started in turn.
 public struct Blocking: Sendable {
     /// The ids of the open todos and tasks that something depends on.
     private let open: Set<UUID>
     /// For each open item that open items depend on, those items, in the order they were given.
     private let dependents: [UUID: [UUID]]
+    /// The dependencies that close a circle, ignored.
+    public let ignoredInCircles: [CircleDependency]
+    private let ignored: Set<CircleDependency>
 
     /// Nothing blocks anything.
     public init() {
         open = []
         dependents = [:]
+        ignoredInCircles = []
+        ignored = []
     }
 
     /// The blocking among these todos and projects' tasks.
@@ -40,20 +48,36 @@ public struct Blocking: Sendable {
                 }
             }
         }
+        // NB: a circle needs an open item that depends on another that depends on something: only those are walked.
+        let circles =
+            open.isEmpty
+            ? [] : DependencyCircles.ignored(DependencyCircles.openNodes(todos: todos, projects: projects))
+        let ignored = Set(circles)
         var dependents: [UUID: [UUID]] = [:]
         for (id, dependencies) in waiting {
             for dependency in dependencies where dependency != id && open.contains(dependency) {
+                if !ignored.isEmpty, ignored.contains(CircleDependency(item: id, dependency: dependency)) { continue }
                 dependents[dependency, default: []].append(id)
             }
         }
         self.open = open
         self.dependents = dependents
+        self.ignoredInCircles = circles
+        self.ignored = ignored
     }
 
-    /// The open items `entry` depends on; none when it is done.
+    /// The open items `entry` depends on; none when it is done. A dependency ignored in a circle (`ignoredInCircles`) is none of them.
     public func blockers(of entry: Entry) -> [UUID] {
         guard !entry.isDone else { return [] }
-        return entry.dependencies.filter { $0 != entry.id && open.contains($0) }
+        return entry.dependencies.filter {
+            $0 != entry.id && open.contains($0)
+                && (ignored.isEmpty || !ignored.contains(CircleDependency(item: entry.id, dependency: $0)))
+        }
+    }
+
+    /// The dependencies of `entry` ignored because they close a circle.
+    public func ignoredInCircle(of entry: Entry) -> [UUID] {
+        ignored.isEmpty ? [] : ignoredInCircles.filter { $0.item == entry.id }.map(\.dependency)
     }
 
     /// Whether `entry` is open and depends on an open item.

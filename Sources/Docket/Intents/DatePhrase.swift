@@ -57,6 +57,29 @@ public enum DatePhrase {
         return .date(try moment(day, time, calendar: calendar))
     }
 
+    /// The time of day `text` asks for and the one `due` (what `read` gave for it, in `calendar`) is at, as "02:30"
+    /// and "03:30", when they differ: a time a daylight-saving change skips (2:30 on the night clocks go from 2:00 to
+    /// 3:00), which `read` moves forward by the gap, as the calendar does. Nil for any other text or date.
+    public static func skippedTime(_ text: String, reading due: DueDate, calendar: Calendar = DocketClock.calendar)
+        -> (asked: String, given: String)?
+    {
+        guard case let .date(moment) = due else { return nil }
+        let words = self.words(text)
+        var asked = words.last.flatMap(timeOfDay) ?? words.first.flatMap(timeOfDay)
+        if asked == nil, words.count == 1, words[0].count == 16, let t = words[0].firstIndex(of: "t") {
+            asked = timeOfDay(String(words[0][t...].dropFirst()))
+        }
+        guard let asked else { return nil }
+        let given = calendar.dateComponents([.hour, .minute], from: moment)
+        guard let hour = given.hour, let minute = given.minute, (hour, minute) != (asked.hour, asked.minute) else {
+            return nil
+        }
+        func shown(_ hour: Int, _ minute: Int) -> String {
+            (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+        }
+        return (shown(asked.hour, asked.minute), shown(hour, minute))
+    }
+
     /// The words of a text, lower case, with "9 am" as "9am".
     private static func words(_ text: String) -> [String] {
         var words: [String] = []

@@ -35,6 +35,10 @@ enum StoredItem: Equatable {
     /// path names; throws the reason (for a `StoreProblem`) when it does not.
     static func decode(_ data: Data, at item: StoreLayout.Item) throws -> StoredItem {
         if StoredItem.hasConflictMarkers(data) { throw Unreadable(reason: StoredItem.markersReason) }
+        if let key = DocketJSON.repeatedKey(in: data) {
+            throw Unreadable(
+                reason: "does not decode (the key \"\(key)\" is in one object twice, and readers take either value)")
+        }
         let stored: StoredItem
         do {
             switch item {
@@ -66,10 +70,16 @@ enum StoredItem: Equatable {
         return stored
     }
 
-    /// The file text of the item, keeping the keys of `existing` it does not know.
+    /// The keys of a todo's or task's dates that are `DueDate`s.
+    static let dueKeys = ["dueDate", "waitDate", "scheduledDate"]
+
+    /// The file text of the item, keeping the keys of `existing` it does not know, and the due dates it holds as
+    /// written before store format 3 where they still read the same.
     func text(keeping existing: Data?) throws -> Data {
         switch self {
-        case let .todo(todo): try fileText(todo, owning: TodoItem.fields.map(\.key), keepingUnknownKeysOf: existing)
+        case let .todo(todo):
+            try fileText(
+                todo, owning: TodoItem.fields.map(\.key), keepingUnknownKeysOf: existing, dueKeys: Self.dueKeys)
         case let .project(project, position):
             try fileText(
                 ProjectHeader(project: project), extra: position.map { ["position": .integer(Int64($0))] } ?? [:],
@@ -78,7 +88,7 @@ enum StoredItem: Equatable {
             try fileText(
                 task, extra: position.map { ["position": .integer(Int64($0))] } ?? [:],
                 owning: ProjectTask.fields.map(\.key),
-                keepingUnknownKeysOf: existing)
+                keepingUnknownKeysOf: existing, dueKeys: Self.dueKeys)
         case let .tombstone(tombstone):
             try fileText(tombstone, extra: ["path": .string(tombstone.removedPath)], keepingUnknownKeysOf: existing)
         case let .format(number): try fileText(FormatFile(format: number), keepingUnknownKeysOf: existing)
@@ -179,9 +189,7 @@ extension StoredItem {
         func changed<Item: FieldCoded>(_ new: Item, _ old: Item) -> Bool {
             Item.contentFields.contains { !$0.isSame(new, old) }
         }
-        func unmoved(_ new: Date?, _ old: Date?) -> Bool {
-            (new?.docketMilliseconds ?? .min) <= (old?.docketMilliseconds ?? .min)
-        }
+        func unmoved(_ new: Date?, _ old: Date?) -> Bool { DocketClock.isUnmoved(new, since: old, at: now) }
         switch (self, old) {
         case let (.todo(new), .todo(old)) where changed(new, old) && unmoved(new.alterDate, old.alterDate):
             return .todo(new.dated(DocketClock.alterDate(after: old.alterDate ?? old.creationDate, now: now)))

@@ -224,8 +224,14 @@ struct IntakeCheck {
         -> StoreError
     {
         let commit = try introducer(of: path, in: target, since: current)
-        // A file that cannot be read because its object is not here is no fault of the file's or its author's.
-        if let entry = try? git.entry(inTree: git.tree(ofCommit: target), at: path), !git.repository.exists(entry.id) {
+        // A file that cannot be read because its object is not here is no fault of the file's or its author's. A
+        // submodule's object is a commit of another repository, never here: the entry itself is at fault.
+        let entry = try? git.entry(inTree: git.tree(ofCommit: target), at: path)
+        if let entry, entry.mode == .submodule {
+            let said = "is a submodule (a commit of another repository, as 'git submodule add' makes), not a file"
+            return StoreError.state(.refusedInCommit(path: path, commit: commit.short, reason: said))
+        }
+        if let entry, !git.repository.exists(entry.id) {
             return StoreError.state(.objectMissingInCommit(path: path, commit: commit.short, object: entry.id.short))
         }
         // Markers a merge commit brought are merged again on the way in (`resolvingCommittedMarkers`); these came

@@ -88,8 +88,13 @@ struct MergeCommitBuilder {
             try stampingHandEdits(sides[2]!, against: b, commit: theirs)
         )
         let result = merge(base: b?.state, ours: o.state, theirs: t.state)
-        let report = result.report.noting(
+        var report = result.report.noting(
             try farAhead(in: o, carriedBy: ours, other: t) + farAhead(in: t, carriedBy: theirs, other: o))
+        // NB: the merge saw only the items that changed; a circle needs a dependency added on each side.
+        let circles =
+            addsDependencies(o, since: b) && addsDependencies(t, since: b)
+            ? try circlesClosed(o, t, merged: result.state, touched: touched, trees) : []
+        report = report.noting(circles: circles)
 
         var files = MergedFiles(git: git, ours: o, theirs: t, writesBlobs: writingBlobs)
         for todo in result.state.todos {
@@ -147,9 +152,7 @@ struct MergeCommitBuilder {
         let date = try git.date(of: commit)
         var stamped = side.stamped
         func stamp(_ previous: Date?) -> Date { DocketClock.alterDate(after: previous, now: date) }
-        func unmoved(_ now: Date?, _ before: Date?) -> Bool {
-            (now?.docketMilliseconds ?? .min) <= (before?.docketMilliseconds ?? .min)
-        }
+        func unmoved(_ now: Date?, _ before: Date?) -> Bool { DocketClock.isUnmoved(now, since: before, at: date) }
         let todos = side.state.todos.map { todo -> TodoItem in
             guard let old = base.todos[todo.id], old != todo, unmoved(todo.alterDate, old.alterDate) else {
                 return todo
@@ -176,6 +179,41 @@ struct MergeCommitBuilder {
         return Side(
             state: AppState(todos: todos, projects: projects, removed: side.state.removed), order: side.order,
             blobs: side.blobs, stamped: stamped)
+    }
+
+    /// Whether a side's items depend on an item they did not depend on in the base.
+    func addsDependencies(_ side: Side, since base: Side?) -> Bool {
+        func adds(_ now: [UUID], _ before: [UUID]?) -> Bool { !Set(now).subtracting(before ?? []).isEmpty }
+        for todo in side.state.todos where adds(todo.dependencies, base?.todos[todo.id]?.dependencies) { return true }
+        for project in side.state.projects {
+            for task in project.tasks
+            where adds(task.dependencies, base?.projects[project.id]?.task(id: task.id)?.dependencies) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The dependencies ignored in circles the merge closed, over the whole store: the items neither side
+    /// changed read from ours' tree, the changed ones as each side and the merge have them.
+    ///
+    /// NB: a circle can pass through items neither side changed, which the merge itself does not read; so the
+    /// whole store is read here, only when both sides added a dependency (what a new circle needs).
+    func circlesClosed(
+        _ o: Side, _ t: Side, merged: AppState, touched: Touched,
+        _ trees: (base: ObjectID?, ours: ObjectID, theirs: ObjectID)
+    ) throws -> [CircleDecision] {
+        let paths = Set(try git.entries(inTree: trees.ours, under: StoreLayout.folders).keys)
+        let whole = try read(ours, Touched(paths)).state
+        func with(_ changed: AppState) -> AppState {
+            let todos = whole.todos.filter { !touched.todos.contains($0.id) } + changed.todos
+            // NB: a side holds every project's header, but the tasks of only the projects that changed.
+            let projects =
+                whole.projects.filter { !touched.projects.contains($0.id) }
+                + changed.projects.filter { touched.projects.contains($0.id) }
+            return AppState(todos: todos, projects: projects, removed: [])
+        }
+        return MergeReport.circlesClosed(ours: with(o.state), theirs: with(t.state), merged: with(merged))
     }
 
     /// The far-ahead dates a fast-forward from `base` to `theirs` brings in: those of the items its changes touch.

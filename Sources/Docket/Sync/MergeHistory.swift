@@ -9,7 +9,7 @@ enum MergeHistory {
     /// "Merge origin/main: 3 items merged; …", one line per decision, and the full report as a trailer.
     static func message(_ report: MergeReport, remoteBranch: String) -> String {
         var lines = ["Merge \(remoteBranch): \(report.summary)", ""]
-        lines += (report.items.flatMap(\.lines) + report.farAhead.map(\.line)).map { "- " + $0 }
+        lines += (report.items.flatMap(\.lines) + report.noteLines).map { "- " + $0 }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

@@ -17,9 +17,51 @@ private struct FileRecord<Value: Encodable>: Encodable {
 /// `existing` file that neither writes. `owning` names the keys the value's
 /// type writes only when they hold something (an empty list of tags): those
 /// are Docket's to drop, never kept from the old file.
+///
+/// `dueKeys` names the keys holding due, wait or scheduled dates: where
+/// `existing` holds one as a UTC moment from before store format 3, which
+/// reads in `DocketClock`'s time zone as the value written, that text is kept.
 func fileText(
     _ value: some Encodable, extra: [String: JSONValue] = [:], owning: [String] = [],
-    keepingUnknownKeysOf existing: Data?
+    keepingUnknownKeysOf existing: Data?, dueKeys: [String] = []
+) throws -> Data {
+    let text = try fileTextKeepingUnknownKeys(value, extra: extra, owning: owning, existing: existing)
+    guard let existing, !dueKeys.isEmpty else { return text }
+    return keepingLegacyDueTexts(of: existing, in: text, keys: dueKeys)
+}
+
+/// `text` with the due dates `existing` holds in their form from before store format 3 kept where they read as
+/// the value `text` holds.
+///
+/// NB: such a text (`2026-11-24T11:00:00.000Z`) is a day on the machine whose noon it is (Berlin's) and a time
+/// anywhere else (6:00 in New York): written anew from New York, with New York's offset, a day set in Berlin became
+/// a time everywhere, though nobody changed it. Kept as it was, each machine goes on reading it as before.
+func keepingLegacyDueTexts(of existing: Data, in text: Data, keys: [String]) -> Data {
+    let wanted = Set(keys)
+    guard let old = topLevelEntries(of: existing, stringsOf: wanted)?.strings else { return text }
+    let legacy = old.compactMapValues { range -> String? in
+        let value = String(
+            decoding: existing[existing.startIndex + range.lowerBound..<existing.startIndex + range.upperBound],
+            as: UTF8.self)
+        return value.last == "Z" || value.last == "z" ? value : nil
+    }
+    guard !legacy.isEmpty, let new = topLevelEntries(of: text, stringsOf: Set(legacy.keys))?.strings else {
+        return text
+    }
+    var result = text
+    for (key, range) in new.sorted(by: { $0.value.lowerBound > $1.value.lowerBound }) {
+        guard let kept = legacy[key] else { continue }
+        let bounds = text.startIndex + range.lowerBound..<text.startIndex + range.upperBound
+        let written = String(decoding: text[bounds], as: UTF8.self)
+        guard written != kept, let was = DueDate.reading(kept), was == DueDate.reading(written) else { continue }
+        result.replaceSubrange(bounds, with: Data(kept.utf8))
+    }
+    return result
+}
+
+/// The file text of `value` with `extra` keys, keeping every key of the `existing` file that neither writes.
+private func fileTextKeepingUnknownKeys(
+    _ value: some Encodable, extra: [String: JSONValue], owning: [String], existing: Data?
 ) throws -> Data {
     let fresh = try DocketJSON.encode(FileRecord(value: value, extra: extra))
     guard let existing else { return fresh }
@@ -43,7 +85,16 @@ func fileText(
 /// nil when the text is not an object this reader is sure of (a key written
 /// with an escape, anything it does not expect), which the caller decodes instead.
 func topLevelKeys(of text: Data) -> Set<String>? {
-    text.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Set<String>? in
+    topLevelEntries(of: text, stringsOf: [])?.keys
+}
+
+/// The keys of a JSON object's top level, and where the string values of the keys in `wanted` lie (their bytes
+/// between the quotes, from the start of `text`; a string written with an escape is left out), read without
+/// decoding its values; nil when the text is not an object this reader is sure of.
+func topLevelEntries(of text: Data, stringsOf wanted: Set<String>) -> (
+    keys: Set<String>, strings: [String: Range<Int>]
+)? {
+    text.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> (keys: Set<String>, strings: [String: Range<Int>])? in
         let quote = UInt8(ascii: "\"")
         let backslash = UInt8(ascii: "\\")
         var i = 0
@@ -100,6 +151,7 @@ func topLevelKeys(of text: Data) -> Set<String>? {
         guard i < bytes.count, bytes[i] == UInt8(ascii: "{") else { return nil }
         i += 1
         var keys = Set<String>()
+        var strings: [String: Range<Int>] = [:]
         skipSpace()
         if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
             i += 1
@@ -110,12 +162,18 @@ func topLevelKeys(of text: Data) -> Set<String>? {
                 guard skipString() else { return nil }
                 let key = UnsafeRawBufferPointer(rebasing: bytes[start..<(i - 1)])
                 guard !key.contains(backslash) else { return nil }
-                keys.insert(String(decoding: key, as: UTF8.self))
+                let name = String(decoding: key, as: UTF8.self)
+                keys.insert(name)
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
                 i += 1
                 skipSpace()
+                let valueStart = i
                 guard skipValue() else { return nil }
+                if wanted.contains(name), bytes[valueStart] == quote {
+                    let inside = valueStart + 1..<(i - 1)
+                    if !UnsafeRawBufferPointer(rebasing: bytes[inside]).contains(backslash) { strings[name] = inside }
+                }
                 skipSpace()
                 guard i < bytes.count else { return nil }
                 if bytes[i] == UInt8(ascii: "}") {
@@ -128,6 +186,6 @@ func topLevelKeys(of text: Data) -> Set<String>? {
             }
         }
         skipSpace()
-        return i == bytes.count ? keys : nil
+        return i == bytes.count ? (keys, strings) : nil
     }
 }

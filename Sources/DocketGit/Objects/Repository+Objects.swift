@@ -58,7 +58,11 @@ extension Repository {
     public func entries(inTree tree: ObjectID, under folders: [String] = []) throws -> [String: TreeEntry] {
         final class Walk {
             var prefix = ""
+            /// The folders `prefix` is deep.
+            var prefixDepth = 0
             var found: [String: TreeEntry] = [:]
+            /// A folder deeper than `TreeTooDeep.limit`, where the walk stopped.
+            var tooDeep: String?
         }
         let walk = Walk()
         try withTree(tree) { root in
@@ -79,19 +83,32 @@ extension Repository {
                     try check(git_tree_lookup(&subtree, pointer, git_tree_entry_id(entry)), "git_tree_lookup")
                 }
                 walk.prefix = folder.isEmpty ? "" : (folder.hasSuffix("/") ? folder : folder + "/")
+                walk.prefixDepth = walk.prefix.utf8.lazy.filter { $0 == UInt8(ascii: "/") }.count
                 defer { git_tree_free(subtree) }
+                // NB: bounded as a pull's diff is (`TreeTooDeep`): a clone once took in trees a pull refused.
                 let code = git_tree_walk(
                     subtree ?? root, GIT_TREEWALK_PRE,
                     { parent, entry, payload in
                         guard let parent, let entry, let payload else { return 0 }
                         let mode = TreeEntry.Mode(git_tree_entry_filemode(entry))
-                        if mode == .folder { return 0 }
                         let walk = Unmanaged<Walk>.fromOpaque(payload).takeUnretainedValue()
+                        if mode == .folder {
+                            var depth = walk.prefixDepth + 1
+                            var byte = parent
+                            while byte.pointee != 0 {
+                                if byte.pointee == CChar(UInt8(ascii: "/")) { depth += 1 }
+                                byte += 1
+                            }
+                            guard depth > TreeTooDeep.limit else { return 0 }
+                            walk.tooDeep = walk.prefix + String(cString: parent)
+                            return -1
+                        }
                         walk.found[
                             walk.prefix + String(cString: parent) + String(cString: git_tree_entry_name(entry))] =
                             TreeEntry(id: ObjectID(git_tree_entry_id(entry))!, mode: mode)
                         return 0
                     }, Unmanaged.passUnretained(walk).toOpaque())
+                if let path = walk.tooDeep { throw TreeTooDeep(path: path) }
                 try check(code, "git_tree_walk")
             }
         }

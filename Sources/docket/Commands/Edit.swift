@@ -369,6 +369,6 @@ struct DateArgument: ParsableArguments {
 
     func validate() throws {
         if words.isEmpty { throw ValidationError("give a date, or none") }
-        _ = try date
+        try DueInput.check(words.joined(separator: " "))
     }
 }

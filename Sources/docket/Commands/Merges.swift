@@ -51,7 +51,7 @@ struct Merges: ParsableCommand {
                         print("  " + (number.map { Output.bold("[\($0)]") + " " } ?? "") + Output.safe(line))
                     }
                 }
-                for line in merge.report.farAhead.map(\.line) { print("  " + Output.safe(line)) }
+                for line in merge.report.noteLines { print("  " + Output.safe(line)) }
                 for (index, file) in merge.setAside.enumerated() {
                     print("  " + Output.bold("[\(index + 1)]") + " " + Output.safe(file.line))
                 }
