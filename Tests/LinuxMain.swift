@@ -49,6 +49,7 @@ import XCTest
         // DocketGit
         RepositorySpec.self,
         IndexFileSpec.self,
+        SSHAddressSpec.self,
         // DocketMerge
         MergeRulesSpec.self,
         RichItemsMergeSpec.self,
