@@ -50,6 +50,7 @@ import XCTest
         RepositorySpec.self,
         IndexFileSpec.self,
         SSHAddressSpec.self,
+        ObjectFilesSpec.self,
         // DocketMerge
         MergeRulesSpec.self,
         RichItemsMergeSpec.self,
@@ -97,6 +98,7 @@ import XCTest
         HostileRemoteSpec.self,
         TransferMessagesSpec.self,
         HostileAddressSpec.self,
+        LeftoverFilesSpec.self,
         FaultScriptSpec.self,
         GitPeerSpec.self,
         GitIndexFlagsSpec.self,

@@ -115,9 +115,12 @@ extension Repository {
         unflushedObjectsBackend.map { Int(docket_unflushed_objects_written($0)) } ?? 0
     }
 
-    /// The repository's unflushed-objects backend, added to its object database on first use.
+    /// The repository's unflushed-objects backend, added to its object database on first use, when the temporary
+    /// files of objects that a killed writer left in the objects folder are removed.
     private func unflushedObjects() throws -> UnsafeMutableRawPointer {
         if let unflushedObjectsBackend { return unflushedObjectsBackend }
+        TemporaryFiles.removeStale(
+            in: commonDir + "objects/", prefix: DOCKET_UNFLUSHED_TEMPORARY_PREFIX, namingWriter: false)
         var odb: OpaquePointer?
         try check(git_repository_odb(&odb, pointer), "git_repository_odb")
         defer { git_odb_free(odb) }
