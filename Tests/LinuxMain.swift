@@ -60,6 +60,7 @@ import XCTest
         DiskAppPersisterSpec.self,
         DiskAppPersisterFailureSpec.self,
         StoreSpec.self,
+        GitIndexLockSpec.self,
         StoreSpeedSpec.self,
         MonitorSpec.self,
         CommandLineSpec.self,

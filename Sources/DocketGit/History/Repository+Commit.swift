@@ -60,7 +60,7 @@ extension Repository {
             } else {
                 try check(git_index_write_tree(&tree, index), "git_index_write_tree")
             }
-            try check(git_index_write(index), "git_index_write")
+            try writeIndexFile(index)
             return ObjectID(tree)
         }
     }
@@ -83,7 +83,7 @@ extension Repository {
             _ = try withTree(tree) { tree in
                 try check(git_index_read_tree(index, tree), "git_index_read_tree")
             }
-            try check(git_index_write(index), "git_index_write")
+            try writeIndexFile(index)
         }
     }
 
@@ -252,7 +252,7 @@ extension Repository {
                     if code != GIT_ENOTFOUND.rawValue { try check(code, "git_index_remove_bypath") }
                 }
             }
-            try check(git_index_write(index), "git_index_write")
+            try writeIndexFile(index)
         }
     }
 
@@ -275,7 +275,7 @@ extension Repository {
                 guard lstat(workdir! + path, &info) == 0 else { continue }
                 try addIndexEntry(index, path: path, info: info, id: id.oid)
             }
-            try check(git_index_write(index), "git_index_write")
+            try writeIndexFile(index)
         }
     }
 
