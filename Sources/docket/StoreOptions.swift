@@ -133,7 +133,8 @@ func showHookRun(_ run: HookRun) {
 /// Why a hook failed, as a warning says it (without "Warning: "); nil when it did not.
 func hookWarning(_ run: HookRun) -> String? {
     guard let problem = run.problem else { return nil }
-    return problem.hasPrefix("is not executable")
+    // A hook that was not run (not executable, or in the store's folder) did not fail.
+    return problem.contains(", so it did not run")
         ? "the \(run.event) hook \(run.path) \(problem)"
         : "the \(run.event) hook \(run.path) failed: it \(problem); the change is kept"
 }
