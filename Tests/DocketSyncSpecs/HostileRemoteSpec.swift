@@ -413,6 +413,16 @@ final class HostileAddressSpec: QuickSpec {
             }
         }
 
+        it("names a folder holding a newline escaped, on one line, when it clones or starts a store there") {
+            let cloned = runCommand(
+                docketBinary, ["clone", machines.remote.path, machines.root.appendingPathComponent("new\nline").path])
+            expect(cloned.status) == 0
+            expect(cloned.stdout) == "Cloned \(machines.remote.path) into \(machines.root.path)/new\\nline (0 todos).\n"
+            let started = runCommand(docketBinary, ["init", machines.root.appendingPathComponent("odd\u{1B}[2J").path])
+            expect(started.status) == 0
+            expect(started.stdout) == "Created a Docket store in \(machines.root.path)/odd\\e[2J\n"
+        }
+
         it("refuses an address holding a newline or another control character") {
             for url in ["/tmp/lists\n.git", "ssh://host/lists\u{1B}[2J.git", "/tmp/a\u{2028}b.git"] {
                 let added = machines.laptop.run("remote", "add", "odd", url)
