@@ -11,8 +11,8 @@ extension Repository {
 
     /// Runs `attempt` again while it fails on a git lock file that another process holds (`GitError.isLocked`), for
     /// up to `gitLockWait`, pausing 1 ms, then twice as long each time up to 100 ms, as git waits for its reference
-    /// locks (`core.filesRefLockTimeout`); then throws the last failure. It stops waiting early when `lockFile` is
-    /// left by a process that is gone (`AbandonedLocks`), which the store's own retry removes.
+    /// locks (`core.filesRefLockTimeout`); then throws the last failure. It stops waiting early, after one more try,
+    /// when `lockFile` is left by a process that is gone (`AbandonedLocks`), which the store's own retry removes.
     func waitingForGitLock<T>(_ lockFile: String, _ attempt: () throws -> T) throws -> T {
         let deadline = Date().addingTimeInterval(Self.gitLockWait)
         var pause: TimeInterval = 0.001
@@ -25,7 +25,9 @@ extension Repository {
                 guard now < deadline else { throw error }
                 if now.timeIntervalSince(lastLook) >= 0.25 {
                     lastLook = now
-                    if AbandonedLocks.isAbandoned(lockFile) { throw error }
+                    // NB: a lock whose writer has just renamed it into place and ended looks abandoned for a moment
+                    // (seen, then no process holding it): one more try tells them apart.
+                    if AbandonedLocks.isAbandoned(lockFile) { return try attempt() }
                 }
                 Thread.sleep(forTimeInterval: min(pause, deadline.timeIntervalSince(now)))
                 pause = min(pause * 2, 0.1)
