@@ -49,6 +49,8 @@ import XCTest
         // DocketGit
         RepositorySpec.self,
         IndexFileSpec.self,
+        SSHAddressSpec.self,
+        ObjectFilesSpec.self,
         // DocketMerge
         MergeRulesSpec.self,
         ClaimMergeSpec.self,
@@ -59,6 +61,7 @@ import XCTest
         DiskAppPersisterSpec.self,
         DiskAppPersisterFailureSpec.self,
         StoreSpec.self,
+        GitIndexLockSpec.self,
         StoreSpeedSpec.self,
         MonitorSpec.self,
         CommandLineSpec.self,
@@ -108,6 +111,7 @@ import XCTest
         HostileRemoteSpec.self,
         TransferMessagesSpec.self,
         HostileAddressSpec.self,
+        LeftoverFilesSpec.self,
         FaultScriptSpec.self,
         GitPeerSpec.self,
         GitIndexFlagsSpec.self,

@@ -59,14 +59,23 @@ int docket_git_start(void) {
     return result;
 }
 
+/* NB: held while the bundle is parsed, so that a second thread asking for it waits until the chain is whole rather
+   than starting a connection on a chain still being filled. */
+static pthread_mutex_t loading = PTHREAD_MUTEX_INITIALIZER;
+
 int docket_git_load_certificates(void) {
+    pthread_mutex_lock(&loading);
     pthread_mutex_lock(&lock);
     mbedtls_x509_crt *chain = deferred_chain;
     deferred_chain = NULL;
     pthread_mutex_unlock(&lock);
-    if (!chain) return 0;
-    parse_file_fn real = real_parse_file();
-    return real ? real(chain, deferred_file) : MBEDTLS_ERR_X509_FILE_IO_ERROR;
+    int result = 0;
+    if (chain) {
+        parse_file_fn real = real_parse_file();
+        result = real ? real(chain, deferred_file) : MBEDTLS_ERR_X509_FILE_IO_ERROR;
+    }
+    pthread_mutex_unlock(&loading);
+    return result;
 }
 
 void docket_git_forget_certificates(void) {

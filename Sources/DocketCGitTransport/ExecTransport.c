@@ -34,69 +34,6 @@ typedef struct exec_stream {
     int status;
 } exec_stream;
 
-static char *dup_range(const char *start, size_t length) {
-    char *out = malloc(length + 1);
-    if (!out) return NULL;
-    memcpy(out, start, length);
-    out[length] = '\0';
-    return out;
-}
-
-int docket_exec_parse_ssh_url(const char *url, char **user, char **host, int *port, char **path) {
-    const char *rest = url;
-    *user = *host = *path = NULL;
-    *port = 0;
-    const char *prefixes[] = {"ssh://", "ssh+git://", "git+ssh://"};
-    int scheme = 0;
-    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
-        size_t n = strlen(prefixes[i]);
-        if (strncasecmp(url, prefixes[i], n) == 0) { rest = url + n; scheme = 1; break; }
-    }
-    const char *hostEnd;
-    if (scheme) {
-        hostEnd = strchr(rest, '/');
-        if (!hostEnd) return -1;
-    } else {
-        /* scp-like: [user@]host:path, or [user@][host]:path */
-        hostEnd = rest[0] == '[' ? strchr(rest, ']') : strchr(rest, ':');
-        if (!hostEnd) return -1;
-        if (rest[0] == '[') { hostEnd = strchr(hostEnd, ':'); if (!hostEnd) return -1; }
-    }
-    const char *authority = rest;
-    const char *at = NULL;
-    for (const char *p = authority; p < hostEnd; p++) if (*p == '@') at = p;
-    *user = at ? dup_range(authority, (size_t)(at - authority)) : strdup("");
-    const char *hostStart = at ? at + 1 : authority;
-    const char *portStart = NULL;
-    if (scheme) {
-        const char *colon = NULL;
-        if (*hostStart == '[') {
-            const char *close = memchr(hostStart, ']', (size_t)(hostEnd - hostStart));
-            if (close && close + 1 < hostEnd && close[1] == ':') colon = close + 1;
-        } else {
-            colon = memchr(hostStart, ':', (size_t)(hostEnd - hostStart));
-        }
-        if (colon) { portStart = colon + 1; *port = atoi(portStart); }
-        const char *nameEnd = colon ? colon : hostEnd;
-        if (*hostStart == '[' && nameEnd > hostStart + 1 && nameEnd[-1] == ']') *host = dup_range(hostStart + 1, (size_t)(nameEnd - hostStart - 2));
-        else *host = dup_range(hostStart, (size_t)(nameEnd - hostStart));
-        /* ssh://host/~user/x means ~user/x, as git reads it */
-        const char *p = hostEnd;
-        if (p[0] == '/' && p[1] == '~') p++;
-        *path = strdup(p);
-    } else {
-        if (*hostStart == '[') *host = dup_range(hostStart + 1, (size_t)(hostEnd - hostStart - 2));
-        else *host = dup_range(hostStart, (size_t)(hostEnd - hostStart));
-        *path = strdup(hostEnd + 1);
-    }
-    if (!*user || !*host || !*path || !**host || !**path) {
-        free(*user); free(*host); free(*path);
-        *user = *host = *path = NULL;
-        return -1;
-    }
-    return 0;
-}
-
 /* 'text' quoted for a POSIX shell, as git quotes a path for the remote side. */
 static char *shell_quote(const char *text) {
     size_t length = 3;
@@ -238,8 +175,16 @@ static int start(exec_subtransport *t, const char *url, git_smart_service_t acti
         argv[n++] = receive ? "receive-pack" : "upload-pack";
         argv[n++] = (char *)p;
     } else {
-        if (docket_exec_parse_ssh_url(url, &user, &host, &port, &path) < 0) {
-            git_error_set(GIT_ERROR_NET, "'%s' is not an ssh address docket understands", url);
+        for (const char *c = url; *c; c++) {
+            if ((unsigned char)*c < 0x20 || *c == 0x7F) {
+                git_error_set(GIT_ERROR_NET, "the ssh address holds a control character, which docket does not pass on");
+                goto done;
+            }
+        }
+        int parsed = docket_exec_parse_ssh_url(url, &user, &host, &port, &path);
+        if (parsed < 0) {
+            git_error_set(GIT_ERROR_NET, "'%s' is not an ssh address docket understands: %s", url,
+                          docket_ssh_address_problem(parsed));
             goto done;
         }
         /* As git refuses them ("strange hostname … blocked"): ssh would read either as an option. */
@@ -247,12 +192,6 @@ static int start(exec_subtransport *t, const char *url, git_smart_service_t acti
             git_error_set(GIT_ERROR_NET, "the ssh %s '%s' starts with '-', which ssh would take as an option; docket does not pass it on",
                           host[0] == '-' ? "host name" : "user name", host[0] == '-' ? host : user);
             goto done;
-        }
-        for (const char *c = url; *c; c++) {
-            if ((unsigned char)*c < 0x20 || *c == 0x7F) {
-                git_error_set(GIT_ERROR_NET, "the ssh address holds a control character, which docket does not pass on");
-                goto done;
-            }
         }
         if (port) {
             snprintf(portText, sizeof portText, "%d", port);
@@ -285,6 +224,10 @@ static int start(exec_subtransport *t, const char *url, git_smart_service_t acti
     int in[2] = {-1, -1}, outp[2] = {-1, -1};
     if (pipe2(in, O_CLOEXEC) < 0 || pipe2(outp, O_CLOEXEC) < 0) {
         git_error_set(GIT_ERROR_OS, "could not make a pipe: %s", strerror(errno));
+        /* the first pipe, when only the second failed */
+        for (int i = 0; i < 2; i++) {
+            if (in[i] >= 0) close(in[i]);
+        }
         free(s);
         goto done;
     }
@@ -372,9 +315,21 @@ static int subtransport_new(git_smart_subtransport **out, git_transport *owner, 
     if (!t) return -1;
     size_t count = 0;
     while (parameters->command[count]) count++;
+    if (count == 0) {
+        git_error_set_str(GIT_ERROR_INVALID, "no program was given to run for the remote");
+        free(t);
+        return -1;
+    }
     t->command = calloc(count + 1, sizeof *t->command);
     if (!t->command) { free(t); return -1; }
-    for (size_t i = 0; i < count; i++) t->command[i] = strdup(parameters->command[i]);
+    for (size_t i = 0; i < count; i++) {
+        t->command[i] = strdup(parameters->command[i]);
+        /* NB: a NULL left here would end the command early, and start() reads command[0] */
+        if (!t->command[i]) {
+            subtransport_free(&t->parent);
+            return -1;
+        }
+    }
     t->owner = owner;
     t->local = parameters->local;
     t->on_stderr = parameters->on_stderr;

@@ -19,7 +19,8 @@ size_t docket_deflate(const void *data, size_t length, void *out, size_t capacit
 }
 
 uint32_t docket_crc32(uint32_t crc, const void *data, size_t length) {
-    return (uint32_t)crc32(crc, data, (uInt)length);
+    /* NB: crc32 takes a 32-bit length, which an entry of 4 GiB or more would overflow; crc32_z takes a size_t. */
+    return (uint32_t)crc32_z(crc, data, length);
 }
 
 struct docket_sha1 { SHA_CTX context; };

@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <git2.h>
 #include <git2/sys/odb_backend.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +31,7 @@ typedef struct {
 } unflushed_stream;
 
 static int fail(const char *what, const char *path) {
-    char message[PATH_MAX + 128];
-    snprintf(message, sizeof message, "%s '%s': %s", what, path, strerror(errno));
-    git_error_set_str(GIT_ERROR_OS, message);
+    git_error_set(GIT_ERROR_OS, "%s '%s': %s", what, path, strerror(errno));
     return -1;
 }
 
@@ -83,37 +80,66 @@ static unsigned char *deflate_object(const void *data, size_t length, git_object
     return out;
 }
 
-/* Writes the object loose under the backend's folder, through a temporary file renamed into place, unflushed. */
+/* "<objects>/<rest>" in memory of its own, or NULL (libgit2's error set) when there is none: no path is ever cut
+   short, so one too long for the system fails at its open or rename instead of naming another file. */
+static char *objects_path(const unflushed_backend *backend, const char *rest) {
+    size_t length = strlen(backend->objects) + 1 + strlen(rest) + 1;
+    char *path = malloc(length);
+    if (path == NULL) {
+        git_error_set_oom();
+        return NULL;
+    }
+    snprintf(path, length, "%s/%s", backend->objects, rest);
+    return path;
+}
+
+/* Writes the object loose under the backend's folder, through a temporary file renamed into place, unflushed.
+   NB: the temporary file is made in the objects folder itself (DOCKET_UNFLUSHED_TEMPORARY_PREFIX, unique by
+   mkstemp), so those a killed writer left are found with one look at one folder (Repository.removeStaleObjectFiles). */
 static int write_loose(
     unflushed_backend *backend, const git_oid *oid, const void *data, size_t length, git_object_t type) {
     char hex[GIT_OID_HEXSZ + 1];
     git_oid_tostr(hex, sizeof hex, oid);
-    char folder[PATH_MAX], path[PATH_MAX], temporary[PATH_MAX];
-    snprintf(folder, sizeof folder, "%s/%.2s", backend->objects, hex);
-    snprintf(path, sizeof path, "%s/%s", folder, hex + 2);
-    snprintf(temporary, sizeof temporary, "%s/tmp_obj_XXXXXX", folder);
-    if (mkdir(folder, 0777) != 0 && errno != EEXIST) return fail("could not create the folder", folder);
+    char name[GIT_OID_HEXSZ + 2];
+    snprintf(name, sizeof name, "%.2s/%s", hex, hex + 2);
+    char *folder = NULL, *path = NULL, *temporary = NULL;
+    unsigned char *deflated = NULL;
+    int fd = -1, code = -1;
+    char prefix[3] = {hex[0], hex[1], '\0'};
+    folder = objects_path(backend, prefix);
+    path = objects_path(backend, name);
+    temporary = objects_path(backend, DOCKET_UNFLUSHED_TEMPORARY_PREFIX "XXXXXX");
+    if (folder == NULL || path == NULL || temporary == NULL) goto done;
+    if (mkdir(folder, 0777) != 0 && errno != EEXIST) {
+        fail("could not create the folder", folder);
+        goto done;
+    }
     size_t deflated_length = 0;
-    unsigned char *deflated = deflate_object(data, length, type, &deflated_length);
+    deflated = deflate_object(data, length, type, &deflated_length);
     if (deflated == NULL) {
         git_error_set_str(GIT_ERROR_ZLIB, "could not deflate an object");
-        return -1;
+        goto done;
     }
-    int fd = mkstemp(temporary);
+    fd = mkstemp(temporary);
     if (fd < 0) {
-        free(deflated);
-        return fail("could not create", temporary);
+        fail("could not create", temporary);
+        goto done;
     }
     int failed = write_all(fd, deflated, deflated_length) != 0 || fchmod(fd, 0444) != 0;
-    free(deflated);
     if (close(fd) != 0) failed = 1;
     if (failed || rename(temporary, path) != 0) {
-        int code = fail("could not write the object", path);
+        fail("could not write the object", path);
         unlink(temporary);
-        return code;
+        goto done;
     }
     backend->written += 1;
-    return 0;
+    code = 0;
+done:
+    free(deflated);
+    free(folder);
+    free(path);
+    free(temporary);
+    return code;
 }
 
 static int unflushed_write(

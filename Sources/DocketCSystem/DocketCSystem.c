@@ -69,8 +69,8 @@ int docket_unix_connect(const char *path, int milliseconds) {
     if (docket_unix_address(path, &address) != 0) return -1;
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return -1;
-    docket_socket_timeout(fd, milliseconds);
-    if (connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
+    /* NB: without its timeout, a connection to a monitor that stopped accepting would wait for ever */
+    if (docket_socket_timeout(fd, milliseconds) != 0 || connect(fd, (struct sockaddr *)&address, sizeof address) != 0) {
         int saved = errno;
         close(fd);
         errno = saved;
@@ -80,6 +80,11 @@ int docket_unix_connect(const char *path, int milliseconds) {
 }
 
 int docket_socket_timeout(int fd, int milliseconds) {
+    /* a negative time would be a negative tv_usec; 0 would mean no limit at all */
+    if (milliseconds <= 0) {
+        errno = EINVAL;
+        return -1;
+    }
     struct timeval limit = { milliseconds / 1000, (milliseconds % 1000) * 1000 };
     if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit) != 0) return -1;
     return setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);

@@ -90,7 +90,7 @@ struct StoreOptions: ParsableArguments {
         let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         if contents == nil || contents?.isEmpty == true {
             let store = try Store.create(at: folder)
-            Output.notice("Created a new Docket store in \(folder.path)")
+            Output.notice("Created a new Docket store in \(Output.safe(folder.path))")
             return prepared(store, quietly: true)
         }
         return prepared(try Store.open(at: folder))
@@ -135,7 +135,8 @@ func showHookRun(_ run: HookRun) {
 /// Why a hook failed, as a warning says it (without "Warning: "); nil when it did not.
 func hookWarning(_ run: HookRun) -> String? {
     guard let problem = run.problem else { return nil }
-    return problem.hasPrefix("is not executable")
-        ? "the \(run.event) hook \(run.path) \(problem)"
-        : "the \(run.event) hook \(run.path) failed: it \(problem); the change is kept"
+    // A hook that was not run (not executable, or in the store's folder) did not fail.
+    return problem.contains(", so it did not run")
+        ? "the \(run.event) hook \(Output.safe(run.path)) \(problem)"
+        : "the \(run.event) hook \(Output.safe(run.path)) failed: it \(problem); the change is kept"
 }

@@ -283,7 +283,7 @@ final class FaultSpec: QuickSpec {
                 let lock = laptop.folder.appendingPathComponent(".git/index.lock")
                 let holder = LockHolder(lock.path)
                 laptop.run("add", "Waiting")
-                let refused = laptop.run("commit")
+                let refused = laptop.run("commit", environment: ["DOCKET_LOCK_TIMEOUT": "0.5"])
                 expect(refused.status) == 1
                 expect(refused.stderr).to(
                     contain("a running git program is changing the repository (it holds .git/index.lock)"))

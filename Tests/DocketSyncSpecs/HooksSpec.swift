@@ -150,6 +150,29 @@ final class HooksSpec: QuickSpec {
                 expect(read(heard)) == "first\nsecond\n"
             }
 
+            it("never run from the store's own folder, where a pull can put files, and say so") {
+                let ran = root.appendingPathComponent("ran")
+                // As a pull would have brought it: whoever can push would choose what runs on every machine.
+                hook("on-add", in: laptop.folder.appendingPathComponent("hooks"), "touch '\(ran.path)'")
+                gitCLI(["config", "docket.hooksPath", "hooks"], in: laptop.folder)
+                let added = laptop.run("add", "Buy milk")
+                let path = laptop.folder.appendingPathComponent("hooks/on-add").path
+                expect(added.status) == 0
+                expect(added.stderr).to(
+                    contain(
+                        "Warning: the on-add hook \(path) is in the store's folder, where a pull can put files, so it did not run"
+                    ))
+                expect(FileManager.default.fileExists(atPath: ran.path)) == false
+
+                // Nor through a link from the hook folder to a program there.
+                gitCLI(["config", "--unset", "docket.hooksPath"], in: laptop.folder)
+                try! FileManager.default.createDirectory(at: hooksFolder(laptop), withIntermediateDirectories: true)
+                try! FileManager.default.createSymbolicLink(
+                    atPath: hooksFolder(laptop).appendingPathComponent("on-add").path, withDestinationPath: path)
+                expect(laptop.run("add", "Call Anna").stderr).to(contain("is in the store's folder"))
+                expect(FileManager.default.fileExists(atPath: ran.path)) == false
+            }
+
             it("do not run for changes made by a docket a hook started, so a hook that edits cannot set itself off") {
                 let heard = root.appendingPathComponent("heard")
                 hook("on-add", in: hooksFolder(laptop), "cat >> '\(heard.path)'; '\(docketBinary)' add 'Follow up'")

@@ -440,6 +440,33 @@ final class HostileAddressSpec: QuickSpec {
             expect(FileManager.default.fileExists(atPath: proof(machines.root).path)) == false
         }
 
+        // NB: `user@[:path` made the address parser copy a length of -1: clone, remote add and pull aborted (134).
+        for form in ["user@[:path", "[:path", "user@[::1:path", "ssh://[::1/lists.git", "ssh://host:99999/lists.git"] {
+            it("refuses the ssh address \(form), which does not read, at clone, remote add and pull") {
+                let cloned = runCommand(docketBinary, ["clone", form, machines.root.appendingPathComponent("x").path])
+                expect(cloned.status) == 1
+                expect(cloned.stderr).to(contain("is not an ssh address docket understands: its "))
+                let added = machines.laptop.run("remote", "add", "odd", form)
+                expect(added.status) == 1
+                expect(added.stderr).to(contain("is not an ssh address docket understands: its "))
+                expect(machines.laptop.git("remote")).toNot(contain("odd"))
+                gitCLI(["remote", "add", "odd", form], in: machines.laptop.folder)
+                let pulled = machines.laptop.run("pull", "odd")
+                expect(pulled.status) == 1
+                expect(pulled.stderr).to(contain("is not an ssh address docket understands: its "))
+            }
+        }
+
+        it("names a folder holding a newline escaped, on one line, when it clones or starts a store there") {
+            let cloned = runCommand(
+                docketBinary, ["clone", machines.remote.path, machines.root.appendingPathComponent("new\nline").path])
+            expect(cloned.status) == 0
+            expect(cloned.stdout) == "Cloned \(machines.remote.path) into \(machines.root.path)/new\\nline (0 todos).\n"
+            let started = runCommand(docketBinary, ["init", machines.root.appendingPathComponent("odd\u{1B}[2J").path])
+            expect(started.status) == 0
+            expect(started.stdout) == "Created a Docket store in \(machines.root.path)/odd\\e[2J\n"
+        }
+
         it("refuses an address holding a newline or another control character") {
             for url in ["/tmp/lists\n.git", "ssh://host/lists\u{1B}[2J.git", "/tmp/a\u{2028}b.git"] {
                 let added = machines.laptop.run("remote", "add", "odd", url)

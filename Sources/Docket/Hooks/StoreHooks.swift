@@ -62,16 +62,31 @@ struct HookPrograms {
     let programs: [String: [String]]
     /// Files named as hooks that cannot run, for a warning.
     let notExecutable: [String]
+    /// Hooks kept (or, through a link, whose program is kept) in the store's working tree, where a pull can put
+    /// files: not run, as whoever can push to a remote of the store would choose what runs, for a warning.
+    let inWorkingTree: [String]
 
     static let events = ["on-add", "on-modify", "on-remove"]
 
     /// Whether there is nothing to run or warn about.
-    var isEmpty: Bool { programs.values.allSatisfy(\.isEmpty) && notExecutable.isEmpty }
+    var isEmpty: Bool { programs.values.allSatisfy(\.isEmpty) && notExecutable.isEmpty && inWorkingTree.isEmpty }
 
-    /// The hooks in `folder`; none when it does not exist.
-    static func find(in folder: String) -> HookPrograms {
+    /// None, as for a docket a hook started.
+    static let none = HookPrograms(folder: "", programs: [:], notExecutable: [], inWorkingTree: [])
+
+    /// The hooks in `folder`, leaving out those whose program is in `workingTree` outside its git folders
+    /// (`gitFolders`); none when it does not exist.
+    static func find(in folder: String, workingTree: String, gitFolders: [String]) -> HookPrograms {
         var programs: [String: [String]] = [:]
         var notExecutable: [String] = []
+        var inWorkingTree: [String] = []
+        let real = { (path: String) -> String? in
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let tree = real(workingTree).map { $0 + "/" }
+        let git = gitFolders.compactMap(real).map { $0 + "/" }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
         for name in names {
             guard let event = events.first(where: { name == $0 || name.hasPrefix($0 + ".") }) else { continue }
@@ -79,13 +94,16 @@ struct HookPrograms {
             var info = stat()
             // NB: stat, not lstat: a hook may be a link to a script kept elsewhere, as git's may.
             guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            if access(path, X_OK) == 0 {
+            if let program = real(path), let tree, program.hasPrefix(tree), !git.contains(where: program.hasPrefix) {
+                inWorkingTree.append(path)
+            } else if access(path, X_OK) == 0 {
                 programs[event, default: []].append(path)
             } else {
                 notExecutable.append(path)
             }
         }
-        return HookPrograms(folder: folder, programs: programs, notExecutable: notExecutable)
+        return HookPrograms(
+            folder: folder, programs: programs, notExecutable: notExecutable, inWorkingTree: inWorkingTree)
     }
 }
 
@@ -130,7 +148,10 @@ extension Store {
         if let foundHooks { return foundHooks }
         let found =
             ProcessInfo.processInfo.environment["DOCKET_HOOK"] != nil
-            ? HookPrograms(folder: "", programs: [:], notExecutable: []) : HookPrograms.find(in: hooksFolder)
+            ? HookPrograms.none
+            : HookPrograms.find(
+                in: hooksFolder, workingTree: rootPath,
+                gitFolders: [gitdir, (try? git.repository.commonDir) ?? gitdir])
         foundHooks = found
         return found
     }
@@ -181,7 +202,7 @@ extension Store {
             names += claimAbandonedHookBatches()
         }
         if names.isEmpty && unsaved.isEmpty { return }
-        warnAboutNotExecutableHooks()
+        warnAboutHooksThatDoNotRun()
         for batch in unsaved { run(batch) }
         for name in names.sorted() {
             let path = pendingHooksFolder + "/" + name
@@ -207,7 +228,7 @@ extension Store {
         return claimed
     }
 
-    private func warnAboutNotExecutableHooks() {
+    private func warnAboutHooksThatDoNotRun() {
         guard !warnedAboutHooks else { return }
         warnedAboutHooks = true
         for path in hooks.notExecutable {
@@ -216,6 +237,15 @@ extension Store {
                 HookRun(
                     event: event, path: path, output: [],
                     problem: "is not executable, so it did not run; make it executable with 'chmod +x \(path)'"))
+        }
+        for path in hooks.inWorkingTree {
+            let event = HookPrograms.events.first { (path as NSString).lastPathComponent.hasPrefix($0) } ?? "hook"
+            hookReport(
+                HookRun(
+                    event: event, path: path, output: [],
+                    problem:
+                        "is in the store's folder, where a pull can put files, so it did not run; keep hooks outside "
+                        + "the store (docket.hooksPath) or in .git/docket/hooks"))
         }
     }
 

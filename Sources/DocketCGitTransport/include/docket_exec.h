@@ -22,8 +22,8 @@ typedef void (*docket_exec_stderr_cb)(const char *text, int exit_status, void *p
 int docket_exec_transport_new(git_transport **out, git_remote *owner, const char *const *command, int local,
                               docket_exec_stderr_cb on_stderr, void *payload);
 
-/* The host, port (0 when none), user (may be empty) and path of an ssh:// or scp-like URL; 0 on success. Free with free(). */
-int docket_exec_parse_ssh_url(const char *url, char **user, char **host, int *port, char **path);
+/* docket_exec_parse_ssh_url: the parts of an ssh address (SSHAddress.c). */
+#include "docket_ssh_address.h"
 
 #endif
 

@@ -13,6 +13,9 @@
    reference names them, while every other write in the process, this
    repository's outside that window included, stays fsynced. */
 
+/* How the names of the backend's temporary files start (then six characters from mkstemp), in the objects folder. */
+#define DOCKET_UNFLUSHED_TEMPORARY_PREFIX "tmp_obj_"
+
 /* Adds the backend to `odb` (a git_odb *, owned by its repository), ahead of
    the loose and packed backends, writing under the folder `objects`. Returns 0
    and the backend in `out` (owned by the odb), or libgit2's error code. */

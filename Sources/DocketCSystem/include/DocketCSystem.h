@@ -21,10 +21,10 @@ int docket_stop_requested(void);
 /* A Unix stream socket bound to `path` and listening, or -1 with errno (ENAMETOOLONG for a path too long for an address). */
 int docket_unix_listen(const char *path);
 
-/* A Unix stream socket connected to `path`, its reads and writes bounded by `milliseconds`; -1 with errno. */
+/* A Unix stream socket connected to `path`, its connection, reads and writes bounded by `milliseconds`; -1 with errno. */
 int docket_unix_connect(const char *path, int milliseconds);
 
-/* Bounds a socket's reads and writes by `milliseconds` (SO_RCVTIMEO, SO_SNDTIMEO). */
+/* Bounds a socket's reads and writes by `milliseconds`, which must be more than 0 (SO_RCVTIMEO, SO_SNDTIMEO); -1 with errno. */
 int docket_socket_timeout(int fd, int milliseconds);
 
 /* The user id of the process at the other end of a Unix socket (SO_PEERCRED), or -1. */

@@ -60,7 +60,7 @@ extension Repository {
             } else {
                 try check(git_index_write_tree(&tree, index), "git_index_write_tree")
             }
-            try check(git_index_write(index), "git_index_write")
+            try writeIndexFile(index)
             return ObjectID(tree)
         }
     }
@@ -83,7 +83,7 @@ extension Repository {
             _ = try withTree(tree) { tree in
                 try check(git_index_read_tree(index, tree), "git_index_read_tree")
             }
-            try check(git_index_write(index), "git_index_write")
+            try writeIndexFile(index)
         }
     }
 
@@ -115,9 +115,12 @@ extension Repository {
         unflushedObjectsBackend.map { Int(docket_unflushed_objects_written($0)) } ?? 0
     }
 
-    /// The repository's unflushed-objects backend, added to its object database on first use.
+    /// The repository's unflushed-objects backend, added to its object database on first use, when the temporary
+    /// files of objects that a killed writer left in the objects folder are removed.
     private func unflushedObjects() throws -> UnsafeMutableRawPointer {
         if let unflushedObjectsBackend { return unflushedObjectsBackend }
+        TemporaryFiles.removeStale(
+            in: commonDir + "objects/", prefix: DOCKET_UNFLUSHED_TEMPORARY_PREFIX, namingWriter: false)
         var odb: OpaquePointer?
         try check(git_repository_odb(&odb, pointer), "git_repository_odb")
         defer { git_odb_free(odb) }
@@ -264,7 +267,7 @@ extension Repository {
                     if code != GIT_ENOTFOUND.rawValue { try check(code, "git_index_remove_bypath") }
                 }
             }
-            try check(git_index_write(index), "git_index_write")
+            try writeIndexFile(index)
         }
     }
 
@@ -287,7 +290,7 @@ extension Repository {
                 guard lstat(workdir! + path, &info) == 0 else { continue }
                 try addIndexEntry(index, path: path, info: info, id: id.oid)
             }
-            try check(git_index_write(index), "git_index_write")
+            try writeIndexFile(index)
         }
     }
 

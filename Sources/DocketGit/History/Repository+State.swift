@@ -55,7 +55,7 @@ extension Repository {
             try apply(replacements, to: index)
             var tree = git_oid()
             try check(git_index_write_tree(&tree, index), "git_index_write_tree")
-            try check(git_index_write(index), "git_index_write")
+            try writeIndexFile(index)
             return ObjectID(tree)
         }
     }

@@ -28,10 +28,9 @@ struct PackFileWriter {
     /// removing the unfinished pack files of a docket that was killed there.
     init(folder: String) throws {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        Self.removeAbandonedPackFiles(in: folder)
+        TemporaryFiles.removeStale(in: folder, prefix: Self.temporaryPrefix, namingWriter: true)
         self.folder = folder
-        temporary = folder + Self.temporaryPrefix + "\(getpid()).pack"
-        file = try Self.createReadOnly(temporary)
+        (file, temporary) = try TemporaryFiles.create(in: folder, prefix: Self.temporaryPrefix, suffix: ".pack")
         buffer.reserveCapacity(1 << 20)
     }
 
@@ -58,6 +57,7 @@ struct PackFileWriter {
         }
         guard !ids.isEmpty else {
             unlink(temporary)
+            TemporaryFiles.release(temporary)
             return
         }
         var count = UInt32(ids.count).bigEndian
@@ -66,6 +66,7 @@ struct PackFileWriter {
         try packSum.withUnsafeBytes { try writeAll(file, $0, path: temporary) }
         let name = folder + "pack-" + Hex.encode(packSum)
         try systemCall("rename", path: name + ".pack") { Glibc.rename(temporary, name + ".pack") }
+        TemporaryFiles.release(temporary)
         try writeIndex(name + ".idx", packSum: packSum)
     }
 
@@ -74,6 +75,7 @@ struct PackFileWriter {
         if file >= 0 { close(file) }
         file = -1
         unlink(temporary)
+        TemporaryFiles.release(temporary)
     }
 
     /// An object's entry: the type and size header (4 bits of size, then 7 per
@@ -141,30 +143,20 @@ struct PackFileWriter {
         index.append(contentsOf: packSum)
         index.append(contentsOf: index.withUnsafeBytes { Repository.sha1($0) })
 
-        let temporary = folder + Self.temporaryPrefix + "\(getpid()).idx"
-        let file = try Self.createReadOnly(temporary)
+        let (file, temporary) = try TemporaryFiles.create(in: folder, prefix: Self.temporaryPrefix, suffix: ".idx")
+        defer { TemporaryFiles.release(temporary) }
         do {
             defer { close(file) }
             try index.withUnsafeBytes { try writeAll(file, $0, path: temporary) }
+            try systemCall("rename", path: path) { Glibc.rename(temporary, path) }
         } catch {
             unlink(temporary)
             throw error
         }
-        try systemCall("rename", path: path) { Glibc.rename(temporary, path) }
     }
 
-    /// The start of the names of Docket's unfinished pack files.
-    private static let temporaryPrefix = "tmp_docket_"
-
-    /// Removes the unfinished pack files of a docket that was killed while
-    /// writing them (its process is gone); nothing named them yet.
-    private static func removeAbandonedPackFiles(in folder: String) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        where name.hasPrefix(temporaryPrefix) {
-            let pid = name.dropFirst(temporaryPrefix.count).prefix { $0.isNumber }
-            if let pid = Int32(pid), !Spawn.isAlive(pid) { unlink(folder + name) }
-        }
-    }
+    /// The start of the names of Docket's unfinished pack files (`tmp_docket_<pid>_<random>.pack`).
+    static let temporaryPrefix = "tmp_docket_"
 
     /// The SHA-1 of the first `length` bytes of an open file.
     private static func sha1(ofFile fd: Int32, length: Int, path: String) throws -> [UInt8] {
@@ -188,10 +180,5 @@ struct PackFileWriter {
         docket_sha1_finish(sum, &digest)
         if let failure { throw failure }
         return digest
-    }
-
-    /// A new file open for writing (and reading back), read-only once closed (as git keeps packs).
-    private static func createReadOnly(_ path: String) throws -> Int32 {
-        try systemCall("open", path: path) { Glibc.open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o444) }
     }
 }

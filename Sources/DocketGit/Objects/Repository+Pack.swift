@@ -1,4 +1,5 @@
 import DocketCGit2
+import DocketCPackFile
 import DocketSystem
 import Foundation
 
@@ -16,7 +17,8 @@ extension Repository {
 
     /// Packs every loose object into one new pack file and removes the loose
     /// copies (`git repack -d` of loose objects, then `git prune-packed`);
-    /// returns how many objects it packed.
+    /// returns how many objects it packed. Temporary object files that a
+    /// killed writer left (`tmp_obj_*`, git's or docket's) go too, once stale.
     ///
     /// NB: libgit2 never packs by itself. Each commit leaves a few loose
     /// files per changed item, and a folder of tens of thousands of them
@@ -26,10 +28,16 @@ extension Repository {
         let objects = commonDir + "objects/"
         let folders = (0..<256).map { String(format: "%02x", $0) }
         var loose: [(id: ObjectID, path: String)] = []
+        let temporaryPrefix = DOCKET_UNFLUSHED_TEMPORARY_PREFIX
+        TemporaryFiles.removeStale(in: objects, prefix: temporaryPrefix, namingWriter: false)
         for folder in folders {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: objects + folder)) ?? []
-            where name.count == 38 {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: objects + folder)) ?? []
+            for name in names where name.count == 38 {
                 if let id = ObjectID(hex: folder + name) { loose.append((id, objects + folder + "/" + name)) }
+            }
+            // NB: where git, and docket before it wrote them in the objects folder, make them.
+            if names.contains(where: { $0.hasPrefix(temporaryPrefix) }) {
+                TemporaryFiles.removeStale(in: objects + folder + "/", prefix: temporaryPrefix, namingWriter: false)
             }
         }
         guard !loose.isEmpty else { return 0 }

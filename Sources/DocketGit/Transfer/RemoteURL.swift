@@ -30,7 +30,8 @@ public enum RemoteURL {
 
     /// Why the URL must not be kept or handed to another program, or nil:
     /// a control character (a cron line, a unit file or ssh's arguments could
-    /// be split at it), or an ssh user or host that ssh would read as an option.
+    /// be split at it), an ssh address that does not read (`user@[:path`), or
+    /// an ssh user or host that ssh would read as an option.
     public static func refusal(_ url: String) -> String? {
         if url.unicodeScalars.contains(where: {
             $0.properties.generalCategory == .control || $0.value == 0x2028 || $0.value == 0x2029
@@ -42,7 +43,10 @@ public enum RemoteURL {
         var host: UnsafeMutablePointer<CChar>?
         var path: UnsafeMutablePointer<CChar>?
         var port: Int32 = 0
-        guard docket_exec_parse_ssh_url(url, &user, &host, &port, &path) == 0 else { return nil }
+        let parsed = docket_exec_parse_ssh_url(url, &user, &host, &port, &path)
+        guard parsed == 0 else {
+            return "is not an ssh address docket understands: \(String(cString: docket_ssh_address_problem(parsed)))"
+        }
         defer {
             free(user)
             free(host)

@@ -30,7 +30,7 @@ struct Clone: ParsableCommand {
         let branch = store.branch.map { $0 == "main" ? "" : ", on its branch \(Output.safe($0))" } ?? ""
         ProgressLine.clear()
         print(
-            "Cloned \(Output.safe(RemoteURL.redacted(url))) into \(store.root.path) (\(count) \(count == 1 ? "todo" : "todos")\(branch))."
+            "Cloned \(Output.safe(RemoteURL.redacted(url))) into \(Output.safe(store.root.path)) (\(count) \(count == 1 ? "todo" : "todos")\(branch))."
         )
     }
 }

@@ -24,10 +24,10 @@ struct Init: ParsableCommand {
             let added = try store.addMergeAttributes()
             _ = prepared(store, quietly: true)
             print(
-                "\(store.root.path) is already a Docket store"
+                "\(Output.safe(store.root.path)) is already a Docket store"
                     + (added ? "; git's merge driver is now set up for it" : ""))
         } else {
-            print("Created a Docket store in \(store.root.path)")
+            print("Created a Docket store in \(Output.safe(store.root.path))")
         }
     }
 }

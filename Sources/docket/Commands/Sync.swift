@@ -152,7 +152,8 @@ extension Sync {
             if unlessWatching { return }
             let pid = busy.pid.map(String.init) ?? "unknown"
             throw ShownError(
-                message: "another 'docket sync --watch' (pid \(pid)) is watching \(store.root.path) already; "
+                message:
+                    "another 'docket sync --watch' (pid \(pid)) is watching \(Output.safe(store.root.path)) already; "
                     + "leave it running, or stop it with 'kill \(pid)' and start this one again")
         }
     }

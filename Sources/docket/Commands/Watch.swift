@@ -56,7 +56,7 @@ struct SyncWatcher {
                         + "is reached); their changes are synced every \(SyncService.show(interval))")
             }
             log(
-                "Watching \(root.path): syncing when it changes and every \(SyncService.show(interval)); stop with Ctrl-C"
+                "Watching \(Output.safe(root.path)): syncing when it changes and every \(SyncService.show(interval)); stop with Ctrl-C"
             )
         case let .committed(id, message):
             log("Committed \(id.prefix(7)): \(Output.safe(message))")
@@ -76,7 +76,7 @@ struct SyncWatcher {
             log("Error: \(reason)")
             log("Trying again in \(SyncService.show(wait)), or when the store changes")
         case let .stopped(root):
-            log("Stopped watching \(root.path).")
+            log("Stopped watching \(Output.safe(root.path)).")
         }
     }
 }
