@@ -39,13 +39,12 @@ struct IntakeCheck {
         }
         // NB: a file outside the store's folders is git's to write, whole, from memory: its size is read from
         // the object's header first (a 2 GiB blob of zeros packs into 9 MB, and took a clone to 4.2 GB).
-        var large: [(path: String, reason: String)] = []
+        // NB: refused whole even when collecting: the object copy that brings such a file refuses it too.
         for (path, id) in files where !StoreLayout.isInStore(path) {
             if let id, let size = try? git.blobSize(id), size > Self.largestOtherFile {
                 let reason =
                     "is a file of \(size >> 20) MiB, over the \(Self.largestOtherFile >> 20) MiB docket takes in outside its folders"
-                guard collectsAll else { throw try refused(path, reason, in: target, since: current) }
-                large.append((path, reason))
+                throw try refused(path, reason, in: target, since: current)
             }
         }
         let paths = files.map(\.path)
@@ -56,7 +55,7 @@ struct IntakeCheck {
             ? try checkOnAllCores(sorted, of: target, keeping: keeping)
             : try check(sorted[...], of: target, with: git, keeping: keeping)
         if collectsAll {
-            collected.append(contentsOf: large + found.refusals)
+            collected.append(contentsOf: found.refusals)
             return found.contents
         }
         if let refusal = found.refusals.first {
@@ -76,7 +75,12 @@ struct IntakeCheck {
         try collecting.check(target, since: current)
         let tree = try git.tree(ofCommit: target)
         return try found.refusals.map { path, reason in
-            if let entry = try? git.entry(inTree: tree, at: path), !git.repository.exists(entry.id) {
+            // NB: a path git's own fsck rejects (a '..' or '.git' part, a control character) would put a tree git
+            // calls corrupt into this machine's history: such a commit is refused whole, as git refuses it.
+            if IntakeCheck.pathProblem(path) != nil { throw try refused(path, reason, in: target, since: current) }
+            if let entry = try? git.entry(inTree: tree, at: path), entry.mode != .submodule,
+                !git.repository.exists(entry.id)
+            {
                 throw try refused(path, reason, in: target, since: current)
             }
             return Refusal(path: path, reason: reason, commit: try introducer(of: path, in: target, since: current))
