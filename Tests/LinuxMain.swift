@@ -100,6 +100,7 @@ import XCTest
         GitPeerSpec.self,
         GitIndexFlagsSpec.self,
         GitSettingsSpec.self,
+        LineEndingsSpec.self,
         HooksSpec.self,
         WatchSpec.self,
     ]

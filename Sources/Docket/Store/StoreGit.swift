@@ -111,6 +111,15 @@ struct StoreGit {
         try writing { try repository.setIndexEntries(entries) }
     }
     func blobID(of data: Data) throws -> ObjectID { try reading { try Repository.blobID(of: data) } }
+    func filtersMayApply(to paths: [String]) throws -> Bool {
+        try reading { try repository.filtersMayApply(to: paths) }
+    }
+    func blobID(ofWorkingTreeBytes data: Data, at path: String) throws -> ObjectID {
+        try reading { try repository.blobID(ofWorkingTreeBytes: data, at: path) }
+    }
+    func workingTreeBytes(ofBlob data: Data, at path: String) throws -> Data {
+        try reading { try repository.workingTreeBytes(ofBlob: data, at: path) }
+    }
     func checkout(
         _ commit: ObjectID, force: Bool = false, only paths: [String]? = nil, progress: ProgressThrottle? = nil
     ) throws {
