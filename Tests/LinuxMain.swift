@@ -101,6 +101,7 @@ import XCTest
         GitIndexFlagsSpec.self,
         GitSettingsSpec.self,
         LineEndingsSpec.self,
+        RewrittenHistorySpec.self,
         HooksSpec.self,
         WatchSpec.self,
     ]

@@ -237,6 +237,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case unfinishedGitOperation(GitOperation)
     /// The clone is shallow and lacks the history a merge needs.
     case shallow
+    /// The remote's branch was rewritten (force-pushed): `known`, the last of its commits this machine took in, is
+    /// no longer in its history, which now ends at `tip`.
+    case rewrittenUpstream(remote: String, branch: String, local: String, known: String, tip: String)
     /// The clone is shallow, and the remote refuses a push whose history stops short.
     case shallowPush
     /// One of git's client hooks (pre-commit, commit-msg, pre-push) refused.
@@ -327,6 +330,11 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
         case .shallowPush:
             "this clone is shallow, and the remote will not take commits whose history stops short; nothing was pushed (your commits are kept here). "
                 + "Fetch the rest ('git fetch --unshallow'), then run 'docket sync' again"
+        case let .rewrittenUpstream(remote, branch, local, known, tip):
+            "\(remote)/\(branch) was rewritten (a forced update: \(known.prefix(7)), which this machine took in, is no longer in its history, "
+                + "which now ends at \(tip.prefix(7))); merging would bring the old history back, so nothing was pulled or pushed. "
+                + "To take the rewritten history, carrying this machine's unsynced changes onto it, run 'docket sync --accept-rewrite'; "
+                + "to put the old history back on \(remote) instead, run 'git push --force \(remote) \(local):\(branch)'"
         case .shallow:
             "this clone is shallow, and the history the merge needs is not in it; fetch the rest ('git fetch --unshallow'), then try again; nothing was changed"
         case let .gitHookRefused(hook, path, status, what):

@@ -111,6 +111,12 @@ struct StoreGit {
         try writing { try repository.setIndexEntries(entries) }
     }
     func blobID(of data: Data) throws -> ObjectID { try reading { try Repository.blobID(of: data) } }
+    func isInHistory(_ ancestor: ObjectID, of commit: ObjectID) throws -> Bool? {
+        try reading { repository.isInHistory(ancestor, of: commit) }
+    }
+    func reflogTargets(_ name: String, limit: Int) throws -> [ObjectID] {
+        try reading { try repository.reflogTargets(name, limit: limit) }
+    }
     func filtersMayApply(to paths: [String]) throws -> Bool {
         try reading { try repository.filtersMayApply(to: paths) }
     }

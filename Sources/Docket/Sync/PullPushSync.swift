@@ -126,6 +126,7 @@ extension Store {
         }
         // Only the branch the store follows, once it follows one: a remote's other branches cost nothing.
         let followed = try configuredUpstream(remote: remote)
+        let before = try followed.flatMap { try git.reference("refs/remotes/\(remote)/\($0)") }
         try retryingAbandonedLock { try git.fetch(remote: remote, branch: followed, options: options) }
         Fault.point("after-fetch")
         guard let short = try upstream(remote: remote, options: options),
@@ -140,6 +141,16 @@ extension Store {
             return .fastForwarded(to: theirs.description)
         }
         if ours == theirs { return .upToDate }
+        // A force-pushed history is never merged with the old one (which the push would then bring back).
+        if let rewrite = try rewrite(of: remote, branch: short, before: before, tip: theirs, ours: ours) {
+            guard acceptsRewrittenUpstream else {
+                throw StoreError.state(
+                    .rewrittenUpstream(
+                        remote: remote, branch: short, local: try localBranch().short,
+                        known: rewrite.known.description, tip: theirs.description))
+            }
+            return try takeRewrite(rewrite, ours: ours, intake: intake)
+        }
         let base = try withinHistory { try git.mergeBase(ours, theirs) }
         if base == theirs { return .upToDate }
         // A peer without Docket's merge driver may have committed git's conflict markers: merged again here, on top.

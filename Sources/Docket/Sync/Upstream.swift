@@ -91,3 +91,69 @@ extension Store {
         return head
     }
 }
+
+// A rewritten upstream (`git filter-repo`, `rebase -i`, `commit --amend` and a
+// force push): the last commit of the remote's branch this machine took in is
+// no longer in the branch's history. A merge would bring the old history
+// back and push it, so it is refused, as git's "forced update" is a warning
+// to look; `docket sync --accept-rewrite` takes the new history instead,
+// carrying this machine's unsynced changes onto it with a record.
+extension Store {
+    /// A rewrite found by a fetch: the last tip this machine took in, and the branch's new one.
+    struct Rewrite {
+        let remoteBranch: String
+        let known: ObjectID
+        let tip: ObjectID
+    }
+
+    /// The rewrite of `remote`'s `branch` a fetch brought, if any: a commit
+    /// the remote-tracking reference pointed at (`before` the fetch, then back
+    /// through its reflog, as `git pull --rebase` finds a fork point, so a
+    /// `git fetch` run first hides nothing) that is in this machine's history
+    /// but not in the new tip's. Stores that never shared history (a first pull
+    /// from another store) are no rewrite.
+    func rewrite(of remote: String, branch: String, before: ObjectID?, tip: ObjectID, ours: ObjectID) throws
+        -> Rewrite?
+    {
+        let tracking = "refs/remotes/\(remote)/\(branch)"
+        // NB: each candidate costs two walks of history; the last 20 updates are enough to see past a `git fetch`.
+        let logged = (try? git.reflogTargets(tracking, limit: 20)) ?? []
+        for candidate in [before].compactMap({ $0 }) + logged {
+            // One this history cannot tell (a shallow clone's, an object not here) is not taken as known.
+            guard try git.isInHistory(candidate, of: ours) == true else { continue }
+            guard try git.isInHistory(candidate, of: tip) == false else { continue }
+            return Rewrite(remoteBranch: "\(remote)/\(branch)", known: candidate, tip: tip)
+        }
+        return nil
+    }
+
+    /// Takes a rewritten history: the branch moves to its new tip, with what
+    /// this machine committed since the last tip it took in carried onto it by
+    /// Docket's merge (base: that tip) in a commit whose only parent is the
+    /// new tip; its message records the decisions, for `docket merges`.
+    func takeRewrite(_ rewrite: Rewrite, ours: ObjectID, intake: IntakeCheck) throws -> PullOutcome {
+        let since = try git.mergeBase(rewrite.known, rewrite.tip)
+        let contents = try intake.check(rewrite.tip, since: since)
+        guard ours != rewrite.known else {
+            try moveBranch(
+                to: rewrite.tip, from: ours, message: "docket: pull (rewritten history)", contents: contents)
+            return .tookRewrite(to: rewrite.tip.description, carried: nil)
+        }
+        let (commit, report) = try git.writingObjectsTogether {
+            let merged = try MergeCommitBuilder(git: git, base: rewrite.known, ours: ours, theirs: rewrite.tip)
+                .mergeStore()
+            let tree = try git.mergeTrees(
+                base: merged.trees.base, ours: merged.trees.ours, theirs: merged.trees.theirs,
+                replacing: merged.replacements, changes: merged.changes)
+            let message =
+                "Carry unsynced changes onto \(rewrite.remoteBranch)'s rewritten history\n\n"
+                + "\(rewrite.remoteBranch) no longer holds \(rewrite.known.short); the commits made here since then are "
+                + "carried onto \(rewrite.tip.short).\n\n"
+                + MergeHistory.replayTrailers(merged.report, ours: ours, theirs: rewrite.tip)
+            return (try git.commit(tree: tree, parents: [rewrite.tip], message: message), merged.report)
+        }
+        try moveBranch(to: commit, from: ours, message: "docket: pull (rewritten history)", contents: contents)
+        return .tookRewrite(
+            to: rewrite.tip.description, carried: CarriedChanges(commit: commit.description, report: report))
+    }
+}
