@@ -102,6 +102,7 @@ import XCTest
         GitSettingsSpec.self,
         LineEndingsSpec.self,
         RewrittenHistorySpec.self,
+        PartialCloneSpec.self,
         HooksSpec.self,
         WatchSpec.self,
     ]

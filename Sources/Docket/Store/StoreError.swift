@@ -240,6 +240,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     /// The remote's branch was rewritten (force-pushed): `known`, the last of its commits this machine took in, is
     /// no longer in its history, which now ends at `tip`.
     case rewrittenUpstream(remote: String, branch: String, local: String, known: String, tip: String)
+    /// The clone is partial (`git clone --filter`): it lacks objects a command reads, which libgit2 cannot fetch.
+    case partialClone(remote: String, filter: String)
     /// The clone is shallow, and the remote refuses a push whose history stops short.
     case shallowPush
     /// One of git's client hooks (pre-commit, commit-msg, pre-push) refused.
@@ -335,6 +337,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
                 + "which now ends at \(tip.prefix(7))); merging would bring the old history back, so nothing was pulled or pushed. "
                 + "To take the rewritten history, carrying this machine's unsynced changes onto it, run 'docket sync --accept-rewrite'; "
                 + "to put the old history back on \(remote) instead, run 'git push --force \(remote) \(local):\(branch)'"
+        case let .partialClone(remote, filter):
+            "this clone is partial (--filter=\(filter) from \(remote)) and lacks objects this command reads; nothing was changed. "
+                + "Run 'docket sync', which fetches them, or 'git config --unset remote.\(remote).partialclonefilter && git fetch --refetch \(remote)', then try again"
         case .shallow:
             "this clone is shallow, and the history the merge needs is not in it; fetch the rest ('git fetch --unshallow'), then try again; nothing was changed"
         case let .gitHookRefused(hook, path, status, what):

@@ -117,6 +117,9 @@ struct StoreGit {
     func reflogTargets(_ name: String, limit: Int) throws -> [ObjectID] {
         try reading { try repository.reflogTargets(name, limit: limit) }
     }
+    func partialCloneFilter(remote: String) throws -> (remote: String, filter: String)? {
+        try reading { try repository.partialCloneFilter(remote: remote) }
+    }
     func filtersMayApply(to paths: [String]) throws -> Bool {
         try reading { try repository.filtersMayApply(to: paths) }
     }

@@ -157,3 +157,13 @@ extension Store {
             to: rewrite.tip.description, carried: CarriedChanges(commit: commit.description, report: report))
     }
 }
+
+extension Store {
+    /// Refuses a command that reads old commits' files in a partial clone, which lacks them (a sync makes it whole).
+    func refusePartialClone() throws {
+        let remote = (try? remoteName(nil)) ?? "origin"
+        if let partial = try git.partialCloneFilter(remote: remote) {
+            throw StoreError.state(.partialClone(remote: partial.remote, filter: partial.filter))
+        }
+    }
+}

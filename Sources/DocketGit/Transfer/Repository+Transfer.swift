@@ -7,6 +7,9 @@ extension Repository {
     /// `branch` when given (the one the store follows) and git is not told to
     /// prune, so that a remote with many branches costs what its one branch costs.
     public func fetch(remote name: String, branch: String? = nil, options: TransferOptions) throws {
+        if let partial = try partialCloneFilter(remote: name) {
+            try makeWholeThroughGit(remote: partial.remote, filter: partial.filter, options: options)
+        }
         if shallowCommits() != nil { return try fetchThroughGit(remote: name, branch: branch) }
         try withRemote(name) { remote in
             let context = TransferContext(
@@ -63,7 +66,7 @@ extension Repository {
 
     /// Runs git on this repository (never asking on a terminal); nil when it
     /// succeeds, else what it said.
-    private func runGit(_ arguments: [String]) throws -> String? {
+    func runGit(_ arguments: [String]) throws -> String? {
         let outcome = try Spawn.run(
             ["git"] + arguments,
             environment: ["GIT_DIR": gitdir, "GIT_WORK_TREE": workdir, "GIT_TERMINAL_PROMPT": "0"],
