@@ -103,6 +103,7 @@ import XCTest
         LineEndingsSpec.self,
         RewrittenHistorySpec.self,
         PartialCloneSpec.self,
+        PushSettingsSpec.self,
         HooksSpec.self,
         WatchSpec.self,
     ]

@@ -240,6 +240,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     /// The remote's branch was rewritten (force-pushed): `known`, the last of its commits this machine took in, is
     /// no longer in its history, which now ends at `tip`.
     case rewrittenUpstream(remote: String, branch: String, local: String, known: String, tip: String)
+    /// A push setting git reads says something Docket cannot do as git would.
+    case pushSetting(setting: String, reason: String, remote: String, branch: String)
     /// The clone is partial (`git clone --filter`): it lacks objects a command reads, which libgit2 cannot fetch.
     case partialClone(remote: String, filter: String)
     /// The clone is shallow, and the remote refuses a push whose history stops short.
@@ -337,6 +339,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
                 + "which now ends at \(tip.prefix(7))); merging would bring the old history back, so nothing was pulled or pushed. "
                 + "To take the rewritten history, carrying this machine's unsynced changes onto it, run 'docket sync --accept-rewrite'; "
                 + "to put the old history back on \(remote) instead, run 'git push --force \(remote) \(local):\(branch)'"
+        case let .pushSetting(setting, reason, remote, branch):
+            "\(reason); nothing was pushed (your commits are kept here). "
+                + "Push with git ('git push \(remote) \(branch)'), or unset it ('git config --unset-all \(setting)')"
         case let .partialClone(remote, filter):
             "this clone is partial (--filter=\(filter) from \(remote)) and lacks objects this command reads; nothing was changed. "
                 + "Run 'docket sync', which fetches them, or 'git config --unset remote.\(remote).partialclonefilter && git fetch --refetch \(remote)', then try again"

@@ -114,12 +114,13 @@ struct StoreGit {
     func isInHistory(_ ancestor: ObjectID, of commit: ObjectID) throws -> Bool? {
         try reading { repository.isInHistory(ancestor, of: commit) }
     }
-    func reflogTargets(_ name: String, limit: Int) throws -> [ObjectID] {
-        try reading { try repository.reflogTargets(name, limit: limit) }
+    func reflogTargets(_ name: String, limit: Int, fetchedOnly: Bool) throws -> [ObjectID] {
+        try reading { try repository.reflogTargets(name, limit: limit, fetchedOnly: fetchedOnly) }
     }
     func partialCloneFilter(remote: String) throws -> (remote: String, filter: String)? {
         try reading { try repository.partialCloneFilter(remote: remote) }
     }
+    func configValues(_ name: String) throws -> [String] { try reading { try repository.configValues(name) } }
     func filtersMayApply(to paths: [String]) throws -> Bool {
         try reading { try repository.filtersMayApply(to: paths) }
     }

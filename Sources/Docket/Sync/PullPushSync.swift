@@ -24,20 +24,22 @@ extension Store {
         return try withLock {
             clearAbandonedGitLocks()
             try refuseUnfinishedGitOperation()
-            return try pushHoldingLock(remote: name, options: options)
+            return try pushHoldingLock(remote: name, named: remote != nil, options: options)
         }
     }
 
     /// Pushes, holding the lock: checks what would be sent, then sends it.
-    func pushHoldingLock(remote: String, options: TransferOptions) throws -> Pushed {
-        let (ref, short) = try localBranch()
-        let target = try configuredUpstream(remote: remote) ?? upstream(remote: remote, options: options) ?? short
+    func pushHoldingLock(remote pulling: String, named: Bool = false, options: TransferOptions) throws -> Pushed {
+        let (ref, _) = try localBranch()
+        let (remote, target) = try pushDestination(pulling: pulling, named: named, options: options)
         try checkOutgoing(remote: remote, upstream: target)
         try runPrePush(remote: remote, local: ref, upstream: target)
         try retryingAbandonedLock {
             try git.push(remote: remote, local: ref, to: "refs/heads/\(target)", options: options)
         }
-        if try configuredUpstream(remote: remote) == nil { try rememberUpstream(remote: remote, branch: target) }
+        if remote == pulling, try configuredUpstream(remote: remote) == nil {
+            try rememberUpstream(remote: remote, branch: target)
+        }
         let dangling = try checkRemoteHead(remote: remote, branch: target, options: options)
         return Pushed(remote: remote, branch: target, remoteHeadNamesMissing: dangling)
     }
@@ -99,7 +101,7 @@ extension Store {
                     }
                     return SyncOutcome(
                         remote: name, committed: committed, pulls: pulls,
-                        pushed: try pushHoldingLock(remote: name, options: options))
+                        pushed: try pushHoldingLock(remote: name, named: remote != nil, options: options))
                 } catch StoreError.transfer(.rejected) where attempt < attempts {
                     // NB: a random wait, longer after each lost race (in all at least 0.37 s before the last try),
                     // so that machines pushing to one remote at once take turns (eight of them without it left one

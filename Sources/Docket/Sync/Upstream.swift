@@ -33,13 +33,30 @@ extension Store {
     /// Remembers what it chose as the upstream, when the store has none.
     func upstream(remote: String, options: TransferOptions) throws -> String? {
         if let configured = try configuredUpstream(remote: remote) { return configured }
+        // A remote branch another local branch follows is that branch's (a linked worktree's new branch is never
+        // pulled from, nor pushed into, main's): the branch of its own name, if any, is left.
+        let (_, short) = try localBranch()
+        let taken = try followedByOtherBranches(remote: remote, than: short)
         let fetched = try git.references(startingWith: "refs/remotes/\(remote)/").keys
-            .map { String($0.dropFirst("refs/remotes/\(remote)/".count)) }.filter { $0 != "HEAD" }.sorted()
+            .map { String($0.dropFirst("refs/remotes/\(remote)/".count)) }
+            .filter { $0 != "HEAD" && ($0 == short || !taken.contains($0)) }.sorted()
         guard !fetched.isEmpty else { return nil }
         let head = fetched.count > 1 ? try git.remoteBranches(remote: remote, options: options).head : nil
         let chosen = try chooseUpstream(remote: remote, branches: fetched, head: head)
         try rememberUpstream(remote: remote, branch: chosen)
         return chosen
+    }
+
+    /// The branches of `remote` that local branches other than `branch` follow (`branch.<name>.merge`).
+    func followedByOtherBranches(remote: String, than branch: String) throws -> Set<String> {
+        var taken = Set<String>()
+        for other in try git.configuredBranches() where other != branch {
+            guard try git.configString("branch.\(other).remote") == remote,
+                let merge = try git.configString("branch.\(other).merge"), merge.hasPrefix("refs/heads/")
+            else { continue }
+            taken.insert(String(merge.dropFirst("refs/heads/".count)))
+        }
+        return taken
     }
 
     /// The branch to follow among a remote's: its only one, else the one its
@@ -116,9 +133,13 @@ extension Store {
         -> Rewrite?
     {
         let tracking = "refs/remotes/\(remote)/\(branch)"
+        // Pushes that go elsewhere than the fetches come from (`pushurl`s that leave out the `url`) move the
+        // remote-tracking branch to commits the fetched repository may never get: only what fetches found counts.
+        let pushURLs = try git.configValues("remote.\(remote).pushurl")
+        let fetchedOnly = try !pushURLs.isEmpty && !pushURLs.contains(git.configString("remote.\(remote).url") ?? "")
         // NB: each candidate costs two walks of history; the last 20 updates are enough to see past a `git fetch`.
-        let logged = (try? git.reflogTargets(tracking, limit: 20)) ?? []
-        for candidate in [before].compactMap({ $0 }) + logged {
+        let logged = (try? git.reflogTargets(tracking, limit: 20, fetchedOnly: fetchedOnly)) ?? []
+        for candidate in (fetchedOnly ? [] : [before].compactMap { $0 }) + logged {
             // One this history cannot tell (a shallow clone's, an object not here) is not taken as known.
             guard try git.isInHistory(candidate, of: ours) == true else { continue }
             guard try git.isInHistory(candidate, of: tip) == false else { continue }
@@ -164,6 +185,65 @@ extension Store {
         let remote = (try? remoteName(nil)) ?? "origin"
         if let partial = try git.partialCloneFilter(remote: remote) {
             throw StoreError.state(.partialClone(remote: partial.remote, filter: partial.filter))
+        }
+    }
+}
+
+// Where a push goes, as git reads its settings: the remote is the one named,
+// else `branch.<name>.pushRemote`, else `remote.pushDefault`, else the one
+// pulled from (a fork workflow pulls from one and pushes to another); the
+// branch follows `push.default`. What Docket cannot do as git would is
+// refused before anything is sent, naming the setting.
+extension Store {
+    /// The remote and branch a push of the store's branch goes to; `pulling` is the remote pulled from, `named`
+    /// whether a person named it (then it is the one pushed to, as with `git push <remote>`).
+    func pushDestination(pulling remote: String, named: Bool, options: TransferOptions) throws -> (
+        remote: String, branch: String
+    ) {
+        let (_, short) = try localBranch()
+        var pushRemote = remote
+        if !named {
+            pushRemote =
+                try git.configString("branch.\(short).pushRemote") ?? git.configString("remote.pushDefault") ?? remote
+            guard try remotes().contains(where: { $0.name == pushRemote }) else {
+                throw StoreError.input(.unknownRemote(pushRemote))
+            }
+        }
+        if try !git.configValues("remote.\(pushRemote).push").isEmpty {
+            throw StoreError.state(
+                .pushSetting(
+                    setting: "remote.\(pushRemote).push",
+                    reason: "remote.\(pushRemote).push maps the branches to push, which docket does not read",
+                    remote: pushRemote, branch: short))
+        }
+        let mode = (try git.configString("push.default") ?? "simple").lowercased()
+        switch mode {
+        case "nothing":
+            throw StoreError.state(
+                .pushSetting(
+                    setting: "push.default",
+                    reason: "push.default is 'nothing', so git pushes no branch it is not told to",
+                    remote: pushRemote, branch: short))
+        case "current":
+            return (pushRemote, short)
+        case "upstream", "tracking":
+            guard pushRemote == remote else {
+                throw StoreError.state(
+                    .pushSetting(
+                        setting: "push.default",
+                        reason: "push.default is '\(mode)', and \(pushRemote) is not the remote \(short) pulls from",
+                        remote: pushRemote, branch: short))
+            }
+            return (
+                remote, try configuredUpstream(remote: remote) ?? upstream(remote: remote, options: options) ?? short
+            )
+        default:
+            // `simple` (git's default) and `matching`: the branch's upstream on the remote it pulls from, else the
+            // branch of its own name.
+            guard pushRemote == remote else { return (pushRemote, short) }
+            return (
+                remote, try configuredUpstream(remote: remote) ?? upstream(remote: remote, options: options) ?? short
+            )
         }
     }
 }

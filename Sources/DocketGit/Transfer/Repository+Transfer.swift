@@ -102,7 +102,20 @@ extension Repository {
 
     func push(remote name: String, refspec: String, reference: String, options: TransferOptions) throws {
         if shallowCommits() != nil { return try pushThroughGit(remote: name, refspec: refspec, reference: reference) }
+        // NB: libgit2 1.5 reads one `pushurl` (the last); git pushes to each, in order, and so does this.
+        let pushURLs = try configValues("remote.\(name).pushurl")
+        for url in pushURLs.count > 1 ? pushURLs.map(Optional.some) : [nil] {
+            try push(remote: name, refspec: refspec, reference: reference, options: options, pushURL: url)
+        }
+    }
+
+    private func push(
+        remote name: String, refspec: String, reference: String, options: TransferOptions, pushURL: String?
+    ) throws {
         try withRemote(name) { remote in
+            if let pushURL {
+                try check(git_remote_set_instance_pushurl(remote, pushURL), "git_remote_set_instance_pushurl")
+            }
             let context = TransferContext(
                 options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
             if context.isCancelled { throw TransferError.cancelled(url: context.url) }
