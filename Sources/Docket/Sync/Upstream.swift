@@ -139,10 +139,12 @@ extension Store {
         let fetchedOnly = try !pushURLs.isEmpty && !pushURLs.contains(git.configString("remote.\(remote).url") ?? "")
         // NB: each candidate costs two walks of history; the last 20 updates are enough to see past a `git fetch`.
         let logged = (try? git.reflogTargets(tracking, limit: 20, fetchedOnly: fetchedOnly)) ?? []
-        for candidate in (fetchedOnly ? [] : [before].compactMap { $0 }) + logged {
+        // Newest first: the tip itself (a `git fetch` moved the branch already) tells nothing; the first known
+        // tip that is in both histories settles it, so a sync walks history once or twice.
+        for candidate in (fetchedOnly ? [] : [before].compactMap { $0 }) + logged where candidate != tip {
             // One this history cannot tell (a shallow clone's, an object not here) is not taken as known.
             guard try git.isInHistory(candidate, of: ours) == true else { continue }
-            guard try git.isInHistory(candidate, of: tip) == false else { continue }
+            guard try git.isInHistory(candidate, of: tip) == false else { return nil }
             return Rewrite(remoteBranch: "\(remote)/\(branch)", known: candidate, tip: tip)
         }
         return nil
