@@ -104,6 +104,7 @@ import XCTest
         RewrittenHistorySpec.self,
         PartialCloneSpec.self,
         PushSettingsSpec.self,
+        RebaseUnderWaySpec.self,
         HooksSpec.self,
         WatchSpec.self,
     ]

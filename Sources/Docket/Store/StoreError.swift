@@ -237,6 +237,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case unfinishedGitOperation(GitOperation)
     /// The clone is shallow and lacks the history a merge needs.
     case shallow
+    /// A git rebase is under way and not stopped on a conflict (running `--exec`, or at an `edit` or `break`): git's
+    /// to finish; `step` is the last one it took.
+    case rebaseUnderWay(step: String?)
     /// The remote's branch was rewritten (force-pushed): `known`, the last of its commits this machine took in, is
     /// no longer in its history, which now ends at `tip`.
     case rewrittenUpstream(remote: String, branch: String, local: String, known: String, tip: String)
@@ -345,6 +348,10 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
         case let .partialClone(remote, filter):
             "this clone is partial (--filter=\(filter) from \(remote)) and lacks objects this command reads; nothing was changed. "
                 + "Run 'docket sync', which fetches them, or 'git config --unset remote.\(remote).partialclonefilter && git fetch --refetch \(remote)', then try again"
+        case let .rebaseUnderWay(step):
+            "a git rebase is under way and not stopped on a conflict"
+                + (step.map { " (its last step: '\(StoreError.shown($0))')" } ?? "")
+                + "; docket will not end it. Let it finish ('git rebase --continue') or give it up ('git rebase --abort'), then run docket again"
         case .shallow:
             "this clone is shallow, and the history the merge needs is not in it; fetch the rest ('git fetch --unshallow'), then try again; nothing was changed"
         case let .gitHookRefused(hook, path, status, what):
