@@ -116,6 +116,11 @@ import XCTest
         GitPeerSpec.self,
         GitIndexFlagsSpec.self,
         GitSettingsSpec.self,
+        LineEndingsSpec.self,
+        RewrittenHistorySpec.self,
+        PartialCloneSpec.self,
+        PushSettingsSpec.self,
+        RebaseUnderWaySpec.self,
         HooksSpec.self,
         WatchSpec.self,
     ]

@@ -222,6 +222,8 @@ final class DocketTools: @unchecked Sendable {
                 arrived += report.items.flatMap(\.lines)
             case let .finishedReplay(_, commit, report):
                 arrived.append("finished \(commit.prefix(7)): \(report.summary)")
+            case let .tookRewrite(to, _):
+                arrived.append("took the remote's rewritten history at \(to.prefix(7))")
             }
         }
         var lost: [AgentItem] = []

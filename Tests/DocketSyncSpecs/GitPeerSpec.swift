@@ -433,7 +433,9 @@ final class GitPeerSpec: QuickSpec {
                 expect(laptop.state.todos.map(\.text)).to(contain("Again from the shallow clone"))
                 expect(fsckProblem(machines.remote)).to(beNil())
             }
-            it("a shallow clone whose merge needs history it lacks says to fetch the rest, and syncs once it has") {
+            it(
+                "a shallow clone sees its branch rewritten from before its first commit, and takes the rewrite when told"
+            ) {
                 laptop.run("add", "Dropped by a force push")
                 laptop.run("sync")
                 let shallow = Machine(folder: machines.root.appendingPathComponent("shallow"))
@@ -448,12 +450,11 @@ final class GitPeerSpec: QuickSpec {
                 shallow.run("add", "From the shallow clone")
                 let refused = shallow.run("sync")
                 expect(refused.status) == 1
-                expect(refused.stderr).to(contain("git fetch --unshallow"))
-                expect(gitCLI(["fetch", "-q", "--unshallow"], in: shallow.folder).status) == 0
-                let synced = shallow.run("sync")
+                expect(refused.stderr).to(contain("origin/main was rewritten"))
+                let synced = shallow.run("sync", "--accept-rewrite")
                 expect(synced.status).to(equal(0), description: synced.stderr)
                 expect(Set(shallow.state.todos.map(\.text))).to(
-                    equal(["Buy milk", "Dropped by a force push", "Instead", "From the shallow clone"]))
+                    equal(["Buy milk", "Instead", "From the shallow clone"]))
                 expect(fsckProblem(shallow.folder)).to(beNil())
             }
             it("a linked worktree adds, commits and syncs") {

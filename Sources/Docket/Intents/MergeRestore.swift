@@ -36,6 +36,8 @@ extension Store {
     /// A value that is back already (restored before) is left as it is: nothing changes (`wasBack`).
     @discardableResult
     public func restoreLost(merge commit: String, number: Int, scanning: Int = 10_000) throws -> RestoredValue {
+        // The losing value is read from a side's commit, which a partial clone may lack.
+        try refusePartialClone()
         let typed = commit.lowercased()
         let candidates =
             try git.head().map { head in

@@ -39,6 +39,8 @@ public final class Store {
     /// Whether commits and pushes run git's verifying hooks (`pre-commit`, `commit-msg`, `pre-push`); false is git's
     /// `--no-verify`.
     public var verifiesWithGitHooks = true
+    /// Whether a pull takes a remote branch's rewritten history (`sync --accept-rewrite`) rather than refusing it.
+    public var acceptsRewrittenUpstream = false
     /// The docket program that starts the store's change monitor when it is on and none runs (the command line sets
     /// it).
     public var changeMonitorProgram: String?

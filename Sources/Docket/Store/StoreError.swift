@@ -240,6 +240,16 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case unfinishedGitOperation(GitOperation)
     /// The clone is shallow and lacks the history a merge needs.
     case shallow
+    /// A git rebase is under way and not stopped on a conflict (running `--exec`, or at an `edit` or `break`): git's
+    /// to finish; `step` is the last one it took.
+    case rebaseUnderWay(step: String?)
+    /// The remote's branch was rewritten (force-pushed): `known`, the last of its commits this machine took in, is
+    /// no longer in its history, which now ends at `tip`.
+    case rewrittenUpstream(remote: String, branch: String, local: String, known: String, tip: String)
+    /// A push setting git reads says something Docket cannot do as git would.
+    case pushSetting(setting: String, reason: String, remote: String, branch: String)
+    /// The clone is partial (`git clone --filter`): it lacks objects a command reads, which libgit2 cannot fetch.
+    case partialClone(remote: String, filter: String)
     /// The clone is shallow, and the remote refuses a push whose history stops short.
     case shallowPush
     /// One of git's client hooks (pre-commit, commit-msg, pre-push) refused.
@@ -332,6 +342,21 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
         case .shallowPush:
             "this clone is shallow, and the remote will not take commits whose history stops short; nothing was pushed (your commits are kept here). "
                 + "Fetch the rest ('git fetch --unshallow'), then run 'docket sync' again"
+        case let .rewrittenUpstream(remote, branch, local, known, tip):
+            "\(remote)/\(branch) was rewritten (a forced update: \(known.prefix(7)), which this machine took in, is no longer in its history, "
+                + "which now ends at \(tip.prefix(7))); merging would bring the old history back, so nothing was pulled or pushed. "
+                + "To take the rewritten history, carrying this machine's unsynced changes onto it, run 'docket sync --accept-rewrite'; "
+                + "to put the old history back on \(remote) instead, run 'git push --force \(remote) \(local):\(branch)'"
+        case let .pushSetting(setting, reason, remote, branch):
+            "\(reason); nothing was pushed (your commits are kept here). "
+                + "Push with git ('git push \(remote) \(branch)'), or unset it ('git config --unset-all \(setting)')"
+        case let .partialClone(remote, filter):
+            "this clone is partial (--filter=\(filter) from \(remote)) and lacks objects this command reads; nothing was changed. "
+                + "Run 'docket sync', which fetches them, or 'git config --unset remote.\(remote).partialclonefilter && git fetch --refetch \(remote)', then try again"
+        case let .rebaseUnderWay(step):
+            "a git rebase is under way and not stopped on a conflict"
+                + (step.map { " (its last step: '\(StoreError.shown($0))')" } ?? "")
+                + "; docket will not end it. Let it finish ('git rebase --continue') or give it up ('git rebase --abort'), then run docket again"
         case .shallow:
             "this clone is shallow, and the history the merge needs is not in it; fetch the rest ('git fetch --unshallow'), then try again; nothing was changed"
         case let .gitHookRefused(hook, path, status, what):

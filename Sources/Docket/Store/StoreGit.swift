@@ -114,6 +114,25 @@ struct StoreGit {
         try writing { try repository.setIndexEntries(entries) }
     }
     func blobID(of data: Data) throws -> ObjectID { try reading { try Repository.blobID(of: data) } }
+    func isInHistory(_ ancestor: ObjectID, of commit: ObjectID) throws -> Bool? {
+        try reading { repository.isInHistory(ancestor, of: commit) }
+    }
+    func reflogTargets(_ name: String, limit: Int, fetchedOnly: Bool) throws -> [ObjectID] {
+        try reading { try repository.reflogTargets(name, limit: limit, fetchedOnly: fetchedOnly) }
+    }
+    func partialCloneFilter(remote: String) throws -> (remote: String, filter: String)? {
+        try reading { try repository.partialCloneFilter(remote: remote) }
+    }
+    func configValues(_ name: String) throws -> [String] { try reading { try repository.configValues(name) } }
+    func filtersMayApply(to paths: [String]) throws -> Bool {
+        try reading { try repository.filtersMayApply(to: paths) }
+    }
+    func blobID(ofWorkingTreeBytes data: Data, at path: String) throws -> ObjectID {
+        try reading { try repository.blobID(ofWorkingTreeBytes: data, at: path) }
+    }
+    func workingTreeBytes(ofBlob data: Data, at path: String) throws -> Data {
+        try reading { try repository.workingTreeBytes(ofBlob: data, at: path) }
+    }
     func checkout(
         _ commit: ObjectID, force: Bool = false, only paths: [String]? = nil, progress: ProgressThrottle? = nil
     ) throws {

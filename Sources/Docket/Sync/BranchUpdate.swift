@@ -151,9 +151,14 @@ extension Store {
     private func checkWorkingTree(_ changes: [ChangedPath], finishing: Bool, overwriting: Set<String> = []) throws {
         let source = try workingTree
         var flags: [String: IndexFlag]?
-        for change in changes where StoreLayout.isInStore(change.path) && !overwriting.contains(change.path) {
+        let checked = changes.filter { StoreLayout.isInStore($0.path) && !overwriting.contains($0.path) }
+        // A file is compared as git compares it: through the filters git cleans it with (a CRLF checkout).
+        let filtered = try !checked.isEmpty && git.filtersMayApply(to: checked.map(\.path))
+        for change in checked {
             let current = try? source.read(change.path)
-            let currentID = try current.map { try git.blobID(of: $0) }
+            let currentID = try current.map {
+                try filtered ? git.blobID(ofWorkingTreeBytes: $0, at: change.path) : git.blobID(of: $0)
+            }
             if currentID == change.oldID || finishing && (currentID == change.newID || current == nil) { continue }
             // A file git is told not to look at: one a sparse checkout left out is written (`git sparse-checkout
             // reapply` leaves it out again); one changed here is named, for git would neither commit nor keep it.
@@ -192,9 +197,13 @@ extension Store {
             let root = try tree
             let batch = WriteBatch(root: root)
             var removals: [String] = []
+            // Each file as git's checkout writes it: with the line endings its attributes ask for.
+            let filtered = try !changes.isEmpty && git.filtersMayApply(to: changes.map(\.path))
             for change in changes {
                 if let id = old ? change.oldID : change.newID {
-                    try batch.add(try contents[id] ?? git.blob(id), at: change.path)
+                    let data = try contents[id] ?? git.blob(id)
+                    try batch.add(
+                        filtered ? git.workingTreeBytes(ofBlob: data, at: change.path) : data, at: change.path)
                 } else {
                     removals.append(change.path)
                 }

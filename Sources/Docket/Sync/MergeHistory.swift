@@ -73,6 +73,8 @@ extension Store {
                 commit: commit.id.description, date: commit.date, summary: commit.summary, report: report,
                 madeByGit: false)
         }
+        // A merge git made is worked out again from its sides' files, which a partial clone may lack.
+        try refusePartialClone()
         let (ours, theirs) = (commit.parents[0], commit.parents[1])
         let base = try? git.mergeBase(ours, theirs)
         let report =

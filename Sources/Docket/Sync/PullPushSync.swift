@@ -27,20 +27,22 @@ extension Store {
         return try withLock {
             clearAbandonedGitLocks()
             try refuseUnfinishedGitOperation()
-            return try pushHoldingLock(remote: name, options: options)
+            return try pushHoldingLock(remote: name, named: remote != nil, options: options)
         }
     }
 
     /// Pushes, holding the lock: checks what would be sent, then sends it.
-    func pushHoldingLock(remote: String, options: TransferOptions) throws -> Pushed {
-        let (ref, short) = try localBranch()
-        let target = try configuredUpstream(remote: remote) ?? upstream(remote: remote, options: options) ?? short
+    func pushHoldingLock(remote pulling: String, named: Bool = false, options: TransferOptions) throws -> Pushed {
+        let (ref, _) = try localBranch()
+        let (remote, target) = try pushDestination(pulling: pulling, named: named, options: options)
         try checkOutgoing(remote: remote, upstream: target)
         try runPrePush(remote: remote, local: ref, upstream: target)
         try retryingAbandonedLock {
             try git.push(remote: remote, local: ref, to: "refs/heads/\(target)", options: options)
         }
-        if try configuredUpstream(remote: remote) == nil { try rememberUpstream(remote: remote, branch: target) }
+        if remote == pulling, try configuredUpstream(remote: remote) == nil {
+            try rememberUpstream(remote: remote, branch: target)
+        }
         let dangling = try checkRemoteHead(remote: remote, branch: target, options: options)
         return Pushed(remote: remote, branch: target, remoteHeadNamesMissing: dangling)
     }
@@ -106,7 +108,7 @@ extension Store {
                     retireWritersHoldingLock(remote: name, options: options)
                     return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: nil)
                 }
-                let pushed = try pushHoldingLock(remote: name, options: options)
+                let pushed = try pushHoldingLock(remote: name, named: remote != nil, options: options)
                 retireWritersHoldingLock(remote: name, options: options)
                 return SyncOutcome(remote: name, committed: committed, pulls: pulls, pushed: pushed)
             } catch StoreError.transfer(.rejected) {
@@ -133,11 +135,25 @@ extension Store {
         }
         // Only the branch the store follows, once it follows one: a remote's other branches cost nothing.
         let followed = try configuredUpstream(remote: remote)
+        let before = try followed.flatMap { try git.reference("refs/remotes/\(remote)/\($0)") }
         try retryingAbandonedLock { try git.fetch(remote: remote, branch: followed, options: options) }
         Fault.point("after-fetch")
         guard let short = try upstream(remote: remote, options: options),
             let fetched = try git.reference("refs/remotes/\(remote)/\(short)")
         else { return .remoteEmpty }
+        // A force-pushed history is never merged with the old one (which the push would then bring back).
+        if let ours = try git.head(), ours != fetched,
+            let rewrite = try rewrite(of: remote, branch: short, before: before, tip: fetched, ours: ours)
+        {
+            guard acceptsRewrittenUpstream else {
+                throw StoreError.state(
+                    .rewrittenUpstream(
+                        remote: remote, branch: short, local: try localBranch().short,
+                        known: rewrite.known.description, tip: fetched.description))
+            }
+            return try takeRewrite(
+                rewrite, ours: ours, intake: IntakeCheck(git: try git, progress: ProgressThrottle(options.progress)))
+        }
         return try integrate(fetched, from: "\(remote)/\(short)", options: options)
     }
 

@@ -16,6 +16,17 @@ public enum PullOutcome: Equatable, Sendable {
     /// A cherry-pick or revert git stopped on a store file was finished with Docket's merge; `commit` records the
     /// report.
     case finishedReplay(GitOperation, commit: String, report: MergeReport)
+    /// The remote's branch was rewritten (a force push) and the rewritten history was taken, as asked
+    /// (`acceptsRewrittenUpstream`); `carried` is the commit that carried this machine's unsynced changes onto it.
+    case tookRewrite(to: String, carried: CarriedChanges?)
+}
+
+/// This machine's unsynced changes, carried onto a rewritten history: the commit, and what Docket's merge decided.
+public struct CarriedChanges: Equatable, Sendable {
+    /// The commit on top of the rewritten history.
+    public let commit: String
+    /// What the merge decided.
+    public let report: MergeReport
 }
 
 /// What a pull did, and with which remote.

@@ -14,6 +14,7 @@ extension Store {
     func refuseUnfinishedGitOperation() throws {
         guard let operation = try git.unfinishedOperation else { return }
         if operation == .merge, try mergeStateIsStale() { return try git.clearOperationState() }
+        try refuseRebaseUnderWay()
         throw StoreError.state(.unfinishedGitOperation(operation))
     }
 
@@ -24,11 +25,25 @@ extension Store {
         switch try git.unfinishedOperation {
         case nil: return nil
         case .merge: return try finishGitMerge()
-        case .rebase: return try replaceGitRebase()
+        case .rebase:
+            try refuseRebaseUnderWay()
+            return try replaceGitRebase()
         case .cherryPick: return try finishReplay(.cherryPick)
         case .revert: return try finishReplay(.revert)
         case let operation?: throw StoreError.state(.unfinishedGitOperation(operation))
         }
+    }
+
+    /// Refuses to touch a rebase that is not stopped on a conflict: one running a command (`git rebase -x 'docket
+    /// sync'`), or stopped at an `edit` or `break`, is git's to finish; only one stopped on a conflict is Docket's
+    /// to replace with its merge.
+    func refuseRebaseUnderWay() throws {
+        guard try git.unfinishedOperation == .rebase, try git.conflictedPaths().isEmpty else { return }
+        let done = (try? Folder.readFile(gitdir + "rebase-merge/done", limit: 1 << 20)).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        let step = done?.split(separator: "\n").last { !$0.isEmpty && !$0.hasPrefix("#") }.map(String.init)
+        throw StoreError.state(.rebaseUnderWay(step: step))
     }
 
     /// Finishes a cherry-pick or revert git stopped on a store file (the

@@ -19,6 +19,22 @@ extension Repository {
         return value.map { String(cString: $0) }
     }
 
+    /// Every value a configuration key has (a multivar such as `remote.<name>.pushurl`), in the order git reads them.
+    public func configValues(_ name: String) throws -> [String] {
+        var config: OpaquePointer?
+        try check(git_repository_config_snapshot(&config, pointer), "git_repository_config_snapshot")
+        defer { git_config_free(config) }
+        var iterator: OpaquePointer?
+        try check(git_config_multivar_iterator_new(&iterator, config, name, nil), "git_config_multivar_iterator_new")
+        defer { git_config_iterator_free(iterator) }
+        var values: [String] = []
+        var entry: UnsafeMutablePointer<git_config_entry>?
+        while git_config_next(&entry, iterator) == 0, let value = entry?.pointee.value {
+            values.append(String(cString: value))
+        }
+        return values
+    }
+
     /// A yes/no configuration value; nil when unset.
     public func configBool(_ name: String) throws -> Bool? {
         var config: OpaquePointer?

@@ -164,7 +164,7 @@ extension Repository {
                 _ = try parentCommits.withUnsafeMutableBufferPointer { parents in
                     try check(
                         git_commit_create_buffer(
-                            &buffer, pointer, author, committer, "UTF-8", message, treeObject, parents.count,
+                            &buffer, pointer, author, committer, nil, message, treeObject, parents.count,
                             parents.baseAddress), "git_commit_create_buffer")
                 }
                 let text = String(cString: buffer.ptr)
@@ -183,7 +183,7 @@ extension Repository {
             _ = try parentCommits.withUnsafeMutableBufferPointer { buffer in
                 try check(
                     git_commit_create(
-                        &oid, pointer, reference, author, committer, "UTF-8", message, treeObject,
+                        &oid, pointer, reference, author, committer, nil, message, treeObject,
                         parents.count, buffer.baseAddress), "git_commit_create")
             }
             return ObjectID(oid)

@@ -7,6 +7,9 @@ extension Repository {
     /// `branch` when given (the one the store follows) and git is not told to
     /// prune, so that a remote with many branches costs what its one branch costs.
     public func fetch(remote name: String, branch: String? = nil, options: TransferOptions) throws {
+        if let partial = try partialCloneFilter(remote: name) {
+            try makeWholeThroughGit(remote: partial.remote, filter: partial.filter, options: options)
+        }
         if shallowCommits() != nil { return try fetchThroughGit(remote: name, branch: branch) }
         try withRemote(name) { remote in
             let context = TransferContext(
@@ -63,7 +66,7 @@ extension Repository {
 
     /// Runs git on this repository (never asking on a terminal); nil when it
     /// succeeds, else what it said.
-    private func runGit(_ arguments: [String]) throws -> String? {
+    func runGit(_ arguments: [String]) throws -> String? {
         let outcome = try Spawn.run(
             ["git"] + arguments,
             environment: ["GIT_DIR": gitdir, "GIT_WORK_TREE": workdir, "GIT_TERMINAL_PROMPT": "0"],
@@ -99,7 +102,20 @@ extension Repository {
 
     func push(remote name: String, refspec: String, reference: String, options: TransferOptions) throws {
         if shallowCommits() != nil { return try pushThroughGit(remote: name, refspec: refspec, reference: reference) }
+        // NB: libgit2 1.5 reads one `pushurl` (the last); git pushes to each, in order, and so does this.
+        let pushURLs = try configValues("remote.\(name).pushurl")
+        for url in pushURLs.count > 1 ? pushURLs.map(Optional.some) : [nil] {
+            try push(remote: name, refspec: refspec, reference: reference, options: options, pushURL: url)
+        }
+    }
+
+    private func push(
+        remote name: String, refspec: String, reference: String, options: TransferOptions, pushURL: String?
+    ) throws {
         try withRemote(name) { remote in
+            if let pushURL {
+                try check(git_remote_set_instance_pushurl(remote, pushURL), "git_remote_set_instance_pushurl")
+            }
             let context = TransferContext(
                 options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
             if context.isCancelled { throw TransferError.cancelled(url: context.url) }

@@ -13,6 +13,12 @@ func describe(_ outcome: PullOutcome, remote: String) -> String {
     case let .finishedReplay(operation, commit, report):
         "Finished git's \(operation == .cherryPick ? "cherry-pick" : "revert") in \(commit.prefix(7))"
             + (report.isEmpty ? "." : ": \(Output.safe(report.summary)).")
+    case let .tookRewrite(to, carried):
+        "Took \(remote)'s rewritten history (now at \(to.prefix(7)))"
+            + (carried.map {
+                "; this machine's unsynced changes are carried onto it in \($0.commit.prefix(7))"
+                    + ($0.report.isEmpty ? "" : ": \(Output.safe($0.report.summary))")
+            } ?? "") + "."
     }
 }
 
@@ -106,6 +112,11 @@ struct Sync: ParsableCommand {
     @Flag(help: "With --watch: exit quietly if another watcher runs for this store (for cron).") var unlessWatching =
         false
     @Flag(help: "Skip git's pre-commit, commit-msg and pre-push hooks, as git's --no-verify does.") var noVerify = false
+    @Flag(
+        help:
+            "Take the remote branch's rewritten (force-pushed) history, carrying this machine's unsynced changes onto it."
+    )
+    var acceptRewrite = false
 
     func validate() throws {
         if !watch, interval != nil || delay != nil || log != nil || unlessWatching {
@@ -117,6 +128,7 @@ struct Sync: ParsableCommand {
         if watch { return try runWatching() }
         let store = try self.store.open()
         store.verifiesWithGitHooks = !noVerify
+        store.acceptsRewrittenUpstream = acceptRewrite
         let outcome = try store.sync(
             remote: remote, options: transferOptions(),
             onCommit: { committed in
