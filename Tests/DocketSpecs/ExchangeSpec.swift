@@ -98,7 +98,7 @@ final class ExchangeSpec: QuickSpec {
                 let task = taskwarrior("tw", repeating: true)
                 expect(
                     task(
-                        "add", "Buy milk", "+errand", "due:2026-12-01", "wait:2026-11-28", "scheduled:2026-11-27",
+                        "add", "Buy milk", "+errand", "due:2026-12-01", "wait:2030-11-28", "scheduled:2026-11-27",
                         "estimate:5"
                     ).status) == 0
                 expect(task("add", "Gym", "due:2026-12-01", "recur:weekly", "until:2027-06-01").status) == 0
@@ -114,12 +114,13 @@ final class ExchangeSpec: QuickSpec {
 
                 let imported = run("import", "taskwarrior", write(first, "tw.json"))
                 expect(imported.status) == 0
-                expect(imported.stdout).to(contain("not used by Docket: estimate (1), until (1)"))
+                // A series' until is used: its instances end there.
+                expect(imported.stdout).to(contain("not used by Docket: estimate (1)."))
                 expect(imported.stdout).notTo(contain("recur"))
                 expect(gitCLI(["log", "-1", "--format=%B"], in: store).stdout).to(contain("estimate (1)"))
                 let shown = run("show", String(uuid(json(first), "Buy milk").prefix(8))).stdout
                 expect(shown).to(contain("kept      taskwarrior: estimate (for 'docket export taskwarrior')"))
-                expect(shown).to(contain("wait      2026-11-28 (hidden until then)"))
+                expect(shown).to(contain("wait      2030-11-28 (hidden until then)"))
                 expect(shown).to(contain("scheduled 2026-11-27\n"))
                 expect(run("show", String(uuid(json(first), "Pay rent").prefix(8))).stdout).to(
                     contain("depends   \(uuid(json(first), "Buy milk").prefix(8))  Buy milk (open: blocks it)"))
@@ -153,7 +154,7 @@ final class ExchangeSpec: QuickSpec {
                 expect(back.first { ($0["uuid"] as? String)?.hasPrefix(rent) == true }?["status"] as? String)
                     == "deleted"
                 let oat = back.first { $0["description"] as? String == "Buy oat milk" }
-                expect(oat?["wait"] as? String) == "20261128T000000Z"
+                expect(oat?["wait"] as? String) == "20301128T000000Z"
                 expect(oat?["scheduled"] as? String) == "20261127T000000Z"
                 expect(oat?["estimate"] as? Int) == 5
                 expect((oat?["annotations"] as? [[String: Any]])?.count) == 2
@@ -176,7 +177,9 @@ final class ExchangeSpec: QuickSpec {
                 expect(task(oat?["uuid"] as? String ?? "none", "modify", "priority:H").status) == 0
                 let again = run("import", "taskwarrior", write(task("export").stdout, "again.json"))
                 expect(again.status) == 0
-                expect(again.stdout).to(contain("Import from Taskwarrior: complete 1 todo"))
+                // Done before Taskwarrior made the next: the import makes it, so the series goes on.
+                expect(again.stdout).to(contain("Import from Taskwarrior: add 1 todo, complete 1"))
+                expect(again.stdout).to(contain("Made the next instance of the series 'Gym'"))
                 let list = json(run("list", "--all", "--json").stdout)
                 expect(list.first { $0["text"] as? String == "Buy oat milk" }?["priority"] as? String) == "high"
                 expect(
@@ -309,6 +312,88 @@ final class ExchangeSpec: QuickSpec {
                 expect(removed.stdout).to(contain("remove 1 todo"))
                 expect(removed.stdout).notTo(contain("lost"))
                 expect(run("merges").stdout).notTo(contain("Call mum"))
+            }
+
+            context("when a series' current instance is gone") {
+                /// The day `days` from today, as Taskwarrior takes it (UTC, as these specs run it).
+                func day(_ days: Int) -> String {
+                    let formatter = DateFormatter()
+                    formatter.dateFormat = "yyyy-MM-dd"
+                    formatter.timeZone = TimeZone(identifier: "UTC")
+                    return formatter.string(from: Date().addingTimeInterval(Double(days) * 86_400))
+                }
+                func walks() -> [[String: Any]] {
+                    json(run("list", "--all", "--json").stdout).filter { $0["text"] as? String == "Evening walk" }
+                }
+                it("makes the next instance of a series whose instance was deleted, as Taskwarrior would") {
+                    let task = taskwarrior("tw", repeating: true)
+                    expect(task("add", "Evening walk", "recur:daily", "due:\(day(3))").status) == 0
+                    let pending = json(task("status:pending", "export").stdout)
+                    expect(pending.count) == 1
+                    expect(task(pending[0]["uuid"] as! String, "delete").status) == 0
+                    let imported = run("import", "taskwarrior", write(task("export").stdout, "tw.json"))
+                    expect(imported.status) == 0
+                    expect(imported.stdout).to(contain("Made the next instance of the series 'Evening walk'"))
+                    let open = walks().filter { $0["completed"] as? Bool == false }
+                    expect(open.count) == 1
+                    expect(open.first?["dueDate"] as? String).to(beginWith(day(4)))
+                    // Back in Taskwarrior it is the series' next instance: Taskwarrior makes no other.
+                    expect(
+                        task("import", write(run("export", "taskwarrior").stdout, "docket.json")).status) == 0
+                    let back = json(task("status:pending", "export").stdout)
+                    expect(back.count) == 1
+                    expect(back.first?["imask"] as? Int) == 1
+                }
+                it("makes the next instance of one completed before Taskwarrior made it, and ends at until") {
+                    let task = taskwarrior("tw", repeating: true)
+                    expect(
+                        task("add", "Evening walk", "recur:daily", "due:\(day(2))", "until:\(day(3))").status) == 0
+                    let first = json(task("status:pending", "export").stdout)
+                    expect(first.count) == 1
+                    expect(task(first[0]["uuid"] as! String, "done").status) == 0
+                    expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+                    let open = walks().filter { $0["completed"] as? Bool == false }
+                    expect(open.count) == 1
+                    expect(open.first?["dueDate"] as? String).to(beginWith(day(3)))
+                    // Due on its until: the last. Done in Docket, it makes none after it.
+                    let last = String((open.first?["id"] as? String ?? "none").prefix(8))
+                    let done = run("done", last)
+                    expect(done.status) == 0
+                    expect(done.stdout).notTo(contain("Next:"))
+                    expect(walks().filter { $0["completed"] as? Bool == false }).to(beEmpty())
+                    expect(walks().count) == 2
+                }
+                it("imports nothing for a series Taskwarrior ended at its until") {
+                    let task = taskwarrior("tw", repeating: true)
+                    expect(
+                        task("add", "Evening walk", "recur:daily", "due:\(day(-3))", "until:\(day(-2))").status)
+                        == 0
+                    for uuid in json(task("status:pending", "export").stdout).compactMap({ $0["uuid"] as? String }) {
+                        expect(task(uuid, "done").status) == 0
+                    }
+                    expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+                    expect(walks().filter { $0["completed"] as? Bool == false }).to(beEmpty())
+                }
+            }
+
+            it("exports a series into a Taskwarrior that ran since the last export without making an instance twice") {
+                let task = taskwarrior("tw", repeating: true)
+                let formatter = DateFormatter()
+                formatter.dateFormat = "yyyy-MM-dd"
+                formatter.timeZone = TimeZone(identifier: "UTC")
+                let threeDaysAgo = formatter.string(from: Date().addingTimeInterval(-3 * 86_400))
+                expect(run("add", "Water plants", "--every", "day", "--due", threeDaysAgo).status) == 0
+                expect(run("commit").status) == 0
+                expect(task("import", write(run("export", "taskwarrior").stdout, "first.json")).status) == 0
+                // Taskwarrior runs: it makes the instances due since, and the next.
+                _ = task("list")
+                expect(task("import", write(run("export", "taskwarrior").stdout, "second.json")).status) == 0
+                _ = task("list")
+                let pending = json(task("status:pending", "export").stdout)
+                let numbers = pending.compactMap { $0["imask"] as? Int }
+                expect(numbers.count) == pending.count
+                expect(Set(numbers).count) == numbers.count
+                expect(numbers.count) >= 1
             }
 
             it("changes nothing when the same export comes again, and takes a newer edit with the loser recorded") {
