@@ -214,6 +214,9 @@ struct ICalSync: ParsableCommand {
             throw ShownError(message: Output.safeLines(refused.description))
         }
         for problem in outcome.skipped { Output.warning(Output.safe(problem.skippedLine)) }
+        for problem in outcome.setAside {
+            Output.warning(Output.safe("Set aside, the rest synced: \(problem.description)"))
+        }
         for line in outcome.report.items.flatMap(\.lines) { print(Output.safe(line)) }
         if outcome.storeChanges == 0 && outcome.filesWritten == 0 && outcome.filesRemoved == 0 {
             return print("In step: nothing changed on either side.")
