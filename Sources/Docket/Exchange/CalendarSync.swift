@@ -333,6 +333,7 @@ extension Store {
         // the series,
         // and the next instance it made is Docket's next instance, not a new series.
         var completed: [TodoItem] = []
+        var allDay: [UUID: CalendarDay] = [:]
         for (id, entry) in theirs {
             guard case let .todo(todo) = entry, todo.completed, case let .todo(was)? = bases[id], !was.completed,
                 let recurrence = was.recurrence
@@ -347,13 +348,25 @@ extension Store {
                 let index = completed.firstIndex(where: { $0.text == todo.text && $0.recurrence?.every == every }),
                 let series = completed[index].recurrence, theirs[series.nextID] == nil, let file = files[id]
             else { continue }
-            completed.remove(at: index)
+            let done = completed.remove(at: index)
             let next = todo.replacing(
                 id: series.nextID,
                 recurrence: .some(
                     Recurrence(
                         every: every, from: series.from, series: series.series,
                         occurrence: series.occurrence + 1, until: series.until)))
+            // NB: todoman writes the copy's DUE as a time, at midnight (UTC, or the phone's own): the series of an
+            // all-day todo stays all-day, and the file is written again so.
+            if case .day = done.due, case let .date(moment) = todo.due {
+                let utc = TimeZone(identifier: "UTC")!
+                for zone in [DocketClock.timeZone, utc] {
+                    let day = CalendarDay(moment, in: zone)
+                    if day.start(in: zone).docketMilliseconds == moment.docketMilliseconds {
+                        allDay[next.id] = day
+                        break
+                    }
+                }
+            }
             theirs[id] = nil
             theirs[next.id] = .todo(next)
             files[id] = nil
@@ -395,6 +408,10 @@ extension Store {
         // An instance completed on either side since the calendar started from it has its next instance, as `docket
         // done` makes.
         var result = merged.state
+        for (id, day) in allDay {
+            guard let todo = result.todo(id: id), case .date = todo.due else { continue }
+            result = result.alter(by: .updating(.todo(todo.replacing(due: .day(day)))))
+        }
         // NB: an instance of that number already there (one Taskwarrior made, with an id of its own) is the next one.
         var made: [UUID: Set<Int>] = [:]
         for todo in result.todos { if let r = todo.recurrence { made[r.series, default: []].insert(r.occurrence) } }
