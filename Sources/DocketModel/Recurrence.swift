@@ -24,6 +24,8 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
         /// Reads "day", "weekday", "week", "month", "year", "2 weeks", "3 days", "every 2 months"…; nil if it is none
         /// of those.
         public init?(text: String) {
+            // NB: "-1 week" is no interval (the dash would read as a separator, making it weekly).
+            guard !text.trimmingCharacters(in: .whitespaces).hasPrefix("-") else { return nil }
             var words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" }).map(String.init)
             if words.first == "every" { words.removeFirst() }
             var count = 1
