@@ -363,6 +363,39 @@ final class ExchangeSpec: QuickSpec {
                     expect(walks().filter { $0["completed"] as? Bool == false }).to(beEmpty())
                     expect(walks().count) == 2
                 }
+                it("takes the instance Taskwarrior made later for the one the import made: one, here and there") {
+                    let task = taskwarrior("tw", repeating: true)
+                    /// The same Taskwarrior three days on.
+                    func later(_ arguments: String...) -> CommandResult {
+                        runCommand(
+                            "faketime", ["-f", "+3d", "task"] + arguments,
+                            environment: [
+                                "TASKRC": root.appendingPathComponent("tw.taskrc").path,
+                                "TASKDATA": root.appendingPathComponent("tw").path,
+                            ])
+                    }
+                    expect(task("add", "Evening walk", "recur:daily", "due:\(day(1))").status) == 0
+                    let first = json(task("status:pending", "export").stdout)
+                    expect(first.count) == 1
+                    expect(task(first[0]["uuid"] as! String, "done").status) == 0
+                    expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+                    expect(walks().filter { $0["completed"] as? Bool == false }.count) == 1
+                    // Three days on, Taskwarrior makes that instance itself, under an id of its own.
+                    expect(later("list").status) == 0
+                    let joined = run("import", "taskwarrior", write(later("export").stdout, "later.json"))
+                    expect(joined.status) == 0
+                    expect(joined.stdout).to(contain("Took Taskwarrior's instance 2 of 'Evening walk'"))
+                    let numbers = walks().compactMap { ($0["recurrence"] as? [String: Any])?["occurrence"] as? Int }
+                    expect(numbers.sorted()) == Array(Set(numbers)).sorted()
+                    let now = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3 * 86_400))
+                    let export = docket(
+                        ["export", "taskwarrior"], store: store, environment: ["TZ": "UTC", "DOCKET_NOW": now])
+                    expect(later("import", write(export.stdout, "docket.json")).status) == 0
+                    let pending = json(later("status:pending", "export").stdout)
+                    let imasks = pending.compactMap { $0["imask"] as? Int }
+                    expect(imasks.count) == pending.count
+                    expect(Set(imasks).count) == imasks.count
+                }
                 it("imports nothing for a series Taskwarrior ended at its until") {
                     let task = taskwarrior("tw", repeating: true)
                     expect(

@@ -271,6 +271,36 @@ public enum Taskwarrior {
         return (task, KeptKeys(kept.isEmpty ? [:] : ["taskwarrior": kept]))
     }
 
+    /// `batch` with each instance of a series that the store made itself (with the id `done` or an import gives the
+    /// next, made from its series and number) and that Taskwarrior, not knowing it, made too under an id of its own,
+    /// taken as Taskwarrior's: the store's goes (removed just after its last change), and a completion made in Docket
+    /// goes to Taskwarrior's, so the two are one instance, here and, by the next export, in Taskwarrior.
+    public static func joiningInstances(_ batch: ExchangeBatch, store: AppState) -> ExchangeBatch {
+        var batch = batch
+        let incoming = Set(batch.state.todos.map(\.id) + batch.state.removed.map(\.id))
+        var todos = batch.state.todos
+        var removed = batch.state.removed
+        for (index, todo) in todos.enumerated() {
+            guard let recurrence = todo.recurrence, recurrence.occurrence > 1 else { continue }
+            let made = NameBasedID.make(namespace: recurrence.series, name: "occurrence \(recurrence.occurrence)")
+            guard made != todo.id, !incoming.contains(made), let ours = store.todo(id: made),
+                ours.recurrence?.series == recurrence.series
+            else { continue }
+            let changed = ours.alterDate ?? ours.creationDate
+            if ours.completed, !todo.completed, (todo.alterDate ?? .distantPast) <= changed {
+                todos[index] = todo.replacing(
+                    completed: true, alterDate: .some(changed), completedDate: .some(ours.completedDate ?? changed))
+            }
+            removed.append(
+                Tombstone(id: made, kind: .todo, removedDate: Date(docketMilliseconds: changed.docketMilliseconds + 1)))
+            batch.notes.append(
+                "Took Taskwarrior's instance \(recurrence.occurrence) of '\(todo.text)' for the one Docket made "
+                    + "(\(String(made.uuidString.lowercased().prefix(8)))), which goes.")
+        }
+        batch.state = AppState(todos: todos, projects: batch.state.projects, removed: removed)
+        return batch
+    }
+
     /// The id an import gives a new project of this title.
     static func projectID(title: String) -> UUID { NameBasedID.make(namespace: namespace, name: "project " + title) }
 

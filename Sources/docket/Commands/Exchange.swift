@@ -64,9 +64,10 @@ struct ImportTaskwarrior: ParsableCommand {
     func run() throws {
         let store = try self.store.open()
         let data = try readInput(file)
-        let projects = Dictionary(
-            loadWarning(try store.load()).projects.map { ($0.title, $0.id) }, uniquingKeysWith: { a, _ in a })
-        let batch = Taskwarrior.read(data, file: file == "-" ? "standard input" : file, projects: projects)
+        let state = loadWarning(try store.load())
+        let projects = Dictionary(state.projects.map { ($0.title, $0.id) }, uniquingKeysWith: { a, _ in a })
+        let batch = Taskwarrior.joiningInstances(
+            Taskwarrior.read(data, file: file == "-" ? "standard input" : file, projects: projects), store: state)
         try runImport(store, batch, from: "Taskwarrior", skippingBad: skipBad, tool: "taskwarrior")
     }
 }
