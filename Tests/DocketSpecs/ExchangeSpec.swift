@@ -502,6 +502,16 @@ final class ExchangeSpec: QuickSpec {
             let todoFile = { root.appendingPathComponent("todo/todo.txt").path }
             let doneFile = { root.appendingPathComponent("todo/done.txt").path }
 
+            it("shows a line's dates as the days they are, not at 12:00") {
+                let file = write("x 2026-11-21 2026-11-20 Buy milk\n", "todo.txt")
+                expect(run("import", "todotxt", file).status) == 0
+                let id = json(run("list", "--all", "--json").stdout).first?["id"] as? String ?? "none"
+                let shown = run("show", String(id.prefix(8))).stdout
+                expect(shown).to(contain("created   2026-11-20\n"))
+                expect(shown).to(contain("done 2026-11-21\n"))
+                expect(shown).notTo(contain("12:00"))
+            }
+
             it("imports what todo.sh wrote, once, and todo.sh lists Docket's export") {
                 expect(todo("-t", "add", "Buy milk +errand @shop due:2026-12-01 lang:en").status) == 0
                 expect(todo("add", "Call mum").status) == 0
