@@ -435,9 +435,9 @@ final class CalendarSpec: QuickSpec {
                 expect(gitCLI(["log", "-1", "--format=%B"], in: store).stdout).to(contain("Set aside, the rest synced"))
                 let plants = todos().first { $0["text"] as? String == "Water plants" }?["id"] as? String ?? "none"
                 expect(run("show", String(plants.prefix(8))).stdout).to(
-                    contain("every 2 weeks from the due date until 2026-12-29"))
+                    contain("every 2 weeks from the due date until 2026-12-29,"))
                 let pill = todos().first { $0["text"] as? String == "Pill" }?["id"] as? String ?? "none"
-                expect(run("show", String(pill.prefix(8))).stdout).to(contain("until 2026-12-03"))
+                expect(run("show", String(pill.prefix(8))).stdout).to(contain("until 2026-12-03,"))
                 expect(FileManager.default.fileExists(atPath: vdir.appendingPathComponent("gym.ics").path)) == true
                 // Set aside once, recorded once.
                 let again = sync()

@@ -226,8 +226,11 @@ enum VTodo {
             switch pair.count == 2 ? pair[0].uppercased() : "" {
             case "UNTIL":
                 let value = String(pair[1])
-                guard let date = value.count == 8 ? BasicDate.day(value, zone: .current) : BasicDate.date(value)
-                else { throw Unreadable(reason: "RRULE UNTIL \"\(value.prefix(30))\" is not a date") }
+                // NB: a day ends the series as it begins: an all-day instance due that day is the last.
+                let day = BasicDate.day(value, zone: .current).map { CalendarDay($0, in: .current).start(in: .current) }
+                guard let date = value.count == 8 ? day : BasicDate.date(value) else {
+                    throw Unreadable(reason: "RRULE UNTIL \"\(value.prefix(30))\" is not a date")
+                }
                 until = date
             case "COUNT":
                 guard let number = Int(pair[1]), (1...100_000).contains(number) else {
