@@ -502,6 +502,21 @@ final class ExchangeSpec: QuickSpec {
             let todoFile = { root.appendingPathComponent("todo/todo.txt").path }
             let doneFile = { root.appendingPathComponent("todo/done.txt").path }
 
+            it("takes an edit of the next instance of a series completed in Docket") {
+                let walk = run("add", "Evening walk", "--every", "week", "--due", "2027-01-05").stdout
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("done", walk).status) == 0
+                expect(run("commit").status) == 0
+                let lines = run("export", "todotxt").stdout.split(separator: "\n").map(String.init)
+                expect(lines.first).to(contain("due:2027-01-12"))
+                let edited = ([lines[0] + " v52"] + lines.dropFirst()).joined(separator: "\n") + "\n"
+                let imported = run("import", "todotxt", write(edited, "todo.txt"))
+                expect(imported.status) == 0
+                expect(imported.stderr).to(beEmpty())
+                expect(json(run("list", "--json").stdout).first?["text"] as? String) == "Evening walk v52"
+                expect(run("status").stdout).to(contain("Nothing to commit"))
+            }
+
             it("shows a line's dates as the days they are, not at 12:00") {
                 let file = write("x 2026-11-21 2026-11-20 Buy milk\n", "todo.txt")
                 expect(run("import", "todotxt", file).status) == 0
