@@ -396,6 +396,19 @@ final class ExchangeSpec: QuickSpec {
                     expect(imasks.count) == pending.count
                     expect(Set(imasks).count) == imasks.count
                 }
+                it("deletes in Taskwarrior an instance removed in Docket") {
+                    let task = taskwarrior("tw", repeating: true)
+                    expect(task("add", "Evening walk", "recur:daily", "due:2027-01-05", "until:2027-01-09").status)
+                        == 0
+                    expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+                    let walk = String((walks().first?["id"] as? String ?? "none").prefix(8))
+                    expect(run("rm", walk).status) == 0
+                    expect(run("commit").status) == 0
+                    let imported = task("import", write(run("export", "taskwarrior").stdout, "docket.json"))
+                    expect(imported.status) == 0
+                    expect(imported.stderr).to(beEmpty())
+                    expect(json(task("status:pending", "export").stdout)).to(beEmpty())
+                }
                 it("imports nothing for a series Taskwarrior ended at its until") {
                     let task = taskwarrior("tw", repeating: true)
                     expect(

@@ -697,6 +697,17 @@ public enum Taskwarrior {
                 (task, date) = (projectTask(removedTask, project: project), removed)
                 for key in recurrenceKeys { task[key] = nil }
             }
+            // NB: Taskwarrior refuses to take `recur` off an instance it has ("missing ']'"): a removed instance
+            // keeps it, and its end, without naming its template.
+            let recurrence: Recurrence? =
+                switch item {
+                case let .todo(todo, _): todo.due == .unknown ? nil : todo.recurrence
+                case let .task(task, _, _): task.dueDate == .unknown ? nil : task.recurrence
+                }
+            if let recurrence {
+                task["recur"] = recur(recurrence.every)
+                if let until = recurrence.until { task["until"] = BasicDate.string(until) }
+            }
             task["status"] = "deleted"
             task["end"] = BasicDate.string(date)
             task["modified"] = BasicDate.string(max(date, BasicDate.date(task["modified"] as? String ?? "") ?? date))
