@@ -227,10 +227,7 @@ public struct ProjectTask: Identifiable, Sendable, FieldCoded {
             id: recurrence.nextID, dueDate: next, state: .unfinished, timeSlips: [], alterDate: .some(nil),
             notes: [],
             completedDate: .some(nil), creationDate: .some(done),
-            recurrence: .some(
-                Recurrence(
-                    every: recurrence.every, from: recurrence.from, series: recurrence.series,
-                    occurrence: recurrence.occurrence + 1)),
+            recurrence: .some(recurrence.numbered(recurrence.occurrence + 1)),
             waitDate: Recurrence.carried(waitDate, from: dueDate, done: done, to: next, calendar: calendar),
             scheduledDate: Recurrence.carried(scheduledDate, from: dueDate, done: done, to: next, calendar: calendar),
             claim: .some(nil))

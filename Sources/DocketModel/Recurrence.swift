@@ -24,6 +24,8 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
         /// Reads "day", "weekday", "week", "month", "year", "2 weeks", "3 days", "every 2 months"…; nil if it is none
         /// of those.
         public init?(text: String) {
+            // NB: "-1 week" is no interval (the dash would read as a separator, making it weekly).
+            guard !text.trimmingCharacters(in: .whitespaces).hasPrefix("-") else { return nil }
             var words = text.lowercased().split(whereSeparator: { $0 == " " || $0 == "-" }).map(String.init)
             if words.first == "every" { words.removeFirst() }
             var count = 1
@@ -106,13 +108,27 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
     public let series: UUID
     /// Which instance this is: 1 for the first.
     public let occurrence: Int
+    /// The last moment an instance may be due (Taskwarrior's `until`, an RRULE's `UNTIL`): the series ends
+    /// before an instance due later. Nil for a series with no end.
+    public let until: Date?
 
     /// A recurrence as stored.
-    public init(every: Interval, from: Anchor = .due, series: UUID, occurrence: Int = 1) {
+    public init(every: Interval, from: Anchor = .due, series: UUID, occurrence: Int = 1, until: Date? = nil) {
         self.every = every
         self.from = from
         self.series = series
         self.occurrence = min(max(1, occurrence), Recurrence.lastOccurrence)
+        self.until = until
+    }
+
+    /// The same series at another instance: `occurrence`.
+    public func numbered(_ occurrence: Int) -> Recurrence {
+        Recurrence(every: every, from: from, series: series, occurrence: occurrence, until: until)
+    }
+
+    /// The same series, ending at `until` (nil: never).
+    public func ending(_ until: Date?) -> Recurrence {
+        Recurrence(every: every, from: from, series: series, occurrence: occurrence, until: until)
     }
 
     /// The id of the next instance: the same on every machine.
@@ -142,20 +158,40 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
         }
         // NB: a series whose next due date no file can hold (past the year 9999) ends here.
         if case let .date(date)? = next, !ISODate.holds(date) { return nil }
+        // A series with an end makes no instance due after it (a day is due at its first moment, as Taskwarrior has
+        // it).
+        if let until, let moment = next?.start(in: calendar.timeZone), moment > until { return nil }
         return next
     }
 
     /// "every week from the due date", "every 2 days from completion".
-    public var description: String { "every \(every) from \(from == .due ? "the due date" : "completion")" }
+    public var description: String {
+        "every \(every) from \(from == .due ? "the due date" : "completion")"
+            + untilText
+    }
+
+    /// " until 2026-12-01" (the day, where it ends as a day begins in `DocketClock`'s time zone), " until
+    /// 2026-12-01 18:00", or nothing for a series with no end.
+    var untilText: String {
+        guard let until else { return "" }
+        let zone = DocketClock.timeZone
+        let day = CalendarDay(until, in: zone)
+        if day.start(in: zone).docketMilliseconds == until.docketMilliseconds { return " until \(day)" }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: until)
+        return " until \(day) " + String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
 
     /// What it counts from for an instance due `due`: "every week from the due date", or, for one with no due date,
     /// "every week from the day it is done (it has no due date)".
     public func description(due: DueDate) -> String {
         guard due == .unknown else { return description }
         return "every \(every) from the day it is done" + (from == .due ? " (it has no due date)" : "")
+            + untilText
     }
 
-    private enum CodingKeys: String, CodingKey { case every, from, series, occurrence }
+    private enum CodingKeys: String, CodingKey { case every, from, series, occurrence, until }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -179,9 +215,17 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
         guard let series = UUID(hex: try c.decode(String.self, forKey: .series)) else {
             throw DecodingError.dataCorruptedError(forKey: .series, in: c, debugDescription: "the series is not an id")
         }
+        var until: Date?
+        if let text = try c.decodeIfPresent(String.self, forKey: .until) {
+            guard let date = ISODate.date(from: text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .until, in: c, debugDescription: "until \"\(text.prefix(40))\" is not a date")
+            }
+            until = date
+        }
         self.init(
             every: every, from: try c.decodeIfPresent(Anchor.self, forKey: .from) ?? .due, series: series,
-            occurrence: occurrence)
+            occurrence: occurrence, until: until)
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -190,15 +234,20 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
         try c.encode(from, forKey: .from)
         try c.encode(series.uuidString, forKey: .series)
         try c.encode(occurrence, forKey: .occurrence)
+        // NB: written only when set, so a series with no end reads as before.
+        if let until { try c.encode(ISODate.string(from: until), forKey: .until) }
     }
 
     public static func read(from reader: inout CompactReader) throws -> Recurrence {
         guard let every = Interval(text: try reader.string()), let from = Anchor(rawValue: try reader.string()) else {
             throw CompactReader.Damaged()
         }
+        let series = try UUID.read(from: &reader)
+        let occurrence = Int(clamping: min(try reader.integer(Int64.self), Int64(lastOccurrence)))
+        let until = try reader.integer(Int64.self)
         return Recurrence(
-            every: every, from: from, series: try UUID.read(from: &reader),
-            occurrence: Int(clamping: min(try reader.integer(Int64.self), Int64(lastOccurrence))))
+            every: every, from: from, series: series, occurrence: occurrence,
+            until: until == Int64.min ? nil : Date(docketMilliseconds: until))
     }
 
     public func write(to writer: inout CompactWriter) {
@@ -206,6 +255,7 @@ public struct Recurrence: Hashable, Sendable, Codable, FieldValue {
         writer.string(from.rawValue)
         series.write(to: &writer)
         writer.integer(Int64(occurrence))
+        writer.integer(until?.docketMilliseconds ?? Int64.min)
     }
 
     public var fieldText: String {

@@ -176,10 +176,7 @@ public struct TodoItem: Identifiable, Sendable, FieldCoded {
         return replacing(
             id: recurrence.nextID, creationDate: done, completed: false, due: next, alterDate: .some(nil),
             notes: [], completedDate: .some(nil),
-            recurrence: .some(
-                Recurrence(
-                    every: recurrence.every, from: recurrence.from, series: recurrence.series,
-                    occurrence: recurrence.occurrence + 1)),
+            recurrence: .some(recurrence.numbered(recurrence.occurrence + 1)),
             waitDate: Recurrence.carried(waitDate, from: due, done: done, to: next, calendar: calendar),
             scheduledDate: Recurrence.carried(scheduledDate, from: due, done: done, to: next, calendar: calendar),
             claim: .some(nil))

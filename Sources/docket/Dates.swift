@@ -8,9 +8,11 @@ enum DateInput {
     static let forms = DatePhrase.forms
 
     /// The due date of a text, or a usage error naming what is wrong and listing what is accepted.
-    static func due(_ text: String, now: Date = DocketClock.now, past: Bool = false) throws -> DueDate {
+    static func due(_ text: String, now: Date = DocketClock.now, past: Bool = false, thisWeek: Bool = false) throws
+        -> DueDate
+    {
         do {
-            return try DatePhrase.read(text, now: now, past: past)
+            return try DatePhrase.read(text, now: now, past: past, thisWeek: thisWeek)
         } catch .outsideYears {
             throw ValidationError("'\(Output.safe(text))' is outside the years 1 to 9999 a date can have")
         } catch {
@@ -18,8 +20,9 @@ enum DateInput {
         }
     }
 
-    /// A moment for a filter such as `--before friday`: a day's start (midnight), or the time given.
-    static func parseDay(_ text: String) throws -> Date { start(try due(text)) }
+    /// A moment for a due filter such as `--before friday`: a day's start (midnight), or the time given; a weekday is
+    /// that day of this week (Monday to Sunday), so `--due-after monday --due-before saturday` is this week's.
+    static func parseDay(_ text: String) throws -> Date { start(try due(text, thisWeek: true)) }
 
     /// A moment for a filter that looks back (`--done-since monday`, `report --since`): a weekday is its last
     /// occurrence, today included, and a day starts at midnight.
@@ -76,11 +79,15 @@ enum DateInput {
     }
 
     /// A date for people: 2026-12-24 18:30, local time.
+    /// A moment for people: 2026-12-24 18:30; a day alone for noon to the millisecond, the time Docket keeps for a
+    /// date read without one (a todo.txt line's creation and completion dates).
     static func show(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = DocketClock.timeZone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        let day = CalendarDay(date, in: DocketClock.timeZone)
+        let isNoon = day.noon(in: DocketClock.timeZone).timeIntervalSince1970 == date.timeIntervalSince1970
+        formatter.dateFormat = isNoon ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm"
         return formatter.string(from: date)
     }
 

@@ -32,6 +32,20 @@ final class CommandLineInputSpec: QuickSpec {
                 try? FileManager.default.removeItem(at: scratch)
             }
 
+            it("refuses a negative interval, names -n as typed, and shows a state as 'task state' takes it") {
+                let refused = docket("add", "Walk", "--every", "-1 week", store: folder)
+                expect(refused.status) == 64
+                expect(refused.stderr).to(contain("'-1 week' is not an interval"))
+                expect(docket("list", store: folder).stdout).notTo(contain("Walk"))
+                let none = docket("list", "-n", "0", store: folder)
+                expect(none.status) == 64
+                expect(none.stderr).to(contain("-n (--limit) must be 1 or more"))
+                expect(docket("task", "state", ids[3], "in-progress", store: folder).status) == 0
+                let shown = docket("show", ids[3], store: folder).stdout
+                expect(shown).to(contain("state     in-progress"))
+                expect(shown).notTo(contain("inProgress"))
+            }
+
             it("never traps on a date, whichever command takes it") {
                 let dates = [
                     "", " ", "-1d", "+3000000d", "+99999999999999d", "+9223372036854775807d", "+2000000000000000000w",

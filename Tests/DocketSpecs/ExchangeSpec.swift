@@ -112,7 +112,7 @@ final class ExchangeSpec: QuickSpec {
                 let task = taskwarrior("tw", repeating: true)
                 expect(
                     task(
-                        "add", "Buy milk", "+errand", "due:2026-12-01", "wait:2026-11-28", "scheduled:2026-11-27",
+                        "add", "Buy milk", "+errand", "due:2026-12-01", "wait:2030-11-28", "scheduled:2026-11-27",
                         "estimate:5"
                     ).status) == 0
                 expect(task("add", "Gym", "due:2026-12-01", "recur:weekly", "until:2027-06-01").status) == 0
@@ -128,12 +128,13 @@ final class ExchangeSpec: QuickSpec {
 
                 let imported = run("import", "taskwarrior", write(first, "tw.json"))
                 expect(imported.status) == 0
-                expect(imported.stdout).to(contain("not used by Docket: estimate (1), until (1)"))
+                // A series' until is used: its instances end there.
+                expect(imported.stdout).to(contain("not used by Docket: estimate (1)."))
                 expect(imported.stdout).notTo(contain("recur"))
                 expect(gitCLI(["log", "-1", "--format=%B"], in: store).stdout).to(contain("estimate (1)"))
                 let shown = run("show", String(uuid(json(first), "Buy milk").prefix(8))).stdout
                 expect(shown).to(contain("kept      taskwarrior: estimate (for 'docket export taskwarrior')"))
-                expect(shown).to(contain("wait      2026-11-28 (hidden until then)"))
+                expect(shown).to(contain("wait      2030-11-28 (hidden until then)"))
                 expect(shown).to(contain("scheduled 2026-11-27\n"))
                 expect(run("show", String(uuid(json(first), "Pay rent").prefix(8))).stdout).to(
                     contain("depends   \(uuid(json(first), "Buy milk").prefix(8))  Buy milk (open: blocks it)"))
@@ -167,7 +168,7 @@ final class ExchangeSpec: QuickSpec {
                 expect(back.first { ($0["uuid"] as? String)?.hasPrefix(rent) == true }?["status"] as? String)
                     == "deleted"
                 let oat = back.first { $0["description"] as? String == "Buy oat milk" }
-                expect(oat?["wait"] as? String) == "20261128T000000Z"
+                expect(oat?["wait"] as? String) == "20301128T000000Z"
                 expect(oat?["scheduled"] as? String) == "20261127T000000Z"
                 expect(oat?["estimate"] as? Int) == 5
                 expect((oat?["annotations"] as? [[String: Any]])?.count) == 2
@@ -190,7 +191,9 @@ final class ExchangeSpec: QuickSpec {
                 expect(task(oat?["uuid"] as? String ?? "none", "modify", "priority:H").status) == 0
                 let again = run("import", "taskwarrior", write(task("export").stdout, "again.json"))
                 expect(again.status) == 0
-                expect(again.stdout).to(contain("Import from Taskwarrior: complete 1 todo"))
+                // Done before Taskwarrior made the next: the import makes it, so the series goes on.
+                expect(again.stdout).to(contain("Import from Taskwarrior: add 1 todo, complete 1"))
+                expect(again.stdout).to(contain("Made the next instance of the series 'Gym'"))
                 let list = json(run("list", "--all", "--json").stdout)
                 expect(list.first { $0["text"] as? String == "Buy oat milk" }?["priority"] as? String) == "high"
                 expect(
@@ -325,6 +328,134 @@ final class ExchangeSpec: QuickSpec {
                 expect(run("merges").stdout).notTo(contain("Call mum"))
             }
 
+            context("when a series' current instance is gone") {
+                /// The day `days` from today, as Taskwarrior takes it (UTC, as these specs run it).
+                func day(_ days: Int) -> String {
+                    let formatter = DateFormatter()
+                    formatter.dateFormat = "yyyy-MM-dd"
+                    formatter.timeZone = TimeZone(identifier: "UTC")
+                    return formatter.string(from: Date().addingTimeInterval(Double(days) * 86_400))
+                }
+                func walks() -> [[String: Any]] {
+                    json(run("list", "--all", "--json").stdout).filter { $0["text"] as? String == "Evening walk" }
+                }
+                it("makes the next instance of a series whose instance was deleted, as Taskwarrior would") {
+                    let task = taskwarrior("tw", repeating: true)
+                    expect(task("add", "Evening walk", "recur:daily", "due:\(day(3))").status) == 0
+                    let pending = json(task("status:pending", "export").stdout)
+                    expect(pending.count) == 1
+                    expect(task(pending[0]["uuid"] as! String, "delete").status) == 0
+                    let imported = run("import", "taskwarrior", write(task("export").stdout, "tw.json"))
+                    expect(imported.status) == 0
+                    expect(imported.stdout).to(contain("Made the next instance of the series 'Evening walk'"))
+                    let open = walks().filter { $0["completed"] as? Bool == false }
+                    expect(open.count) == 1
+                    expect(open.first?["dueDate"] as? String).to(beginWith(day(4)))
+                    // Back in Taskwarrior it is the series' next instance: Taskwarrior makes no other.
+                    expect(
+                        task("import", write(run("export", "taskwarrior").stdout, "docket.json")).status) == 0
+                    let back = json(task("status:pending", "export").stdout)
+                    expect(back.count) == 1
+                    expect(back.first?["imask"] as? Int) == 1
+                }
+                it("makes the next instance of one completed before Taskwarrior made it, and ends at until") {
+                    let task = taskwarrior("tw", repeating: true)
+                    expect(
+                        task("add", "Evening walk", "recur:daily", "due:\(day(2))", "until:\(day(3))").status) == 0
+                    let first = json(task("status:pending", "export").stdout)
+                    expect(first.count) == 1
+                    expect(task(first[0]["uuid"] as! String, "done").status) == 0
+                    expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+                    let open = walks().filter { $0["completed"] as? Bool == false }
+                    expect(open.count) == 1
+                    expect(open.first?["dueDate"] as? String).to(beginWith(day(3)))
+                    // Due on its until: the last. Done in Docket, it makes none after it.
+                    let last = String((open.first?["id"] as? String ?? "none").prefix(8))
+                    let done = run("done", last)
+                    expect(done.status) == 0
+                    expect(done.stdout).notTo(contain("Next:"))
+                    expect(walks().filter { $0["completed"] as? Bool == false }).to(beEmpty())
+                    expect(walks().count) == 2
+                }
+                it("takes the instance Taskwarrior made later for the one the import made: one, here and there") {
+                    let task = taskwarrior("tw", repeating: true)
+                    /// The same Taskwarrior three days on.
+                    func later(_ arguments: String...) -> CommandResult {
+                        runCommand(
+                            "faketime", ["-f", "+3d", "task"] + arguments,
+                            environment: [
+                                "TASKRC": root.appendingPathComponent("tw.taskrc").path,
+                                "TASKDATA": root.appendingPathComponent("tw").path,
+                            ])
+                    }
+                    expect(task("add", "Evening walk", "recur:daily", "due:\(day(1))").status) == 0
+                    let first = json(task("status:pending", "export").stdout)
+                    expect(first.count) == 1
+                    expect(task(first[0]["uuid"] as! String, "done").status) == 0
+                    expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+                    expect(walks().filter { $0["completed"] as? Bool == false }.count) == 1
+                    // Three days on, Taskwarrior makes that instance itself, under an id of its own.
+                    expect(later("list").status) == 0
+                    let joined = run("import", "taskwarrior", write(later("export").stdout, "later.json"))
+                    expect(joined.status) == 0
+                    expect(joined.stdout).to(contain("Took Taskwarrior's instance 2 of 'Evening walk'"))
+                    let numbers = walks().compactMap { ($0["recurrence"] as? [String: Any])?["occurrence"] as? Int }
+                    expect(numbers.sorted()) == Array(Set(numbers)).sorted()
+                    let now = ISO8601DateFormatter().string(from: Date().addingTimeInterval(3 * 86_400))
+                    let export = docket(
+                        ["export", "taskwarrior"], store: store, environment: ["TZ": "UTC", "DOCKET_NOW": now])
+                    expect(later("import", write(export.stdout, "docket.json")).status) == 0
+                    let pending = json(later("status:pending", "export").stdout)
+                    let imasks = pending.compactMap { $0["imask"] as? Int }
+                    expect(imasks.count) == pending.count
+                    expect(Set(imasks).count) == imasks.count
+                }
+                it("deletes in Taskwarrior an instance removed in Docket") {
+                    let task = taskwarrior("tw", repeating: true)
+                    expect(task("add", "Evening walk", "recur:daily", "due:2027-01-05", "until:2027-01-09").status)
+                        == 0
+                    expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+                    let walk = String((walks().first?["id"] as? String ?? "none").prefix(8))
+                    expect(run("rm", walk).status) == 0
+                    expect(run("commit").status) == 0
+                    let imported = task("import", write(run("export", "taskwarrior").stdout, "docket.json"))
+                    expect(imported.status) == 0
+                    expect(imported.stderr).to(beEmpty())
+                    expect(json(task("status:pending", "export").stdout)).to(beEmpty())
+                }
+                it("imports nothing for a series Taskwarrior ended at its until") {
+                    let task = taskwarrior("tw", repeating: true)
+                    expect(
+                        task("add", "Evening walk", "recur:daily", "due:\(day(-3))", "until:\(day(-2))").status)
+                        == 0
+                    for uuid in json(task("status:pending", "export").stdout).compactMap({ $0["uuid"] as? String }) {
+                        expect(task(uuid, "done").status) == 0
+                    }
+                    expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+                    expect(walks().filter { $0["completed"] as? Bool == false }).to(beEmpty())
+                }
+            }
+
+            it("exports a series into a Taskwarrior that ran since the last export without making an instance twice") {
+                let task = taskwarrior("tw", repeating: true)
+                let formatter = DateFormatter()
+                formatter.dateFormat = "yyyy-MM-dd"
+                formatter.timeZone = TimeZone(identifier: "UTC")
+                let threeDaysAgo = formatter.string(from: Date().addingTimeInterval(-3 * 86_400))
+                expect(run("add", "Water plants", "--every", "day", "--due", threeDaysAgo).status) == 0
+                expect(run("commit").status) == 0
+                expect(task("import", write(run("export", "taskwarrior").stdout, "first.json")).status) == 0
+                // Taskwarrior runs: it makes the instances due since, and the next.
+                _ = task("list")
+                expect(task("import", write(run("export", "taskwarrior").stdout, "second.json")).status) == 0
+                _ = task("list")
+                let pending = json(task("status:pending", "export").stdout)
+                let numbers = pending.compactMap { $0["imask"] as? Int }
+                expect(numbers.count) == pending.count
+                expect(Set(numbers).count) == numbers.count
+                expect(numbers.count) >= 1
+            }
+
             it("changes nothing when the same export comes again, and takes a newer edit with the loser recorded") {
                 let task = taskwarrior("tw")
                 expect(task("add", "Buy milk", "due:2026-12-01").status) == 0
@@ -397,6 +528,31 @@ final class ExchangeSpec: QuickSpec {
             }
             let todoFile = { root.appendingPathComponent("todo/todo.txt").path }
             let doneFile = { root.appendingPathComponent("todo/done.txt").path }
+
+            it("takes an edit of the next instance of a series completed in Docket") {
+                let walk = run("add", "Evening walk", "--every", "week", "--due", "2027-01-05").stdout
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("done", walk).status) == 0
+                expect(run("commit").status) == 0
+                let lines = run("export", "todotxt").stdout.split(separator: "\n").map(String.init)
+                expect(lines.first).to(contain("due:2027-01-12"))
+                let edited = ([lines[0] + " v52"] + lines.dropFirst()).joined(separator: "\n") + "\n"
+                let imported = run("import", "todotxt", write(edited, "todo.txt"))
+                expect(imported.status) == 0
+                expect(imported.stderr).to(beEmpty())
+                expect(json(run("list", "--json").stdout).first?["text"] as? String) == "Evening walk v52"
+                expect(run("status").stdout).to(contain("Nothing to commit"))
+            }
+
+            it("shows a line's dates as the days they are, not at 12:00") {
+                let file = write("x 2026-11-21 2026-11-20 Buy milk\n", "todo.txt")
+                expect(run("import", "todotxt", file).status) == 0
+                let id = json(run("list", "--all", "--json").stdout).first?["id"] as? String ?? "none"
+                let shown = run("show", String(id.prefix(8))).stdout
+                expect(shown).to(contain("created   2026-11-20\n"))
+                expect(shown).to(contain("done 2026-11-21\n"))
+                expect(shown).notTo(contain("12:00"))
+            }
 
             it("imports what todo.sh wrote, once, and todo.sh lists Docket's export") {
                 expect(todo("-t", "add", "Buy milk +errand @shop due:2026-12-01 lang:en").status) == 0

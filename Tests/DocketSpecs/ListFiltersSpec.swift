@@ -52,6 +52,34 @@ final class ListFiltersSpec: QuickSpec {
             }
         }
 
+        describe("a due range of weekdays") {
+            it("is this week's, Monday to Sunday, on any day, as --done-since monday is") {
+                let week = temporaryStore("docket-filters-week")
+                defer { try? FileManager.default.removeItem(at: week) }
+                for (text, due) in [
+                    ("Last Sunday", "2026-11-22"), ("Tuesday's", "2026-11-24"),
+                    ("Friday's", "2026-11-27"), ("Saturday's", "2026-11-28"), ("Next Tuesday's", "2026-12-01"),
+                ] {
+                    expect(docket("add", text, "--due", due, store: week).status) == 0
+                }
+                // Monday to Sunday: each day of the week lists the same.
+                for now in ["2026-11-23T10:00:00Z", "2026-11-25T10:00:00Z", "2026-11-29T10:00:00Z"] {
+                    let result = docket(
+                        "list", "--all", "--due-after", "monday", "--due-before", "saturday", "--json", store: week,
+                        environment: ["DOCKET_NOW": now, "TZ": "UTC"])
+                    let listed =
+                        ((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [[String: Any]] ?? [])
+                        .compactMap { $0["text"] as? String }
+                    expect(listed).to(equal(["Tuesday's", "Friday's"]), description: "on \(now)")
+                }
+                let next = docket(
+                    "list", "--all", "--due-after", "next monday", "--json", store: week,
+                    environment: ["DOCKET_NOW": "2026-11-25T10:00:00Z", "TZ": "UTC"])
+                expect(next.stdout).to(contain("Next Tuesday's"))
+                expect(next.stdout).notTo(contain("Friday's"))
+            }
+        }
+
         describe("--waiting, --blocked and --ready") {
             it("keep waiting items apart, and list what a dependency blocks or what is ready, in a context too") {
                 let bike = docket(["list", "Fix", "--json"], store: store).stdout

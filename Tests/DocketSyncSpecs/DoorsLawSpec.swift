@@ -11,12 +11,16 @@ import Quick
 /// (commit, pull with the merge driver, push), a calendar (Docket's folder of
 /// `.ics` files ↔ a server ↔ a phone's folder, edited as todoman edits: a new
 /// summary or due date, done, cancelled, deleted, a new todo), Taskwarrior
-/// (export → `task import` → `task` edits → `task export` → import) and
-/// todo.txt (export → `todo.sh` → import). Each edit is recorded with when and
+/// (export → `task import` → `task` edits, a new daily series now and then,
+/// some ending at an `until` → `task export` → import) and todo.txt (export →
+/// `todo.sh` → import); the CLI adds a daily or weekly series now and then, so
+/// instances are completed and deleted early through every door. Each edit is recorded with when and
 /// through which door it was made. At the end every machine, the calendar and
 /// the phone sync until they are still, and the law is checked:
 ///
-/// 1. every machine holds the same committed store files;
+/// 1. every machine holds the same committed store files; no series holds two
+///    instances of one number, or one due after its end, in the store or in
+///    Taskwarrior after it takes the store's last export;
 /// 2. the calendar server and the phone hold a file for each todo, saying its text;
 /// 3. for each todo and each of its fields (text, due date, done, wait and
 ///    scheduled dates), the last edit made through any door is the value it
@@ -166,7 +170,11 @@ struct DoorsLaw {
             switch door {
             case "add":
                 let text = "Item \(counter)"
-                let added = cli("add", text)
+                // Now and then a series, daily or weekly from a due date.
+                let every = ["day", "week"].randomElement(using: &random)!
+                let added =
+                    Int.random(in: 0..<4, using: &random) == 0
+                    ? cli("add", text, "--every", every, "--due", day) : cli("add", text)
                 if added.status == 0, let id = machine.state.todos.first(where: { $0.text == text })?.id {
                     record(id, "added", text, door)
                     record(id, "text", text, door)
@@ -291,7 +299,19 @@ struct DoorsLaw {
                 }
                 // Taskwarrior keeps seconds: its edit is later than the last one Docket made.
                 Thread.sleep(forTimeInterval: 1.05)
-                switch Int.random(in: 0..<7, using: &random) {
+                switch Int.random(in: 0..<8, using: &random) {
+                case 7:
+                    // A series begun in Taskwarrior, daily, sometimes ending a few days on.
+                    let text = "Series \(counter)"
+                    let end = String(format: "2027-01-%02d", (Int(day.suffix(2)) ?? 1) + 3)
+                    let until = Int.random(in: 0..<2, using: &random) == 0 ? ["until:\(end)"] : []
+                    guard taskwarrior.task(["add", text, "recur:daily", "due:\(day)"] + until).status == 0 else {
+                        continue
+                    }
+                    for made in taskwarrior.pending() where made.description == text {
+                        if let made = UUID(uuidString: made.uuid) { record(made, "added", text, door) }
+                    }
+                    said = "task add \(text) recur:daily due:\(day) \(until.joined())"
                 case 0:
                     if taskwarrior.task(picked.uuid, "done").status == 0 { record(id, "completed", "true", door) }
                     said = "task done \(picked.uuid.prefix(8))"
@@ -417,6 +437,45 @@ struct DoorsLaw {
         }
         let final = laptop.state
         let present = Dictionary(final.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+
+        // 1b. A series has one instance of each number, none due after its end, here and in Taskwarrior, which takes
+        // the store once more.
+        var numbered: [String: TodoItem] = [:]
+        for todo in final.todos {
+            guard let recurrence = todo.recurrence else { continue }
+            let key = "\(recurrence.series.uuidString) #\(recurrence.occurrence)"
+            if let twin = numbered[key] {
+                return "todos '\(twin.text)' (\(short(twin.id))) and '\(todo.text)' (\(short(todo.id))) are both "
+                    + "instance \(recurrence.occurrence) of one series" + ending()
+            }
+            numbered[key] = todo
+            if let until = recurrence.until, let start = todo.due.start(in: TimeZone(identifier: "UTC")!),
+                start > until
+            {
+                return "todo '\(todo.text)' (\(short(todo.id))) is due after its series' end" + ending()
+            }
+        }
+        let lastExport = root.appendingPathComponent("docket-last.json")
+        try? laptop.run("export", "taskwarrior", environment: ["TZ": "UTC"]).stdout.write(
+            to: lastExport, atomically: true, encoding: .utf8)
+        let lastImport = taskwarrior.task("import", lastExport.path)
+        guard lastImport.status == 0 else {
+            return "the last task import failed: \(lastImport.stdout.suffix(300)) \(lastImport.stderr.prefix(300))"
+                + ending()
+        }
+        var instances: [String: String] = [:]
+        let exported =
+            (try? JSONSerialization.jsonObject(with: Data(taskwarrior.task("status:pending", "export").stdout.utf8)))
+            as? [[String: Any]] ?? []
+        for task in exported {
+            guard let parent = task["parent"] as? String, let number = task["imask"] as? Int else { continue }
+            let description = task["description"] as? String ?? ""
+            if let twin = instances["\(parent) #\(number)"] {
+                return "Taskwarrior holds '\(twin)' and '\(description)' as one series' instance \(number) after "
+                    + "the last export" + ending()
+            }
+            instances["\(parent) #\(number)"] = description
+        }
 
         // 2. The calendar and the phone agree with the store.
         for (side, files) in [("the calendar folder", calendar.docketFiles()), ("the phone", calendar.phoneFiles())] {
@@ -590,7 +649,10 @@ struct TaskwarriorSide {
     }
 
     @discardableResult
-    func task(_ arguments: String...) -> CommandResult {
+    func task(_ arguments: String...) -> CommandResult { task(arguments) }
+
+    @discardableResult
+    func task(_ arguments: [String]) -> CommandResult {
         runCommand("task", arguments, environment: ["TASKRC": rc.path, "TASKDATA": data.path, "TZ": "UTC"], input: "")
     }
 

@@ -247,6 +247,26 @@ final class RichItemsSyncSpec: QuickSpec {
                 expect(desk.run("pull").status) == 0
                 expect(todo(desk, milk)?.text) == "Buy oat milk"
             }
+            it("gives a field back the edit a merge made on the other machine set aside for this one's") {
+                let milk = laptop.id("add", "Buy milk")
+                deskClonesLaptop()
+                onDesk("edit", milk, "Buy oat milk")
+                Thread.sleep(forTimeInterval: 0.01)
+                laptop.run("edit", milk, "Buy soy milk")
+                expect(laptop.run("sync").status) == 0
+                // The desk merges: the laptop's later edit wins there, and the desk's is set aside.
+                expect(onDesk("sync").stdout).to(contain("chose the later edit"))
+                expect(laptop.run("pull").status) == 0
+                expect(todo(laptop, milk)?.text) == "Buy soy milk"
+                let undone = laptop.run("undo")
+                expect(undone.stdout).to(
+                    contain(
+                        "todo 'Buy soy milk' text: set to \"Buy oat milk\", the edit by Desk <desk@example.invalid> "))
+                expect(todo(laptop, milk)?.text) == "Buy oat milk"
+                expect(laptop.run("sync").status) == 0
+                expect(desk.run("pull").status) == 0
+                expect(todo(desk, milk)?.text) == "Buy oat milk"
+            }
             it(
                 "of a merge, asked for, puts back the values this machine had before it, keeps what it brought in, and names whose edits it reverses"
             ) {

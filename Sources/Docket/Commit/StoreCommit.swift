@@ -111,7 +111,12 @@ extension Store {
         // git refreshes its index, or every status would hash them again.
         let stale = report.stale
         guard !entries.isEmpty else {
-            if let pending, pending.head == (try git.head())?.description, !pending.report.lostValues.isEmpty {
+            // NB: a record with something to say (a lost value, an edit kept over a removal, a note) is committed
+            // even where no file changed.
+            if let pending, pending.head == (try git.head())?.description,
+                !pending.report.lostValues.isEmpty || pending.report.items.contains(where: { $0.removal != nil })
+                    || !(pending.notes ?? []).isEmpty
+            {
                 finished = true
                 return try commitPendingRecord(pending)
             }

@@ -15,6 +15,9 @@ public struct CalendarSyncOutcome: Sendable {
     public var report = MergeReport(items: [])
     /// Files skipped (only with the option that allows it); each is left as it is, and so is its item.
     public var skipped: [ExchangeProblem] = []
+    /// Todos set aside while the rest synced, each with its reason (an RRULE Docket cannot keep): each file is left as
+    /// it is, and so is its item. The first sync that sets one aside records it in its commit.
+    public var setAside: [ExchangeProblem] = []
 }
 
 /// One version of an item both sides agreed on, under the stamp its file carried.
@@ -49,6 +52,8 @@ struct CalendarSyncState: Codable {
     var files: [String: String]
     var versions: [String: [CalendarVersion]] = [:]
     var uids: [String: String] = [:]
+    /// The files set aside, as their record says them ("file: reason"), so each is recorded once.
+    var aside: Set<String> = []
 
     /// How many versions of an item are kept: a calendar that edits a version older than these is merged against the
     /// last agreed.
@@ -59,7 +64,7 @@ struct CalendarSyncState: Codable {
         self.files = files
     }
 
-    private enum CodingKeys: String, CodingKey { case base, files, versions, uids }
+    private enum CodingKeys: String, CodingKey { case base, files, versions, uids, aside }
 
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -67,6 +72,7 @@ struct CalendarSyncState: Codable {
         files = try c.decode([String: String].self, forKey: .files)
         versions = try c.decodeIfPresent([String: [CalendarVersion]].self, forKey: .versions) ?? [:]
         uids = try c.decodeIfPresent([String: String].self, forKey: .uids) ?? [:]
+        aside = try c.decodeIfPresent(Set<String>.self, forKey: .aside) ?? []
     }
 
     /// The version a file stamped `stamp` was written from, if it is kept. A file without a stamp (one a calendar
@@ -139,16 +145,23 @@ extension Store {
             }
             state = pass.state
             var outcome = CalendarSyncOutcome(report: pass.report, skipped: pass.problems)
+            outcome.setAside = pass.aside
             let ours = pass.snapshot.state
             let result = pass.result
 
             // The store's side: the record first, then the files, then the commit that carries the record (also of a
-            // value the calendar lost where the store did not change).
-            let recording = result != ours || !pass.report.lostValues.isEmpty
+            // value the calendar lost where the store did not change, of an edit kept over a cancellation, and of a
+            // todo set aside for the first time).
+            let newlyAside = pass.aside.map(\.description).filter { !state.aside.contains($0) }
+            let recording =
+                result != ours || !pass.report.lostValues.isEmpty
+                || pass.report.items.contains { $0.removal != nil } || !newlyAside.isEmpty
             if recording {
                 let title = "Calendar sync (\((path as NSString).lastPathComponent))"
                 try notePendingRecord(
-                    title: title, report: pass.report, theirs: pass.report.isEmpty ? nil : pass.theirs,
+                    title: title, report: pass.report,
+                    notes: newlyAside.map { "- Set aside, the rest synced: " + $0 },
+                    theirs: pass.report.isEmpty ? nil : pass.theirs,
                     side: "The calendar's side of a calendar sync")
                 if result != ours {
                     let action = "ical sync " + ((path as NSString).lastPathComponent)
@@ -213,6 +226,7 @@ extension Store {
                 files: state.files.filter { kept.contains($0.key) })
             next.versions = state.versions.filter { kept.contains($0.key) }
             next.uids = state.uids.filter { kept.contains($0.value) }
+            next.aside = Set(pass.aside.map(\.description))
             let encoded = try JSONEncoder().encode(next)
             try StoreError.gate(writing: true) { try AtomicFile.write(encoded, to: statePath, durable: true) }
             Fault.point("after-calendar-folder")
@@ -230,6 +244,7 @@ extension Store {
         var result: AppState
         var report: MergeReport
         var problems: [ExchangeProblem]
+        var aside: [ExchangeProblem]
         var files: [UUID: (name: String, calendar: ICalComponent, uid: String, stamp: String?)]
         var held: Set<UUID>
         var ignored: Set<UUID>
@@ -246,6 +261,7 @@ extension Store {
 
         // The folder's side
         var problems: [ExchangeProblem] = []
+        var aside: [ExchangeProblem] = []
         var files: [UUID: (name: String, calendar: ICalComponent, uid: String, stamp: String?)] = [:]
         var theirs: [UUID: CalendarEntry] = [:]
         var bases = agreed
@@ -297,11 +313,11 @@ extension Store {
                     theirs[id] = VTodo.entry(fields, id: id, previous: bases[id] ?? oursEntries[id], now: now)
                 } catch let problem as VTodo.Unreadable {
                     held.insert(id)
-                    problems.append(
-                        ExchangeProblem(
-                            file: shown, place: "todo '\(vtodo.property("SUMMARY")?.text.prefix(40) ?? "")'",
-                            reason: problem.reason,
-                            skipped: "that file"))
+                    let found = ExchangeProblem(
+                        file: shown, place: "todo '\(vtodo.property("SUMMARY")?.text.prefix(40) ?? "")'",
+                        reason: problem.reason, skipped: "that file")
+                    // NB: a todo whose RRULE Docket cannot keep is set aside, as it is; the rest syncs.
+                    if problem.isRule { aside.append(found) } else { problems.append(found) }
                 }
             } catch let problem as VTodo.Unreadable {
                 skip(problem.reason)
@@ -317,6 +333,7 @@ extension Store {
         // the series,
         // and the next instance it made is Docket's next instance, not a new series.
         var completed: [TodoItem] = []
+        var allDay: [UUID: CalendarDay] = [:]
         for (id, entry) in theirs {
             guard case let .todo(todo) = entry, todo.completed, case let .todo(was)? = bases[id], !was.completed,
                 let recurrence = was.recurrence
@@ -331,13 +348,25 @@ extension Store {
                 let index = completed.firstIndex(where: { $0.text == todo.text && $0.recurrence?.every == every }),
                 let series = completed[index].recurrence, theirs[series.nextID] == nil, let file = files[id]
             else { continue }
-            completed.remove(at: index)
+            let done = completed.remove(at: index)
             let next = todo.replacing(
                 id: series.nextID,
                 recurrence: .some(
                     Recurrence(
                         every: every, from: series.from, series: series.series,
-                        occurrence: series.occurrence + 1)))
+                        occurrence: series.occurrence + 1, until: series.until)))
+            // NB: todoman writes the copy's DUE as a time, at midnight (UTC, or the phone's own): the series of an
+            // all-day todo stays all-day, and the file is written again so.
+            if case .day = done.due, case let .date(moment) = todo.due {
+                let utc = TimeZone(identifier: "UTC")!
+                for zone in [DocketClock.timeZone, utc] {
+                    let day = CalendarDay(moment, in: zone)
+                    if day.start(in: zone).docketMilliseconds == moment.docketMilliseconds {
+                        allDay[next.id] = day
+                        break
+                    }
+                }
+            }
             theirs[id] = nil
             theirs[next.id] = .todo(next)
             files[id] = nil
@@ -379,6 +408,10 @@ extension Store {
         // An instance completed on either side since the calendar started from it has its next instance, as `docket
         // done` makes.
         var result = merged.state
+        for (id, day) in allDay {
+            guard let todo = result.todo(id: id), case .date = todo.due else { continue }
+            result = result.alter(by: .updating(.todo(todo.replacing(due: .day(day)))))
+        }
         // NB: an instance of that number already there (one Taskwarrior made, with an id of its own) is the next one.
         var made: [UUID: Set<Int>] = [:]
         for todo in result.todos { if let r = todo.recurrence { made[r.series, default: []].insert(r.occurrence) } }
@@ -404,7 +437,7 @@ extension Store {
         return CalendarPass(
             snapshot: snapshot, state: state, theirs: theirs, theirsState: theirsState, result: result,
             report: merged.report,
-            problems: problems, files: files, held: held, ignored: ignored)
+            problems: problems, aside: aside, files: files, held: held, ignored: ignored)
     }
 
     /// Every todo of a state and each of its project's tasks (with a due date, unless `allTasks`), by id.

@@ -124,7 +124,12 @@ extension Store {
             // NB: the next instance of each repeating todo is read too, so a completion that makes it finds one already
             // there.
             let nextIDs = batch.completesSeries ? incoming.todos.compactMap { $0.recurrence?.nextID } : []
-            let ids = incoming.todos.map(\.id) + incoming.removed.map(\.id) + nextIDs
+            // NB: each once: a completed instance's next is often a line of the file too, and an item read twice
+            // would be written twice at once.
+            var listed = Set<UUID>()
+            let ids = (incoming.todos.map(\.id) + incoming.removed.map(\.id) + nextIDs).filter {
+                listed.insert($0).inserted
+            }
             let taskIDs = incoming.projects.flatMap { $0.tasks.map(\.id) }
             let before = try snapshot(
                 todos: ids, projects: incoming.projects.map(\.id) + incoming.removed.compactMap(\.projectID),

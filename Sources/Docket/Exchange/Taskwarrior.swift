@@ -21,7 +21,7 @@ public enum Taskwarrior {
     /// is kept.
     static let readKeys: Set<String> = [
         "uuid", "description", "status", "entry", "modified", "due", "end", "project", "priority", "tags",
-        "annotations", "id", "urgency", "wait", "scheduled", "depends", seriesKey,
+        "annotations", "id", "urgency", "wait", "scheduled", "depends", "until", seriesKey,
     ]
     /// The keys of a todo's recurrence, read into it.
     static let recurrenceKeys: Set<String> = ["recur", "parent", "imask", "rtype", "mask"]
@@ -51,6 +51,8 @@ public enum Taskwarrior {
         var tags: [String]?
         var annotations: [Annotation]?
         var docketseries: String?
+        var until: String?
+        var mask: String?
     }
 
     /// `depends` as Taskwarrior writes it: a list of uuids (2.6 and later), or one string of them, comma-separated.
@@ -192,6 +194,37 @@ public enum Taskwarrior {
                     ExchangeProblem(file: file, place: named, reason: problem.reason, skipped: "that task"))
             } catch {}
         }
+        // A series with no open instance (the last deleted, or completed before Taskwarrior made the next) goes on:
+        // its next instance is made as Taskwarrior would make it, unless the series ended at its `until`.
+        for (index, entry) in entries.enumerated() {
+            guard let template = entry.task, template.status == "recurring", let uuid = template.uuid?.lowercased(),
+                !entries.contains(where: {
+                    $0.task?.parent?.lowercased() == uuid && ["pending", "waiting"].contains($0.task?.status ?? "")
+                })
+            else { continue }
+            let numbers = entries.compactMap { $0.task?.parent?.lowercased() == uuid ? $0.task?.imask : nil }
+            let next = max(template.mask?.count ?? 0, numbers.map { Int($0) + 1 }.max() ?? 0) + 1
+            guard let made = nextInstance(of: template, number: next, templateKeys: templates[uuid]) else {
+                if let until = template.until, let end = BasicDate.date(until) {
+                    batch.notes.append(
+                        "Series '\(template.description ?? "")' ended at its until, \(ISODate.string(from: end)).")
+                }
+                continue
+            }
+            let place = "task \(index + 1) (\(String(uuid.prefix(8))))"
+            guard let read = try? item(made.task, kept: made.kept), let id = read.id, first[id] == nil else { continue }
+            first[id] = index
+            switch read {
+            case let .todo(todo): todos.append(todo)
+            case let .task(projectTask, title):
+                if tasksByProject[title] == nil { projectOrder.append(title) }
+                tasksByProject[title, default: []].append(projectTask)
+            case .template, .removed: continue
+            }
+            batch.notes.append(
+                "Made the next instance of the series '\(made.task.description ?? "")' (\(place)), whose last was gone."
+            )
+        }
         let projectList = projectOrder.map { title in
             Project(
                 id: projects[title] ?? projectID(title: title), title: title, tasks: tasksByProject[title]!,
@@ -204,6 +237,67 @@ public enum Taskwarrior {
                 "Kept in the items' files for 'docket export taskwarrior', not used by Docket: "
                     + named.joined(separator: ", ") + ".")
         }
+        return batch
+    }
+
+    /// The instance numbered `number` (from 1) of a template's series, open, as Taskwarrior would make it: its
+    /// template's fields, due `number - 1` intervals after the template's due date; nil when the series ended
+    /// before it (`until`) or cannot be read.
+    private static func nextInstance(of template: Task, number: Int, templateKeys: [String: JSONValue]?) -> (
+        task: Task, kept: KeptKeys
+    )? {
+        guard let uuid = template.uuid, let templateID = UUID(hex: uuid), let recur = template.recur,
+            let every = interval(recur), let dueText = template.due, var due = BasicDate.date(dueText),
+            number <= 100_000
+        else { return nil }
+        let calendar = DocketClock.calendar
+        for _ in 1..<number { due = every.after(due, calendar: calendar) }
+        if let until = template.until.flatMap { BasicDate.date($0) }, due > until { return nil }
+        guard ISODate.holds(due) else { return nil }
+        let series = template.docketseries.flatMap { UUID(hex: $0) } ?? templateID
+        var task = template
+        task.uuid = NameBasedID.make(namespace: series, name: "occurrence \(number)").uuidString.lowercased()
+        task.status = "pending"
+        task.parent = uuid
+        task.imask = Double(number - 1)
+        task.due = BasicDate.string(due)
+        task.entry = template.modified ?? template.entry
+        task.modified = nil
+        task.end = nil
+        task.start = nil
+        task.mask = nil
+        var kept = (templateKeys ?? [:]).filter { !readKeys.contains($0.key) && !recurrenceKeys.contains($0.key) }
+        if let templateKeys, template.docketseries == nil { kept[templateKey] = .object(templateKeys) }
+        return (task, KeptKeys(kept.isEmpty ? [:] : ["taskwarrior": kept]))
+    }
+
+    /// `batch` with each instance of a series that the store made itself (with the id `done` or an import gives the
+    /// next, made from its series and number) and that Taskwarrior, not knowing it, made too under an id of its own,
+    /// taken as Taskwarrior's: the store's goes (removed just after its last change), and a completion made in Docket
+    /// goes to Taskwarrior's, so the two are one instance, here and, by the next export, in Taskwarrior.
+    public static func joiningInstances(_ batch: ExchangeBatch, store: AppState) -> ExchangeBatch {
+        var batch = batch
+        let incoming = Set(batch.state.todos.map(\.id) + batch.state.removed.map(\.id))
+        var todos = batch.state.todos
+        var removed = batch.state.removed
+        for (index, todo) in todos.enumerated() {
+            guard let recurrence = todo.recurrence, recurrence.occurrence > 1 else { continue }
+            let made = NameBasedID.make(namespace: recurrence.series, name: "occurrence \(recurrence.occurrence)")
+            guard made != todo.id, !incoming.contains(made), let ours = store.todo(id: made),
+                ours.recurrence?.series == recurrence.series
+            else { continue }
+            let changed = ours.alterDate ?? ours.creationDate
+            if ours.completed, !todo.completed, (todo.alterDate ?? .distantPast) <= changed {
+                todos[index] = todo.replacing(
+                    completed: true, alterDate: .some(changed), completedDate: .some(ours.completedDate ?? changed))
+            }
+            removed.append(
+                Tombstone(id: made, kind: .todo, removedDate: Date(docketMilliseconds: changed.docketMilliseconds + 1)))
+            batch.notes.append(
+                "Took Taskwarrior's instance \(recurrence.occurrence) of '\(todo.text)' for the one Docket made "
+                    + "(\(String(made.uuidString.lowercased().prefix(8)))), which goes.")
+        }
+        batch.state = AppState(todos: todos, projects: batch.state.projects, removed: removed)
         return batch
     }
 
@@ -304,7 +398,9 @@ public enum Taskwarrior {
                 )
             }
             let series = task.docketseries.flatMap { UUID(hex: $0) } ?? task.parent.flatMap { UUID(hex: $0) } ?? id
-            recurrence = Recurrence(every: every, from: .due, series: series, occurrence: Int(task.imask ?? 0) + 1)
+            recurrence = Recurrence(
+                every: every, from: .due, series: series, occurrence: Int(task.imask ?? 0) + 1,
+                until: try date("until", task.until))
         }
         if let project {
             let state: TaskState = completed ? .finished : start != nil ? .inProgress : .unfinished
@@ -403,7 +499,8 @@ public enum Taskwarrior {
     /// Docket has, so Taskwarrior makes no second pending instance; and each
     /// of `removed` as a deleted task. `task import` replaces a task whole.
     public static func export(
-        _ state: AppState, removed: [RemovedItem] = [], calendar: Calendar = DocketClock.calendar
+        _ state: AppState, removed: [RemovedItem] = [], calendar: Calendar = DocketClock.calendar,
+        now: Date = DocketClock.now
     ) throws -> Data {
         var tasks: [[String: Any]] = []
         func common(
@@ -527,17 +624,13 @@ public enum Taskwarrior {
             var template = (kept ?? [:]).mapValues(\.foundationValue)
             let occurrences = Dictionary(
                 instances.map { ($0.recurrence.occurrence, $0) }, uniquingKeysWith: { a, _ in a })
-            let last = occurrences.keys.max()!
-            let mask = (1...last).map { occurrence -> String in
-                if let instance = occurrences[occurrence] { return instance.completed ? "+" : "-" }
-                return removedOccurrences[id]?.contains(occurrence) == true ? "X" : "+"
-            }.joined()
             if kept == nil {
                 let first = instances.min { $0.recurrence.occurrence < $1.recurrence.occurrence }!
                 template["description"] = newest.text.isEmpty ? "-" : newest.text
                 template["entry"] = BasicDate.string(instances.map(\.creation).min()!)
                 template["due"] = BasicDate.string(
                     every.before(first.due!, times: first.recurrence.occurrence - 1, calendar: calendar))
+                if let until = newest.recurrence.until { template["until"] = BasicDate.string(until) }
                 if !newest.tags.isEmpty { template["tags"] = newest.tags }
                 if let priority = newest.priority {
                     template["priority"] = priority == .high ? "H" : priority == .medium ? "M" : "L"
@@ -549,6 +642,24 @@ public enum Taskwarrior {
             template["status"] = "recurring"
             template["recur"] = (template["recur"] as? String) ?? recur(every)
             template["rtype"] = "periodic"
+            // The mask covers every instance Taskwarrior may have made by now (each due up to now, and the next,
+            // within `until`), as well as those Docket has: `task import` replaces the template whole, and a
+            // Taskwarrior that ran since the last export makes again every instance past the mask it is given.
+            var last = occurrences.keys.max()!
+            if let dueText = template["due"] as? String, var due = BasicDate.date(dueText) {
+                let until = (template["until"] as? String).flatMap { BasicDate.date($0) }
+                var made = 1
+                while made < 100_000, due <= now, until.map({ due <= $0 }) ?? true {
+                    due = every.after(due, calendar: calendar)
+                    if let until, due > until { break }
+                    made += 1
+                }
+                last = max(last, made)
+            }
+            let mask = (1...last).map { occurrence -> String in
+                if let instance = occurrences[occurrence] { return instance.completed ? "+" : "-" }
+                return removedOccurrences[id]?.contains(occurrence) == true ? "X" : "+"
+            }.joined()
             template["mask"] = mask
             template["modified"] = BasicDate.string(instances.compactMap(\.alter).max() ?? newest.creation)
             tasks.append(template)
@@ -559,6 +670,7 @@ public enum Taskwarrior {
             task["rtype"] = "periodic"
             task["parent"] = template.uuidString.lowercased()
             task["imask"] = recurrence.occurrence - 1
+            if let until = recurrence.until { task["until"] = BasicDate.string(until) }
             if template != recurrence.series { task[seriesKey] = recurrence.series.uuidString.lowercased() }
         }
 
@@ -584,6 +696,17 @@ public enum Taskwarrior {
             case let .task(removedTask, project, removed):
                 (task, date) = (projectTask(removedTask, project: project), removed)
                 for key in recurrenceKeys { task[key] = nil }
+            }
+            // NB: Taskwarrior refuses to take `recur` off an instance it has ("missing ']'"): a removed instance
+            // keeps it, and its end, without naming its template.
+            let recurrence: Recurrence? =
+                switch item {
+                case let .todo(todo, _): todo.due == .unknown ? nil : todo.recurrence
+                case let .task(task, _, _): task.dueDate == .unknown ? nil : task.recurrence
+                }
+            if let recurrence {
+                task["recur"] = recur(recurrence.every)
+                if let until = recurrence.until { task["until"] = BasicDate.string(until) }
             }
             task["status"] = "deleted"
             task["end"] = BasicDate.string(date)

@@ -59,7 +59,7 @@ public enum TodoTxt {
                             recurrence: .some(
                                 Recurrence(
                                     every: recurrence.every, from: recurrence.from, series: series,
-                                    occurrence: old?.recurrence?.occurrence ?? 1)))
+                                    occurrence: old?.recurrence?.occurrence ?? 1, until: old?.recurrence?.until)))
                     }
                     if let old, read.todo.completed, !read.saysPriority, let priority = old.priority {
                         read.todo = read.todo.replacing(priority: .some(priority))

@@ -58,7 +58,11 @@ enum VTodo {
         return String(hash, radix: 16)
     }
 
-    struct Unreadable: Error { let reason: String }
+    struct Unreadable: Error {
+        let reason: String
+        /// Whether it is an RRULE Docket cannot keep (a list of weekdays, say): that todo is set aside, the rest syncs.
+        var isRule = false
+    }
 
     /// The Docket id of a UID: the UID itself when it is a uuid, else an id made from it.
     static func id(uid: String) -> UUID {
@@ -102,6 +106,8 @@ enum VTodo {
         var tags: [String]
         var description: String?
         var every: Recurrence.Interval?
+        /// Where the series ends: its RRULE's UNTIL, or the due date of the last instance its COUNT allows.
+        var until: Date?
         var created: Date?
         var lastModified: Date?
         var scheduled = DueDate.unknown
@@ -133,14 +139,26 @@ enum VTodo {
             }
         }
         var every: Recurrence.Interval?
-        if let rule = vtodo.property("RRULE")?.value { every = try interval(rule) }
+        var until: Date?
+        let dueDate = try due(vtodo.property("DUE"), name: "DUE")
+        if let text = vtodo.property("RRULE")?.value {
+            let rule = try self.rule(text)
+            every = rule.every
+            until = rule.until
+            if let count = rule.count, let start = dueDate.start() {
+                // COUNT instances from this one: the series ends with the last one's due date.
+                var last = start
+                for _ in 1..<count { last = rule.every.after(last, calendar: DocketClock.calendar) }
+                until = min(until ?? last, last)
+            }
+        }
         // NB: a UID that is no uuid names the item Docket made of it (see `id(uid:)`).
         let dependencies = vtodo.properties.filter(isDependency).map { VTodo.id(uid: $0.text) }
         return Fields(
             summary: summary, status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased(),
-            completed: try date("COMPLETED"), due: try due(vtodo.property("DUE"), name: "DUE"), priority: priority,
+            completed: try date("COMPLETED"), due: dueDate, priority: priority,
             tags: Tags.normalized(tags),
-            description: vtodo.property("DESCRIPTION")?.text, every: every, created: try date("CREATED"),
+            description: vtodo.property("DESCRIPTION")?.text, every: every, until: until, created: try date("CREATED"),
             lastModified: try date("LAST-MODIFIED") ?? date("DTSTAMP"),
             scheduled: try vtodo.property("DTSTART").map { try due($0, name: "DTSTART") }
                 ?? due(vtodo.property(scheduledName), name: scheduledName),
@@ -197,7 +215,35 @@ enum VTodo {
         }
     }
 
-    /// An RRULE as Docket's interval; throws naming a part Docket cannot keep.
+    /// An RRULE as Docket keeps it: the interval, where it ends (UNTIL), and how many instances it has (COUNT);
+    /// throws naming a part Docket cannot keep (`isRule`).
+    static func rule(_ rule: String) throws -> (every: Recurrence.Interval, until: Date?, count: Int?) {
+        var kept: [String] = []
+        var until: Date?
+        var count: Int?
+        for part in rule.split(separator: ";") {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            switch pair.count == 2 ? pair[0].uppercased() : "" {
+            case "UNTIL":
+                let value = String(pair[1])
+                // NB: a day ends the series as it begins: an all-day instance due that day is the last.
+                let day = BasicDate.day(value, zone: .current).map { CalendarDay($0, in: .current).start(in: .current) }
+                guard let date = value.count == 8 ? day : BasicDate.date(value) else {
+                    throw Unreadable(reason: "RRULE UNTIL \"\(value.prefix(30))\" is not a date")
+                }
+                until = date
+            case "COUNT":
+                guard let number = Int(pair[1]), (1...100_000).contains(number) else {
+                    throw Unreadable(reason: "RRULE COUNT \"\(pair[1].prefix(20))\" is not 1 to 100,000")
+                }
+                count = number
+            default: kept.append(String(part))
+            }
+        }
+        return (try interval(kept.joined(separator: ";")), until, count)
+    }
+
+    /// An RRULE's FREQ, INTERVAL and BYDAY as Docket's interval; throws naming a part Docket cannot keep.
     static func interval(_ rule: String) throws -> Recurrence.Interval {
         var parts: [String: String] = [:]
         for part in rule.split(separator: ";") {
@@ -215,9 +261,15 @@ enum VTodo {
             parts.removeValue(forKey: "BYDAY")
             if parts.isEmpty { return .init(.weekday) }
         }
+        // NB: one weekday for a weekly rule is the due date's own (as phones write it): the interval says it all.
+        if freq == "WEEKLY", let days = parts["BYDAY"], days.count == 2, !days.contains(",") {
+            parts.removeValue(forKey: "BYDAY")
+        }
         if let unknown = parts.keys.sorted().first {
             throw Unreadable(
-                reason: "RRULE part \(unknown.prefix(20)) is one Docket does not keep (it keeps FREQ and INTERVAL)")
+                reason: "RRULE part \(unknown.prefix(20))=\(parts[unknown]!.prefix(30)) is one Docket does not keep "
+                    + "(it keeps FREQ, INTERVAL, UNTIL, COUNT, one BYDAY for WEEKLY, and BYDAY=MO,TU,WE,TH,FR)",
+                isRule: true)
         }
         switch freq {
         case "DAILY": return .init(.day, count: count)
@@ -288,9 +340,10 @@ enum VTodo {
             if let every = f.every {
                 recurrence =
                     task.recurrence.map {
-                        Recurrence(every: every, from: $0.from, series: $0.series, occurrence: $0.occurrence)
+                        Recurrence(
+                            every: every, from: $0.from, series: $0.series, occurrence: $0.occurrence, until: f.until)
                     }
-                    ?? Recurrence(every: every, series: id)
+                    ?? Recurrence(every: every, series: id, until: f.until)
             }
             // What a VTODO carries, over the task it was: every field it cannot say is kept.
             var read = task.replacing(
@@ -313,9 +366,10 @@ enum VTodo {
             if let every = f.every {
                 recurrence =
                     todo.recurrence.map {
-                        Recurrence(every: every, from: $0.from, series: $0.series, occurrence: $0.occurrence)
+                        Recurrence(
+                            every: every, from: $0.from, series: $0.series, occurrence: $0.occurrence, until: f.until)
                     }
-                    ?? Recurrence(every: every, series: id)
+                    ?? Recurrence(every: every, series: id, until: f.until)
             }
             // What a VTODO carries, over the todo it was: every field it cannot say is kept.
             var read = todo.replacing(
@@ -417,13 +471,19 @@ enum VTodo {
         if !notes.isEmpty { add("DESCRIPTION", ICalComponent.escape(render(notes))) }
         // NB: a done instance is no longer the series' next: calendar apps show a VTODO with an RRULE as one still
         // repeating.
+        // NB: UNTIL is of DUE's kind (RFC 5545): a day for an all-day todo, else a UTC time.
+        let until =
+            recurrence?.until.map { date -> String in
+                guard case .day = due else { return ";UNTIL=" + BasicDate.string(date) }
+                return ";UNTIL=" + BasicDate.dayString(date)
+            } ?? ""
         if !done, let every = recurrence?.every {
             switch every.unit {
-            case .weekday: add("RRULE", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+            case .weekday: add("RRULE", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR" + until)
             default:
                 let freq = ["day": "DAILY", "week": "WEEKLY", "month": "MONTHLY", "year": "YEARLY"][
                     every.unit.rawValue]!
-                add("RRULE", "FREQ=\(freq)" + (every.count > 1 ? ";INTERVAL=\(every.count)" : ""))
+                add("RRULE", "FREQ=\(freq)" + (every.count > 1 ? ";INTERVAL=\(every.count)" : "") + until)
             }
         }
         return out

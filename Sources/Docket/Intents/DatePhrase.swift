@@ -25,9 +25,12 @@ public enum DatePhrase {
     }
 
     /// The due date `text` names at `now`, in `calendar`'s time zone. With `past` (for filters such as
-    /// `--done-since friday`) a weekday is its last occurrence, today included, and a time alone is today's.
+    /// `--done-since friday`) a weekday is its last occurrence, today included, and a time alone is today's. With
+    /// `thisWeek` (for the due filters, `--due-after monday --due-before saturday`) a weekday is that day of this
+    /// week, Monday to Sunday, passed or not, and `next friday` the one a week on.
     public static func read(
-        _ text: String, now: Date = DocketClock.now, calendar: Calendar = DocketClock.calendar, past: Bool = false
+        _ text: String, now: Date = DocketClock.now, calendar: Calendar = DocketClock.calendar, past: Bool = false,
+        thisWeek: Bool = false
     ) throws(Problem) -> DueDate {
         var words = self.words(text)
         guard !words.isEmpty else { throw .notADate }
@@ -52,7 +55,7 @@ public enum DatePhrase {
             if past || todays > now { return .date(todays) }
             return .date(try moment(today.adding(days: 1), time, calendar: calendar))
         }
-        day = try self.day(words, today: today, past: past)
+        day = try self.day(words, today: today, past: past, thisWeek: thisWeek)
         guard let time else { return .day(day) }
         return .date(try moment(day, time, calendar: calendar))
     }
@@ -97,7 +100,9 @@ public enum DatePhrase {
     }
 
     /// A day phrase: today, tomorrow, yesterday, a weekday, next week…, an offset, in 3 days, YYYY-MM-DD.
-    private static func day(_ words: [String], today: CalendarDay, past: Bool) throws(Problem) -> CalendarDay {
+    private static func day(_ words: [String], today: CalendarDay, past: Bool, thisWeek: Bool) throws(Problem)
+        -> CalendarDay
+    {
         func checked(_ day: CalendarDay?) throws(Problem) -> CalendarDay {
             guard let day else { throw .outsideYears }
             return day
@@ -117,6 +122,11 @@ public enum DatePhrase {
         let names = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
         let name = words.count == 2 && words[0] == "next" ? words[1] : words.count == 1 ? words[0] : ""
         if let index = names.firstIndex(where: { $0 == name || ($0.hasPrefix(name) && name.count >= 3) }) {
+            if thisWeek {
+                // Days counted from Monday: Sunday ends the week.
+                let offset = (index + 6) % 7 - (today.weekday + 6) % 7
+                return today.adding(days: offset + (words.count == 2 ? 7 : 0))
+            }
             if past { return today.adding(days: -((today.weekday - index + 7) % 7)) }
             let ahead = (index - today.weekday + 7) % 7
             return today.adding(days: ahead == 0 ? 7 : ahead)

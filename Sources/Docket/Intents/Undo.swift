@@ -210,10 +210,59 @@ extension Store {
             try write(from: current, to: restored)
             return UndoOutcome(entry: entry, way: .restoredFiles, skipped: [], others: [])
         }
+        // NB: a merge made on another machine after the change is in no journal here, only in its commit's record.
+        let elsewhere = entry.isMerge ? [] : mergesElsewhere(after: entry.date, todos: todoIDs, projects: projectIDs)
         let reversal = current.state.reversing(
-            before: entry.before, after: entry.after, keepingAdded: entry.isMerge, since: merges)
+            before: entry.before, after: entry.after, keepingAdded: entry.isMerge, since: elsewhere + merges)
         try write(from: current, to: reversal.state)
         return UndoOutcome(entry: entry, way: .reversed, skipped: reversal.skipped, others: reversal.others)
+    }
+
+    /// The merges in the history made after `date` that set aside an edit of these items for another value, as
+    /// `undo` weighs a later merge (oldest first): where the change being undone is that value, the edit set aside
+    /// takes its place. A merge made on any machine is in its commit's record; one made here is in the journal too.
+    /// At most `scanning` commits are read, newest first.
+    func mergesElsewhere(after date: Date, todos: Set<UUID>, projects: Set<UUID>, scanning: Int = 2_000)
+        -> [LaterMerge]
+    {
+        guard let head = try? git.head(),
+            let commits = try? git.log(
+                from: head, limit: 100, scanning: scanning, where: { MergeHistory.isRecord($0) && $0.date > date })
+        else { return [] }
+        func state(at commit: ObjectID) -> AppState? {
+            guard var reader = try? StoreReader(CommitSource(git: git, commit: commit)) else { return nil }
+            return try? reader.items(
+                todos: todos, projects: projects, tombstones: todos.union(projects), allProjectHeaders: false)
+        }
+        var found: [LaterMerge] = []
+        for commit in commits {
+            guard let record = try? record(commit) else { continue }
+            // The values each side lost, as `LaterMerge.lost` names them.
+            var lostOn: [MergeSide: Set<String>] = [:]
+            for value in record.report.lostValues {
+                let item = value.item
+                guard item.kind == .todo ? todos.contains(item.id) : projects.contains(item.projectID ?? item.id)
+                else { continue }
+                if let field = value.field {
+                    lostOn[field.from.other, default: []].insert("\(item.id.uuidString) \(field.field)")
+                } else if let removal = item.removal {
+                    lostOn[removal.removedOn.other, default: []].insert(item.id.uuidString)
+                }
+            }
+            let sides = MergeHistory.sides(in: commit.message).map { [$0.ours, $0.theirs] } ?? commit.parents
+            guard sides.count == 2, !lostOn.isEmpty, let before = state(at: sides[0]), let after = state(at: commit.id)
+            else { continue }
+            for (side, lost) in lostOn.sorted(by: { $0.key == .ours && $1.key != .ours }) {
+                let parent = sides[side == .ours ? 0 : 1]
+                guard let theirs = state(at: parent) else { continue }
+                let by = (try? git.commitInfo(parent)).map { ["\($0.authorName) <\($0.authorEmail)>"] } ?? []
+                found.append(
+                    LaterMerge(
+                        name: "merge \(commit.id.description.prefix(7))", by: by, before: before, after: after,
+                        theirs: theirs, lost: lost))
+            }
+        }
+        return found.reversed()
     }
 
     /// Whether HEAD holds the touched items as `after` has them (or the change is otherwise in a commit).

@@ -61,7 +61,7 @@ struct TodoCache {
     var entries: [String: Entry] = [:]
 
     static let format = CacheFormat(
-        magic: Array("DKTC".utf8), version: 3, schema: TodoItem.fields.map(\.key).joined(separator: ","))
+        magic: Array("DKTC".utf8), version: 4, schema: TodoItem.fields.map(\.key).joined(separator: ","))
 
     /// The cache in `file`; empty when there is none or it cannot be trusted.
     static func read(from file: String) -> TodoCache {

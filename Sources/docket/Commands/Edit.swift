@@ -255,7 +255,8 @@ struct TodoForm: Equatable {
         let from = try words.count == 2 ? RepeatInput.parseAnchor(words[1].trimmingCharacters(in: .whitespaces)) : .due
         let current = entry.recurrence
         return Recurrence(
-            every: every, from: from, series: current?.series ?? entry.id, occurrence: current?.occurrence ?? 1)
+            every: every, from: from, series: current?.series ?? entry.id, occurrence: current?.occurrence ?? 1,
+            until: current?.until)
     }
 
     /// The note changes from `notes` to these texts: a note whose text is still there stays as it is; the others

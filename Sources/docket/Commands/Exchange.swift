@@ -64,9 +64,10 @@ struct ImportTaskwarrior: ParsableCommand {
     func run() throws {
         let store = try self.store.open()
         let data = try readInput(file)
-        let projects = Dictionary(
-            loadWarning(try store.load()).projects.map { ($0.title, $0.id) }, uniquingKeysWith: { a, _ in a })
-        let batch = Taskwarrior.read(data, file: file == "-" ? "standard input" : file, projects: projects)
+        let state = loadWarning(try store.load())
+        let projects = Dictionary(state.projects.map { ($0.title, $0.id) }, uniquingKeysWith: { a, _ in a })
+        let batch = Taskwarrior.joiningInstances(
+            Taskwarrior.read(data, file: file == "-" ? "standard input" : file, projects: projects), store: state)
         try runImport(store, batch, from: "Taskwarrior", skippingBad: skipBad, tool: "taskwarrior")
     }
 }
@@ -214,6 +215,9 @@ struct ICalSync: ParsableCommand {
             throw ShownError(message: Output.safeLines(refused.description))
         }
         for problem in outcome.skipped { Output.warning(Output.safe(problem.skippedLine)) }
+        for problem in outcome.setAside {
+            Output.warning(Output.safe("Set aside, the rest synced: \(problem.description)"))
+        }
         for line in outcome.report.items.flatMap(\.lines) { print(Output.safe(line)) }
         if outcome.storeChanges == 0 && outcome.filesWritten == 0 && outcome.filesRemoved == 0 {
             return print("In step: nothing changed on either side.")

@@ -177,7 +177,7 @@ struct Repeat: ParsableCommand {
             every.map {
                 Recurrence(
                     every: $0, from: from ?? current?.from ?? .due, series: current?.series ?? id,
-                    occurrence: current?.occurrence ?? 1)
+                    occurrence: current?.occurrence ?? 1, until: current?.until)
             }
         }
         let changed = try store.changeEntry(

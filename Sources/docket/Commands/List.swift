@@ -76,7 +76,9 @@ struct List: ParsableCommand {
         if waiting && done {
             throw ValidationError("--waiting and --done cannot be used together: done todos wait for nothing")
         }
-        if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
+        if let limit, limit < 1 {
+            throw ValidationError("-n (--limit) must be 1 or more; leave it out to list every one")
+        }
         _ = try filtering.words(command: List.self)
     }
 

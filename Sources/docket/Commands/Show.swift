@@ -49,7 +49,7 @@ struct Show: ParsableCommand {
             var rows = [
                 ("id", task.id.uuidString.lowercased()),
                 ("project", "\(project.shownTitle) (\(Output.short(project.id)))"),
-                ("state", task.state.rawValue + (task.completedDate.map { " \(DateInput.show($0))" } ?? "")),
+                ("state", task.state.typed + (task.completedDate.map { " \(DateInput.show($0))" } ?? "")),
                 ("due", due(task.dueDate, done: task.state == .finished)),
             ]
             rows += details(entry)

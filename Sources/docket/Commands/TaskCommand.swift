@@ -15,6 +15,9 @@ extension TaskState: ExpressibleByArgument {
 
     /// The states as help lists them.
     public static var allValueStrings: [String] { ["unfinished", "in-progress", "finished"] }
+
+    /// The state as the command takes it: "unfinished", "in-progress", "finished".
+    var typed: String { self == .inProgress ? "in-progress" : rawValue }
 }
 
 struct TaskCommand: ParsableCommand {
