@@ -225,9 +225,11 @@ extension Store {
     func mergesElsewhere(after date: Date, todos: Set<UUID>, projects: Set<UUID>, scanning: Int = 2_000)
         -> [LaterMerge]
     {
+        // NB: a commit's date is in whole seconds: a merge in the same second as the change counts as after it.
+        let since = Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
         guard let head = try? git.head(),
             let commits = try? git.log(
-                from: head, limit: 100, scanning: scanning, where: { MergeHistory.isRecord($0) && $0.date > date })
+                from: head, limit: 100, scanning: scanning, where: { MergeHistory.isRecord($0) && $0.date >= since })
         else { return [] }
         func state(at commit: ObjectID) -> AppState? {
             guard var reader = try? StoreReader(CommitSource(git: git, commit: commit)) else { return nil }

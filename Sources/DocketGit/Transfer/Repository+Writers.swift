@@ -11,6 +11,13 @@ extension Repository {
     {
         guard shallowCommits() == nil else { return [:] }
         for (reference, _) in try references(startingWith: local) { try deleteReference(reference) }
+        // NB: FETCH_HEAD names what the branch's fetch brought, as git's does: libgit2 empties it even when told
+        // not to write it, so it is put back.
+        let fetchHead = URL(fileURLWithPath: gitdir + "FETCH_HEAD")
+        let kept = try? Data(contentsOf: fetchHead)
+        defer {
+            if let kept, (try? Data(contentsOf: fetchHead)) != kept { try? kept.write(to: fetchHead, options: .atomic) }
+        }
         try withRemote(name) { remote in
             let context = TransferContext(
                 options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
