@@ -10,6 +10,7 @@ struct DocketCommand: ParsableCommand {
         var arguments = Array(CommandLine.arguments.dropFirst())
         do {
             try FixedNow.apply(ProcessInfo.processInfo.environment)
+            try refuseArgumentsNotUTF8()
             let commands = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
             arguments = CommandLineHabits.filterWords(
                 DateWords.join(try CommandLineHabits.rewrite(arguments, commands: commands)))
@@ -75,6 +76,18 @@ struct DocketCommand: ParsableCommand {
 }
 
 /// A store error as it is shown: its text made safe for a terminal (it may name files and remotes from elsewhere).
+/// Refuses an argument whose bytes are not UTF-8 (a folder's name from another system, say): Swift reads it with
+/// U+FFFD in place of those bytes, so docket would work on another path than the one named.
+func refuseArgumentsNotUTF8() throws {
+    for index in 1..<Int(CommandLine.argc) {
+        guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
+        throw ShownError(
+            message:
+                "argument \(index) (\(Output.safe(String(cString: raw)))) is not UTF-8 text, so docket would read another "
+                + "name than the one given; rename the folder or give the text in UTF-8")
+    }
+}
+
 /// `DOCKET_NOW`: the moment docket takes as now, for a script or spec that must give the same answer on every day
 /// of the week (the clock runs on from it, so edits keep their order).
 enum FixedNow {

@@ -32,6 +32,14 @@ final class CommandLineInputSpec: QuickSpec {
                 try? FileManager.default.removeItem(at: scratch)
             }
 
+            it("refuses a folder whose name is not UTF-8 rather than make the store at another path") {
+                // The name's bytes reach docket as they are: a shell hands them over, as a file manager would.
+                let made = runCommand(
+                    "sh", ["-c", "\"$0\" init \"$1/$(printf 'list\\377s')\"", docketBinary, scratch.path])
+                expect(made.status) == 1
+                expect(made.stderr).to(contain("is not UTF-8 text, so docket would read another name"))
+                expect((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? ["?"]) == []
+            }
             it("refuses a negative interval, names -n as typed, and shows a state as 'task state' takes it") {
                 let refused = docket("add", "Walk", "--every", "-1 week", store: folder)
                 expect(refused.status) == 64
