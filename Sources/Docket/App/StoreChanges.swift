@@ -144,6 +144,8 @@ extension StoreQueue {
                 guard let self else { return }
                 self.enqueue { [weak self] _ in self?.look(as: .seen, only: paths) }
             }
+            // NB: what changed between the model's start and the watch's (which no event names) is looked for once.
+            look(as: .seen)
         }
         return stream
     }
