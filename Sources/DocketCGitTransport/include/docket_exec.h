@@ -1,7 +1,7 @@
 #ifndef DOCKET_EXEC_TRANSPORT_H
 #define DOCKET_EXEC_TRANSPORT_H
 
-#include <git2.h>
+#include "../../DocketCGit2/shim.h"
 #include <git2/sys/transport.h>
 
 /* Called with what the program wrote to stderr when it ends, successful or not; when it could not be started,
