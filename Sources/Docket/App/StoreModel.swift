@@ -39,7 +39,7 @@ final class StoreModel {
 
     /// The model of what `store` holds now.
     init(reading store: Store) throws {
-        _ = try apply(try look(at: store))
+        _ = apply(try look(at: store))
     }
 
     /// The model of what `snapshot` holds (for readers: it reads no file).

@@ -252,7 +252,7 @@ public enum Taskwarrior {
         else { return nil }
         let calendar = DocketClock.calendar
         for _ in 1..<number { due = every.after(due, calendar: calendar) }
-        if let until = template.until.flatMap { BasicDate.date($0) }, due > until { return nil }
+        if let until = template.until.flatMap({ BasicDate.date($0) }), due > until { return nil }
         guard ISODate.holds(due) else { return nil }
         let series = template.docketseries.flatMap { UUID(hex: $0) } ?? templateID
         var task = template

@@ -177,7 +177,7 @@ extension Store {
                     : state.alter(by: .updating(.todo(todo.redated(after: after))))
             }
             return RestoredValue(setAside: file, label: todo.text, putBack: true)
-        case let (.project(id), .project((project, _))) where project.id == id:
+        case let (.project(id), .project(project, _)) where project.id == id:
             try edit(projects: [id], tombstones: [id]) { state in
                 let after = [state.project(id: id)?.latestAlterDate, project.latestAlterDate].compactMap { $0 }.max()
                 return state.project(id: id) == nil

@@ -47,8 +47,9 @@ extension Store {
         return Pushed(remote: remote, branch: target, remoteHeadNamesMissing: dangling)
     }
 
-    /// Commits local changes, pulls and pushes, pulling again (up to `attempts`
-    /// times) when another machine pushed in between.
+    /// Commits local changes, pulls (with the writers' references the branch lacks) and pushes; when another machine
+    /// moved the branch in between, publishes on this store's own writer reference instead (`attempts` is kept for
+    /// callers written before, and not used).
     /// `onCommit` hears of the commit of local changes as soon as it is made,
     /// so a pull or push that fails afterwards cannot hide it.
     /// How it ended is noted for `lastSync()`.

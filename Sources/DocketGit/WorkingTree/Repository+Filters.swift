@@ -37,7 +37,7 @@ extension Repository {
         defer { git_buf_dispose(&out) }
         // An empty file has no bytes to point at: one zero byte stands in, none of it read.
         let bytes = data.isEmpty ? Data([0]) : data
-        try bytes.withUnsafeBytes { raw in
+        _ = try bytes.withUnsafeBytes { raw in
             try check(
                 git_filter_list_apply_to_buffer(
                     &out, filters, raw.baseAddress!.assumingMemoryBound(to: CChar.self), data.count),
