@@ -161,36 +161,24 @@ extension Store {
     /// Takes `fetched` into the branch: a fast-forward, or a merge with Docket's rules, after what cannot be taken in
     /// is set aside; `remoteBranch` names it in messages and records.
     func integrate(_ fetched: ObjectID, from remoteBranch: String, options: TransferOptions) throws -> PullOutcome {
-        var theirs = fetched
         let intake = IntakeCheck(git: try git, progress: ProgressThrottle(options.progress))
         guard let ours = try git.head() else {
-            let setAside = try git.writingObjectsTogether {
-                try git.settingAside(theirs, ours: nil, since: nil, remoteBranch: remoteBranch)
-            }
-            theirs = setAside.commit
-            try refuseNewerFormat(in: theirs)
-            let contents = try intake.check(theirs, since: nil)
-            try moveBranch(to: theirs, from: nil, message: "docket: pull (fast-forward)", contents: contents)
-            noteSetAside(setAside.files)
-            return .fastForwarded(to: theirs.description)
+            let incoming = try takingIn(fetched, onto: nil, since: nil, from: remoteBranch, intake: intake)
+            try moveBranch(
+                to: incoming.commit, from: nil, message: "docket: pull (fast-forward)", contents: incoming.contents)
+            noteSetAside(incoming.files)
+            return .fastForwarded(to: incoming.commit.description)
         }
-        if ours == theirs { return .upToDate }
-        let base = try withinHistory { try git.mergeBase(ours, theirs) }
-        if base == theirs { return .upToDate }
-        // A peer without Docket's merge driver may have committed git's conflict markers: merged again here, on top.
-        theirs = try git.writingObjectsTogether { try resolvingCommittedMarkers(fetched, since: base) }
-        // What cannot be taken in is set aside, on top: one writer's bad file never stops this machine's pull.
-        let setAside = try git.writingObjectsTogether {
-            try git.settingAside(theirs, ours: ours, since: base, remoteBranch: remoteBranch)
-        }
-        theirs = setAside.commit
-        try refuseNewerFormat(in: theirs)
-        let contents = try intake.check(theirs, since: base)
+        if ours == fetched { return .upToDate }
+        let base = try withinHistory { try git.mergeBase(ours, fetched) }
+        if base == fetched { return .upToDate }
+        let incoming = try takingIn(fetched, onto: ours, since: base, from: remoteBranch, intake: intake)
+        let (theirs, contents) = (incoming.commit, incoming.contents)
         if base == ours {
             let farAhead = try MergeCommitBuilder(git: git, base: base, ours: ours, theirs: theirs)
                 .farAheadInFastForward()
             try moveBranch(to: theirs, from: ours, message: "docket: pull (fast-forward)", contents: contents)
-            noteSetAside(setAside.files)
+            noteSetAside(incoming.files)
             runPostMerge()
             return .fastForwarded(to: theirs.description, farAhead: farAhead)
         }
@@ -200,10 +188,26 @@ extension Store {
         }
         Fault.point("after-merge-commit")
         try moveBranch(to: commit, from: ours, message: "docket: pull (merge)", contents: contents)
-        noteSetAside(setAside.files)
+        noteSetAside(incoming.files)
         recordMergeForUndo(remoteBranch, ours: ours, theirs: theirs, merged: commit, report: report)
         runPostMerge()
         return .merged(commit: commit.description, report: report)
+    }
+
+    /// What a pull takes in from `fetched` onto `ours`, checked: git's conflict markers a peer committed merged again
+    /// on top, what cannot be taken in set aside on top (one writer's bad file never stops this machine's pull), a
+    /// newer store format refused, and every file since `base` checked; with the files set aside and the bytes read.
+    func takingIn(
+        _ fetched: ObjectID, onto ours: ObjectID?, since base: ObjectID?, from remoteBranch: String,
+        intake: IntakeCheck
+    ) throws -> (commit: ObjectID, files: [SetAsideFile], contents: [ObjectID: Data]) {
+        let resolved = try git.writingObjectsTogether { try resolvingCommittedMarkers(fetched, since: base) }
+        let setAside = try git.writingObjectsTogether {
+            try git.settingAside(resolved, ours: ours, since: base, remoteBranch: remoteBranch)
+        }
+        try refuseNewerFormat(in: setAside.commit)
+        let contents = try intake.check(setAside.commit, since: base)
+        return (setAside.commit, setAside.files, contents)
     }
 
     /// git's pre-push hook, as git runs it: the remote's name and address, and on its input the reference to send.

@@ -1,5 +1,6 @@
 import DocketGit
 import DocketModel
+import DocketSystem
 import Foundation
 
 /// A file a remote brought that Docket could not take in (it does not decode, is of the wrong kind, or sits where
@@ -78,11 +79,9 @@ extension StoreGit {
         let git = self
         let theirTree = try git.tree(ofCommit: theirs)
         // A newer docket's format is refused whole, as `refuseNewerFormat` says, not set aside.
-        if let entry = try git.entry(inTree: theirTree, at: StoreLayout.format), entry.mode == .file,
-            let format = try? DocketJSON.decode(FormatFile.self, from: try git.blob(entry.id)),
-            format.format > Store.format
-        {
-            throw StoreError.state(.newerFormatInCommit(commit: theirs.short, found: format.format))
+        let theirFormat = try format(in: theirs)
+        if let found = theirFormat.format, found > Store.format {
+            throw StoreError.state(.newerFormatInCommit(commit: theirs.short, found: found))
         }
         let ourTree = try ours.map { try git.tree(ofCommit: $0) }
         var refused: [(path: String, reason: String, commit: ObjectID)] = []
@@ -104,8 +103,8 @@ extension StoreGit {
             try git.entry(inTree: base.map { try git.tree(ofCommit: $0) } ?? ourTree, at: StoreLayout.format)
                 != git.entry(inTree: theirTree, at: StoreLayout.format)
         {
-            let theirFormat = try git.entry(inTree: theirTree, at: StoreLayout.format)
-            if let reason = try formatProblem(theirFormat), theirFormat?.id != ourFormat.id,
+            if let reason = theirFormat.problem,
+                try git.entry(inTree: theirTree, at: StoreLayout.format)?.id != ourFormat.id,
                 !refused.contains(where: { $0.path == StoreLayout.format })
             {
                 refused.append((StoreLayout.format, reason, try introducer(ofFormat: theirs, since: base)))
@@ -134,17 +133,22 @@ extension StoreGit {
         return (commit, files)
     }
 
-    /// Why a store format file cannot stand (it is gone, no file, or does not decode); nil when it can.
-    private func formatProblem(_ entry: TreeEntry?) throws -> String? {
-        let git = self
-        guard let entry else { return "removes the store's format file, which marks the folder as a store" }
-        guard entry.mode == .file || entry.mode == .executable else { return "is not a plain file" }
-        guard (try? git.blobSize(entry.id)).map({ $0 <= 4096 }) == true else { return "is too large to be one" }
+    /// The store format `commit` names, read as every store file is read (a regular file, within the size limit);
+    /// or why its format file cannot stand (it is gone, no file, too large, or does not decode).
+    private func format(in commit: ObjectID) throws -> (format: Int?, problem: String?) {
+        let source = try CommitSource(git: self, commit: commit)
+        let data: Data
         do {
-            _ = try DocketJSON.decode(FormatFile.self, from: try git.blob(entry.id))
-            return nil
+            data = try source.read(StoreLayout.format)
+        } catch FileProblem.missing {
+            return (nil, "removes the store's format file, which marks the folder as a store")
+        } catch let problem as FileProblem {
+            return (nil, problem.description)
+        }
+        do {
+            return (try DocketJSON.decode(FormatFile.self, from: data).format, nil)
         } catch {
-            return "does not decode (\(decodingReason(error)))"
+            return (nil, "does not decode (\(decodingReason(error)))")
         }
     }
 

@@ -62,14 +62,9 @@ extension Store {
             let base = try withinHistory { try git.mergeBase(current, writer.tip) }
             if current == writer.tip || base == writer.tip { continue }
             let label = "\(remote) writer \(writer.name)"
-            var theirs = try git.writingObjectsTogether { try resolvingCommittedMarkers(writer.tip, since: base) }
-            let aside = try git.writingObjectsTogether {
-                try git.settingAside(theirs, ours: current, since: base, remoteBranch: label)
-            }
-            theirs = aside.commit
-            setAside += aside.files
-            try refuseNewerFormat(in: theirs)
-            try intake.check(theirs, since: base)
+            let incoming = try takingIn(writer.tip, onto: current, since: base, from: label, intake: intake)
+            let theirs = incoming.commit
+            setAside += incoming.files
             if base == current {
                 current = theirs
                 outcomes.append(.fastForwarded(to: theirs.description))
