@@ -9,7 +9,7 @@ public final class Repository {
     /// trees more than once (its check, its merge, its checkout, its undo
     /// record), and a tree never changes: at 100,000 items each comparison of
     /// 100 changed folders costs about 15 ms.
-    var comparedTrees: [(old: ObjectID?, new: ObjectID?, changes: [ChangedPath])] = []
+    var comparedTrees: [(old: ObjectID?, new: ObjectID?, changes: [ChangedPath], walked: Int)] = []
     /// The checksum of the index Docket itself wrote last in this process, if any.
     var writtenIndex: [UInt8]?
     /// The index file Docket read last in this process (`readNotedIndex`), while

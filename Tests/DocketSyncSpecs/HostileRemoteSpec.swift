@@ -364,8 +364,48 @@ final class HostileRemoteSpec: QuickSpec {
                         """, machines.remote.path,
                     ])
                 expect(crafted.status).to(equal(0), description: crafted.stderr)
-                refusedByDesk(["pull"], saying: ["brings 1001000 files, more than the 1000000 docket takes in"])
-                refusedByClone(saying: ["more than the 1000000 docket takes in"])
+                refusedByDesk(["pull"], saying: ["brings more than 1,000,000 files, more than docket takes in"])
+                refusedByClone(saying: ["brings more than 1,000,000 files"])
+            }
+        }
+
+        describe("a tree naming a billion files (nine folders of ten names of one subtree)") {
+            it("is refused by pull, sync and clone once a million are counted, not after walking them all") {
+                // A few kilobytes: each folder names the one below it ten times. Walked whole, a pull never ended.
+                let crafted = runCommand(
+                    "python3",
+                    [
+                        "-c",
+                        """
+                        import subprocess, sys
+                        repo = sys.argv[1]
+                        def git(*args, input=None):
+                            return subprocess.run(["git", "-C", repo, "-c", "user.name=M", "-c", "user.email=m@example.invalid"] + list(args),
+                                                  input=input, capture_output=True,
+                                                  text=True, check=True).stdout.strip()
+                        blob = git("hash-object", "-w", "--stdin", input="x\\n")
+                        tree = git("mktree", input="".join("100644 blob %s\\tf%d\\n" % (blob, i) for i in range(10)))
+                        for level in range(8):
+                            tree = git("mktree", input="".join("040000 tree %s\\td%d\\n" % (tree, i) for i in range(10)))
+                        root = git("mktree", input=git("ls-tree", "main") + "\\n040000 tree %s\\tbulk\\n" % tree)
+                        commit = git("commit-tree", root, "-p", "main", "-m", "A billion names")
+                        git("update-ref", "refs/heads/main", commit)
+                        """, machines.remote.path,
+                    ])
+                expect(crafted.status).to(equal(0), description: crafted.stderr)
+                refusedByDesk(["pull", "sync"], saying: ["brings more than 1,000,000 files"])
+                refusedByClone(saying: ["brings more than 1,000,000 files"])
+            }
+        }
+
+        describe("eleven names of one 99 MiB file of zeros (about 100 KB packed)") {
+            it("is refused by pull, sync and clone before a byte is written, and changes nothing") {
+                // Each file is under the 100 MiB limit; together they would write 1.1 GB from a remote of 700 KB.
+                craftCommit(in: machines.remote, (1...11).map { .zeros("media/copy-\($0).bin", count: 99 << 20) })
+                refusedByDesk(["pull", "sync"], saying: ["would write more than 1 GiB of files"])
+                let media = machines.desk.folder.appendingPathComponent("media")
+                expect(FileManager.default.fileExists(atPath: media.path)) == false
+                refusedByClone(saying: ["would write more than 1 GiB of files"])
             }
         }
 

@@ -102,6 +102,10 @@ final class CommitSource: ItemSource {
     private(set) var contents: [ObjectID: Data] = [:]
     /// Whether to keep the bytes read, for a checkout that follows.
     var keepsContents = false
+    /// Whether to count the bytes of every file read, a decoded one found in the cache too, in `bytesRead`.
+    var countsBytes = false
+    /// The bytes of the files read, when `countsBytes`.
+    private(set) var bytesRead = 0
 
     init(git: StoreGit, commit: ObjectID) throws {
         self.git = git
@@ -122,6 +126,7 @@ final class CommitSource: ItemSource {
         guard let entry = try git.entry(inTree: tree, at: path) else { throw FileProblem.missing }
         let key = DecodedBlobs.Key(path: path, blob: entry.id)
         if !keepsContents, entry.mode == .file || entry.mode == .executable, let known = git.decodedBlobs.item(key) {
+            if countsBytes { bytesRead += try git.blobSize(entry.id) }
             blobs[path] = entry.id
             return known
         }
@@ -141,6 +146,7 @@ final class CommitSource: ItemSource {
             throw FileProblem.tooLarge(size: size, limit: Store.maximumFileSize)
         }
         blobs[path] = entry.id
+        if countsBytes { bytesRead += size }
         let data = try git.blob(entry.id)
         if keepsContents { contents[entry.id] = data }
         return data

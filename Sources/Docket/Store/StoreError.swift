@@ -201,7 +201,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     /// decode, is a link, names no item, or has a path git should not write.
     case refusedInCommit(path: String, commit: String, reason: String)
     case objectMissingInCommit(path: String, commit: String, object: String)
-    case tooManyFiles(commit: String, count: Int, limit: Int)
+    case tooManyFiles(commit: String, limit: Int)
+    /// A commit being pulled or cloned would write more bytes of files than Docket takes in at once.
+    case tooManyBytes(commit: String, limit: Int)
     /// A commit being pulled names a newer store format.
     case newerFormatInCommit(commit: String, found: Int)
     /// The store has changes that are not committed.
@@ -307,8 +309,11 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
             "\(path) cannot be read: \(reason); \(advice)"
         case let .refusedInCommit(path, commit, reason):
             "\(StoreError.shown(path)) in commit \(commit) \(reason); nothing was changed here; fix or remove the file on the machine that committed it ('git show --stat \(commit)'), then try again"
-        case let .tooManyFiles(commit, count, limit):
-            "commit \(commit) brings \(count) files, more than the \(limit) docket takes in (ten times the largest store it is made for); "
+        case let .tooManyFiles(commit, limit):
+            "commit \(commit) brings more than \(StoreError.grouped(limit)) files, more than docket takes in (ten times the largest store it is made for); "
+                + "nothing was changed here; take them out of the remote's history with git, or keep them in another repository"
+        case let .tooManyBytes(commit, limit):
+            "commit \(commit) would write more than \(limit >> 30) GiB of files, more than docket takes in at once (ten times the largest store it is made for); "
                 + "nothing was changed here; take them out of the remote's history with git, or keep them in another repository"
         case let .objectMissingInCommit(path, commit, object):
             "\(StoreError.shown(path)) in commit \(commit) is object \(object), which this store's repository lacks; nothing was changed here; "
@@ -470,6 +475,19 @@ extension StoreError {
 // MARK: Codes and messages for apps
 
 extension StoreError {
+    /// `number` with its thousands apart, in English: 1,000,000.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        let head = digits.count % 3 == 0 ? 3 : digits.count % 3
+        var text = String(digits.prefix(head))
+        var rest = digits.dropFirst(head)
+        while !rest.isEmpty {
+            text += "," + rest.prefix(3)
+            rest = rest.dropFirst(3)
+        }
+        return (number < 0 ? "-" : "") + text
+    }
+
     /// A stable code for the error, for an app to act on and to map (to an HTTP status, say): the group and the case,
     /// as `input.notFound`, `state.locked`, `io.write`, `transfer.authentication`, or `git` for a libgit2 failure
     /// Docket does not classify. A code names the case, never its values, and stays as long as the case does.

@@ -49,8 +49,8 @@ struct StoreGit {
         try writing { try repository.tree(tree, removing: removing, setting: blobs) }
     }
     func writeBlob(_ data: Data) throws -> ObjectID { try writing { try repository.writeBlob(data) } }
-    func entries(inTree tree: ObjectID, under folders: [String]) throws -> [String: TreeEntry] {
-        try reading { try repository.entries(inTree: tree, under: folders) }
+    func entries(inTree tree: ObjectID, under folders: [String], limit: Int = .max) throws -> [String: TreeEntry] {
+        try reading { try repository.entries(inTree: tree, under: folders, limit: limit) }
     }
     func entry(inTree tree: ObjectID, at path: String) throws -> TreeEntry? {
         try reading { try repository.entry(inTree: tree, at: path) }
@@ -58,8 +58,8 @@ struct StoreGit {
     func blobID(inTree tree: ObjectID, at path: String) throws -> ObjectID? {
         try reading { try repository.blobID(inTree: tree, at: path) }
     }
-    func changedPaths(from old: ObjectID?, to new: ObjectID?) throws -> [ChangedPath] {
-        try reading { try repository.changedPaths(from: old, to: new) }
+    func changedPaths(from old: ObjectID?, to new: ObjectID?, limit: Int = .max) throws -> [ChangedPath] {
+        try reading { try repository.changedPaths(from: old, to: new, limit: limit) }
     }
     func log(from start: ObjectID, limit: Int, scanning: Int = .max, where keep: (CommitInfo) -> Bool = { _ in true })
         throws -> [CommitInfo]

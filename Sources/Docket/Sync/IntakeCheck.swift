@@ -25,35 +25,50 @@ struct IntakeCheck {
     func check(_ target: ObjectID, since current: ObjectID?) throws -> [ObjectID: Data] {
         let targetTree = try git.tree(ofCommit: target)
         let files: [(path: String, id: ObjectID?)]
-        if let current {
-            files = try git.changedPaths(from: try git.tree(ofCommit: current), to: targetTree).filter {
-                $0.kind != .deleted
-            }.map { ($0.path, $0.newID) }
-        } else {
-            files = try git.entries(inTree: targetTree, under: []).map { ($0.key, $0.value.id) }
+        // NB: bounded while walking, not after: nine folders of ten names of one small subtree list a billion files
+        // in a few kilobytes (ten million took 53 s and 2.7 GB to count). A diff looks at both trees' entries.
+        do {
+            if let current {
+                files = try git.changedPaths(
+                    from: try git.tree(ofCommit: current), to: targetTree, limit: 2 * Self.mostFiles
+                ).filter { $0.kind != .deleted }.map { ($0.path, $0.newID) }
+            } else {
+                files = try git.entries(inTree: targetTree, under: [], limit: Self.mostFiles).map {
+                    ($0.key, $0.value.id)
+                }
+            }
+        } catch is TooManyFiles {
+            throw StoreError.state(.tooManyFiles(commit: target.short, limit: Self.mostFiles))
         }
-        // NB: bounded: a store ten times the largest Docket aims at is not taken in (1,000,000 files took a clone
-        // 105 s and 0.7 GB, and every later pull minutes).
         if files.count > Self.mostFiles {
-            throw StoreError.state(.tooManyFiles(commit: target.short, count: files.count, limit: Self.mostFiles))
+            throw StoreError.state(.tooManyFiles(commit: target.short, limit: Self.mostFiles))
         }
         // NB: a file outside the store's folders is git's to write, whole, from memory: its size is read from
         // the object's header first (a 2 GiB blob of zeros packs into 9 MB, and took a clone to 4.2 GB).
         // NB: refused whole even when collecting: the object copy that brings such a file refuses it too.
+        var otherBytes = 0
         for (path, id) in files where !StoreLayout.isInStore(path) {
-            if let id, let size = try? git.blobSize(id), size > Self.largestOtherFile {
-                let reason =
-                    "is a file of \(size >> 20) MiB, over the \(Self.largestOtherFile >> 20) MiB docket takes in outside its folders"
-                throw try refused(path, reason, in: target, since: current)
+            if let id, let size = try? git.blobSize(id) {
+                if size > Self.largestOtherFile {
+                    let reason =
+                        "is a file of \(size >> 20) MiB, over the \(Self.largestOtherFile >> 20) MiB docket takes in outside its folders"
+                    throw try refused(path, reason, in: target, since: current)
+                }
+                otherBytes += size
+                if otherBytes > Self.mostBytes {
+                    throw StoreError.state(.tooManyBytes(commit: target.short, limit: Self.mostBytes))
+                }
             }
         }
         let paths = files.map(\.path)
         let sorted = paths.sorted()
         let keeping = sorted.count <= keepsContentsUpTo
+        let bytes = SharedCount()
+        _ = bytes.add(otherBytes)
         let found =
             sorted.count >= Self.onAllCoresFrom
-            ? try checkOnAllCores(sorted, of: target, keeping: keeping)
-            : try check(sorted[...], of: target, with: git, keeping: keeping)
+            ? try checkOnAllCores(sorted, of: target, keeping: keeping, bytes: bytes)
+            : try check(sorted[...], of: target, with: git, bytes: bytes, keeping: keeping)
         if collectsAll {
             collected.append(contentsOf: found.refusals)
             return found.contents
@@ -105,6 +120,13 @@ struct IntakeCheck {
     /// The most files a commit a pull or clone takes in may add or change.
     static let mostFiles = 1_000_000
 
+    /// The most bytes of files a commit a pull or clone takes in may add or change (ten times the largest store
+    /// Docket is made for).
+    ///
+    /// NB: twenty names of one 99 MiB blob of zeros, 672 KB on the remote, wrote 2 GB to disk; a store file can be
+    /// 1 MiB, and a thousand of them differing only by their id pack as small.
+    static let mostBytes = 1 << 30
+
     /// The largest file outside the store's folders a pull or clone takes in (GitHub's limit too).
     static let largestOtherFile = 100 << 20
 
@@ -118,12 +140,13 @@ struct IntakeCheck {
     /// Checks `paths` in order through `git`, stopping at the first refused.
     private func check(
         _ paths: ArraySlice<String>, of target: ObjectID, with git: StoreGit, counted: SharedCount? = nil,
-        total: Int? = nil,
-        keeping: Bool
+        total: Int? = nil, bytes: SharedCount, keeping: Bool
     ) throws -> Found {
         let source = try CommitSource(git: git, commit: target)
         source.keepsContents = keeping
+        source.countsBytes = true
         var reader = StoreReader(source)
+        var bytesCounted = 0
         var seen = 0
         var reported = 0
         var refusals: [(path: String, reason: String)] = []
@@ -155,6 +178,13 @@ struct IntakeCheck {
             }
             let known = reader.problems.count
             _ = reader.item(at: path)
+            if source.bytesRead > bytesCounted {
+                let total = bytes.add(source.bytesRead - bytesCounted)
+                bytesCounted = source.bytesRead
+                if total > Self.mostBytes {
+                    throw StoreError.state(.tooManyBytes(commit: target.short, limit: Self.mostBytes))
+                }
+            }
             if reader.problems.count > known {
                 refusals += reader.problems[known...].map { ($0.path, $0.reason) }
                 if !collectsAll { return (refusals, [:]) }
@@ -169,7 +199,9 @@ struct IntakeCheck {
     ///
     /// NB: a clone of 10,000 items spent a third of its time here on one core,
     /// reading each blob and decoding each item.
-    private func checkOnAllCores(_ paths: [String], of target: ObjectID, keeping: Bool) throws -> Found {
+    private func checkOnAllCores(_ paths: [String], of target: ObjectID, keeping: Bool, bytes: SharedCount) throws
+        -> Found
+    {
         let count = SharedCount()
         let parts = Parallel.parts
         let size = (paths.count + parts - 1) / parts
@@ -184,7 +216,8 @@ struct IntakeCheck {
                     let own = StoreGit(
                         repository: try StoreError.gate(writing: false) { try Repository.open(at: folder) })
                     return try me.value.check(
-                        paths[range], of: target, with: own, counted: count, total: paths.count, keeping: keeping)
+                        paths[range], of: target, with: own, counted: count, total: paths.count, bytes: bytes,
+                        keeping: keeping)
                 })
         }
         var contents: [ObjectID: Data] = [:]

@@ -1,3 +1,4 @@
+import DocketGit
 import DocketMerge
 import Foundation
 
@@ -96,8 +97,15 @@ extension Store {
     /// for the intake check to refuse.
     func resolvingCommittedMarkers(_ theirs: ObjectID, since base: ObjectID?) throws -> ObjectID {
         guard let base else { return theirs }
-        let changed = try git.changedPaths(from: try git.tree(ofCommit: base), to: try git.tree(ofCommit: theirs))
-            .filter { $0.kind != .deleted && StoreLayout.item(at: $0.path) != .other }
+        // NB: runs before the intake check, so bounded as it is (a tree naming a billion files is a few kilobytes).
+        let changed: [ChangedPath]
+        do {
+            changed = try git.changedPaths(
+                from: try git.tree(ofCommit: base), to: try git.tree(ofCommit: theirs), limit: 2 * IntakeCheck.mostFiles
+            ).filter { $0.kind != .deleted && StoreLayout.item(at: $0.path) != .other }
+        } catch is TooManyFiles {
+            throw StoreError.state(.tooManyFiles(commit: theirs.short, limit: IntakeCheck.mostFiles))
+        }
         var marked: [(path: String, blob: ObjectID)] = []
         for change in changed {
             guard let id = change.newID, (try? git.blobSize(id)).map({ $0 <= Store.maximumFileSize }) == true,

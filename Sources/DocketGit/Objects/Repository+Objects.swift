@@ -54,9 +54,17 @@ extension Repository {
     }
 
     /// The entries of a tree under the given folders (every entry when
-    /// `folders` is empty), by path, with what each is.
-    public func entries(inTree tree: ObjectID, under folders: [String] = []) throws -> [String: TreeEntry] {
+    /// `folders` is empty), by path, with what each is; throws `TooManyFiles` as soon as the walk has looked at more
+    /// than `limit` entries (files and folders, each time a folder is named), before looking at the rest.
+    public func entries(inTree tree: ObjectID, under folders: [String] = [], limit: Int = .max) throws -> [String:
+        TreeEntry]
+    {
         final class Walk {
+            var limit = Int.max
+            /// The entries looked at.
+            var walked = 0
+            /// Whether the walk stopped at `limit`.
+            var tooMany = false
             var prefix = ""
             /// The folders `prefix` is deep.
             var prefixDepth = 0
@@ -65,6 +73,7 @@ extension Repository {
             var tooDeep: String?
         }
         let walk = Walk()
+        walk.limit = limit
         try withTree(tree) { root in
             for folder in folders.isEmpty ? [""] : folders {
                 var subtree: OpaquePointer?
@@ -92,6 +101,11 @@ extension Repository {
                         guard let parent, let entry, let payload else { return 0 }
                         let mode = TreeEntry.Mode(git_tree_entry_filemode(entry))
                         let walk = Unmanaged<Walk>.fromOpaque(payload).takeUnretainedValue()
+                        walk.walked += 1
+                        guard walk.walked <= walk.limit else {
+                            walk.tooMany = true
+                            return -1
+                        }
                         if mode == .folder {
                             var depth = walk.prefixDepth + 1
                             var byte = parent
@@ -109,6 +123,7 @@ extension Repository {
                         return 0
                     }, Unmanaged.passUnretained(walk).toOpaque())
                 if let path = walk.tooDeep { throw TreeTooDeep(path: path) }
+                if walk.tooMany { throw TooManyFiles(limit: limit) }
                 try check(code, "git_tree_walk")
             }
         }
