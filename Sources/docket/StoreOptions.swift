@@ -31,7 +31,7 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The store the working folder is in, if any.
-    static var enclosing: URL? { Store.enclosing(URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) }
+    static var enclosing: URL? { Store.enclosing(WorkingFolder.url) }
 
     /// The default store, `~/.docket` (with `$HOME` as home).
     static var defaultFolder: URL { Home.folder.appendingPathComponent(".docket") }
@@ -83,7 +83,7 @@ struct StoreOptions: ParsableArguments {
             try Store.refuseGitEnvironment(for: enclosing)
             return prepared(try Store.open(at: enclosing))
         }
-        let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let here = WorkingFolder.url
         if let lost = Store.lostMarker(around: here) { throw StoreError.state(.lostMarker(path: lost.path)) }
         let folder = StoreOptions.defaultFolder
         try Store.refuseGitEnvironment(for: folder)

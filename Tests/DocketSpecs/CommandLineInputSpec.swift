@@ -40,6 +40,25 @@ final class CommandLineInputSpec: QuickSpec {
                 expect(made.stderr).to(contain("is not UTF-8 text, so docket would read another name"))
                 expect((try? FileManager.default.contentsOfDirectory(atPath: scratch.path)) ?? ["?"]) == []
             }
+            it("works inside a store whose path is longer than 1,024 bytes, as with -C") {
+                // Twenty folders of 60 bytes: 1,200 bytes and more, each name well under the system's 255.
+                let deep = (0..<20).reduce(scratch!) {
+                    $0.appendingPathComponent(String(repeating: "f", count: 58) + String(format: "%02d", $1))
+                }
+                expect(deep.path.utf8.count) > 1_200
+                try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+                expect(runCommand(docketBinary, ["init", deep.path]).status) == 0
+                let inside = { (arguments: [String]) in
+                    runCommand(
+                        "sh", ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", deep.path, docketBinary] + arguments)
+                }
+                let added = inside(["add", "Water the plants"])
+                expect(added.status).to(equal(0), description: added.stderr)
+                let listed = inside(["list"])
+                expect(listed.status).to(equal(0), description: listed.stderr)
+                expect(listed.stdout).to(contain("Water the plants"))
+                expect(runCommand(docketBinary, ["-C", deep.path, "list"]).stdout).to(contain("Water the plants"))
+            }
             it("refuses a negative interval, names -n as typed, and shows a state as 'task state' takes it") {
                 let refused = docket("add", "Walk", "--every", "-1 week", store: folder)
                 expect(refused.status) == 64

@@ -314,7 +314,7 @@ public final class Store {
         for root: URL, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
         func resolved(_ path: String) -> String {
-            URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            URL(fileURLWithPath: path, relativeTo: WorkingFolder.url)
                 .standardizedFileURL.resolvingSymlinksInPath().path
         }
         let top = resolved(root.path)

@@ -18,7 +18,7 @@ extension Store {
             throw StoreError.input(.invalidRemoteName(name))
         }
         if try remotes().contains(where: { $0.name == name }) { throw StoreError.input(.remoteExists(name)) }
-        let stored = RemoteURL.absolute(url, from: FileManager.default.currentDirectoryPath)
+        let stored = RemoteURL.absolute(url, from: WorkingFolder.path)
         try git.addRemote(name, url: stored)
         do {
             let followed = try StoreError.gate(writing: true) { try followNewRemote(name, options: options) }

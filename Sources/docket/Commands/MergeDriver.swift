@@ -1,5 +1,6 @@
 import ArgumentParser
 import Docket
+import DocketSystem
 import Foundation
 
 /// git's merge driver for the store's files (`merge.docket.driver` runs
@@ -24,7 +25,7 @@ struct MergeDriver: ParsableCommand {
 
     func run() throws {
         // NB: git runs a driver at the repository's top folder, naming the commit it merges in GITHEAD_<id>.
-        let dates = FileMerge.sideDates(inRepositoryAt: FileManager.default.currentDirectoryPath)
+        let dates = FileMerge.sideDates(inRepositoryAt: WorkingFolder.path)
         switch FileMerge.merge(path: path, baseFile: base, oursFile: ours, theirsFile: theirs, dates: dates) {
         case let .merged(data, report):
             // NB: a rebase, cherry-pick, revert, stash or squash makes no merge commit, so nothing would record a
@@ -45,7 +46,7 @@ struct MergeDriver: ParsableCommand {
             // pull sets it aside.
             if let (keepsOurs, reason) = FileMerge.readableSide(path: path, ours: oursData, theirs: theirsData) {
                 if !keepsOurs { try theirsData.write(to: URL(fileURLWithPath: ours), options: .atomic) }
-                if let store = try? Store.open(at: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)) {
+                if let store = try? Store.open(at: WorkingFolder.url) {
                     store.noteSetAsideByDriver(
                         path: path, reason: reason, commit: keepsOurs ? FileMerge.mergedCommit() : nil,
                         unreadable: keepsOurs ? theirsData : oursData, kept: keepsOurs ? oursData : theirsData)
