@@ -143,10 +143,16 @@ def one_run(listening):
             print(f"  {route}: {len(values)} requests, p50 {p(0.5):.0f} ms, p99 {p(0.99):.0f} ms")
         if listening:
             print(f"  listener heard {len(added & {h.upper() for h in heard})} of the {len(added)} todos added")
+        return total / elapsed
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+rates = {False: [], True: []}
 for _ in range(args.rounds):
     for listening in (False, True):
-        one_run(listening)
+        rates[listening].append(one_run(listening))
+median = lambda values: sorted(values)[len(values) // 2]
+ratio = median(rates[True]) / median(rates[False])
+print(f"median over {args.rounds} run(s) each: {median(rates[False]):.1f} requests/s without a listener, "
+      f"{median(rates[True]):.1f} with one: {ratio:.2f}x ({'within' if abs(ratio - 1) <= 0.1 else 'beyond'} 10%)")

@@ -3,8 +3,8 @@ import Foundation
 import Nimble
 import Quick
 
-/// The samples as a person runs them: the library sample, the quiz on a
-/// terminal's input, and Mastermind played in tmux.
+/// The samples as a person runs them: the library sample, the app and server
+/// samples, the quiz on a terminal's input, and Mastermind played in tmux.
 final class SamplesRunSpec: QuickSpec {
     override class func spec() {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -23,6 +23,26 @@ final class SamplesRunSpec: QuickSpec {
                 expect(result.stdout).to(contain("lost \"Buy oat milk\" (theirs)"))
                 expect(result.stdout).to(contain("Both machines hold the same state: true"))
                 expect(result.stdout).to(contain("task  Party / Buy craft beer  finished  slips: stopped"))
+            }
+        }
+
+        describe("docket-server-sample, an HTTP service on one StoreQueue, under its own load script") {
+            it("answers every request beside the CLI and a second store, and its listener hears every todo added") {
+                let bin = URL(fileURLWithPath: docketBinary).deletingLastPathComponent().path
+                let result = runCommand(
+                    "python3",
+                    [
+                        root.appendingPathComponent("Samples/Server/load.py").path, "--seconds", "3", "--writers", "2",
+                        "--size", "50", "--bin", bin,
+                    ])
+                expect(result.status).to(equal(0), description: result.stderr)
+                expect(result.stdout).to(contain("without a listener: "))
+                expect(result.stdout).notTo(contain(" failed: "))
+                let heard = result.stdout.split(separator: "\n").first { $0.contains("listener heard") }
+                let counts = heard.map { $0.split(separator: " ").compactMap { Int($0) } } ?? []
+                expect(counts.count) == 2
+                expect(counts.first) == counts.last
+                expect(counts.first ?? 0) > 0
             }
         }
 
