@@ -89,6 +89,7 @@ import XCTest
         SyncSpec.self,
         QuarantineSpec.self,
         WritersSpec.self,
+        WritersLawSpec.self,
         RichItemsSyncSpec.self,
         ClaimSyncSpec.self,
         MastermindSpec.self,
