@@ -58,6 +58,7 @@ import XCTest
         MergeLawsSpec.self,
         // Docket
         AppStoreSpec.self,
+        FieldPathSpec.self,
         DiskAppPersisterSpec.self,
         DiskAppPersisterFailureSpec.self,
         StoreSpec.self,

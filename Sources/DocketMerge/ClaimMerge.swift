@@ -68,7 +68,8 @@ extension FieldMerge {
             from = later ?? (text(o) > text(t) ? .ours : .theirs)
         }
         decisions.append(
-            FieldDecision(field: field.key, from: from, rule: rule, kept: kept.fieldText, lost: lost.map(\.fieldText)))
+            FieldDecision(
+                field: .field(field.key), from: from, rule: rule, kept: kept.fieldText, lost: lost.map(\.fieldText)))
         return field.setting(kept, in: merged)
     }
 }

@@ -121,7 +121,7 @@ struct FieldMerge {
     {
         if field.isSame(ours, theirs) { return merged }
         let side = choose(
-            field.key, baseIsOurs: base.map { field.isSame($0, ours) },
+            .field(field.key), baseIsOurs: base.map { field.isSame($0, ours) },
             baseIsTheirs: base.map { field.isSame($0, theirs) },
             ours: field.text(of: ours), theirs: field.text(of: theirs))
         sides[field.key] = side
@@ -139,7 +139,7 @@ struct FieldMerge {
         let loserChanged = base.map { !field.isSame($0, loser) } ?? true
         decisions.append(
             FieldDecision(
-                field: field.key, from: side, rule: .follows, kept: field.text(of: winner),
+                field: .field(field.key), from: side, rule: .follows, kept: field.text(of: winner),
                 lost: loserChanged ? field.text(of: loser) : nil, leader: leader))
         return field.copy(from: winner, into: merged)
     }
@@ -169,7 +169,7 @@ struct FieldMerge {
         let from = later ?? (oursDid > theirsDid ? .ours : .theirs)
         decisions.append(
             FieldDecision(
-                field: field.key, from: from, rule: .combined, kept: value.fieldText, lost: nil,
+                field: .field(field.key), from: from, rule: .combined, kept: value.fieldText, lost: nil,
                 combined: .init(ours: oursDid, theirs: theirsDid)))
         return field.setting(value, in: merged)
     }
@@ -189,7 +189,7 @@ struct FieldMerge {
                 continue
             }
             let side = choose(
-                "notes[\(id.uuidString)]", baseIsOurs: bn?.text == on?.text, baseIsTheirs: bn?.text == tn?.text,
+                .note(id), baseIsOurs: bn?.text == on?.text, baseIsTheirs: bn?.text == tn?.text,
                 ours: on?.text ?? "none", theirs: tn?.text ?? "none")
             guard let kept = side == .ours ? on : tn else { continue }
             let other = side == .ours ? tn : on
@@ -203,7 +203,7 @@ struct FieldMerge {
     }
 
     /// Which side a value that differs comes from, by the later-edit rule, recording the decision.
-    mutating func choose(_ name: String, baseIsOurs: Bool?, baseIsTheirs: Bool?, ours: String, theirs: String)
+    mutating func choose(_ name: FieldPath, baseIsOurs: Bool?, baseIsTheirs: Bool?, ours: String, theirs: String)
         -> MergeSide
     {
         if baseIsOurs == true {

@@ -216,8 +216,8 @@ public struct FieldDecision: Codable, Hashable, Sendable {
         }
     }
 
-    /// The field, such as "text", "state" or "timeSlips[<id>].stop".
-    public let field: String
+    /// The field, such as "text", "state" or a slip's stop ("timeSlips[<id>].stop" in the record).
+    public let field: FieldPath
     /// The side the kept value came from.
     public let from: MergeSide
     /// The rule that chose it.
@@ -233,7 +233,7 @@ public struct FieldDecision: Codable, Hashable, Sendable {
 
     /// A field decision as recorded.
     public init(
-        field: String, from: MergeSide, rule: Rule, kept: String, lost: String?, combined: Combined? = nil,
+        field: FieldPath, from: MergeSide, rule: Rule, kept: String, lost: String?, combined: Combined? = nil,
         leader: String? = nil
     ) {
         self.field = field

@@ -22,7 +22,7 @@ func mergeSlips(base: [TimeSlip], ours: [TimeSlip], theirs: [TimeSlip], fields: 
         var slip = os
         if !stopField.isSame(os, ts) {
             let side = fields.choose(
-                "timeSlips[\(os.id.uuidString)].stop", baseIsOurs: bs.map { stopField.isSame($0, os) },
+                .slipStop(os.id), baseIsOurs: bs.map { stopField.isSame($0, os) },
                 baseIsTheirs: bs.map { stopField.isSame($0, ts) },
                 ours: stopField.text(of: os), theirs: stopField.text(of: ts))
             if side == .theirs { slip = stopField.copy(from: ts, into: slip) }

@@ -36,12 +36,14 @@ public struct LaterMerge: Sendable {
     public let after: AppState
     /// The other side's version of the items that lost a value to this machine's.
     public let theirs: AppState
-    /// What the other side lost to this machine's values: "<item id> <field key>" (a note:
-    /// "<item id> notes[<note id>]"), or "<item id>" for its edit of an item this machine's removal won over.
-    public let lost: Set<String>
+    /// What the other side lost to this machine's values: a field or a note of an item, or the whole item
+    /// (`FieldPath.item`) for its edit of an item this machine's removal won over.
+    public let lost: Set<ItemFieldPath>
 
     /// A merge as kept.
-    public init(name: String, by: [String], before: AppState, after: AppState, theirs: AppState, lost: Set<String>) {
+    public init(
+        name: String, by: [String], before: AppState, after: AppState, theirs: AppState, lost: Set<ItemFieldPath>
+    ) {
         (self.name, self.by, self.before, self.after, self.theirs, self.lost) = (name, by, before, after, theirs, lost)
     }
 
@@ -190,7 +192,7 @@ extension AppState {
     private static func unremoved<Item>(_ before: Item, id: UUID, label: String, since merges: [Versions<Item>]) -> (
         Item, [String]
     ) {
-        guard let merge = merges.last(where: { $0.theirs != nil && $0.merge.lost.contains(id.uuidString) }),
+        guard let merge = merges.last(where: { $0.theirs != nil && $0.merge.lost.contains(ItemFieldPath(id, .item)) }),
             let theirs = merge.theirs
         else { return (before, []) }
         return (
@@ -250,7 +252,7 @@ extension AppState {
                 }
                 if field.isSame(current, after) && followersStand {
                     let merge = merges.last {
-                        $0.theirs != nil && $0.merge.lost.contains("\(id.uuidString) \(field.key)")
+                        $0.theirs != nil && $0.merge.lost.contains(ItemFieldPath(id, .field(field.key)))
                     }
                     if let merge, let theirs = merge.theirs {
                         item = field.copy(from: theirs, into: item)
@@ -307,7 +309,7 @@ extension AppState {
             let shown = "note \"\((a[id] ?? b[id])!.text)\""
             if notes[id]?.text == a[id]?.text {
                 if let lost = theirs.last(where: {
-                    $0.notes != nil && $0.merge.lost.contains("\(itemID.uuidString) notes[\(id.uuidString)]")
+                    $0.notes != nil && $0.merge.lost.contains(ItemFieldPath(itemID, .note(id)))
                 }) {
                     let other = lost.notes!.first { $0.id == id }
                     notes[id] = other

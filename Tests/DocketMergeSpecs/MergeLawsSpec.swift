@@ -111,7 +111,7 @@ func silentLoss(_ base: AppState, _ side: AppState, _ result: MergeResult) -> St
         decision(id)?.removal?.outcome == .removalWon && decision(id)?.removal?.lostItem != nil
     }
     func recorded(_ id: UUID, _ field: String, _ value: String) -> Bool {
-        decision(id)?.fields.contains { $0.field == field && $0.lost == value } ?? false
+        decision(id)?.fields.contains { $0.field == FieldPath(field) && $0.lost == value } ?? false
     }
     func lost<Item: FieldCoded & Identifiable<UUID>>(_ base: Item?, _ side: Item, _ merged: Item) -> String? {
         for field in Item.fields {

@@ -151,7 +151,7 @@ final class RichItemsMergeSpec: QuickSpec {
                 expect(result.state.todos.first?.notes.map(\.text)) == ["call Anna tomorrow"]
                 expect(result.report.items.first?.fields) == [
                     FieldDecision(
-                        field: "notes[\(note.id.uuidString)]", from: .theirs, rule: .laterEdit,
+                        field: .note(note.id), from: .theirs, rule: .laterEdit,
                         kept: "call Anna tomorrow", lost: "call Anna at 5")
                 ]
             }

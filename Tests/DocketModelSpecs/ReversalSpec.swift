@@ -226,7 +226,7 @@ final class ReversalSpec: QuickSpec {
                 let theirs = milk.alter(.priority(.medium))
                 let merge = LaterMerge(
                     name: "merge origin/main", by: ["Desk <desk@example.org>"], before: state(changed),
-                    after: state(changed), theirs: state(theirs), lost: ["\(milk.id.uuidString) priority"])
+                    after: state(changed), theirs: state(theirs), lost: [ItemFieldPath(milk.id, "priority")])
                 let (undone, reversal) = undo(milk, changed, in: changed, since: [merge])
                 expect(undone.priority) == .medium
                 expect(reversal.others)
@@ -241,7 +241,7 @@ final class ReversalSpec: QuickSpec {
                 world.advance(60)
                 let merge = LaterMerge(
                     name: "merge origin/main", by: ["Desk <desk@example.org>"], before: removed, after: removed,
-                    theirs: state(theirs), lost: [milk.id.uuidString])
+                    theirs: state(theirs), lost: [ItemFieldPath(milk.id, .item)])
                 world.advance(60)
                 let reversal = removed.reversing(before: state(milk), after: removed, since: [merge])
                 expect(reversal.state.todos.map(\.text)) == ["Buy oat milk"]

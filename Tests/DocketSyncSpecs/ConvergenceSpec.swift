@@ -217,7 +217,7 @@ final class ConvergenceSpec: QuickSpec {
                         if reports.contains(where: {
                             $0.items.contains {
                                 $0.id == edit.id
-                                    && $0.fields.contains { $0.field == edit.field && $0.lost == edit.value }
+                                    && $0.fields.contains { $0.field == FieldPath(edit.field) && $0.lost == edit.value }
                             }
                         }) {
                             continue

@@ -500,7 +500,8 @@ struct DoorsLaw {
             items.contains { item in
                 item.id == id
                     && item.fields.contains { decision in
-                        decision.field == field && decision.lost.map { Self.shown($0, field: field) == value } == true
+                        decision.field == FieldPath(field)
+                            && decision.lost.map { Self.shown($0, field: field) == value } == true
                     }
             }
         }

@@ -190,28 +190,38 @@ extension Store {
         }
     }
 
-    /// `current` with the field named as a merge report names it ("text",
-    /// "notes[<id>]", "timeSlips[<id>].stop") set as it is in `old`.
-    private static func restoring<Item: FieldCoded>(_ name: String, from old: Item, into current: Item) throws -> Item {
-        if let field = Item.fields.first(where: { $0.key == name }) { return field.copy(from: old, into: current) }
-        if name.hasPrefix("notes["), let id = UUID(uuidString: String(name.dropFirst(6).prefix(36))),
-            let field = Item.fields.first(where: { $0.key == "notes" })
-        {
-            let oldNotes = field.value(of: old) as! [Note]
-            let notes = field.value(of: current) as! [Note]
+    /// `current` with the value at `path` (a field, a note, a slip's stop) set as it is in `old`.
+    private static func restoring<Item: FieldCoded>(_ path: FieldPath, from old: Item, into current: Item) throws
+        -> Item
+    {
+        func field(_ matches: (ItemField<Item>) -> Bool) throws -> ItemField<Item> {
+            guard let field = Item.fields.first(where: matches) else {
+                throw StoreError.input(.cannotRestore(field: path.description))
+            }
+            return field
+        }
+        func values<Value>(_ field: ItemField<Item>, _ type: Value.Type) throws -> (old: Value, current: Value) {
+            guard let oldValue = field.value(of: old) as? Value, let currentValue = field.value(of: current) as? Value
+            else { throw StoreError.input(.cannotRestore(field: path.description)) }
+            return (oldValue, currentValue)
+        }
+        switch path {
+        case let .field(key):
+            return try field { $0.key == key }.copy(from: old, into: current)
+        case let .note(id):
+            let notesField = try field { $0.rule == .notes }
+            let (oldNotes, notes) = try values(notesField, [Note].self)
             let restored =
                 oldNotes.first { $0.id == id }.map { notes.applying(.add($0)) } ?? notes.applying(.remove(id))
-            return field.setting(restored, in: current)
-        }
-        if name.hasPrefix("timeSlips["), let id = UUID(uuidString: String(name.dropFirst(10).prefix(36))),
-            let field = Item.fields.first(where: { $0.key == "timeSlips" })
-        {
-            let oldSlips = field.value(of: old) as! [TimeSlip]
-            let slips = field.value(of: current) as! [TimeSlip]
+            return notesField.setting(restored, in: current)
+        case let .slipStop(id):
+            let slipsField = try field { $0.rule == .timeSlips }
+            let (oldSlips, slips) = try values(slipsField, [TimeSlip].self)
             guard let stop = oldSlips.first(where: { $0.id == id })?.stop else { return current }
-            return field.setting(
+            return slipsField.setting(
                 slips.map { $0.id == id ? TimeSlip(id: id, start: $0.start, stop: stop) : $0 }, in: current)
+        case .item:
+            throw StoreError.input(.cannotRestore(field: path.description))
         }
-        throw StoreError.input(.cannotRestore(field: name))
     }
 }

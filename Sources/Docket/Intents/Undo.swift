@@ -23,9 +23,9 @@ public struct UndoEntry: Codable, Sendable {
     public let by: [String]?
     /// For a merge: the other side's version of the items whose edits lost to this machine's.
     let theirs: AppState?
-    /// For a merge: what the other side lost to this machine's values ("<id> <field>"; "<id>" for an edit a
-    /// removal made here won over).
-    let lost: [String]?
+    /// For a merge: what the other side lost to this machine's values (the whole item for an edit a removal made
+    /// here won over), written as journals always have: "<id> <field>", "<id>".
+    let lost: [ItemFieldPath]?
 
     /// The items the change touched, for people: "todo 'Buy milk'".
     public var items: [String] {
@@ -47,7 +47,7 @@ public struct UndoEntry: Codable, Sendable {
 
     init(
         date: Date, action: String, isMerge: Bool, before: AppState, after: AppState, tooLarge: Int? = nil,
-        by: [String]? = nil, theirs: AppState? = nil, lost: [String]? = nil
+        by: [String]? = nil, theirs: AppState? = nil, lost: [ItemFieldPath]? = nil
     ) {
         self.date = date
         self.action = action
@@ -119,7 +119,7 @@ extension Store {
     @discardableResult
     func recordForUndo(
         action: String, isMerge: Bool = false, before: AppState, after: AppState, by: [String]? = nil,
-        theirs: AppState? = nil, lost: [String]? = nil
+        theirs: AppState? = nil, lost: [ItemFieldPath]? = nil
     ) -> UndoJournal.Page? {
         let old = Dictionary(before.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let new = Dictionary(after.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -240,15 +240,15 @@ extension Store {
         for commit in commits {
             guard let record = try? record(commit) else { continue }
             // The values each side lost, as `LaterMerge.lost` names them.
-            var lostOn: [MergeSide: Set<String>] = [:]
+            var lostOn: [MergeSide: Set<ItemFieldPath>] = [:]
             for value in record.report.lostValues {
                 let item = value.item
                 guard item.kind == .todo ? todos.contains(item.id) : projects.contains(item.projectID ?? item.id)
                 else { continue }
                 if let field = value.field {
-                    lostOn[field.from.other, default: []].insert("\(item.id.uuidString) \(field.field)")
+                    lostOn[field.from.other, default: []].insert(ItemFieldPath(item.id, field.field))
                 } else if let removal = item.removal {
-                    lostOn[removal.removedOn.other, default: []].insert(item.id.uuidString)
+                    lostOn[removal.removedOn.other, default: []].insert(ItemFieldPath(item.id, .item))
                 }
             }
             let sides = MergeHistory.sides(in: commit.message).map { [$0.ours, $0.theirs] } ?? commit.parents
@@ -292,13 +292,13 @@ extension Store {
     /// give them back their place.
     func recordMergeForUndo(_ name: String, ours: ObjectID, theirs: ObjectID, merged: ObjectID, report: MergeReport) {
         // The other side's edits that lost to this machine's values, and their items.
-        var lost: [String] = []
+        var lost: [ItemFieldPath] = []
         var (lostTodos, lostProjects) = (Set<UUID>(), Set<UUID>())
         for item in report.items {
             let losing =
-                item.fields.filter { $0.from == .ours && $0.lost != nil }.map { "\(item.id.uuidString) \($0.field)" }
+                item.fields.filter { $0.from == .ours && $0.lost != nil }.map { ItemFieldPath(item.id, $0.field) }
                 + (item.removal.map { $0.outcome == .removalWon && $0.removedOn == .ours } == true
-                    ? [item.id.uuidString] : [])
+                    ? [ItemFieldPath(item.id, .item)] : [])
             guard !losing.isEmpty else { continue }
             lost += losing
             switch item.kind {
