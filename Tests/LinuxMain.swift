@@ -124,6 +124,7 @@ import XCTest
         PushSettingsSpec.self,
         RebaseUnderWaySpec.self,
         HooksSpec.self,
+        OpenHandleSpec.self,
         WatchSpec.self,
     ]
 }

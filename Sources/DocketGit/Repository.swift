@@ -4,58 +4,43 @@ import Foundation
 
 /// A git repository, opened through libgit2. Knows nothing about todos.
 public final class Repository {
+    /// The libgit2 handle: set once, freed in `deinit`.
     let pointer: OpaquePointer
-    /// The last few comparisons of two whole trees. A pull compares the same
-    /// trees more than once (its check, its merge, its checkout, its undo
-    /// record), and a tree never changes: at 100,000 items each comparison of
-    /// 100 changed folders costs about 15 ms.
-    var comparedTrees: [(old: ObjectID?, new: ObjectID?, changes: [ChangedPath], walked: Int)] = []
-    /// The checksum of the index Docket itself wrote last in this process, if any.
-    var writtenIndex: [UInt8]?
-    /// The index file Docket read last in this process (`readNotedIndex`), while
-    /// the file on disk is still that one: a commit stages from the index its
-    /// status read (at 100,000 items, reading and hashing it again took 13 ms).
-    var lastIndexRead: IndexFile?
+    /// What the repository keeps between calls, each with the rule that makes it read again.
+    var caches: RepositoryCaches
     /// The object database backend `writingObjectsTogether` switches on, once added (owned by the database).
     var unflushedObjectsBackend: UnsafeMutableRawPointer?
-
-    /// `core.sparseCheckout`, once read.
-    private var sparseSetting: Bool?
 
     /// Whether a sparse checkout is on (`core.sparseCheckout`, which `git sparse-checkout` sets in the worktree's
     /// configuration) and git takes a skip-worktree file that is there as any other (unless
     /// `sparse.expectFilesOutsideOfPatterns`): git 2.37 and later look at such a file, for a sparse checkout
     /// only leaves out what is not there.
     var looksAtPresentSkippedFiles: Bool {
-        if let sparseSetting { return sparseSetting }
-        func setting(_ name: String) -> Bool? {
-            if let value = try? configBool(name) { return value }
-            // NB: libgit2 1.5 does not read a worktree's own configuration (extensions.worktreeConfig).
-            guard let data = try? Folder.readFile(gitdir + "config.worktree", limit: 1 << 20) else { return nil }
-            let key = name.split(separator: ".").last!.lowercased()
-            return String(decoding: data, as: UTF8.self).lowercased().split(whereSeparator: \.isNewline)
-                .map { $0.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\t", with: "") }
-                .contains { $0 == key + "=true" }
+        caches.sparseCheckout.value {
+            func setting(_ name: String) -> Bool? {
+                if let value = try? configBool(name) { return value }
+                // NB: libgit2 1.5 does not read a worktree's own configuration (extensions.worktreeConfig).
+                guard let data = try? Folder.readFile(gitdir + "config.worktree", limit: 1 << 20) else { return nil }
+                let key = name.split(separator: ".").last!.lowercased()
+                return String(decoding: data, as: UTF8.self).lowercased().split(whereSeparator: \.isNewline)
+                    .map { $0.replacingOccurrences(of: " ", with: "").replacingOccurrences(of: "\t", with: "") }
+                    .contains { $0 == key + "=true" }
+            }
+            return setting("core.sparseCheckout") == true && setting("sparse.expectFilesOutsideOfPatterns") != true
         }
-        let on = setting("core.sparseCheckout") == true && setting("sparse.expectFilesOutsideOfPatterns") != true
-        sparseSetting = on
-        return on
     }
-
-    /// `core.filemode`, once read.
-    private var fileModeSetting: Bool?
 
     /// Whether git takes a file's executable bit from the file system (`core.filemode`, true unless set to false).
     var trustsFileMode: Bool {
-        if let fileModeSetting { return fileModeSetting }
-        var config: OpaquePointer?
-        var value: Int32 = 1
-        if git_repository_config_snapshot(&config, pointer) == 0 {
-            if git_config_get_bool(&value, config, "core.filemode") != 0 { value = 1 }
-            git_config_free(config)
+        caches.fileMode.value {
+            var config: OpaquePointer?
+            var value: Int32 = 1
+            if git_repository_config_snapshot(&config, pointer) == 0 {
+                if git_config_get_bool(&value, config, "core.filemode") != 0 { value = 1 }
+                git_config_free(config)
+            }
+            return value != 0
         }
-        fileModeSetting = value != 0
-        return value != 0
     }
 
     /// The mode git records for a regular file whose stat data is `info`, where its entry had `old`: the file's
@@ -73,6 +58,10 @@ public final class Repository {
 
     init(owning pointer: OpaquePointer) {
         self.pointer = pointer
+        let (gitdir, common) = (
+            String(cString: git_repository_path(pointer)), String(cString: git_repository_commondir(pointer))
+        )
+        caches = RepositoryCaches(settingFiles: [gitdir + "config", gitdir + "config.worktree", common + "config"])
     }
 
     deinit {

@@ -141,7 +141,8 @@ extension Store {
         return found.text.trimmingCharacters(in: .newlines)
     }
 
-    /// The store's hooks, found on first use. None run for changes made by a
+    /// The store's hooks, found once per locked operation, so a hook installed while a store object is open (an
+    /// app's `StoreQueue`, `sync --watch`) runs from its next operation on. None run for changes made by a
     /// docket a hook started (`DOCKET_HOOK` is set), so a hook that edits the
     /// store cannot set off itself.
     var hooks: HookPrograms {

@@ -23,13 +23,14 @@ public final class Store {
     let gitdir: String
     private var openedGit: StoreGit?
     private var openedTree: Folder?
-    /// The format `.docket/format.json` names, once read.
-    private var foundFormat: Int?
+    /// The format `.docket/format.json` names, read again when that file changes (a pull or another docket
+    /// replaced it), so an object kept open for days refuses a store a newer docket raised at its next write.
+    private lazy var foundFormat = StampedValue<Int>(paths: [rootPath + "/" + StoreLayout.format])
     /// What the changes this store object writes are called in `docket undo --list`, such as "docket done 3f2a".
     public var action = "a change through the library"
     /// Hears of each hook run (its output, and why it failed); the command line prints them.
     public var hookReport: (HookRun) -> Void = { _ in }
-    /// The store's hooks, once found.
+    /// The store's hooks, found once per locked operation (`withLock` forgets them when it takes the lock).
     var foundHooks: HookPrograms?
     /// Files of this object's changes whose hooks have not run yet.
     var pendingHookFiles: [String] = []
@@ -52,8 +53,7 @@ public final class Store {
     var keepsLock = false
     private var keptLock: FileLock?
 
-    private init(root: URL, gitdir: String, repository: Repository?, format: Int? = nil) {
-        self.foundFormat = format
+    private init(root: URL, gitdir: String, repository: Repository?) {
         self.root = root
         self.rootPath = root.path
         self.gitdir = gitdir
@@ -97,8 +97,8 @@ public final class Store {
             FileManager.default.fileExists(atPath: path + "/.git/objects", isDirectory: &isFolder), isFolder.boolValue,
             lstat(path + "/.git", &info) == 0, info.st_uid == geteuid() || info.st_uid == 0
         {
-            let format = try checkFormat(root: path, shownAs: path)
-            return Store(root: folder.standardizedFileURL, gitdir: path + "/.git/", repository: nil, format: format)
+            try checkFormat(root: path, shownAs: path)
+            return Store(root: folder.standardizedFileURL, gitdir: path + "/.git/", repository: nil)
         }
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
@@ -112,8 +112,8 @@ public final class Store {
             throw StoreError.state(.bareRepository(path: path))
         }
         let root = URL(fileURLWithPath: workdir)
-        let format = try checkFormat(root: root.path, shownAs: path)
-        return Store(root: root, gitdir: repository.gitdir, repository: repository, format: format)
+        try checkFormat(root: root.path, shownAs: path)
+        return Store(root: root, gitdir: repository.gitdir, repository: repository)
     }
 
     /// The store `folder` is in, as git finds a repository: `folder` or the
@@ -228,15 +228,13 @@ public final class Store {
     /// before a change is written; the next commit carries it. Older dockets
     /// then refuse the store, and a pull of it, with their "newer format" message.
     func raiseFormat() throws {
-        if let foundFormat, foundFormat >= Store.format { return }
-        let current = try Store.checkFormat(root: rootPath, shownAs: rootPath)
+        let current = try foundFormat.value { try Store.checkFormat(root: rootPath, shownAs: rootPath) }
         if current < Store.format {
             try StoreError.gate(writing: true) {
                 try tree.makeFolder(StoreLayout.docket).write(
                     try DocketJSON.encode(FormatFile(format: Store.format)), to: "format.json")
             }
         }
-        foundFormat = Store.format
     }
 
     /// The short name of the store's branch ("main"); nil while HEAD is on no branch.
@@ -261,6 +259,8 @@ public final class Store {
         try refuseUnusableRepository()
         let lock = try StoreError.gate(writing: true) { try FileLock.acquire(lockFile, timeout: timeout) }
         holdsLock = true
+        // Each locked operation finds the hooks afresh: one installed or removed since the last is heard of.
+        foundHooks = nil
         // NB: hooks run once the lock is free, so one that runs docket is not kept waiting.
         defer {
             if keepsLock {

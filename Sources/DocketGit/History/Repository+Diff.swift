@@ -12,7 +12,7 @@ extension Repository {
     public func changedPaths(
         from old: ObjectID?, to new: ObjectID?, under folders: [String] = [], limit: Int = .max
     ) throws -> [ChangedPath] {
-        if let known = comparedTrees.first(where: { $0.old == old && $0.new == new }) {
+        if let known = caches.comparedTrees.first(where: { $0.old == old && $0.new == new }) {
             guard known.walked <= limit else { throw TooManyFiles(limit: limit) }
             return Self.under(folders, known.changes)
         }
@@ -27,7 +27,7 @@ extension Repository {
         var changes: [ChangedPath] = []
         var walked = 0
         try compare(oldTree, newTree, prefix: "", depth: 0, limit: limit, walked: &walked, into: &changes)
-        comparedTrees = comparedTrees.suffix(3) + [(old, new, changes, walked)]
+        caches.comparedTrees = caches.comparedTrees.suffix(3) + [(old, new, changes, walked)]
         return Self.under(folders, changes)
     }
 

@@ -20,7 +20,7 @@ extension Repository {
     /// Notes that the index, as it is on disk now, holds exactly `tree`.
     public func noteIndexHolds(_ tree: ObjectID) throws {
         // The index Docket wrote last, still in place: its checksum is known without libgit2 reading it.
-        if let written = writtenIndex, Self.checksum(ofIndexAt: gitdir + "index") == written {
+        if let written = caches.writtenIndex, Self.checksum(ofIndexAt: gitdir + "index") == written {
             return note(checksum: ObjectID(bytes: written), tree: tree)
         }
         try withIndex { index in

@@ -31,14 +31,14 @@ extension Repository {
     /// unchanged since (its inode, size, change and modification times, and checksum).
     func readNotedIndex(_ checksum: ObjectID) -> IndexFile? {
         let path = gitdir + "index"
-        if let last = lastIndexRead, last.checksum == checksum.bytes {
+        if let last = caches.lastIndexRead, last.checksum == checksum.bytes {
             var info = stat()
             if lstat(path, &info) == 0, last.isFile(info), Self.checksum(ofIndexAt: path) == last.checksum {
                 return last
             }
         }
-        lastIndexRead = IndexFile.read(path, checksum: checksum)
-        return lastIndexRead
+        caches.lastIndexRead = IndexFile.read(path, checksum: checksum)
+        return caches.lastIndexRead
     }
 
     /// Sets each path's entry in `index` to its file as it is now and the
@@ -114,7 +114,7 @@ extension Repository {
         }
         guard let bytes, try placeIndex(bytes, replacing: file.checksum) else { return false }
         if monitorsChanges {
-            carryMonitorNote(from: index.file.checksum, to: writtenIndex!, changing: entries.map(\.path))
+            carryMonitorNote(from: index.file.checksum, to: caches.writtenIndex!, changing: entries.map(\.path))
         }
         if let tree { note(checksum: ObjectID(bytes: Array(bytes.bytes.suffix(20))), tree: tree) }
         return true
@@ -152,8 +152,8 @@ extension Repository {
         guard Self.checksum(ofIndexAt: path) == expected else { return false }
         try systemCall("rename", path: path) { rename(lock, path) }
         placed = true
-        lastIndexRead = nil
-        writtenIndex = Array(bytes.bytes.suffix(20))
+        caches.lastIndexRead = nil
+        caches.writtenIndex = Array(bytes.bytes.suffix(20))
         return true
     }
 

@@ -1,0 +1,141 @@
+import Docket
+import DocketSpecSupport
+import Foundation
+import Nimble
+import Quick
+import Synchronization
+
+/// A store kept open for days (an app's `StoreQueue`, a `SyncService`, `docket sync --watch`) takes a hook
+/// installed, a git setting changed or a store format replaced while it is open at its next operation: no cache
+/// outlives what it caches.
+final class OpenHandleSpec: QuickSpec {
+    override class func spec() {
+        var root: URL!
+        var remote: URL!
+        var laptop: Machine!
+        var desk: Machine!
+        var watchers: [Background] = []
+        beforeEach {
+            let machines = TwoMachines("docket-openhandle")
+            (root, remote, laptop, desk) = (machines.root, machines.remote, machines.laptop, machines.desk)
+            runCommand(docketBinary, ["clone", remote.path, desk.folder.path])
+        }
+        afterEach {
+            for watcher in watchers { watcher.stop(signal: SIGKILL) }
+            watchers = []
+            try? FileManager.default.removeItem(at: root)
+        }
+
+        /// Installs an `on-add` hook in the laptop's store that appends what it hears to a file, which it returns.
+        func installHook() -> URL {
+            let heard = root.appendingPathComponent("on-add.heard")
+            let folder = laptop.folder.appendingPathComponent(".git/docket/hooks")
+            try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let file = folder.appendingPathComponent("on-add")
+            try! "#!/bin/sh\ncat >> '\(heard.path)'\n".write(to: file, atomically: true, encoding: .utf8)
+            try! FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+            return heard
+        }
+        func read(_ file: URL) -> String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
+        /// Adds a todo on the desk and syncs it to the remote.
+        func addOnDesk(_ text: String) {
+            expect(desk.run("add", text).status) == 0
+            expect(desk.run("sync").status) == 0
+        }
+        func texts(_ queue: StoreQueue) -> [String] {
+            ((try? awaiting { try await queue.load().state.todos.map(\.text) }) ?? []).sorted()
+        }
+
+        describe("a hook installed while the store is open") {
+            it("runs for the todos a StoreQueue pulls at its next sync") {
+                let queue = try StoreQueue.open(at: laptop.folder)
+                addOnDesk("Before the hook")
+                try awaiting { _ = try await queue.sync() }
+                expect(texts(queue)) == ["Before the hook"]
+                let heard = installHook()
+                addOnDesk("After the hook")
+                try awaiting { _ = try await queue.sync() }
+                expect(read(heard)).to(contain("After the hook"))
+                expect(read(heard)).notTo(contain("Before the hook"))
+            }
+
+            it("runs for the todos a SyncService pulls") {
+                let queue = try StoreQueue.open(at: laptop.folder)
+                let events = Mutex<[String]>([])
+                let service = SyncService(queue, interval: 0.5, delay: 0.1) { event in
+                    events.withLock { $0.append("\(event)") }
+                }
+                let running = Task.detached { try await service.run() }
+                defer { running.cancel() }
+                addOnDesk("Before the hook")
+                expect(texts(queue)).toEventually(equal(["Before the hook"]), timeout: .seconds(20))
+                let heard = installHook()
+                addOnDesk("After the hook")
+                expect(read(heard)).toEventually(contain("After the hook"), timeout: .seconds(20))
+                expect(events.withLock { $0.filter { $0.hasPrefix("Error") } }) == []
+            }
+
+            it("runs for the todos sync --watch pulls") {
+                let watcher = Background(
+                    docketBinary, ["-C", laptop.folder.path, "sync", "--watch", "--interval", "1s", "--delay", "0.3s"],
+                    log: root.appendingPathComponent("watch.log"))
+                watchers.append(watcher)
+                expect(watcher.waitFor("Watching \(laptop.folder.path)")).to(beTrue(), description: watcher.output)
+                addOnDesk("Before the hook")
+                expect(eventually { laptop.state.todos.map(\.text) == ["Before the hook"] }).to(
+                    beTrue(), description: watcher.output)
+                let heard = installHook()
+                addOnDesk("After the hook")
+                expect(eventually { read(heard).contains("After the hook") }).to(beTrue(), description: watcher.output)
+            }
+        }
+
+        describe("a git setting changed while a StoreQueue is open") {
+            func todoPath(_ queue: StoreQueue) throws -> (id: UUID, path: String) {
+                let id = try awaiting { try await queue.load().state.todos[0].id }
+                return (id, "todos/\(id.uuidString.prefix(2))/\(id.uuidString).json")
+            }
+
+            it("commits without the executable bit from the next commit once core.filemode is false") {
+                let queue = try StoreQueue.open(at: laptop.folder)
+                try awaiting { try await queue.addTodo(TodoItem(text: "First")) }
+                try awaiting { _ = try await queue.commit() }
+                let (id, path) = try todoPath(queue)
+                laptop.git("config", "core.filemode", "false")
+                try awaiting { try await queue.updateTodo(id) { $0.alter(.text("First, edited")) } }
+                chmod(laptop.folder.appendingPathComponent(path).path, 0o755)
+                try awaiting { _ = try await queue.commit() }
+                expect(laptop.git("ls-tree", "HEAD", path)).to(beginWith("100644"))
+            }
+
+            it("looks at a skip-worktree file that is there from the next status once core.sparseCheckout is on") {
+                let queue = try StoreQueue.open(at: laptop.folder)
+                try awaiting { try await queue.addTodo(TodoItem(text: "First")) }
+                try awaiting { _ = try await queue.commit() }
+                let (id, path) = try todoPath(queue)
+                try awaiting { try await queue.updateTodo(id) { $0.alter(.text("Edited in a sparse checkout")) } }
+                laptop.git("update-index", "--skip-worktree", path)
+                expect(try queue.read { try $0.status() }).to(beEmpty())
+                laptop.git("config", "core.sparseCheckout", "true")
+                expect(try queue.read { try $0.status() }.count) == 1
+            }
+        }
+
+        describe("a store format replaced while a StoreQueue is open") {
+            it("refuses the next edit of a store a newer docket raised, and keeps the store as it was") {
+                let queue = try StoreQueue.open(at: laptop.folder)
+                try awaiting { try await queue.addTodo(TodoItem(text: "First")) }
+                let format = laptop.folder.appendingPathComponent(".docket/format.json")
+                try #"{"format":99}"#.write(to: format, atomically: true, encoding: .utf8)
+                expect { try awaiting { try await queue.addTodo(TodoItem(text: "Second")) } }.to(
+                    throwError { (error: StoreError) in
+                        guard case .state(.newerFormat(_, found: 99)) = error else {
+                            return fail("expected a newer-format refusal, got \(error)")
+                        }
+                    })
+                expect(texts(queue)) == ["First"]
+                expect(read(format)) == #"{"format":99}"#
+            }
+        }
+    }
+}
