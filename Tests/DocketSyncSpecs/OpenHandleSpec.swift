@@ -82,11 +82,13 @@ final class OpenHandleSpec: QuickSpec {
                 watchers.append(watcher)
                 expect(watcher.waitFor("Watching \(laptop.folder.path)")).to(beTrue(), description: watcher.output)
                 addOnDesk("Before the hook")
-                expect(eventually { laptop.state.todos.map(\.text) == ["Before the hook"] }).to(
-                    beTrue(), description: watcher.output)
+                // The watcher has finished the pull (and looked for hooks) once it logs it.
+                expect(watcher.waitFor("Fast-forwarded to")).to(beTrue(), description: watcher.output)
+                expect(laptop.state.todos.map(\.text)) == ["Before the hook"]
                 let heard = installHook()
                 addOnDesk("After the hook")
                 expect(eventually { read(heard).contains("After the hook") }).to(beTrue(), description: watcher.output)
+                expect(read(heard)).notTo(contain("Before the hook"))
             }
         }
 
