@@ -44,10 +44,10 @@ public final class Repository {
     }
 
     /// The mode git records for a regular file whose stat data is `info`, where its entry had `old`: the file's
-    /// executable bit, unless `core.filemode` is false, where the old entry's mode is kept (a new file is not
-    /// executable).
-    func recordedMode(_ info: stat, old: UInt32?) -> UInt32 {
-        if trustsFileMode { return info.st_mode & 0o100 != 0 ? 0o100755 : 0o100644 }
+    /// executable bit, unless `core.filemode` is false (`trustingMode`, read once per operation from
+    /// `trustsFileMode`), where the old entry's mode is kept (a new file is not executable).
+    static func recordedMode(_ info: stat, old: UInt32?, trustingMode: Bool) -> UInt32 {
+        if trustingMode { return info.st_mode & 0o100 != 0 ? 0o100755 : 0o100644 }
         return old == 0o100755 ? 0o100755 : 0o100644
     }
 

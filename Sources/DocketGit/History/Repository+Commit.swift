@@ -39,10 +39,12 @@ extension Repository {
             if present.count >= Self.packLimit {
                 for (path, blob) in zip(present, try writeBlobsAsPack(present)) { if let blob { packed[path] = blob } }
             }
+            let trustsMode = trustsFileMode
             for path in paths {
                 var info = stat()
                 if let file = packed[path] {
-                    let mode = try addIndexEntry(index, path: path, info: file.info, id: file.id)
+                    let mode = try addIndexEntry(
+                        index, path: path, info: file.info, id: file.id, trustingMode: trustsMode)
                     updates.append(TreeUpdate(path: path, id: file.id, mode: mode))
                 } else if lstat(workdir! + path, &info) == 0 {
                     try check(git_index_add_bypath(index, path), "git_index_add_bypath")
@@ -279,6 +281,7 @@ extension Repository {
     /// writes its blob again: most of a large pull's time. The caller wrote
     /// each file from its blob, so the blob's id is known.
     public func setIndexEntries(_ entries: [(path: String, id: ObjectID?)]) throws {
+        let trustsMode = trustsFileMode
         try withIndex { index in
             for (path, id) in entries {
                 guard let id else {
@@ -288,16 +291,19 @@ extension Repository {
                 }
                 var info = stat()
                 guard lstat(workdir! + path, &info) == 0 else { continue }
-                try addIndexEntry(index, path: path, info: info, id: id.oid)
+                try addIndexEntry(index, path: path, info: info, id: id.oid, trustingMode: trustsMode)
             }
             try writeIndexFile(index)
         }
     }
 
     /// Puts `path` in the index as the blob `id`, with the stat data of the
-    /// file it was read from (so status need not read it again); returns its mode.
+    /// file it was read from (so status need not read it again); returns its mode. `trustingMode` is
+    /// `trustsFileMode`, read once by the caller for all its entries.
     @discardableResult
-    func addIndexEntry(_ index: OpaquePointer, path: String, info: stat, id: git_oid) throws -> UInt32 {
+    func addIndexEntry(_ index: OpaquePointer, path: String, info: stat, id: git_oid, trustingMode: Bool) throws
+        -> UInt32
+    {
         var entry = git_index_entry()
         entry.ctime = git_index_time(
             seconds: Int32(truncatingIfNeeded: info.st_ctim.tv_sec), nanoseconds: UInt32(info.st_ctim.tv_nsec))
@@ -305,7 +311,8 @@ extension Repository {
             seconds: Int32(truncatingIfNeeded: info.st_mtim.tv_sec), nanoseconds: UInt32(info.st_mtim.tv_nsec))
         entry.dev = UInt32(truncatingIfNeeded: info.st_dev)
         entry.ino = UInt32(truncatingIfNeeded: info.st_ino)
-        entry.mode = recordedMode(info, old: git_index_get_bypath(index, path, 0)?.pointee.mode)
+        entry.mode = Self.recordedMode(
+            info, old: git_index_get_bypath(index, path, 0)?.pointee.mode, trustingMode: trustingMode)
         entry.uid = info.st_uid
         entry.gid = info.st_gid
         entry.file_size = UInt32(truncatingIfNeeded: info.st_size)

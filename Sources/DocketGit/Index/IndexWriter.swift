@@ -76,10 +76,11 @@ extension Repository {
         let rootFD = try systemCall("open", path: workdir!) { Glibc.open(workdir!, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         defer { close(rootFD) }
         var changes: [(path: String, id: ObjectID?, info: stat?)] = []
+        let trustsMode = trustsFileMode
         for path in paths {
             guard let entry = own.file.entry(at: path), own.file.mode(entry) != IndexFile.linkMode,
                 case let .read(data, info) = Self.readPlainFile(path, in: rootFD, limit: 1 << 26),
-                recordedMode(info, old: own.file.mode(entry)) == own.file.mode(entry),
+                Self.recordedMode(info, old: own.file.mode(entry), trustingMode: trustsMode) == own.file.mode(entry),
                 let id = try? Self.blobID(of: data), id == own.file.id(entry)
             else { continue }
             changes.append((path, id, info))
@@ -96,10 +97,13 @@ extension Repository {
     ) throws -> Bool {
         let file = index.file
         let root = workdir!
+        let trustsMode = trustsFileMode
         var changes = entries.map { change in
             IndexFile.Change(
                 path: Array(change.path.utf8), id: change.id, info: change.info,
-                mode: change.info.map { recordedMode($0, old: file.entry(at: change.path).map(file.mode)) } ?? 0)
+                mode: change.info.map {
+                    Self.recordedMode($0, old: file.entry(at: change.path).map(file.mode), trustingMode: trustsMode)
+                } ?? 0)
         }
         changes.sort { a, b in a.path.withUnsafeBytes { x in b.path.withUnsafeBytes { IndexFile.compare(x, $0) < 0 } } }
         changes = changes.enumerated().filter {

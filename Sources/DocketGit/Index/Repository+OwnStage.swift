@@ -48,11 +48,15 @@ extension Repository {
 
         var changes: [(path: String, id: ObjectID?, info: stat?)] = []
         var updates: [TreeUpdate] = []
+        let trustsMode = trustsFileMode
         for (path, isStale) in paths.map({ ($0, false) }) + refreshed.map({ ($0, true) }) {
             let old = own.file.entry(at: path).map(own.file.mode)
             if let blob = packed[path] {
                 changes.append((path, ObjectID(blob.id), blob.info))
-                updates.append(TreeUpdate(path: path, id: blob.id, mode: recordedMode(blob.info, old: old)))
+                updates.append(
+                    TreeUpdate(
+                        path: path, id: blob.id, mode: Self.recordedMode(blob.info, old: old, trustingMode: trustsMode))
+                )
                 continue
             }
             let data: Data
@@ -69,7 +73,7 @@ extension Repository {
             try data.withUnsafeBytes { bytes in
                 _ = try check(git_odb_write(&id, odb, bytes.baseAddress, bytes.count, GIT_OBJECT_BLOB), "git_odb_write")
             }
-            let mode = recordedMode(info, old: old)
+            let mode = Self.recordedMode(info, old: old, trustingMode: trustsMode)
             changes.append((path, ObjectID(id), info))
             // A file refreshed for its stat data goes into the tree only when it changed since the status.
             if isStale, let entry = try entry(inTree: baseline, at: path), entry.id == ObjectID(id),

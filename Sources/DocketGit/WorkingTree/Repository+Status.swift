@@ -138,6 +138,7 @@ extension Repository {
     func presentSkippedChanges(in index: OpaquePointer, known: Set<String>) -> [StatusEntry] {
         guard looksAtPresentSkippedFiles, let root = workdir else { return [] }
         var changes: [StatusEntry] = []
+        let trustsMode = trustsFileMode
         for i in 0..<git_index_entrycount(index) {
             guard let entry = git_index_get_byindex(index, i)?.pointee,
                 entry.flags_extended & UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue) != 0,
@@ -151,7 +152,8 @@ extension Repository {
             let same =
                 info.st_mode & S_IFMT == S_IFREG
                 && git_repository_hashfile(&id, pointer, path, GIT_OBJECT_BLOB, nil) == 0
-                && git_oid_equal(&id, &expected) != 0 && (!trustsFileMode || recordedMode(info, old: nil) == entry.mode)
+                && git_oid_equal(&id, &expected) != 0
+                && (!trustsMode || Self.recordedMode(info, old: nil, trustingMode: true) == entry.mode)
             if !same { changes.append(StatusEntry(path: path, kind: .modified)) }
         }
         return changes

@@ -162,7 +162,8 @@ extension Repository {
                 ? Self.hashPlainFile(path, in: rootFD, into: &id)
                 : info.st_mode & S_IFMT == S_IFREG
                     && git_repository_hashfile(&id, pointer, path, GIT_OBJECT_BLOB, nil) == 0
-            let modeChanged = trustsMode && recordedMode(info, old: nil) != index.mode(tracked[i])
+            let modeChanged =
+                trustsMode && Self.recordedMode(info, old: nil, trustingMode: true) != index.mode(tracked[i])
             if info.st_mode & S_IFMT != S_IFREG || !hashed || git_oid_equal(&id, &expected) == 0 || modeChanged {
                 changes.append(StatusEntry(path: path, kind: .modified))
             } else {
