@@ -123,6 +123,45 @@ final class OpenHandleSpec: QuickSpec {
             }
         }
 
+        describe("a store format replaced while the store syncs by itself") {
+            let refusal = "uses store format 99, newer than this docket understands"
+            func raise() {
+                try! #"{"format":99}"#.write(
+                    to: laptop.folder.appendingPathComponent(".docket/format.json"), atomically: true, encoding: .utf8)
+            }
+            func remoteFormat() -> String {
+                gitCLI(["--git-dir", remote.path, "show", "main:.docket/format.json"], in: root).stdout
+            }
+
+            it("stops a SyncService from committing and pushing it, as a new command would refuse it") {
+                let queue = try StoreQueue.open(at: laptop.folder)
+                let events = Mutex<[String]>([])
+                let service = SyncService(queue, interval: 0.5, delay: 0.1) { event in
+                    events.withLock { $0.append("\(event)") }
+                }
+                let running = Task.detached { try await service.run() }
+                defer { running.cancel() }
+                addOnDesk("Before the raise")
+                expect(texts(queue)).toEventually(equal(["Before the raise"]), timeout: .seconds(20))
+                raise()
+                expect(events.withLock { $0.contains { $0.contains(refusal) } }).toEventually(
+                    beTrue(), timeout: .seconds(20))
+                expect(remoteFormat()).notTo(contain("99"))
+            }
+
+            it("stops sync --watch from committing and pushing it, and it logs why") {
+                let watcher = Background(
+                    docketBinary, ["-C", laptop.folder.path, "sync", "--watch", "--interval", "1s", "--delay", "0.3s"],
+                    log: root.appendingPathComponent("watch.log"))
+                watchers.append(watcher)
+                addOnDesk("Before the raise")
+                expect(watcher.waitFor("Fast-forwarded to")).to(beTrue(), description: watcher.output)
+                raise()
+                expect(watcher.waitFor(refusal)).to(beTrue(), description: watcher.output)
+                expect(remoteFormat()).notTo(contain("99"))
+            }
+        }
+
         describe("a store format replaced while a StoreQueue is open") {
             it("refuses the next edit of a store a newer docket raised, and keeps the store as it was") {
                 let queue = try StoreQueue.open(at: laptop.folder)

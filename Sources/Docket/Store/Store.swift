@@ -237,6 +237,19 @@ public final class Store {
         }
     }
 
+    /// Refuses a store whose format a newer docket raised since this object opened it (a store kept open for days
+    /// by an app or `sync --watch`), as a new command would refuse it: nothing is changed, committed or pushed. The
+    /// format file is read again only when it changed; a missing or unreadable one is left to the write that needs it.
+    func refuseNewerFormat() throws {
+        do {
+            _ = try foundFormat.value { try Store.checkFormat(root: rootPath, shownAs: rootPath) }
+        } catch let StoreError.state(.newerFormat(path, found)) {
+            throw StoreError.state(.newerFormat(path: path, found: found))
+        } catch {
+            return
+        }
+    }
+
     /// The short name of the store's branch ("main"); nil while HEAD is on no branch.
     public var branch: String? {
         guard let git = try? git, let ref = try? git.headBranch() else { return nil }
@@ -257,6 +270,7 @@ public final class Store {
     public func withLock<T>(timeout: TimeInterval = Store.lockTimeout, _ body: () throws -> T) throws -> T {
         if holdsLock { return try body() }
         try refuseUnusableRepository()
+        try refuseNewerFormat()
         let lock = try StoreError.gate(writing: true) { try FileLock.acquire(lockFile, timeout: timeout) }
         holdsLock = true
         // Each locked operation finds the hooks afresh: one installed or removed since the last is heard of.
