@@ -123,6 +123,61 @@ final class OpenHandleSpec: QuickSpec {
             }
         }
 
+        for how in ["a SyncService", "sync --watch"] {
+            describe("a git setting changed while \(how) runs") {
+                var stop: (() -> Void)?
+                afterEach { stop?() }
+                /// Starts the laptop syncing by itself; returns once it pulled a todo, with that todo's path.
+                func startSyncing() -> String {
+                    if how == "sync --watch" {
+                        let watcher = Background(
+                            docketBinary,
+                            ["-C", laptop.folder.path, "sync", "--watch", "--interval", "1s", "--delay", "0.3s"],
+                            log: root.appendingPathComponent("watch.log"))
+                        watchers.append(watcher)
+                        addOnDesk("Before the flip")
+                        expect(watcher.waitFor("Fast-forwarded to")).to(beTrue(), description: watcher.output)
+                    } else {
+                        let queue = try! StoreQueue.open(at: laptop.folder)
+                        let service = SyncService(queue, interval: 0.5, delay: 0.1)
+                        let running = Task.detached { try await service.run() }
+                        stop = { running.cancel() }
+                        addOnDesk("Before the flip")
+                        expect(texts(queue)).toEventually(equal(["Before the flip"]), timeout: .seconds(20))
+                    }
+                    let id = laptop.state.todos[0].id
+                    return "todos/\(id.uuidString.prefix(2))/\(id.uuidString).json"
+                }
+                func onRemote(_ arguments: String...) -> String {
+                    gitCLI(["--git-dir", remote.path] + arguments, in: root).stdout
+                }
+
+                it("commits without the executable bit once core.filemode is false") {
+                    let path = startSyncing()
+                    laptop.git("config", "core.filemode", "false")
+                    chmod(laptop.folder.appendingPathComponent(path).path, 0o755)
+                    laptop.run("add", "After the flip")
+                    expect(
+                        eventually {
+                            onRemote("ls-tree", "-r", "--name-only", "main", "todos").split(separator: "\n").count == 2
+                        }
+                    ).to(beTrue())
+                    expect(onRemote("ls-tree", "main", path)).to(beginWith("100644"))
+                }
+
+                it("commits a hand edit of a skip-worktree file once git sparse-checkout is on") {
+                    let path = startSyncing()
+                    laptop.git("sparse-checkout", "set", "--no-cone", "/*", "!/todos/0A/")
+                    laptop.git("update-index", "--skip-worktree", path)
+                    let file = laptop.folder.appendingPathComponent(path)
+                    try (try String(contentsOf: file, encoding: .utf8))
+                        .replacingOccurrences(of: "Before the flip", with: "Edited by hand")
+                        .write(to: file, atomically: false, encoding: .utf8)
+                    expect(eventually { onRemote("show", "main:" + path).contains("Edited by hand") }).to(beTrue())
+                }
+            }
+        }
+
         describe("a store format replaced while the store syncs by itself") {
             let refusal = "uses store format 99, newer than this docket understands"
             func raise() {
