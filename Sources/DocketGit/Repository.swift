@@ -61,7 +61,10 @@ public final class Repository {
         let (gitdir, common) = (
             String(cString: git_repository_path(pointer)), String(cString: git_repository_commondir(pointer))
         )
-        caches = RepositoryCaches(settingFiles: [gitdir + "config", gitdir + "config.worktree", common + "config"])
+        // NB: a repository without linked worktrees has one config file: it is stamped once.
+        caches = RepositoryCaches(
+            settingFiles: [gitdir + "config", gitdir + "config.worktree"]
+                + (common == gitdir ? [] : [common + "config"]))
     }
 
     deinit {
