@@ -132,6 +132,7 @@ def one_run(listening):
         server.terminate()
         server.wait()
         total = sum(len(v) for k, v in times.items() if not k.endswith("failed"))
+        percentiles = {}
         print(f"{'with' if listening else 'without'} a listener: {total / elapsed:.1f} requests/s "
               f"({total} in {elapsed:.0f} s)")
         for route in sorted(times):
@@ -141,18 +142,29 @@ def one_run(listening):
                 continue
             p = lambda q: values[min(len(values) - 1, int(q * len(values)))]
             print(f"  {route}: {len(values)} requests, p50 {p(0.5):.0f} ms, p99 {p(0.99):.0f} ms")
+            percentiles[route] = (p(0.5), p(0.99))
         if listening:
             print(f"  listener heard {len(added & {h.upper() for h in heard})} of the {len(added)} todos added")
-        return total / elapsed
+        return total / elapsed, percentiles
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-rates = {False: [], True: []}
-for _ in range(args.rounds):
-    for listening in (False, True):
-        rates[listening].append(one_run(listening))
+rates, routes = {False: [], True: []}, {False: {}, True: {}}
+for round in range(args.rounds):
+    # NB: the order turns each round, so a machine whose load drifts does not favour one side.
+    for listening in (False, True) if round % 2 == 0 else (True, False):
+        rate, percentiles = one_run(listening)
+        rates[listening].append(rate)
+        for route, values in percentiles.items():
+            routes[listening].setdefault(route, []).append(values)
 median = lambda values: sorted(values)[len(values) // 2]
 ratio = median(rates[True]) / median(rates[False])
+within = lambda ratio: "within" if abs(ratio - 1) <= 0.1 else "beyond"
 print(f"median over {args.rounds} run(s) each: {median(rates[False]):.1f} requests/s without a listener, "
-      f"{median(rates[True]):.1f} with one: {ratio:.2f}x ({'within' if abs(ratio - 1) <= 0.1 else 'beyond'} 10%)")
+      f"{median(rates[True]):.1f} with one: {ratio:.2f}x ({within(ratio)} 10%)")
+for route in sorted(set(routes[False]) & set(routes[True])):
+    p50s = [median([v[0] for v in routes[listening][route]]) for listening in (False, True)]
+    p99s = [median([v[1] for v in routes[listening][route]]) for listening in (False, True)]
+    print(f"  {route}: median p50 {p50s[0]:.0f} / {p50s[1]:.0f} ms ({p50s[1] / max(p50s[0], 1):.2f}x), "
+          f"median p99 {p99s[0]:.0f} / {p99s[1]:.0f} ms ({p99s[1] / max(p99s[0], 1):.2f}x), without / with")
