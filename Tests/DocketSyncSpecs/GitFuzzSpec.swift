@@ -51,6 +51,7 @@ final class GitFuzzSpec: QuickSpec {
                     separator: ", ")
                 print(
                     "git fuzzer: \(figures.seeds) seeds, \(figures.steps) steps, \(figures.failures) failures, "
+                        + "\(figures.writerPushes) pushes to writer references, "
                         + String(format: "%.0f s", Date().timeIntervalSince(started)) + "; steps by kind: \(byKind)")
             }
             forAll(seeds, continuing: environment["DOCKET_FUZZ_KEEP_GOING"] != nil) { random in
@@ -79,12 +80,14 @@ struct GitFuzz {
         ("add", 10), ("edit", 10), ("done", 3), ("rm", 3), ("commit", 8), ("handedit", 4),
         ("revert", 4), ("revertmerge", 2), ("cherrypick", 4), ("stash", 4), ("checkout", 3),
         ("rebase", 3), ("mergeours", 2), ("merge", 3), ("reset", 2), ("flags", 4), ("sparse", 3),
-        ("gc", 2), ("gitpush", 3), ("push", 5), ("pull", 6), ("sync", 8),
+        ("gc", 2), ("gitpush", 3), ("push", 5), ("pull", 6), ("sync", 8), ("race", 4),
     ].map { Kind(name: $0.0, weight: $0.1) }
 
     /// What a run counts, over all seeds.
     struct Figures {
         var seeds = 0, steps = 0, failures = 0
+        /// Syncs that lost their push race and published on their writer reference.
+        var writerPushes = 0
         var byKind: [String: Int] = [:]
     }
 
@@ -312,6 +315,28 @@ struct GitFuzz {
             case "gitpush":
                 said = "git push"
                 _ = git("push", "-q", "origin", "main")
+            case "race":
+                // The sync loses its push race: its pre-push hook syncs another machine, with a todo of its own,
+                // first, so this machine publishes on its writer reference and the next syncs merge it.
+                let other = hosts.filter { $0.name != host.name }.randomElement(using: &random)!
+                let racer = newID(&random)
+                add(racer, "Racer \(step)", on: other)
+                created.insert(racer)
+                let hook = host.folder.appendingPathComponent(".git/hooks/pre-push")
+                try? """
+                #!/bin/sh
+                rm -f "$0"
+                unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX
+                "\(docketBinary)" -C "\(other.folder.path)" sync >/dev/null 2>&1
+                exit 0
+                """.write(to: hook, atomically: true, encoding: .utf8)
+                chmod(hook.path, 0o755)
+                said = "docket sync, losing its push to the \(other.name)'s (add \(short(racer)) there)"
+                if docket("sync").stdout.contains("as writer ") { figures.writerPushes += 1 }
+                try? FileManager.default.removeItem(at: hook)
+                if let problem = fsckProblem(other.folder) {
+                    return "step \(step) (race): the \(other.name): \(problem)"
+                }
             default:
                 said = "docket \(kind)"
                 _ = docket(kind)
@@ -394,6 +419,11 @@ struct GitFuzz {
         where trees[index] != trees[0] || indexes[index] != indexes[0] {
             return "after the last syncs the \(host.name) holds other store files than the laptop" + ending
         }
+        // The shared branch holds everything, and each writer reference was retired by its machine's winning push.
+        let shared = gitCLI(["ls-tree", "-r", "main", "--"] + Self.storePaths, in: remote).stdout
+        if shared != trees[0] { return "after the last syncs the remote's main holds other store files" + ending }
+        let writers = gitCLI(["for-each-ref", "refs/docket/writers/"], in: remote).stdout
+        if !writers.isEmpty { return "after the last syncs writer references are left: \(writers)" + ending }
         for host in hosts {
             let dirty = gitCLI(["status", "--porcelain=v1", "-uall", "--"] + Self.storePaths, in: host.folder).stdout
             if !dirty.isEmpty {

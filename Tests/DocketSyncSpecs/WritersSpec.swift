@@ -66,6 +66,49 @@ final class WritersSpec: QuickSpec {
                 expect(fsckProblem(laptop.folder)).to(beNil())
             }
 
+            it("merges with the rules of any pull: a value its edit lost is in docket merges, and restores") {
+                let id = laptop.state.todos[0].id.uuidString
+                laptop.run("edit", id, "Buy oat milk")
+                expect(laptop.run("sync").stdout).to(contain("as writer "))
+                desk.run("edit", id, "Buy soy milk")
+                desk.run("commit")
+                let pulled = desk.run("pull")
+                expect(pulled.status).to(equal(0), description: pulled.stderr)
+                expect(desk.state.todos.map(\.text)) == ["Buy soy milk"]
+                let merges = desk.run("merges", "-n", "1")
+                expect(merges.stdout).to(contain("Buy oat milk"))
+                let json = desk.run("merges", "--json", "-n", "1").stdout
+                let record = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [[String: Any]]
+                let commit = record?.first?["commit"] as? String ?? "none"
+                let restored = desk.run("merges", "restore", commit, "1")
+                expect(restored.status).to(equal(0), description: restored.stderr)
+                expect(desk.state.todos.map(\.text)) == ["Buy oat milk"]
+                // Every machine takes the restore, and the writer reference is retired.
+                expect(desk.run("sync").status) == 0
+                expect(laptop.run("sync").status) == 0
+                expect(laptop.state) == desk.state
+                expect(writers()) == ""
+            }
+
+            it("is removed by any machine once the shared branch holds it and its newest commit is a day old") {
+                // A writer that stopped: its last commit is two days old, and main took it long since.
+                let twoDaysAgo = "@\(Int(Date().timeIntervalSince1970) - 2 * 86_400) +0000"
+                let committed = gitCLI(
+                    ["commit", "-q", "--allow-empty", "-m", "gone"], in: other,
+                    environment: ["GIT_COMMITTER_DATE": twoDaysAgo, "GIT_AUTHOR_DATE": twoDaysAgo])
+                expect(committed.status).to(equal(0), description: committed.stderr)
+                gitCLI(["push", "-q", "origin", "HEAD:main", "HEAD:refs/docket/writers/gone"], in: other)
+                gitCLI(["commit", "-q", "--allow-empty", "-m", "fresh"], in: other)
+                gitCLI(["push", "-q", "origin", "HEAD:refs/docket/writers/fresh"], in: other)
+                expect(writers()).to(contain("refs/docket/writers/gone"))
+                // The desk's sync pulls main and both writers, and takes away only the one a day old.
+                desk.run("add", "Desk's work")
+                let synced = desk.run("sync")
+                expect(synced.status).to(equal(0), description: synced.stderr)
+                expect(writers()).notTo(contain("refs/docket/writers/gone"))
+                expect(writers()).to(contain("refs/docket/writers/fresh"))
+            }
+
             it("is seen by a machine cloned before anyone carried it into main") {
                 laptop.run("add", "Laptop's work")
                 expect(laptop.run("sync").status) == 0
