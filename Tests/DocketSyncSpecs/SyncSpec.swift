@@ -16,6 +16,27 @@ final class SyncSpec: QuickSpec {
         }
         afterEach { try? FileManager.default.removeItem(at: root) }
         func cloneDesk() { runCommand(docketBinary, ["clone", remote.path, desk.folder.path]) }
+        /// Gives the remote another branch, a plain and an annotated tag, and another writer's reference, all on
+        /// its main branch's tip (which a clone takes anyway): only what is asked for is fetched.
+        func addRefsBesideMain(_ suffix: String) {
+            gitCLI(["branch", "side-\(suffix)", "main"], in: remote)
+            gitCLI(["tag", "plain-\(suffix)", "main"], in: remote)
+            gitCLI(["tag", "-a", "-m", "Annotated", "annotated-\(suffix)", "main"], in: remote)
+            gitCLI(["update-ref", "refs/docket/writers/other\(suffix)", "main"], in: remote)
+        }
+        /// Checks the desk holds the followed branch and the writers' references, and no tag nor other branch.
+        func expectOnlyFollowedAndWriters(_ writers: [String]) {
+            expect(desk.git("for-each-ref", "--format=%(refname)", "refs/tags/")) == ""
+            // origin/HEAD names origin/main, as a plain clone's does.
+            expect(desk.git("for-each-ref", "--format=%(refname)", "refs/remotes/"))
+                == "refs/remotes/origin/HEAD\nrefs/remotes/origin/main\n"
+            expect(desk.git("rev-parse", "refs/remotes/origin/main")) == laptop.head + "\n"
+            expect(desk.git("for-each-ref", "--format=%(refname)", "refs/docket/seen/origin/"))
+                == writers.map { "refs/docket/seen/origin/other\($0)\n" }.joined()
+            // A plain clone's fetch settings, so that `git fetch` takes every branch, and tags as git does.
+            expect(desk.git("config", "--get-all", "remote.origin.fetch")) == "+refs/heads/*:refs/remotes/origin/*\n"
+            expect(desk.git("config", "branch.main.merge")) == "refs/heads/main\n"
+        }
 
         describe("clone") {
             it("takes the main branch of a remote whose HEAD names a branch it does not have") {
@@ -105,6 +126,17 @@ final class SyncSpec: QuickSpec {
                     == "one\r\ntwo\r\n"
                 expect(desk.git("status", "--porcelain")) == ""
                 expect(desk.state.todos.map(\.text)) == ["Buy milk"]
+            }
+            it("fetches the branch it follows and the writers' references, no tag and no other branch") {
+                laptop.run("add", "Buy milk")
+                laptop.run("sync")
+                addRefsBesideMain("1")
+                cloneDesk()
+                expectOnlyFollowedAndWriters(["1"])
+                expect(desk.state.todos.map(\.text)) == ["Buy milk"]
+                expect(runCommand("git", ["fetch", "-q"], in: desk.folder).status) == 0
+                expect(desk.git("for-each-ref", "--format=%(refname)", "refs/remotes/origin/side-1"))
+                    == "refs/remotes/origin/side-1\n"
             }
             it("refuses a folder that is not empty") {
                 let result = runCommand(docketBinary, ["clone", remote.path, laptop.folder.path])
@@ -599,10 +631,14 @@ final class SyncSpec: QuickSpec {
                 expect(Set(desk.state.todos.map(\.text))) == ["First", "Straight from the laptop"]
             }
 
-            it("leaves tags the store lacks to libgit2, which follows them as git does") {
+            it("fetches no tag, unless remote.origin.tagOpt asks for every tag, which libgit2 then fetches") {
                 laptop.run("add", "Tagged")
                 expect(laptop.run("sync").status) == 0
                 gitCLI(["tag", "-a", "-m", "Release", "v1", "main"], in: remote)
+                expect(desk.run("pull").status) == 0
+                expect(desk.head) == laptop.head
+                expect(desk.git("for-each-ref", "refs/tags/")) == ""
+                desk.git("config", "remote.origin.tagOpt", "--tags")
                 expect(desk.run("pull").status) == 0
                 expect(line(desk.git("rev-parse", "refs/tags/v1")))
                     == line(gitCLI(["rev-parse", "refs/tags/v1"], in: remote).stdout)
@@ -651,8 +687,7 @@ final class SyncSpec: QuickSpec {
                 "fetches every branch its refspec names and prunes when git is told to prune (fetch.prune), as libgit2 does"
             ) {
                 gitCLI(["branch", "side", "main"], in: remote)
-                // A clone tracks one branch, as 'git clone --single-branch'; git's wide refspec tracks them all.
-                desk.git("config", "remote.origin.fetch", "+refs/heads/*:refs/remotes/origin/*")
+                // A clone's refspec is git's wide one; Docket's fetch takes every branch it names when told to prune.
                 desk.git("config", "fetch.prune", "true")
                 expect(desk.run("pull").status) == 0
                 expect(desk.git("for-each-ref", "refs/remotes/origin/side")).toNot(beEmpty())
@@ -747,6 +782,27 @@ final class SyncSpec: QuickSpec {
                 expect(desk.run("sync").stdout).to(contain("Pushed to origin."))
                 laptop.run("pull")
                 expect(Set(laptop.state.todos.map(\.text))) == Set(["Buy milk", "Over the daemon"])
+            }
+            it("clones and syncs the branch it follows and the writers' references only, and git fetch still works") {
+                laptop.run("add", "Buy milk")
+                laptop.run("sync")
+                addRefsBesideMain("1")
+                runCommand(docketBinary, ["clone", daemon.url("remote.git"), desk.folder.path])
+                expectOnlyFollowedAndWriters(["1"])
+                laptop.run("add", "Call mum")
+                expect(laptop.run("sync").status) == 0
+                addRefsBesideMain("2")
+                desk.run("add", "Over the daemon")
+                expect(desk.run("sync").status) == 0
+                expect(laptop.run("pull").status) == 0
+                expectOnlyFollowedAndWriters(["1", "2"])
+                expect(Set(desk.state.todos.map(\.text))) == ["Buy milk", "Call mum", "Over the daemon"]
+                // git's own fetch follows the clone's settings: every branch, and the tags on what it took.
+                expect(runCommand("git", ["fetch", "-q"], in: desk.folder).status) == 0
+                expect(desk.git("for-each-ref", "--format=%(refname)", "refs/remotes/origin/")).to(
+                    contain("refs/remotes/origin/side-1\n", "refs/remotes/origin/side-2\n"))
+                expect(desk.git("for-each-ref", "--format=%(refname)", "refs/tags/")).to(
+                    contain("refs/tags/annotated-2\n", "refs/tags/plain-2\n"))
             }
             it("shows what a declining hook said, pushes nothing, and the next sync goes through") {
                 let hook = remote.appendingPathComponent("hooks/pre-receive")

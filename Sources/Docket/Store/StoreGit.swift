@@ -197,8 +197,11 @@ struct StoreGit {
     func repairFromFolderRemote(remote: String, options: TransferOptions) throws {
         try writing { try repository.repairFromFolderRemote(remote, options: options) }
     }
-    func fetch(remote: String, branch: String? = nil, options: TransferOptions) throws {
-        try writing { try repository.fetch(remote: remote, branch: branch, options: options) }
+    @discardableResult
+    func fetch(remote: String, branch: String? = nil, mirror: MirroredReferences? = nil, options: TransferOptions)
+        throws -> [String: ObjectID]
+    {
+        try writing { try repository.fetch(remote: remote, branch: branch, mirror: mirror, options: options) }
     }
     func push(remote: String, reference: String, options: TransferOptions) throws {
         try writing { try repository.push(remote: remote, reference: reference, options: options) }

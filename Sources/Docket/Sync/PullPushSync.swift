@@ -12,10 +12,10 @@ extension Store {
             remote: name,
             outcome: try withLock {
                 try git.repairFromFolderRemote(remote: name, options: options)
-                let branch = try pullHoldingLock(remote: name, options: options)
+                let (branch, writers) = try pullHoldingLock(remote: name, options: options)
                 // The writers' commits the shared branch does not hold yet come too; the last of them says.
-                let writers = try pullWritersHoldingLock(remote: name, options: options)
-                return writers.last ?? branch
+                let merged = try takeWritersHoldingLock(writers, remote: name, options: options)
+                return merged.last ?? branch
             })
     }
 
@@ -97,8 +97,9 @@ extension Store {
             if settled != nil { clearSettledRecord() }
             onCommit(committed)
             _ = attempts
-            pulls.append(try pullHoldingLock(remote: name, options: options, knownClean: true))
-            pulls += try pullWritersHoldingLock(remote: name, options: options)
+            let (branch, writers) = try pullHoldingLock(remote: name, options: options, knownClean: true)
+            pulls.append(branch)
+            pulls += try takeWritersHoldingLock(writers, remote: name, options: options)
             do {
                 let upstream = try configuredUpstream(remote: name)
                 let remoteHead = try upstream.flatMap { try git.reference("refs/remotes/\(name)/\($0)") }
@@ -124,8 +125,11 @@ extension Store {
     }
 
     /// Pulls while holding the lock; `knownClean` skips the scan for uncommitted
-    /// changes when the caller has just committed them (a status costs 0.5 s at 100,000 items).
-    func pullHoldingLock(remote: String, options: TransferOptions, knownClean: Bool = false) throws -> PullOutcome {
+    /// changes when the caller has just committed them (a status costs 0.5 s at 100,000 items). Returns what the
+    /// branch's pull did, and the writers' references the same fetch brought, for `takeWritersHoldingLock`.
+    func pullHoldingLock(remote: String, options: TransferOptions, knownClean: Bool = false) throws -> (
+        outcome: PullOutcome, writers: [String: ObjectID]
+    ) {
         clearAbandonedGitLocks()
         try finishInterruptedUpdate()
         try refuseUnfinishedGitOperation()
@@ -134,11 +138,20 @@ extension Store {
         {
             throw StoreError.state(.uncommittedChanges)
         }
-        // Only the branch the store follows, once it follows one: a remote's other branches cost nothing.
+        // Only the branch the store follows, once it follows one, and the writers' references, over one
+        // connection and without tags: a remote's other branches and its tags cost nothing.
         let followed = try configuredUpstream(remote: remote)
         let before = try followed.flatMap { try git.reference("refs/remotes/\(remote)/\($0)") }
-        try retryingAbandonedLock { try git.fetch(remote: remote, branch: followed, options: options) }
+        let writers = try retryingAbandonedLock {
+            try git.fetch(remote: remote, branch: followed, mirror: Self.writersMirror(remote), options: options)
+        }
         Fault.point("after-fetch")
+        return (try takeFetched(remote: remote, before: before, options: options), writers)
+    }
+
+    /// Takes in what a fetch brought of the branch the store follows on `remote`, whose remote-tracking reference
+    /// was at `before`.
+    func takeFetched(remote: String, before: ObjectID?, options: TransferOptions) throws -> PullOutcome {
         guard let short = try upstream(remote: remote, options: options),
             let fetched = try git.reference("refs/remotes/\(remote)/\(short)")
         else { return .remoteEmpty }

@@ -176,7 +176,8 @@ extension Store {
         let repository: Repository
         do {
             repository = try StoreError.gate(writing: true) {
-                try Repository.clone(url: url, to: path, options: options, checkout: false)
+                try Repository.clone(
+                    url: url, to: path, mirror: writersMirror("origin"), options: options, checkout: false)
             }
         } catch {
             try? FileManager.default.removeItem(atPath: path)
@@ -247,8 +248,12 @@ extension Store {
         }
         let store = try open(at: folder).withMergeDriverFromPath()
         store.noteSetAside(files)
-        // What writers published beside the shared branch comes too, so a new machine sees everything.
-        _ = try? store.withLock { try store.pullWritersHoldingLock(remote: "origin", options: options) }
+        // What writers published beside the shared branch came too (the clone's fetch took their references), so
+        // a new machine sees everything.
+        _ = try? store.withLock {
+            try store.takeWritersHoldingLock(
+                store.git.references(startingWith: seenWriters("origin")), remote: "origin", options: options)
+        }
         return store
     }
 }

@@ -34,16 +34,18 @@ extension Store {
             }
     }
 
-    /// Fetches the writers' references from `remote` and takes in, one by one, each the branch does not hold yet.
-    func pullWritersHoldingLock(remote: String, options: TransferOptions) throws -> [PullOutcome] {
+    /// The writers' references on `remote`, as a fetch keeps them here.
+    static func writersMirror(_ remote: String) -> MirroredReferences {
+        MirroredReferences(prefix: writersPrefix, local: seenWriters(remote))
+    }
+
+    /// Takes in, one by one, each of the writers' references a fetch from `remote` brought (`writers`, by their
+    /// names here) that the branch does not hold yet.
+    func takeWritersHoldingLock(_ writers: [String: ObjectID], remote: String, options: TransferOptions) throws
+        -> [PullOutcome]
+    {
         let seen = Self.seenWriters(remote)
         let own = seen + (try writerName())
-        let writers = try retryingAbandonedLock {
-            try StoreError.gate(writing: true) {
-                try git.repository.fetchReferences(
-                    remote: remote, under: Self.writersPrefix, into: seen, options: options)
-            }
-        }
         guard let start = try git.head() else { return [] }
         // NB: the newest first: it often holds the others, which then cost nothing. The merges are made one on top
         // of another in the object database and the working tree is moved once, at the end: at 16 writers, a

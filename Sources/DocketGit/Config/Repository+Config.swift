@@ -67,6 +67,15 @@ extension Repository {
         try check(git_config_set_string(config, name, value), "git_config_set_string")
     }
 
+    /// Makes `value` the only value of a multi-valued variable in the repository's own configuration (as
+    /// `git config --replace-all` does).
+    public func setConfigValues(_ name: String, to value: String) throws {
+        var config: OpaquePointer?
+        try check(git_repository_config(&config, pointer), "git_repository_config")
+        defer { git_config_free(config) }
+        try check(git_config_set_multivar(config, name, ".*", value), "git_config_set_multivar")
+    }
+
     /// The branches the repository's own configuration (`.git/config`) has values for, as `[branch "<name>"]`.
     public func configuredBranches() throws -> Set<String> {
         Set(try localBranchEntries().map(\.branch))

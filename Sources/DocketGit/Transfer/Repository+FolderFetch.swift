@@ -8,8 +8,8 @@ extension Repository {
     /// remote-tracking branches and writes `FETCH_HEAD` as libgit2's fetch
     /// does. False when libgit2 is to fetch: a remote that is not a path or is
     /// shallow; a refspec other than a forced one from `refs/heads/` into
-    /// `refs/remotes/`; pruning asked for (`fetch.prune`); a tag of the remote
-    /// this repository does not have the same; a symbolic branch; or anything
+    /// `refs/remotes/`; pruning asked for (`fetch.prune`); every tag asked for
+    /// (`remote.<name>.tagOpt`) and one of the remote's this repository does not have the same; a symbolic branch; or anything
     /// that does not read as expected (libgit2 then says what it makes of it).
     ///
     /// NB: libgit2's local transport serves a fetch as a server would: it
@@ -162,8 +162,8 @@ private struct FolderFetchPlan {
                 updates.append(Update(remote: reference, tracking: String(cString: tracking.ptr), id: id))
             }
         }
-        // Tags libgit2 would fetch (or might, following them): its to fetch.
-        if git_remote_autotag(remote) != GIT_REMOTE_DOWNLOAD_TAGS_NONE,
+        // Tags asked for (`remote.<name>.tagOpt` is `--tags`) that libgit2 would fetch: its to fetch.
+        if git_remote_autotag(remote) == GIT_REMOTE_DOWNLOAD_TAGS_ALL,
             served.direct.contains(where: { $0.key.hasPrefix("refs/tags/") && held.direct[$0.key] != $0.value })
         {
             return nil

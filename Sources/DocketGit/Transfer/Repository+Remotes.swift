@@ -86,6 +86,11 @@ extension Repository {
             git_remote_disconnect(remote)
             context.finished(nil)
         }
+        return try listedBranches(of: remote)
+    }
+
+    /// The branches a connected remote listed, and the one its HEAD names.
+    static func listedBranches(of remote: OpaquePointer) throws -> (branches: [String], head: String?) {
         var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
         var count = 0
         try check(git_remote_ls(&heads, &count, remote), "git_remote_ls")

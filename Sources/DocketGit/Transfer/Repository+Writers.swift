@@ -1,43 +1,55 @@
 import DocketCGit2
+import DocketSystem
 import Foundation
 
+/// References a fetch takes beside a branch: every one under `prefix` on the remote (`refs/docket/writers/`), kept
+/// under the same names under `local` here, which first loses what it held, so one the remote no longer has goes
+/// here too.
+public struct MirroredReferences: Hashable, Sendable {
+    /// Where the references are on the remote, ending in '/'.
+    public let prefix: String
+    /// Where this repository keeps them, ending in '/'.
+    public let local: String
+
+    /// References under `prefix` on the remote, kept under `local`.
+    public init(prefix: String, local: String) {
+        self.prefix = prefix
+        self.local = local
+    }
+
+    /// The forced refspec that fetches them.
+    var refspec: String { "+\(prefix)*:\(local)*" }
+}
+
 extension Repository {
-    /// Fetches every reference under `prefix` on the remote (`refs/docket/writers/`) into the same names under
-    /// `local`, which first loses what it held, so a reference the remote no longer has goes here too; returns
-    /// them. Through libgit2, whatever the remote (Docket's folder copier takes branches only); none in a shallow
-    /// clone.
-    public func fetchReferences(remote name: String, under prefix: String, into local: String, options: TransferOptions)
-        throws -> [String: ObjectID]
-    {
-        guard shallowCommits() == nil else { return [:] }
-        for (reference, _) in try references(startingWith: local) { try deleteReference(reference) }
-        // NB: FETCH_HEAD names what the branch's fetch brought, as git's does: libgit2 empties it even when told
-        // not to write it, so it is put back.
+    /// Deletes the references a mirror keeps, before a fetch brings back those the remote still has.
+    func emptyMirror(_ mirror: MirroredReferences) throws {
+        for (reference, _) in try references(startingWith: mirror.local) { try deleteReference(reference) }
+    }
+
+    /// Fetches a mirror's references alone, through libgit2 whatever the remote (Docket's folder copier takes
+    /// branches only), leaving FETCH_HEAD to name what the branch's fetch brought.
+    func fetch(_ mirror: MirroredReferences, from remote: OpaquePointer, context: TransferContext) throws {
+        // NB: libgit2 empties FETCH_HEAD even when told not to write it, so it is put back.
         let fetchHead = URL(fileURLWithPath: gitdir + "FETCH_HEAD")
         let kept = try? Data(contentsOf: fetchHead)
         defer {
             if let kept, (try? Data(contentsOf: fetchHead)) != kept { try? kept.write(to: fetchHead, options: .atomic) }
         }
-        try withRemote(name) { remote in
-            let context = TransferContext(
-                options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
-            if context.isCancelled { throw TransferError.cancelled(url: context.url) }
-            var fetchOptions = git_fetch_options()
-            try check(
-                git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
-            context.install(into: &fetchOptions.callbacks)
-            fetchOptions.proxy_opts = context.proxyOptions()
-            // NB: no tags, and nothing written to FETCH_HEAD: this fetch is Docket's own, beside the branch's.
-            fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
-            fetchOptions.update_fetchhead = 0
-            let code = withStrArray(["+\(prefix)*:\(local)*"]) { refspecs in
-                var refspecs = refspecs
-                return git_remote_fetch(remote, &refspecs, &fetchOptions, "docket: fetch writers")
-            }
-            git_remote_disconnect(remote)
-            try context.conclude(code < 0 ? context.classify(lastError(code, "git_remote_fetch")) : nil)
-        }
-        return try references(startingWith: local)
+        try fetch(
+            [mirror.refspec], from: remote, tags: false, fetchHead: false, context: context,
+            message: "docket: fetch writers")
+    }
+
+    /// Takes a mirror's references out of FETCH_HEAD after a fetch that brought them beside the branch, which
+    /// FETCH_HEAD names alone, as `git pull` would have it.
+    func dropFromFetchHead(_ mirror: MirroredReferences) throws {
+        let path = gitdir + "FETCH_HEAD"
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+        let kept = lines.filter { !$0.contains("\t'\(mirror.prefix)") }
+        guard kept.count != lines.count else { return }
+        try AtomicFile.write(Data(kept.map { $0 + "\n" }.joined().utf8), to: path, durable: false)
     }
 
     /// Pushes one refspec through libgit2 (a writer's own reference, or `:<reference>` to delete it), failing as a
