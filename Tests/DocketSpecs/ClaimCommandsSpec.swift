@@ -96,6 +96,45 @@ final class ClaimCommandsSpec: QuickSpec {
             }
         }
 
+        describe("docket heartbeat") {
+            it("renews its holder's claim from now, and leaves the claim's id and when it was taken") {
+                run("claim", paint, "--as", "agent-1", "--for", "30m")
+                let before = try Store.open(at: store).load().state.todos.first { $0.text == "Paint the fence" }?.claim
+                let beat = run("heartbeat", paint, "--as", "agent-1", "--for", "2h", time: "10:20")
+                expect(beat.status).to(equal(0), description: beat.stderr)
+                expect(beat.stdout).to(contain("Renewed \(paint!) 'Paint the fence' for agent-1 until"))
+                let claim = try Store.open(at: store).load().state.todos.first { $0.text == "Paint the fence" }?.claim
+                expect(claim?.expires).to(beCloseTo(ISODate.date(from: "2026-11-28T12:20:00.000Z")!, within: 5))
+                expect(claim?.id) == before?.id
+                expect(claim?.taken) == before?.taken
+            }
+            it("refuses an item another holds, naming the holder and until when in the user's time zone") {
+                run("claim", paint, "--as", "agent-1", "--for", "1h")
+                let before = try Store.open(at: store).load().state
+                let beat = docket(
+                    ["heartbeat", paint, "--as", "agent-2"], store: store,
+                    environment: at("10:30").merging(["TZ": "Europe/Paris"]) { _, new in new })
+                expect(beat.status) == 1
+                expect(beat.stderr).to(contain("Error: agent-2 holds no claim on the todo \(paint!) 'Paint the fence'"))
+                expect(beat.stderr).to(contain("agent-1 holds it until 2026-11-28 12:00;"))
+                expect(try Store.open(at: store).load().state) == before
+            }
+            it("refuses an item no one claimed, saying to claim it first") {
+                let beat = run("heartbeat", paint, "--as", "agent-1")
+                expect(beat.status) == 1
+                expect(beat.stderr).to(
+                    contain("agent-1 holds no claim on the todo \(paint!) 'Paint the fence'; claim it"))
+                expect(try Store.open(at: store).load().state.todos.compactMap(\.claim)).to(beEmpty())
+            }
+            it("refuses a claim its holder released") {
+                run("claim", paint, "--as", "agent-1")
+                run("release", paint, "--as", "agent-1", time: "10:10")
+                let beat = run("heartbeat", paint, "--as", "agent-1", time: "10:20")
+                expect(beat.status) == 1
+                expect(beat.stderr).to(contain("agent-1 released its claim on the todo \(paint!)"))
+            }
+        }
+
         describe("docket ready") {
             it("leaves out what another holds, what waits and what is blocked, and lists what its holder holds") {
                 let fence = run("add", "Buy paint").stdout.trimmingCharacters(in: .whitespacesAndNewlines)

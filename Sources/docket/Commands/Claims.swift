@@ -20,12 +20,32 @@ struct HolderOptions: ParsableArguments {
 
 /// A claim as `show` says it: "agent-7 until Sat 28 Nov 14:05 (claim 3f2a9c1e)", or how it ended.
 enum ClaimText {
+    /// "Claimed 3f2a9c1e 'Paint the fence' as agent-7 until 2026-11-28 16:00", on stdout.
+    static func printClaimed(_ entry: Entry) {
+        guard let claim = entry.claim else { return }
+        print(
+            "Claimed \(Output.short(entry.id)) '\(Output.safe(entry.text))' as \(Output.safe(claim.holder)) until "
+                + DateInput.show(claim.expires))
+    }
+
     static func show(_ claim: Claim, on entry: Entry, now: Date) -> String {
         let who = "\(Output.safe(claim.holder)) (claim \(claim.id.uuidString.prefix(8).lowercased()))"
         if entry.isDone { return "\(who), ended by the completion" }
         if let released = claim.released { return "\(who), released \(DateInput.show(released))" }
         if !claim.isLive(at: now) { return "\(who), expired \(DateInput.show(claim.expires))" }
         return "\(who) until \(DateInput.show(claim.expires))"
+    }
+}
+
+/// A claim refused, said as the command line says times: in the user's time zone, as `list` shows them.
+enum ClaimRefusal {
+    /// Runs `body`, turning a `ClaimError` into the error the command prints.
+    static func saying<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as ClaimError {
+            throw ShownError(message: Output.safeLines(error.message(showing: DateInput.show)))
+        }
     }
 }
 
@@ -70,10 +90,40 @@ struct ClaimCommand: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let changed = try store.claimEntry(try store.entryRef(id), as: holder.holder, lease: lease)
+        let ref = try store.entryRef(id)
+        let changed = try ClaimRefusal.saying { try store.claimEntry(ref, as: holder.holder, lease: lease) }
+        ClaimText.printClaimed(changed.after)
+    }
+}
+
+struct Heartbeat: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "heartbeat",
+        abstract: "Renew your claim on a todo or task while you work on it.",
+        discussion: """
+            Renews the lease from now: --for long (30m, 2h, 1d; a minute to a day, an hour by default). It refuses \
+            an item its holder does not hold: never claimed, released, expired and taken by another, or lost in a \
+            merge to a claim taken earlier; the refusal names who holds it until when. Send one before the lease \
+            ends. The holder is --as, else $DOCKET_AGENT, else your login name.
+
+            Example: docket heartbeat 3f2a --for 30m --as agent-7
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @Argument(help: "The todo's or task's id (or a unique prefix).") var id: String
+    @OptionGroup var holder: HolderOptions
+    @Option(
+        name: .customLong("for"), help: ArgumentHelp("How long the claim lasts from now.", valueName: "lease"),
+        transform: LeaseInput.parse)
+    var lease: TimeInterval = Claim.defaultLease
+
+    func run() throws {
+        let store = try self.store.open()
+        let ref = try store.entryRef(id)
+        let changed = try ClaimRefusal.saying { try store.renewClaim(ref, as: holder.holder, lease: lease) }
         guard let claim = changed.after.claim else { return }
         print(
-            "Claimed \(Output.short(changed.after.id)) '\(Output.safe(changed.after.text))' as "
+            "Renewed \(Output.short(changed.after.id)) '\(Output.safe(changed.after.text))' for "
                 + "\(Output.safe(claim.holder)) until \(DateInput.show(claim.expires))")
     }
 }
@@ -96,7 +146,8 @@ struct Release: ParsableCommand {
 
     func run() throws {
         let store = try self.store.open()
-        let changed = try store.releaseClaim(try store.entryRef(id), as: holder.named)
+        let ref = try store.entryRef(id)
+        let changed = try ClaimRefusal.saying { try store.releaseClaim(ref, as: holder.named) }
         print(
             "Released \(Output.short(changed.after.id)) '\(Output.safe(changed.after.text))'"
                 + (changed.after.claim.map { " (claimed by \(Output.safe($0.holder)))" } ?? ""))
