@@ -164,9 +164,14 @@ struct Ready: ParsableCommand {
 
             --json prints the items as 'list --json' does (with --project, tasks with their project).
 
+            --claim claims the first of them that no one holds (not one you hold already), for --for (an hour \
+            unless said), and prints it: what 'claim_next' does for an agent. The claim is taken under the store's \
+            lock, so two processes never both get one item. When nothing is ready and free it says so and exits 1.
+
             Examples:
               docket ready
               docket ready +backend --as agent-7 -n 5
+              docket ready --claim +backend --as agent-7 --for 2h
             """)
 
     @OptionGroup var store: StoreOptions
@@ -176,10 +181,18 @@ struct Ready: ParsableCommand {
         name: [.customShort("n"), .customLong("limit")], help: ArgumentHelp("At most this many.", valueName: "count"))
     var limit: Int?
     @Flag(help: "Print JSON for scripts.") var json = false
+    @Flag(help: "Claim the first ready item no one holds, and print it.") var claim = false
+    @Option(
+        name: .customLong("for"),
+        help: ArgumentHelp("With --claim, how long the claim lasts unless renewed.", valueName: "lease"),
+        transform: LeaseInput.parse)
+    var lease: TimeInterval?
 
     func validate() throws {
         if filtering.blocked { throw ValidationError("--blocked lists what is not ready; use 'docket list --blocked'") }
         if let limit, limit < 1 { throw ValidationError("--limit must be 1 or more") }
+        if claim, limit != nil { throw ValidationError("--claim takes one item; leave out --limit") }
+        if !claim, lease != nil { throw ValidationError("--for is the lease of --claim; add --claim") }
         _ = try filtering.words(command: Ready.self)
     }
 
@@ -190,6 +203,7 @@ struct Ready: ParsableCommand {
         filter.waiting = .hidden
         filter.readiness = .ready
         filter.limit = limit
+        if claim { return try claimFirst(filter, in: store) }
         let now = DocketClock.now
         let entries = try store.freeEntries(filter, for: holder.holder, now: now)
         if json {
@@ -205,5 +219,14 @@ struct Ready: ParsableCommand {
         var text = ""
         for entry in entries { text += line(entry, now: now, relative: &relative, showProject: false) + "\n" }
         Output.write(text)
+    }
+
+    private func claimFirst(_ filter: EntryFilter, in store: Store) throws {
+        let entry = try ClaimRefusal.saying {
+            try store.claimNext(filter, as: holder.holder, lease: lease ?? Claim.defaultLease)
+        }
+        guard json else { return ClaimText.printClaimed(entry) }
+        if case let .todo(todo) = entry, filter.projects == nil { return try Output.json(todo) }
+        try Output.json(entry)
     }
 }
