@@ -124,21 +124,26 @@ extension Store {
     }
 
     /// Claims the first entry that `filter` admits and no one else holds, for `holder`; `ClaimError.nothingReady` when
-    /// there is none. An entry claimed by another process between the listing and the claim is passed over.
+    /// there is none. The listing and the claim are one step under the store's lock, so no other process on this
+    /// store claims between them.
     public func claimNext(_ filter: EntryFilter, as holder: String, lease: TimeInterval = Claim.defaultLease) throws
         -> Entry
     {
         try Self.checkHolder(holder)
-        for entry in try freeEntries(filter, for: holder) where entry.heldClaim()?.holder != holder {
-            do {
-                return try claimEntry(ref(of: entry), as: holder, lease: lease).after
-            } catch let error as ClaimError {
-                if case .heldByAnother = error { continue }
-                if case .done = error { continue }
-                throw error
+        return try withLock {
+            // NB: under the lock no other process changes the store, so the first free entry is claimable; the
+            // checks stay for an entry the listing and the claim see differently (a wait ending between them).
+            for entry in try freeEntries(filter, for: holder) where entry.heldClaim()?.holder != holder {
+                do {
+                    return try claimEntry(ref(of: entry), as: holder, lease: lease).after
+                } catch let error as ClaimError {
+                    if case .heldByAnother = error { continue }
+                    if case .done = error { continue }
+                    throw error
+                }
             }
+            throw ClaimError.nothingReady
         }
-        throw ClaimError.nothingReady
     }
 
     /// The claims `holder` holds at `now` on open todos and tasks.
