@@ -13,6 +13,10 @@ final class DocketTools: @unchecked Sendable {
     private let store: Store
     private let agent: String
     private let lock = NSLock()
+    /// The claims this server took and its agent has not given up or been told it lost, by item.
+    // NB: kept here, not read from the store: a merge in another server's sync on this store can take one, and
+    // this agent's next `sync`, `heartbeat` or `complete` must still tell it so.
+    private var held: [UUID: (ref: EntryRef, claim: UUID)] = [:]
 
     init(store: Store, agent: String) {
         self.store = store
@@ -36,10 +40,9 @@ final class DocketTools: @unchecked Sendable {
             case "note": result = try note(args)
             case "claim_next": result = try claimNext(args)
             case "claim":
-                result = item(try store.claimEntry(try ref(args), as: agent, lease: try lease(args)).after)
-            case "heartbeat":
-                result = item(try store.renewClaim(try ref(args), as: agent, lease: try lease(args)).after)
-            case "release": result = item(try store.releaseClaim(try ref(args), as: agent).after)
+                result = item(remember(try store.claimEntry(try ref(args), as: agent, lease: try lease(args)).after))
+            case "heartbeat": result = try heartbeat(args)
+            case "release": result = try release(args)
             case "sync": result = try sync(args)
             case "merges": result = try store.merges(limit: try args.int("limit") ?? 5)
             default: throw ToolError("there is no tool '\(name)'; tools/list names them")
@@ -161,13 +164,47 @@ final class DocketTools: @unchecked Sendable {
             ref, todo: { $0.alter(.noting(.add(note))) }, task: { $0.alter(by: .noting(.add(note))) })
     }
 
+    // MARK: Claims
+
+    /// The entry, its claim remembered as this server's when its agent holds it.
+    private func remember(_ entry: Entry) -> Entry {
+        if let claim = entry.claim, claim.holder == agent, claim.released == nil {
+            held[entry.id] = (store.ref(of: entry), claim.id)
+        }
+        return entry
+    }
+
+    /// Renews this agent's claim; when it is not held (lost in a merge, released, or taken after it expired), the
+    /// error names who holds it, and the claim is forgotten: the agent has been told.
+    private func heartbeat(_ args: Arguments) throws -> AgentItem {
+        let ref = try ref(args)
+        do {
+            return item(remember(try store.renewClaim(ref, as: agent, lease: try lease(args)).after))
+        } catch let error as ClaimError {
+            if let id = held.first(where: { $0.value.ref == ref })?.key { held[id] = nil }
+            throw error
+        }
+    }
+
+    private func release(_ args: Arguments) throws -> AgentItem {
+        let released = try store.releaseClaim(try ref(args), as: agent).after
+        held[released.id] = nil
+        return item(released)
+    }
+
     /// Completes an item, giving up this agent's claim; the result says when the claim had been lost to another.
     private func complete(_ args: Arguments) throws -> Completed {
         let ref = try ref(args)
         if let note = try args.string("note") { try addNote(note, to: ref) }
         let entry = try store.entry(ref)
+        let mine = held.removeValue(forKey: entry.id)
         var lostTo: AgentClaim?
-        if let held = entry.heldClaim(), held.holder != agent { lostTo = AgentClaim(held) }
+        if let held = entry.heldClaim(), held.holder != agent {
+            lostTo = AgentClaim(held)
+        } else if let mine, let now = entry.claim, now.id != mine.claim {
+            // NB: the claim that beat this agent's in a merge has ended since (released or expired): still lost.
+            lostTo = AgentClaim(now)
+        }
         // NB: completed first, then the claim released: released first, the item would be open and free for a moment,
         // and another server on this store could claim it.
         let (_, next) = try store.completeEntries([ref])
@@ -182,8 +219,11 @@ final class DocketTools: @unchecked Sendable {
         return Completed(
             item: item(try store.entry(ref)), next: next.map(item),
             claimLost: lostTo.map {
-                "your claim was not held: \($0.holder) holds this item (a merge keeps the claim taken first); "
-                    + "it is completed all the same"
+                $0.live
+                    ? "your claim was not held: \($0.holder) holds this item (a merge keeps the claim taken first); "
+                        + "it is completed all the same"
+                    : "your claim was not held: a claim of \($0.holder)'s, since ended, took its place; "
+                        + "it is completed all the same"
             }, holder: lostTo)
     }
 
@@ -194,23 +234,28 @@ final class DocketTools: @unchecked Sendable {
         filter.readiness = .ready
         filter.limit = nil
         let lease = try lease(args)
-        guard try args.bool("sync") == true else { return item(try store.claimNext(filter, as: agent, lease: lease)) }
+        guard try args.bool("sync") == true else {
+            return item(remember(try store.claimNext(filter, as: agent, lease: lease)))
+        }
         for _ in 0..<5 {
             let claimed = try store.claimNext(filter, as: agent, lease: lease)
             do {
                 try store.sync()
             } catch {
                 // NB: the claim stands on this store; the next sync shares it.
-                return item(claimed)
+                return item(remember(claimed))
             }
             let now = try store.entry(store.ref(of: claimed))
-            if now.heldClaim()?.holder == agent { return item(now) }
+            if now.heldClaim()?.holder == agent { return item(remember(now)) }
         }
         throw ClaimError.nothingReady
     }
 
+    /// Syncs; `lostClaims` has every claim this server took (or its agent held when the sync began) that its agent
+    /// holds no longer and was not told of: taken by an earlier claim in a merge (this sync's, or another server's
+    /// on this store), the item completed by another, or the claim released by someone else.
     private func sync(_ args: Arguments) throws -> Synced {
-        let before = try store.claims(of: agent)
+        for entry in try store.claims(of: agent) { _ = remember(entry) }
         let outcome = try store.sync(remote: try args.string("remote"))
         var arrived: [String] = []
         for pull in outcome.pulls {
@@ -226,12 +271,24 @@ final class DocketTools: @unchecked Sendable {
                 arrived.append("took the remote's rewritten history at \(to.prefix(7))")
             }
         }
+        return Synced(remote: outcome.remote, arrived: arrived, lostClaims: lostClaims())
+    }
+
+    /// The claims this server remembers that its agent no longer holds, forgotten as they are told.
+    private func lostClaims() -> [AgentItem] {
         var lost: [AgentItem] = []
-        for entry in before {
-            guard let now = try? store.entry(store.ref(of: entry)) else { continue }
-            if now.heldClaim()?.holder != agent && !now.isDone { lost.append(item(now)) }
+        for (id, mine) in held.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            guard let now = try? store.entry(mine.ref) else {
+                held[id] = nil // removed: nothing is left to tell of
+                continue
+            }
+            // NB: a claim of this agent's that merely expired is still its own: nobody took it, and a heartbeat
+            // renews it.
+            if let claim = now.claim, claim.id == mine.claim, claim.released == nil, !now.isDone { continue }
+            held[id] = nil
+            lost.append(item(now))
         }
-        return Synced(remote: outcome.remote, arrived: arrived, lostClaims: lost)
+        return lost
     }
 
     // MARK: Arguments

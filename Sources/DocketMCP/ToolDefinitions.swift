@@ -93,7 +93,9 @@ extension DocketTools {
             inputSchema: schema(["id": id], required: ["id"])),
         Tool(
             name: "sync",
-            description: "Commit, pull and push; returns what arrived and the claims you lost in a merge.",
+            description:
+                "Commit, pull and push; returns what arrived and each claim you lost (to an earlier claim in a merge, "
+                + "or the item completed by another), once.",
             inputSchema: schema([
                 "remote": ["type": "string", "description": "The remote (the store's own by default)."]
             ])),

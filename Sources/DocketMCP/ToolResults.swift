@@ -77,6 +77,7 @@ struct Synced: Encodable {
     let remote: String
     /// What the pull brought: a fast-forward, or a merge and its decisions.
     let arrived: [String]
-    /// Items this agent held before the sync and holds no longer: a merge kept another's earlier claim.
+    /// Items whose claim this agent held and holds no longer, each told once: a merge kept another's earlier claim,
+    /// another agent completed the item, or someone else released the claim.
     let lostClaims: [AgentItem]
 }

@@ -60,8 +60,8 @@ struct DocketCommand: ParsableCommand {
         version: "0.2.0, store format \(Store.format) (libgit2 \(LibGit2.version))",
         subcommands: [
             Today.self, Init.self, Add.self, List.self, Show.self, Done.self, Reopen.self, Edit.self, Due.self,
-            Tag.self, SetPriority.self, Wait.self, Schedule.self, Depend.self, ClaimCommand.self, Release.self,
-            Ready.self, MCPCommand.self,
+            Tag.self, SetPriority.self, Wait.self, Schedule.self, Depend.self, ClaimCommand.self, Heartbeat.self,
+            Release.self, Ready.self, MCPCommand.self,
             NoteCommand.self, Repeat.self, Remove.self, Fork.self, Undo.self, ContextCommand.self,
             ProjectCommand.self, TaskCommand.self, Report.self, Status.self, Commit.self, Log.self, Pack.self,
             Clone.self, RemoteCommand.self, Pull.self, Push.self, Sync.self, Autosync.self, Monitor.self, Merges.self,

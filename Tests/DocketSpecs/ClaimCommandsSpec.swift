@@ -96,6 +96,95 @@ final class ClaimCommandsSpec: QuickSpec {
             }
         }
 
+        describe("docket heartbeat") {
+            it("renews its holder's claim from now, and leaves the claim's id and when it was taken") {
+                run("claim", paint, "--as", "agent-1", "--for", "30m")
+                let before = try Store.open(at: store).load().state.todos.first { $0.text == "Paint the fence" }?.claim
+                let beat = run("heartbeat", paint, "--as", "agent-1", "--for", "2h", time: "10:20")
+                expect(beat.status).to(equal(0), description: beat.stderr)
+                expect(beat.stdout).to(contain("Renewed \(paint!) 'Paint the fence' for agent-1 until"))
+                let claim = try Store.open(at: store).load().state.todos.first { $0.text == "Paint the fence" }?.claim
+                expect(claim?.expires).to(beCloseTo(ISODate.date(from: "2026-11-28T12:20:00.000Z")!, within: 5))
+                expect(claim?.id) == before?.id
+                expect(claim?.taken) == before?.taken
+            }
+            it("refuses an item another holds, naming the holder and until when in the user's time zone") {
+                run("claim", paint, "--as", "agent-1", "--for", "1h")
+                let before = try Store.open(at: store).load().state
+                let beat = docket(
+                    ["heartbeat", paint, "--as", "agent-2"], store: store,
+                    environment: at("10:30").merging(["TZ": "Europe/Paris"]) { _, new in new })
+                expect(beat.status) == 1
+                expect(beat.stderr).to(contain("Error: agent-2 holds no claim on the todo \(paint!) 'Paint the fence'"))
+                expect(beat.stderr).to(contain("agent-1 holds it until 2026-11-28 12:00;"))
+                expect(try Store.open(at: store).load().state) == before
+            }
+            it("refuses an item no one claimed, saying to claim it first") {
+                let beat = run("heartbeat", paint, "--as", "agent-1")
+                expect(beat.status) == 1
+                expect(beat.stderr).to(
+                    contain("agent-1 holds no claim on the todo \(paint!) 'Paint the fence'; claim it"))
+                expect(try Store.open(at: store).load().state.todos.compactMap(\.claim)).to(beEmpty())
+            }
+            it("refuses a claim its holder released") {
+                run("claim", paint, "--as", "agent-1")
+                run("release", paint, "--as", "agent-1", time: "10:10")
+                let beat = run("heartbeat", paint, "--as", "agent-1", time: "10:20")
+                expect(beat.status) == 1
+                expect(beat.stderr).to(contain("agent-1 released its claim on the todo \(paint!)"))
+            }
+        }
+
+        describe("docket ready --claim") {
+            it("claims the first ready item no one holds and prints it, passing over what another holds") {
+                run("claim", paint, "--as", "agent-1")
+                let claimed = run("ready", "--claim", "--as", "agent-2", "--for", "2h")
+                expect(claimed.status).to(equal(0), description: claimed.stderr)
+                expect(claimed.stdout).to(contain("Claimed \(bike!) 'Fix bike' as agent-2 until"))
+                let todos = try Store.open(at: store).load().state.todos
+                expect(todos.first { $0.text == "Fix bike" }?.claim?.holder) == "agent-2"
+                expect(todos.first { $0.text == "Fix bike" }?.claim?.expires)
+                    .to(beCloseTo(ISODate.date(from: "2026-11-28T12:00:00.000Z")!, within: 5))
+                expect(todos.first { $0.text == "Paint the fence" }?.claim?.holder) == "agent-1"
+            }
+            it("takes the filters list takes") {
+                run("tag", bike, "+garage")
+                let claimed = run("ready", "--claim", "+garage", "--as", "agent-1", "--json")
+                expect(claimed.status).to(equal(0), description: claimed.stderr)
+                let object = try? JSONSerialization.jsonObject(with: Data(claimed.stdout.utf8)) as? [String: Any]
+                expect((object?["id"] as? String)?.lowercased()).to(beginWith(bike))
+            }
+            it("says so, exiting 1 and changing nothing, when nothing is ready and free") {
+                run("claim", paint, "--as", "agent-1")
+                run("claim", bike, "--as", "agent-1")
+                let before = try Store.open(at: store).load().state
+                let claimed = run("ready", "--claim", "--as", "agent-2")
+                expect(claimed.status) == 1
+                expect(claimed.stderr).to(contain("no item is ready and free to claim"))
+                expect(try Store.open(at: store).load().state) == before
+            }
+            it("gives each of many processes claiming at once a different item") {
+                for n in 3...6 { run("add", "Chore \(n)") }
+                let processes = (1...8).map { n in
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: docketBinary)
+                    process.arguments = ["ready", "--claim", "--as", "agent-\(n)"]
+                    process.environment = ProcessInfo.processInfo.environment.merging(["DOCKET_DIR": store.path]) {
+                        _, new in new
+                    }
+                    process.standardOutput = FileHandle.nullDevice
+                    process.standardError = FileHandle.nullDevice
+                    try! process.run()
+                    return process
+                }
+                for process in processes { process.waitUntilExit() }
+                expect(processes.filter { $0.terminationStatus == 0 }.count) == 6
+                let holders = try Store.open(at: store).load().state.todos.compactMap(\.claim?.holder)
+                expect(holders.count) == 6
+                expect(Set(holders).count) == 6
+            }
+        }
+
         describe("docket ready") {
             it("leaves out what another holds, what waits and what is blocked, and lists what its holder holds") {
                 let fence = run("add", "Buy paint").stdout.trimmingCharacters(in: .whitespacesAndNewlines)

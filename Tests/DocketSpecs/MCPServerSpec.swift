@@ -57,6 +57,50 @@ final class MCPServerSpec: QuickSpec {
                 }
             }
 
+            context("with an agent whose claims lose in merges, over two clones") {
+                var seen: [String: Any] = [:]
+                var folder: URL!
+                beforeEach {
+                    folder = temporaryFolder("docket-mcp-lost")
+                    let run = runCommand(
+                        "python3",
+                        [scripts.appendingPathComponent("mcp-lost-claims.py").path, docketBinary, folder.path])
+                    expect(run.status).to(equal(0), description: run.stderr)
+                    seen =
+                        (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]) ?? [:]
+                }
+                afterEach { try? FileManager.default.removeItem(at: folder) }
+                it(
+                    "tells it at sync of every claim it lost, once: to an earlier claim, on an item another completed, "
+                        + "and in another server's sync on its store"
+                ) {
+                    expect(seen["lost"] as? [String]) == ["Fix bike", "Oil chain", "Paint the fence"]
+                    expect(seen["lost_done"] as? [String]) == ["Paint the fence"]
+                    let holders = seen["lost_holders"] as? [String: String]
+                    expect(holders?["Fix bike"]) == "agent-2"
+                    expect(holders?["Oil chain"]) == "agent-3"
+                    expect(seen["lost_again"] as? [String]) == []
+                }
+                it("refuses its heartbeat on a lost claim, naming who holds it until when") {
+                    let beat = seen["heartbeat_lost"] as? [String: Any]
+                    expect(beat?["error"] as? Bool) == true
+                    expect(beat?["message"] as? String).to(contain("agent-1 holds no claim on the todo"))
+                    expect(beat?["message"] as? String).to(contain("agent-2 holds it until"))
+                }
+                it("completes a lost item all the same, saying claimLost and who holds it") {
+                    let done = seen["complete_lost"] as? [String: Any]
+                    expect(done?["error"] as? Bool) == false
+                    expect(done?["claimLost"] as? String).to(contain("your claim was not held"))
+                    expect(done?["holder"] as? String) == "agent-3"
+                }
+                it("says claimLost at complete when the claim that replaced its own has ended since") {
+                    let done = seen["complete_replaced"] as? [String: Any]
+                    expect(done?["error"] as? Bool) == false
+                    expect(done?["claimLost"] as? String).to(contain("a claim of agent-2's, since ended"))
+                    expect(done?["holder"] as? String) == "agent-2"
+                }
+            }
+
             it("writes nothing but JSON-RPC messages to stdout") {
                 let lines = [
                     #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"spec","version":"1"}}}"#,

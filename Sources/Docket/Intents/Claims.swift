@@ -14,15 +14,20 @@ public enum ClaimError: Error, Equatable, CustomStringConvertible, Sendable {
     /// No item that the filter admits is free to claim.
     case nothingReady
 
-    public var description: String {
+    /// The message with dates as ISO 8601 in UTC, as an agent reads them.
+    public var description: String { message(showing: ISODate.string(from:)) }
+
+    /// The message with each date written by `show`: the command line writes them in the user's time zone, as lists
+    /// show times.
+    public func message(showing show: (Date) -> String) -> String {
         switch self {
         case let .heldByAnother(item, holder, until):
-            "\(item) is claimed by \(holder) until \(ISODate.string(from: until)); 'ready' lists what is free"
+            "\(item) is claimed by \(holder) until \(show(until)); 'ready' lists what is free"
         case let .done(item):
             "\(item) is done: there is nothing left to claim; 'ready' lists what is free"
         case let .notHeld(item, holder, now):
             if let now, now.holder != holder, now.isLive() {
-                "\(holder) holds no claim on \(item): \(now.holder) holds it until \(ISODate.string(from: now.expires)); "
+                "\(holder) holds no claim on \(item): \(now.holder) holds it until \(show(now.expires)); "
                     + "'ready' lists what is free"
             } else if let now, now.holder == holder, now.released != nil {
                 "\(holder) released its claim on \(item); claim it again to work on it"
@@ -119,21 +124,26 @@ extension Store {
     }
 
     /// Claims the first entry that `filter` admits and no one else holds, for `holder`; `ClaimError.nothingReady` when
-    /// there is none. An entry claimed by another process between the listing and the claim is passed over.
+    /// there is none. The listing and the claim are one step under the store's lock, so no other process on this
+    /// store claims between them.
     public func claimNext(_ filter: EntryFilter, as holder: String, lease: TimeInterval = Claim.defaultLease) throws
         -> Entry
     {
         try Self.checkHolder(holder)
-        for entry in try freeEntries(filter, for: holder) where entry.heldClaim()?.holder != holder {
-            do {
-                return try claimEntry(ref(of: entry), as: holder, lease: lease).after
-            } catch let error as ClaimError {
-                if case .heldByAnother = error { continue }
-                if case .done = error { continue }
-                throw error
+        return try withLock {
+            // NB: under the lock no other process changes the store, so the first free entry is claimable; the
+            // checks stay for an entry the listing and the claim see differently (a wait ending between them).
+            for entry in try freeEntries(filter, for: holder) where entry.heldClaim()?.holder != holder {
+                do {
+                    return try claimEntry(ref(of: entry), as: holder, lease: lease).after
+                } catch let error as ClaimError {
+                    if case .heldByAnother = error { continue }
+                    if case .done = error { continue }
+                    throw error
+                }
             }
+            throw ClaimError.nothingReady
         }
-        throw ClaimError.nothingReady
     }
 
     /// The claims `holder` holds at `now` on open todos and tasks.
