@@ -50,7 +50,9 @@ final class ExchangeSpec: QuickSpec {
                     "data.location=\(data.path)\nconfirmation=off\nverbose=nothing\n" + settings, name + ".taskrc")
                 return { arguments in
                     guard let fixedNow else {
-                        return runCommand("task", Array(arguments), environment: ["TASKRC": rc, "TASKDATA": data.path])
+                        // NB: in docket's zone (`run`): a day Taskwarrior writes is its first moment in that zone.
+                        return runCommand(
+                            "task", Array(arguments), environment: ["TASKRC": rc, "TASKDATA": data.path, "TZ": "UTC"])
                     }
                     return runCommand(
                         "faketime",
@@ -385,7 +387,7 @@ final class ExchangeSpec: QuickSpec {
                             "faketime", ["-f", "+3d", "task"] + arguments,
                             environment: [
                                 "TASKRC": root.appendingPathComponent("tw.taskrc").path,
-                                "TASKDATA": root.appendingPathComponent("tw").path,
+                                "TASKDATA": root.appendingPathComponent("tw").path, "TZ": "UTC",
                             ])
                     }
                     expect(task("add", "Evening walk", "recur:daily", "due:\(day(1))").status) == 0
@@ -524,7 +526,7 @@ final class ExchangeSpec: QuickSpec {
                     """, "todo.cfg")
                 try? FileManager.default.createDirectory(
                     at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
-                return runCommand("todo-txt", ["-d", config, "-p"] + arguments)
+                return runCommand("todo-txt", ["-d", config, "-p"] + arguments, environment: ["TZ": "UTC"])
             }
             let todoFile = { root.appendingPathComponent("todo/todo.txt").path }
             let doneFile = { root.appendingPathComponent("todo/done.txt").path }
