@@ -458,6 +458,50 @@ final class ExchangeSpec: QuickSpec {
                 expect(numbers.count) >= 1
             }
 
+            it("carries a start as a running slip and a running slip back as a start, through the real Taskwarrior") {
+                let task = taskwarrior("tw")
+                expect(task("add", "Dig bed", "project:Garden").status) == 0
+                expect(task("1", "start").status) == 0
+                let first = json(task("export").stdout)
+                let dig = first.first?["uuid"] as? String ?? "none"
+                let start = first.first?["start"] as? String ?? "none"
+                expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+                func slips() -> [String] {
+                    run("report", "--csv").stdout.split(separator: "\n").dropFirst().map(String.init)
+                }
+                // The clock runs from Taskwarrior's start, once however often the export comes.
+                let iso =
+                    "\(start.prefix(4))-\(start.dropFirst(4).prefix(2))-\(start.dropFirst(6).prefix(2))T"
+                    + "\(start.dropFirst(9).prefix(2)):\(start.dropFirst(11).prefix(2)):\(start.dropFirst(13).prefix(2))"
+                expect(slips().count) == 1
+                expect(slips().first).to(beginWith("Garden,Dig bed,\(iso).000Z,,"))
+                expect(run("show", String(dig.prefix(8))).stdout).to(contain("time      1 slip, one running"))
+                expect(run("import", "taskwarrior", write(task("export").stdout, "again.json")).stdout).to(
+                    contain("Nothing to import"))
+
+                // Stopped in Taskwarrior (a second later: it keeps seconds), the slip stops.
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(task(dig, "stop").status) == 0
+                expect(run("import", "taskwarrior", write(task("export").stdout, "stopped.json")).status) == 0
+                expect(slips().count) == 1
+                expect(slips().first).notTo(contain(",,"))
+                expect(run("show", String(dig.prefix(8))).stdout).to(contain("state     unfinished"))
+
+                // Started in Docket, Taskwarrior has the slip's start; read back, it is the same slip.
+                expect(run("task", "start", String(dig.prefix(8))).status) == 0
+                expect(run("commit").status) == 0
+                let running = json(run("export", "taskwarrior").stdout).first { $0["uuid"] as? String == dig }
+                let started = running?["start"] as? String
+                expect(started).notTo(beNil())
+                expect(started) != start
+                expect(task("import", write(run("export", "taskwarrior").stdout, "docket.json")).status) == 0
+                expect(json(task("export").stdout).first?["start"] as? String) == started
+                expect(run("import", "taskwarrior", write(task("export").stdout, "back.json")).stdout).to(
+                    contain("Nothing to import"))
+                expect(slips().count) == 2
+                expect(run("show", String(dig.prefix(8))).stdout).to(contain("time      2 slips, one running"))
+            }
+
             it("changes nothing when the same export comes again, and takes a newer edit with the loser recorded") {
                 let task = taskwarrior("tw")
                 expect(task("add", "Buy milk", "due:2026-12-01").status) == 0

@@ -41,6 +41,10 @@ public struct ExchangeBatch: Sendable {
     public var notes: [String]
     /// Whether a repeating todo the source completed gets its next instance from the import (the source makes none).
     public var completesSeries = false
+    /// Whether the source says a task's clock only by whether it runs and since when (Taskwarrior's `start`): a task
+    /// keeps the slips the store has, a running slip it names is the store's of that start, and one it no longer
+    /// names is stopped (`Store.settledClock`).
+    public var clockAsStart = false
     public init(state: AppState = AppState(), problems: [ExchangeProblem] = [], notes: [String] = []) {
         self.state = state
         self.problems = problems
@@ -168,8 +172,8 @@ extension Store {
             let base =
                 baseTodos.isEmpty && baseProjects.isEmpty
                 ? nil : AppState(todos: baseTodos, projects: baseProjects, removed: [])
-            if let base { incoming = Store.settling(incoming, against: base) }
-            incoming = Store.settling(incoming, against: before.state)
+            if let base { incoming = Store.settling(incoming, against: base, clockAsStart: batch.clockAsStart) }
+            incoming = Store.settling(incoming, against: before.state, clockAsStart: batch.clockAsStart)
             let merged = merge(base: base, ours: before.state, theirs: incoming)
             // NB: a tombstone for an item the store never had changes nothing: it is not kept.
             let known = Set(
@@ -235,7 +239,7 @@ extension Store {
     /// its notes (an annotation of a note's text and second is that note), and
     /// the whole item where only its alter date differs (a tool that dates
     /// every task it imports). So an export read back changes nothing.
-    static func settling(_ incoming: AppState, against stored: AppState) -> AppState {
+    static func settling(_ incoming: AppState, against stored: AppState, clockAsStart: Bool = false) -> AppState {
         let todos = Dictionary(stored.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let tasks = Dictionary(stored.projects.flatMap(\.tasks).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return AppState(
@@ -243,10 +247,38 @@ extension Store {
             projects: incoming.projects.map { project in
                 Project(
                     id: project.id, title: project.title,
-                    tasks: project.tasks.map { task in tasks[task.id].map { settled(task, as: $0) } ?? task },
+                    tasks: project.tasks.map { task in
+                        tasks[task.id].map { settled(clockAsStart ? settledClock(task, as: $0) : task, as: $0) }
+                            ?? task
+                    },
                     alterDate: project.alterDate)
             },
             removed: incoming.removed)
+    }
+
+    /// A task from a tool that says its clock only by a start (Taskwarrior) with the store's slips: a running slip
+    /// the tool names by the second a stored slip starts is that slip, another is added; and a stored slip still
+    /// running that the tool, edited since it started, no longer names (`task stop`, `task done`) is stopped at that
+    /// edit.
+    static func settledClock(_ task: ProjectTask, as stored: ProjectTask) -> ProjectTask {
+        func second(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+        var slips = stored.timeSlips
+        for slip in task.timeSlips where !stored.timeSlips.contains(where: { second($0.start) == second(slip.start) }) {
+            slips.append(slip)
+        }
+        if task.runningSlip == nil, let running = stored.runningSlip, let edited = task.alterDate,
+            second(edited) > second(running.start)
+        {
+            let stop = max(task.state == .finished ? task.completedDate ?? edited : edited, running.start)
+            slips = slips.map { $0.id == running.id ? running.alter(.setting(.stop(to: stop))) : $0 }
+        }
+        // NB: Docket's clock runs on an unfinished task too; Taskwarrior's `start` for it says no new state.
+        let state =
+            task.state == .inProgress && stored.state == .unfinished
+                && task.runningSlip.map { slip in stored.runningSlip.map { second($0.start) == second(slip.start) } }
+                    == true
+            ? stored.state : task.state
+        return task.replacing(state: state, timeSlips: slips)
     }
 
     private static func settled<Item: FieldCoded>(_ item: Item, as stored: Item) -> Item {

@@ -100,6 +100,7 @@ public enum Taskwarrior {
     /// a project not among them gets an id made from its title, the same on every machine.
     public static func read(_ data: Data, file: String, projects: [String: UUID]) -> ExchangeBatch {
         var batch = ExchangeBatch()
+        batch.clockAsStart = true
         guard let text = String(validating: data, as: UTF8.self) else {
             batch.problems.append(
                 ExchangeProblem(file: file, reason: "it is not UTF-8 text", skipped: "the whole file"))
@@ -301,6 +302,11 @@ public enum Taskwarrior {
         return batch
     }
 
+    /// The id of the running slip an import makes for a task Taskwarrior started at `start`.
+    static func startSlipID(task: UUID, start: Date) -> UUID {
+        NameBasedID.make(namespace: task, name: "start " + BasicDate.string(start))
+    }
+
     /// The id an import gives a new project of this title.
     static func projectID(title: String) -> UUID { NameBasedID.make(namespace: namespace, name: "project " + title) }
 
@@ -404,9 +410,14 @@ public enum Taskwarrior {
         }
         if let project {
             let state: TaskState = completed ? .finished : start != nil ? .inProgress : .unfinished
+            // A started task's clock runs from its `start`, under an id made from the two, so a second import adds no
+            // slip.
+            let slips = (completed ? nil : start).map { start in
+                [TimeSlip(id: startSlipID(task: id, start: start), start: start, stop: nil)]
+            }
             return .task(
                 ProjectTask(
-                    id: id, title: description, dueDate: due, state: state, timeSlips: [], alterDate: modified,
+                    id: id, title: description, dueDate: due, state: state, timeSlips: slips ?? [], alterDate: modified,
                     tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes),
                     completedDate: completedDate,
                     creationDate: entry, recurrence: recurrence, kept: kept, waitDate: wait, scheduledDate: scheduled,
@@ -562,8 +573,12 @@ public enum Taskwarrior {
                 done: projectTask.state == .finished,
                 doneDate: projectTask.completedDate, entry: entry, kept: projectTask.kept)
             task["project"] = project
-            if projectTask.state == .inProgress {
-                task["start"] = BasicDate.string(projectTask.runningSlip?.start ?? projectTask.alterDate ?? entry)
+            // A running slip is Taskwarrior's `start`; a task in progress without one says only that it was started
+            // by its last change.
+            if let running = projectTask.runningSlip, projectTask.state != .finished {
+                task["start"] = BasicDate.string(running.start)
+            } else if projectTask.state == .inProgress {
+                task["start"] = BasicDate.string(projectTask.alterDate ?? entry)
             }
             return task
         }
