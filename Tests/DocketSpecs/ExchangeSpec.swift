@@ -590,6 +590,45 @@ final class ExchangeSpec: QuickSpec {
                 expect(run("status").stdout).to(contain("Nothing to commit"))
             }
 
+            it(
+                "takes a line deleted or replaced in todo.sh as a removal, with a record, and leaves one todo.sh moved to done.txt"
+            ) {
+                for text in ["Buy milk", "Call mum", "Water plants", "Pay rent"] {
+                    expect(todo("add", text).status) == 0
+                }
+                expect(run("import", "todotxt", todoFile()).stdout).to(contain("add 4 todos"))
+                // A second later: a line keeps no time of its own, and its file's is the removal's.
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(todo("-f", "del", "2").status) == 0
+                expect(todo("replace", "3", "Water the plants").status) == 0
+                expect(todo("do", "4").status) == 0
+                let imported = run("import", "todotxt", todoFile())
+                expect(imported.status) == 0
+                expect(imported.stdout).to(contain("Import from todo.txt: add 1 todo, remove 2"))
+                expect(imported.stdout).to(contain("Removed 2 todos whose line is gone (deleted or replaced): "))
+                expect(imported.stdout).to(contain("'Call mum'"))
+                expect(imported.stdout).to(contain("Left 'Pay rent' as it is: its line is in "))
+                let open = json(run("list", "--all", "--json").stdout).filter { $0["completed"] as? Bool == false }
+                expect(open.compactMap { $0["text"] as? String }.sorted()) == [
+                    "Buy milk", "Pay rent", "Water the plants",
+                ]
+                let merges = run("merges").stdout
+                expect(merges).to(contain("todo 'Call mum'"))
+                expect(merges).to(contain("todo 'Water plants'"))
+                // The record brings a removed todo back.
+                let commit = String(merges.split(separator: " ").first ?? "")
+                let which = merges.contains("[1] todo 'Call mum'") ? "1" : "2"
+                expect(run("merges", "restore", commit, which).status) == 0
+                expect(run("list").stdout).to(contain("Call mum"))
+                expect(run("commit").status) == 0
+
+                // Named with its done.txt, the done line completes its todo; read again, nothing changes.
+                let done = run("import", "todotxt", todoFile(), doneFile())
+                expect(done.stdout).to(contain("complete 1"))
+                expect(done.stdout).notTo(contain("Removed"))
+                expect(run("import", "todotxt", todoFile(), doneFile()).stdout).to(contain("Nothing to import"))
+            }
+
             it("shows a line's dates as the days they are, not at 12:00") {
                 let file = write("x 2026-11-21 2026-11-20 Buy milk\n", "todo.txt")
                 expect(run("import", "todotxt", file).status) == 0

@@ -196,6 +196,7 @@ extension Store {
                 }
             }
             guard result != before.state else {
+                if tool == "todotxt" { noteTodoTxtLines(batch.state.todos.map(\.id)) }
                 return ImportOutcome(
                     commit: nil, summary: "Nothing to import from \(source): the store already has it all.",
                     report: merged.report, skipped: batch.problems, notes: batch.notes)
@@ -221,6 +222,7 @@ extension Store {
             }
             Fault.point("after-import-files")
             let outcome = try commitHoldingLock(message: nil)
+            if tool == "todotxt" { noteTodoTxtLines(batch.state.todos.map(\.id)) }
             guard case let .committed(id, message) = outcome else {
                 return ImportOutcome(
                     commit: nil, summary: "Import from \(source)", report: merged.report, skipped: batch.problems,
@@ -316,6 +318,28 @@ extension Store {
         guard let path = try? localFile("exported-\(tool).json").path, let data = try? JSONEncoder().encode(state)
         else { return }
         // NB: an export that cannot note what it wrote still writes it; the next import then merges without a base.
+        try? AtomicFile.write(data, to: path, durable: false)
+    }
+
+    /// The todos whose lines a todo.txt held when Docket last wrote one (`docket export todotxt`) or, if later, read
+    /// one (each todo.txt import notes the lines it read): those a later import finds gone were deleted or replaced.
+    public func todoTxtLines() -> Set<UUID> {
+        func changed(_ name: String) -> Date {
+            (try? localFile(name).path).flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }?[
+                .modificationDate] as? Date ?? .distantPast
+        }
+        guard changed("read-todotxt.json") >= changed("exported-todotxt.json"),
+            let path = try? localFile("read-todotxt.json").path, let data = try? Folder.readFile(path, limit: 1 << 30),
+            let read = try? JSONDecoder().decode([UUID].self, from: data)
+        else { return Set(lastExport(to: "todotxt")?.todos.map(\.id) ?? []) }
+        return Set(read)
+    }
+
+    /// Notes the todos whose lines an import of a todo.txt read, for `todoTxtLines`.
+    func noteTodoTxtLines(_ ids: [UUID]) {
+        guard let path = try? localFile("read-todotxt.json").path, let data = try? JSONEncoder().encode(ids) else {
+            return
+        }
         try? AtomicFile.write(data, to: path, durable: false)
     }
 

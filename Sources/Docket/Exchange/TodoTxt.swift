@@ -28,9 +28,15 @@ public enum TodoTxt {
     /// A line that says all the store's todo of its id says (to the day) is that todo, unchanged;
     /// one that says otherwise is an edit made when its file was last modified (`modified`, by file
     /// name; else `now`), as a line keeps no time of its own.
+    ///
+    /// `known` are the todos whose lines the files held when Docket last read or wrote them
+    /// (`Store.todoTxtLines`): one open in the store whose line is gone — deleted, or replaced by another — is
+    /// removed, dated by the files' last change. A line found in `elsewhere` (a done.txt beside the todo.txt, not
+    /// named, where todo.sh moves a done line) is not gone, and the import says so.
     public static func read(
         _ files: [(name: String, data: Data)], existing: (UUID) -> TodoItem? = { _ in nil },
-        modified: [String: Date] = [:], now: Date = DocketClock.now
+        modified: [String: Date] = [:], now: Date = DocketClock.now, known: Set<UUID> = [],
+        elsewhere: [(name: String, data: Data)] = []
     ) -> ExchangeBatch {
         var batch = ExchangeBatch()
         batch.completesSeries = true
@@ -98,8 +104,60 @@ public enum TodoTxt {
                 } catch {}
             }
         }
-        batch.state = AppState(todos: todos, projects: [], removed: [])
+        let read = Set(todos.map(\.id))
+        // NB: a line that does not read may be a known todo's: with one, no line is taken as gone.
+        let gone = batch.problems.isEmpty ? known.subtracting(read) : []
+        let archived = gone.isEmpty ? [] : lineIDs(elsewhere)
+        var removed: [Tombstone] = []
+        var removedTexts: [String] = []
+        var kept: [String] = []
+        for todo in gone.compactMap(existing).sorted(by: { $0.id.uuidString < $1.id.uuidString })
+        where !todo.completed {
+            if archived.contains(todo.id) {
+                kept.append("'\(todo.text)'")
+                continue
+            }
+            // NB: a line keeps no time of its own: it went when its file last changed. A todo edited in Docket since
+            // then is a later edit, which the merge keeps over the removal, with a record.
+            let date = modified.values.max() ?? now
+            removed.append(Tombstone(id: todo.id, kind: .todo, removedDate: date))
+            removedTexts.append("'\(todo.text)'")
+        }
+        if !removedTexts.isEmpty {
+            batch.notes.append(
+                "Removed \(removedTexts.count == 1 ? "1 todo" : "\(removedTexts.count) todos") whose line is gone "
+                    + "(deleted or replaced): \(removedTexts.joined(separator: ", ")).")
+        }
+        if !kept.isEmpty {
+            batch.notes.append(
+                "Left \(kept.joined(separator: ", ")) as \(kept.count == 1 ? "it is" : "they are"): "
+                    + "\(kept.count == 1 ? "its line is" : "their lines are") in \(elsewhere.map(\.name).joined(separator: ", ")), "
+                    + "not named; name it to import the line.")
+        }
+        batch.state = AppState(todos: todos, projects: [], removed: removed)
         return batch
+    }
+
+    /// The ids of the lines of these files, as `read` gives them; a line that does not read has none.
+    static func lineIDs(_ files: [(name: String, data: Data)]) -> Set<UUID> {
+        var ids = Set<UUID>()
+        var seen: [String: Int] = [:]
+        for (_, data) in files {
+            guard let text = String(validating: data, as: UTF8.self) else { continue }
+            for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+                guard !line.allSatisfy(\.isWhitespace), let read = try? parse(String(line), now: .distantPast) else {
+                    continue
+                }
+                if read.todo.id == .zero {
+                    seen[read.key, default: 0] += 1
+                    ids.insert(derivedID(read.key, seen[read.key]!))
+                } else {
+                    ids.insert(read.todo.id)
+                }
+            }
+        }
+        return ids
     }
 
     /// The id of the `occurrence`th line with this text.
