@@ -629,6 +629,21 @@ final class ExchangeSpec: QuickSpec {
                 expect(run("import", "todotxt", todoFile(), doneFile()).stdout).to(contain("Nothing to import"))
             }
 
+            it("exports a line as the user wrote it: no creation date for a line that had none") {
+                let lines = "Buy milk +shop due:2026-12-01\nx 2026-11-21 Call mum\n2026-11-20 Pay rent\n"
+                let file = write(lines, "todo.txt")
+                expect(run("import", "todotxt", file).status) == 0
+                let exported = run("export", "todotxt").stdout
+                expect(exported.split(separator: "\n").map(String.init).sorted())
+                    == ["2026-11-20 Pay rent", "Buy milk +shop due:2026-12-01", "x 2026-11-21 Call mum"]
+                // Written back, it is the same file: nothing to import.
+                expect(run("import", "todotxt", write(exported, "again.txt")).stdout).to(contain("Nothing to import"))
+                // A todo made in Docket keeps its creation date.
+                expect(run("add", "Water plants").status) == 0
+                let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+                expect(run("export", "todotxt").stdout).to(contain("\(today) Water plants id:"))
+            }
+
             it("shows a line's dates as the days they are, not at 12:00") {
                 let file = write("x 2026-11-21 2026-11-20 Buy milk\n", "todo.txt")
                 expect(run("import", "todotxt", file).status) == 0

@@ -84,7 +84,9 @@ public enum TodoTxt {
                             read.day(in: zone) == had.day(in: zone) ? had : read
                         }
                         read.todo = old.replacing(
-                            text: line.text, creationDate: keeping(line.creationDate, old.creationDate),
+                            text: line.text,
+                            creationDate: undated(line)
+                                ? old.creationDate : keeping(line.creationDate, old.creationDate),
                             completed: line.completed, due: keeping(line.due, old.due),
                             // NB: later than the store's own date for it, unless the store changed it since the file
                             // was written.
@@ -92,6 +94,7 @@ public enum TodoTxt {
                             tags: line.tags, priority: .some(line.priority),
                             completedDate: .some(line.completed ? keeping(line.completedDate, old.completedDate) : nil),
                             recurrence: .some(line.recurrence),
+                            kept: old.kept.setting("todotxt", to: line.kept["todotxt"]),
                             waitDate: keeping(line.waitDate, old.waitDate),
                             scheduledDate: keeping(line.scheduledDate, old.scheduledDate),
                             dependencies: line.dependencies)
@@ -159,6 +162,12 @@ public enum TodoTxt {
         }
         return ids
     }
+
+    /// The kept key marking a todo read from a line that gave no creation date.
+    static let undatedKeys = KeptKeys(["todotxt": ["undated": .bool(true)]])
+
+    /// Whether the todo came from a line without a creation date, which its line leaves out too.
+    static func undated(_ todo: TodoItem) -> Bool { todo.kept["todotxt"]["undated"] == .bool(true) }
 
     /// The id of the `occurrence`th line with this text.
     static func derivedID(_ key: String, _ occurrence: Int) -> UUID {
@@ -267,11 +276,13 @@ public enum TodoTxt {
         let joined = text.joined(separator: " ")
         let created = creationDate ?? completedDate ?? now
         let done = completed ? completedDate ?? created : nil
+        // NB: a line without a creation date is dated by its reading, and marked, so the export writes none either.
         let todo = TodoItem(
             id: id ?? .zero, text: joined, creationDate: created, completed: completed, due: due,
             alterDate: done, tags: Tags.normalized(tags), priority: priority, completedDate: done,
             recurrence: repeating.map { Recurrence(every: $0.every, from: $0.from, series: id ?? .zero) },
-            waitDate: wait, scheduledDate: scheduled, dependencies: Dependencies.normalized(dependencies))
+            kept: creationDate == nil ? undatedKeys : KeptKeys(), waitDate: wait, scheduledDate: scheduled,
+            dependencies: Dependencies.normalized(dependencies))
         return Line(todo: todo, key: joined, saysPriority: saidPriority || (completed && priority != nil))
     }
 
@@ -345,7 +356,7 @@ public enum TodoTxt {
         } else if let letter {
             words.append("(\(letter))")
         }
-        words.append(day(todo.creationDate))
+        if !undated(todo) { words.append(day(todo.creationDate)) }
         words.append(self.words(todo.text))
         // NB: a tag read from a file is checked as one typed is; one made otherwise still cannot start a line of its
         // own.
