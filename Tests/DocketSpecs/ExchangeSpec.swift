@@ -458,6 +458,33 @@ final class ExchangeSpec: QuickSpec {
                 expect(numbers.count) >= 1
             }
 
+            it("carries a series without a due date through the real Taskwarrior, and makes its next when done there") {
+                let task = taskwarrior("tw", repeating: true)
+                let water = run("add", "Water plants", "--every", "week").stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+                expect(run("commit").status) == 0
+                expect(task("import", write(run("export", "taskwarrior").stdout, "docket.json")).status) == 0
+                func plants() -> [[String: Any]] {
+                    json(run("list", "--all", "--json").stdout).filter { $0["text"] as? String == "Water plants" }
+                }
+                // Edited in Taskwarrior (a second later: it keeps seconds), it still repeats.
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(task(water, "modify", "+home").status) == 0
+                expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+                expect(plants().first?["tags"] as? [String]) == ["home"]
+                expect((plants().first?["recurrence"] as? [String: Any])?["every"] as? String) == "week"
+                // Done in Taskwarrior, which makes no next for a task without a due date: the import makes it.
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(task(water, "done").status) == 0
+                let done = run("import", "taskwarrior", write(task("export").stdout, "done.json"))
+                expect(done.stdout).to(contain("add 1 todo, complete 1"))
+                let open = plants().filter { $0["completed"] as? Bool == false }
+                expect(open.count) == 1
+                expect((open.first?["recurrence"] as? [String: Any])?["occurrence"] as? Int) == 2
+                expect(run("import", "taskwarrior", write(task("export").stdout, "again.json")).stdout).to(
+                    contain("Nothing to import"))
+            }
+
             it("carries a start as a running slip and a running slip back as a start, through the real Taskwarrior") {
                 let task = taskwarrior("tw")
                 expect(task("add", "Dig bed", "project:Garden").status) == 0

@@ -41,10 +41,16 @@ public struct ExchangeBatch: Sendable {
     public var notes: [String]
     /// Whether a repeating todo the source completed gets its next instance from the import (the source makes none).
     public var completesSeries = false
+    /// Whether a repeating todo without a due date the source completed gets its next instance from the import: the
+    /// source makes none for such a series (Taskwarrior repeats only a task with a due date).
+    public var completesUndatedSeries = false
     /// Whether the source says a task's clock only by whether it runs and since when (Taskwarrior's `start`): a task
     /// keeps the slips the store has, a running slip it names is the store's of that start, and one it no longer
     /// names is stopped (`Store.settledClock`).
     public var clockAsStart = false
+    /// Whether the import makes the next instance of this todo, once completed, as the source makes none.
+    func completes(_ todo: TodoItem) -> Bool { completesSeries || completesUndatedSeries && todo.due == .unknown }
+
     public init(state: AppState = AppState(), problems: [ExchangeProblem] = [], notes: [String] = []) {
         self.state = state
         self.problems = problems
@@ -127,7 +133,7 @@ extension Store {
             var incoming = batch.state
             // NB: the next instance of each repeating todo is read too, so a completion that makes it finds one already
             // there.
-            let nextIDs = batch.completesSeries ? incoming.todos.compactMap { $0.recurrence?.nextID } : []
+            let nextIDs = incoming.todos.filter { batch.completes($0) }.compactMap { $0.recurrence?.nextID }
             // NB: each once: a completed instance's next is often a line of the file too, and an item read twice
             // would be written twice at once.
             var listed = Set<UUID>()
@@ -184,10 +190,10 @@ extension Store {
                 todos: merged.state.todos,
                 projects: merged.state.projects.filter { !$0.tasks.isEmpty || known.contains($0.id) },
                 removed: merged.state.removed.filter { known.contains($0.id) })
-            if batch.completesSeries {
+            if batch.completesSeries || batch.completesUndatedSeries {
                 // An instance the other tool completed has its next, as `docket done` makes it.
                 let open = Set(before.state.todos.filter { !$0.completed }.map(\.id))
-                for todo in result.todos where todo.completed && open.contains(todo.id) {
+                for todo in result.todos where todo.completed && open.contains(todo.id) && batch.completes(todo) {
                     guard let next = todo.nextOccurrence(done: todo.completedDate ?? DocketClock.now),
                         result.todo(id: next.id) == nil,
                         result.tombstone(id: next.id) == nil

@@ -21,12 +21,15 @@ public enum Taskwarrior {
     /// is kept.
     static let readKeys: Set<String> = [
         "uuid", "description", "status", "entry", "modified", "due", "end", "project", "priority", "tags",
-        "annotations", "id", "urgency", "wait", "scheduled", "depends", "until", seriesKey,
+        "annotations", "id", "urgency", "wait", "scheduled", "depends", "until", seriesKey, undatedSeriesKey,
     ]
     /// The keys of a todo's recurrence, read into it.
     static let recurrenceKeys: Set<String> = ["recur", "parent", "imask", "rtype", "mask"]
     /// The key naming a series begun in Docket, on its template and instances: Docket's series id.
     static let seriesKey = "docketseries"
+    /// The key holding how a todo or task without a due date repeats (its `Recurrence` as JSON): Taskwarrior repeats
+    /// only a task with a due date, and keeps a key it does not know.
+    static let undatedSeriesKey = "docketrecurrence"
     /// The kept key holding an instance's template's own keys.
     static let templateKey = "template"
 
@@ -53,6 +56,7 @@ public enum Taskwarrior {
         var docketseries: String?
         var until: String?
         var mask: String?
+        var docketrecurrence: String?
     }
 
     /// `depends` as Taskwarrior writes it: a list of uuids (2.6 and later), or one string of them, comma-separated.
@@ -101,6 +105,7 @@ public enum Taskwarrior {
     public static func read(_ data: Data, file: String, projects: [String: UUID]) -> ExchangeBatch {
         var batch = ExchangeBatch()
         batch.clockAsStart = true
+        batch.completesUndatedSeries = true
         guard let text = String(validating: data, as: UTF8.self) else {
             batch.problems.append(
                 ExchangeProblem(file: file, reason: "it is not UTF-8 text", skipped: "the whole file"))
@@ -407,6 +412,11 @@ public enum Taskwarrior {
             recurrence = Recurrence(
                 every: every, from: .due, series: series, occurrence: Int(task.imask ?? 0) + 1,
                 until: try date("until", task.until))
+        } else if let undated = task.docketrecurrence {
+            guard let read = try? JSONDecoder().decode(Recurrence.self, from: Data(undated.utf8)) else {
+                throw Unreadable(reason: "\(undatedSeriesKey) \"\(undated.prefix(40))\" is not how a todo repeats")
+            }
+            recurrence = read
         }
         if let project {
             let state: TaskState = completed ? .finished : start != nil ? .inProgress : .unfinished
@@ -689,15 +699,24 @@ public enum Taskwarrior {
             if template != recurrence.series { task[seriesKey] = recurrence.series.uuidString.lowercased() }
         }
 
+        // A series without a due date, which Taskwarrior cannot repeat, goes as a key Taskwarrior keeps and hands back.
+        func undated(_ task: inout [String: Any], _ recurrence: Recurrence?) {
+            guard let recurrence, let data = try? JSONEncoder().encode(recurrence) else { return }
+            task[undatedSeriesKey] = String(decoding: data, as: UTF8.self)
+        }
         for todo in state.todos {
             var task = todoTask(todo)
-            if todo.dueDate != nil { instance(&task, todo.recurrence) }
+            if todo.dueDate != nil { instance(&task, todo.recurrence) } else { undated(&task, todo.recurrence) }
             tasks.append(task)
         }
         for project in state.projects {
             for item in project.tasks {
                 var task = projectTask(item, project: project.title)
-                if item.dueDate.date != nil { instance(&task, item.recurrence) }
+                if item.dueDate.date != nil {
+                    instance(&task, item.recurrence)
+                } else {
+                    undated(&task, item.recurrence)
+                }
                 tasks.append(task)
             }
         }
