@@ -213,7 +213,8 @@ public enum Taskwarrior {
             guard let made = nextInstance(of: template, number: next, templateKeys: templates[uuid]) else {
                 if let until = template.until, let end = BasicDate.date(until) {
                     batch.notes.append(
-                        "Series '\(template.description ?? "")' ended at its until, \(ISODate.string(from: end)).")
+                        "Series '\(template.description ?? "")' ended at its until, \(dueDate(end, zone: DocketClock.timeZone).day.map(\.description) ?? ShownDate.string(end))."
+                    )
                 }
                 continue
             }

@@ -17,12 +17,12 @@ public enum ClaimError: Error, Equatable, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case let .heldByAnother(item, holder, until):
-            "\(item) is claimed by \(holder) until \(ISODate.string(from: until)); 'ready' lists what is free"
+            "\(item) is claimed by \(holder) until \(ShownDate.string(until)); 'ready' lists what is free"
         case let .done(item):
             "\(item) is done: there is nothing left to claim; 'ready' lists what is free"
         case let .notHeld(item, holder, now):
             if let now, now.holder != holder, now.isLive() {
-                "\(holder) holds no claim on \(item): \(now.holder) holds it until \(ISODate.string(from: now.expires)); "
+                "\(holder) holds no claim on \(item): \(now.holder) holds it until \(ShownDate.string(now.expires)); "
                     + "'ready' lists what is free"
             } else if let now, now.holder == holder, now.released != nil {
                 "\(holder) released its claim on \(item); claim it again to work on it"
