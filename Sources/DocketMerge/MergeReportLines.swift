@@ -33,7 +33,7 @@ extension ItemDecision {
         }
         for slip in stoppedSlips {
             lines.append(
-                "\(item): running slip \(slip.slipID.uuidString.prefix(8).lowercased()) stopped at \(ISODate.string(from: slip.stop))"
+                "\(item): running slip \(slip.slipID.uuidString.prefix(8).lowercased()) stopped at \(ShownDate.string(slip.stop))"
             )
         }
         return lines
