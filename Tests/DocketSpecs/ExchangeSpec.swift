@@ -656,6 +656,26 @@ final class ExchangeSpec: QuickSpec {
                 expect(run("import", "todotxt", todoFile(), doneFile()).stdout).to(contain("Nothing to import"))
             }
 
+            it("records a line deleted in todo.sh after an export as a removal that merges restore puts back") {
+                expect(run("add", "Buy milk").status) == 0
+                expect(run("add", "Call mum").status) == 0
+                expect(run("commit").status) == 0
+                try! FileManager.default.createDirectory(
+                    at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
+                try! run("export", "todotxt").stdout.write(toFile: todoFile(), atomically: true, encoding: .utf8)
+                Thread.sleep(forTimeInterval: 1.1)
+                let number = try! String(contentsOfFile: todoFile(), encoding: .utf8).split(separator: "\n")
+                    .firstIndex { $0.contains("Call mum") }!
+                expect(todo("-f", "del", String(number + 1)).status) == 0
+                let imported = run("import", "todotxt", todoFile())
+                expect(imported.stdout).to(contain("remove 1 todo"))
+                expect(run("list").stdout).notTo(contain("Call mum"))
+                let merges = run("merges").stdout
+                expect(merges).to(contain("[1] todo 'Call mum'"))
+                expect(run("merges", "restore", String(merges.prefix(7)), "1").status) == 0
+                expect(run("list").stdout).to(contain("Call mum"))
+            }
+
             it("exports a line as the user wrote it: no creation date for a line that had none") {
                 let lines = "Buy milk +shop due:2026-12-01\nx 2026-11-21 Call mum\n2026-11-20 Pay rent\n"
                 let file = write(lines, "todo.txt")

@@ -48,6 +48,9 @@ public struct ExchangeBatch: Sendable {
     /// keeps the slips the store has, a running slip it names is the store's of that start, and one it no longer
     /// names is stopped (`Store.settledClock`).
     public var clockAsStart = false
+    /// Removals the source says only by an item's absence (a todo.txt line gone): each is weighed against the store's
+    /// item with no common ancestor, so the merge records it, and `merges restore` brings the item back.
+    public var inferredRemovals: Set<UUID> = []
     /// Whether the import makes the next instance of this todo, once completed, as the source makes none.
     func completes(_ todo: TodoItem) -> Bool { completesSeries || completesUndatedSeries && todo.due == .unknown }
 
@@ -159,7 +162,7 @@ extension Store {
                 }
                 return sent
             }
-            for tombstone in incoming.removed {
+            for tombstone in incoming.removed where !batch.inferredRemovals.contains(tombstone.id) {
                 if case let .todo(sent)? = exported[tombstone.id] { baseTodos.append(sent) }
             }
             let baseProjects = incoming.projects.compactMap { project -> Project? in

@@ -138,6 +138,7 @@ public enum TodoTxt {
                     + "not named; name it to import the line.")
         }
         batch.state = AppState(todos: todos, projects: [], removed: removed)
+        batch.inferredRemovals = Set(removed.map(\.id))
         return batch
     }
 
