@@ -672,6 +672,9 @@ final class ExchangeSpec: QuickSpec {
                 expect(run("list").stdout).notTo(contain("Call mum"))
                 let merges = run("merges").stdout
                 expect(merges).to(contain("[1] todo 'Call mum'"))
+                // The todo it removed, said in words, not as its file's JSON.
+                expect(merges).to(contain("lost edit: \"Call mum\", open"))
+                expect(merges).notTo(contain("{"))
                 expect(run("merges", "restore", String(merges.prefix(7)), "1").status) == 0
                 expect(run("list").stdout).to(contain("Call mum"))
             }
