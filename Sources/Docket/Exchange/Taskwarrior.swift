@@ -734,14 +734,17 @@ public enum Taskwarrior {
             }
             // NB: Taskwarrior refuses to take `recur` off an instance it has ("missing ']'"): a removed instance
             // keeps it, and its end, without naming its template.
+            // NB: nor `recur` without a `due` (it crashes): an instance whose due date Docket took away (the first of a
+            // series begun without one, given a date on another machine) keeps its end as its due.
             let recurrence: Recurrence? =
                 switch item {
-                case let .todo(todo, _): todo.due == .unknown ? nil : todo.recurrence
-                case let .task(task, _, _): task.dueDate == .unknown ? nil : task.recurrence
+                case let .todo(todo, _): todo.recurrence
+                case let .task(task, _, _): task.recurrence
                 }
             if let recurrence {
                 task["recur"] = recur(recurrence.every)
                 if let until = recurrence.until { task["until"] = BasicDate.string(until) }
+                if task["due"] == nil { task["due"] = BasicDate.string(date) }
             }
             task["status"] = "deleted"
             task["end"] = BasicDate.string(date)
