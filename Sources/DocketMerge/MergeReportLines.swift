@@ -28,16 +28,34 @@ extension ItemDecision {
         if let removal {
             lines.append(
                 removal.outcome == .removalWon
-                    ? "\(item): removed on \(removal.removedOn) after the edit on \(removal.removedOn.other); lost edit \(removal.lostItem.map(oneLine) ?? "")"
+                    ? "\(item): removed on \(removal.removedOn) after the edit on \(removal.removedOn.other); lost edit: \(removal.lostItem.map(described) ?? "")"
                     : "\(item): kept, edited on \(removal.removedOn.other) after its removal on \(removal.removedOn)")
         }
         for slip in stoppedSlips {
             lines.append(
-                "\(item): running slip \(slip.slipID.uuidString.prefix(8).lowercased()) stopped at \(ISODate.string(from: slip.stop))"
+                "\(item): running slip \(slip.slipID.uuidString.prefix(8).lowercased()) stopped at \(ShownDate.string(slip.stop))"
             )
         }
         return lines
     }
+}
+
+/// An item a removal won over, as its file held it, for people: its text, whether it was done, its due date (in the
+/// local zone, as lists show it); its JSON on one line when it does not read.
+private func described(_ json: String) -> String {
+    guard let item = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] else {
+        return oneLine(json)
+    }
+    var parts: [String] = []
+    if let text = (item["text"] ?? item["title"]) as? String { parts.append("\"\(text)\"") }
+    if let completed = item["completed"] as? Bool { parts.append(completed ? "done" : "open") }
+    if let state = item["state"] as? String { parts.append(state == "inProgress" ? "in-progress" : state) }
+    switch (item["dueDate"] as? String).flatMap({ DueDate.reading($0) }) {
+    case let .day(day)?: parts.append("due \(day)")
+    case let .date(date)?: parts.append("due \(ShownDate.string(date))")
+    default: break
+    }
+    return parts.isEmpty ? oneLine(json) : parts.joined(separator: ", ")
 }
 
 /// JSON on one line: its lines joined with single spaces.

@@ -353,7 +353,7 @@ extension AppState {
                 }
             } else if now != b[id] {
                 skipped.append(
-                    "\(label) time slip started \(ISODate.string(from: (a[id] ?? b[id])!.start)): changed since")
+                    "\(label) time slip started \(ShownDate.string((a[id] ?? b[id])!.start)): changed since")
             }
         }
         if !added { return (slips, skipped) }

@@ -78,17 +78,12 @@ enum DateInput {
         return String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }
 
-    /// A date for people: 2026-12-24 18:30, local time.
     /// A moment for people: 2026-12-24 18:30; a day alone for noon to the millisecond, the time Docket keeps for a
     /// date read without one (a todo.txt line's creation and completion dates).
     static func show(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = DocketClock.timeZone
         let day = CalendarDay(date, in: DocketClock.timeZone)
         let isNoon = day.noon(in: DocketClock.timeZone).timeIntervalSince1970 == date.timeIntervalSince1970
-        formatter.dateFormat = isNoon ? "yyyy-MM-dd" : "yyyy-MM-dd HH:mm"
-        return formatter.string(from: date)
+        return isNoon ? day.description : ShownDate.string(date)
     }
 
     /// A due date for people, as it is typed back: 2026-12-24 for a day, 2026-12-24 18:30 for a time, none.

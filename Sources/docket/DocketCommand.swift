@@ -27,6 +27,12 @@ struct DocketCommand: ParsableCommand {
                 FileHandle.standardError.write(Data((reworded + "\n").utf8))
                 Foundation.exit(exitCode(for: error).rawValue)
             }
+            let message = fullMessage(for: error)
+            let lowered = ParserWords.lowered(message)
+            if lowered != message {
+                FileHandle.standardError.write(Data((lowered + "\n").utf8))
+                Foundation.exit(exitCode(for: error).rawValue)
+            }
             exit(withError: error)
         }
     }

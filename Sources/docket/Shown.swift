@@ -180,3 +180,21 @@ enum Suggest {
         return rows[a.count][b.count]
     }
 }
+
+/// The parser's own messages ("Error: The value 'x' is invalid…", "Error: Missing expected argument…") said as
+/// docket's own errors say theirs: in lower case. Only the parser's first words are lowered, so a name that begins a
+/// message keeps its capital.
+enum ParserWords {
+    /// The first words of swift-argument-parser's messages.
+    static let first: Set<String> = ["The", "Missing", "Unexpected", "Invalid", "Internal", "Value", "No", "Unknown"]
+
+    /// `message` (the parser's full message for an error) with its first word in lower case, when the parser wrote it.
+    static func lowered(_ message: String) -> String {
+        let prefix = "Error: "
+        guard message.hasPrefix(prefix) else { return message }
+        let rest = message.dropFirst(prefix.count)
+        let word = rest.prefix { $0.isLetter }
+        guard first.contains(String(word)) else { return message }
+        return prefix + word.lowercased() + rest.dropFirst(word.count)
+    }
+}

@@ -478,6 +478,14 @@ final class MergeRulesSpec: QuickSpec {
                     ]
                     expect(result.report.summary).to(contain("1 running slip stopped: task 'Write report'"))
                 }
+                it("says when the slip stopped in the local time zone, as lists show a moment") {
+                    defer { DocketClock.use(timeZone: .current) }
+                    DocketClock.use(timeZone: TimeZone(identifier: "Asia/Kolkata")!)
+                    let stop = late.timeSlips[0].start
+                    let line = result.report.items.first?.lines.first { $0.contains("stopped at") }
+                    expect(line).to(endWith("stopped at \(ShownDate.string(stop))"))
+                    expect(line).notTo(contain("Z"))
+                }
             }
 
             context("when one side stopped a running slip") {

@@ -39,6 +39,21 @@ final class ClaimCommandsSpec: QuickSpec {
                 expect(second.stderr).to(contain("'ready' lists what is free"))
                 expect(try Store.open(at: store).load().state) == before
             }
+            it("says until when another holder's claim holds in the local time zone, as list shows it") {
+                func berlin(_ arguments: String..., time: String) -> CommandResult {
+                    docket(arguments, store: store, environment: at(time).merging(["TZ": "Europe/Berlin"]) { $1 })
+                }
+                expect(berlin("claim", paint, "--as", "agent-1", "--for", "2h", time: "10:00").status) == 0
+                // 12:00 UTC is 13:00 in Berlin in November.
+                expect(berlin("list", time: "10:30").stdout).to(contain("claimed by agent-1 until 2026-11-28 13:00"))
+                let refused = berlin("claim", paint, "--as", "agent-2", time: "10:30")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("is claimed by agent-1 until 2026-11-28 13:00;"))
+                let released = berlin("release", paint, "--as", "agent-2", time: "10:30")
+                expect(released.status) == 1
+                expect(released.stderr).to(contain("agent-1 holds it until 2026-11-28 13:00;"))
+                expect(refused.stderr + released.stderr).notTo(contain("T12:00"))
+            }
             it("lets another holder claim it once the lease has run out") {
                 run("claim", paint, "--as", "agent-1", "--for", "30m")
                 expect(run("claim", paint, "--as", "agent-2", time: "10:31").status) == 0

@@ -73,6 +73,24 @@ final class CommandLineInputSpec: QuickSpec {
                 expect(shown).notTo(contain("inProgress"))
             }
 
+            it("says every error in lower case, the parser's as its own, with the usage and status kept") {
+                let refusals = [
+                    ["list", "--limit", "abc"], ["done"], ["add", "x", "--priority"],
+                    ["add", "x", "--priority", "huge"],
+                    ["list", "--dew", "fri"], ["add"], ["list", "-n", "0"], ["due", ids[0], "someday"],
+                ]
+                for arguments in refusals {
+                    let refused = docket(arguments, store: folder)
+                    expect(refused.status) == 64
+                    let first = refused.stderr.split(separator: "\n").first.map(String.init) ?? ""
+                    expect(first).to(beginWith("Error: "))
+                    let letter = first.dropFirst("Error: ".count).first
+                    expect(letter.map { !$0.isUppercase }).to(beTrue(), description: arguments.joined(separator: " "))
+                    expect(refused.stderr).to(contain("Usage: docket "))
+                }
+                expect(docket("done", ids[0], "--help", store: folder).stdout).to(contain("USAGE: docket done"))
+            }
+
             it("never traps on a date, whichever command takes it") {
                 let dates = [
                     "", " ", "-1d", "+3000000d", "+99999999999999d", "+9223372036854775807d", "+2000000000000000000w",

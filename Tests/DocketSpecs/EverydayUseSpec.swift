@@ -105,9 +105,9 @@ final class EverydayUseSpec: QuickSpec {
                 let lists = home.appendingPathComponent("lists")
                 let missing = user("-C", lists.path, "add", "Read", "--due")
                 expect(missing.status) == 64
-                expect(missing.stderr).to(contain("Missing value for '--due <date>'"))
+                expect(missing.stderr).to(contain("Error: missing value for '--due <date>'"))
                 expect(user("-C", lists.path, "note", "abcd", "--edit").stderr).to(
-                    contain("Missing value for '--edit <n>'"))
+                    contain("Error: missing value for '--edit <n>'"))
                 expect(FileManager.default.fileExists(atPath: home.appendingPathComponent(".docket").path)) == false
                 // Joined, after the command, and before an id-first command line.
                 let milk = user("-C\(lists.path)", "add", "Buy", "milk").stdout.trimmingCharacters(
@@ -119,7 +119,7 @@ final class EverydayUseSpec: QuickSpec {
                 // After '--' it is text, as after git's '--'.
                 expect(user("-C", lists.path, "add", "--", "-C", "is", "a", "grade").status) == 0
                 expect(todos().map(\.text).sorted()) == ["-C is a grade", "Buy milk"]
-                expect(user("add", "x", "-C").stderr).to(contain("Missing value for '-C'"))
+                expect(user("add", "x", "-C").stderr).to(contain("Error: missing value for '-C'"))
             }
             it("draws 'did you mean' from each command's own options") {
                 expect(user("add", "Buy", "--prio", "high").stderr).to(contain("did you mean '--priority'?"))
@@ -142,7 +142,7 @@ final class EverydayUseSpec: QuickSpec {
                 expect(user("-x").stderr).to(
                     contain(
                         "Error: unknown option '-x' (to leave out the tag x, put it after '--')\nUsage: docket today"))
-                expect(user("add", "Buy", "milk", "-C").stderr).to(contain("Missing value for '-C'"))
+                expect(user("add", "Buy", "milk", "-C").stderr).to(contain("Error: missing value for '-C'"))
             }
             it("names git's safe.directory for a store another user owns, and following the advice works") {
                 guard getuid() == 0 else { return }

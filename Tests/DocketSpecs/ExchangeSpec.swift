@@ -50,7 +50,9 @@ final class ExchangeSpec: QuickSpec {
                     "data.location=\(data.path)\nconfirmation=off\nverbose=nothing\n" + settings, name + ".taskrc")
                 return { arguments in
                     guard let fixedNow else {
-                        return runCommand("task", Array(arguments), environment: ["TASKRC": rc, "TASKDATA": data.path])
+                        // NB: in docket's zone (`run`): a day Taskwarrior writes is its first moment in that zone.
+                        return runCommand(
+                            "task", Array(arguments), environment: ["TASKRC": rc, "TASKDATA": data.path, "TZ": "UTC"])
                     }
                     return runCommand(
                         "faketime",
@@ -385,7 +387,7 @@ final class ExchangeSpec: QuickSpec {
                             "faketime", ["-f", "+3d", "task"] + arguments,
                             environment: [
                                 "TASKRC": root.appendingPathComponent("tw.taskrc").path,
-                                "TASKDATA": root.appendingPathComponent("tw").path,
+                                "TASKDATA": root.appendingPathComponent("tw").path, "TZ": "UTC",
                             ])
                     }
                     expect(task("add", "Evening walk", "recur:daily", "due:\(day(1))").status) == 0
@@ -456,6 +458,77 @@ final class ExchangeSpec: QuickSpec {
                 expect(numbers.count) >= 1
             }
 
+            it("carries a series without a due date through the real Taskwarrior, and makes its next when done there") {
+                let task = taskwarrior("tw", repeating: true)
+                let water = run("add", "Water plants", "--every", "week").stdout.trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+                expect(run("commit").status) == 0
+                expect(task("import", write(run("export", "taskwarrior").stdout, "docket.json")).status) == 0
+                func plants() -> [[String: Any]] {
+                    json(run("list", "--all", "--json").stdout).filter { $0["text"] as? String == "Water plants" }
+                }
+                // Edited in Taskwarrior (a second later: it keeps seconds), it still repeats.
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(task(water, "modify", "+home").status) == 0
+                expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+                expect(plants().first?["tags"] as? [String]) == ["home"]
+                expect((plants().first?["recurrence"] as? [String: Any])?["every"] as? String) == "week"
+                // Done in Taskwarrior, which makes no next for a task without a due date: the import makes it.
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(task(water, "done").status) == 0
+                let done = run("import", "taskwarrior", write(task("export").stdout, "done.json"))
+                expect(done.stdout).to(contain("add 1 todo, complete 1"))
+                let open = plants().filter { $0["completed"] as? Bool == false }
+                expect(open.count) == 1
+                expect((open.first?["recurrence"] as? [String: Any])?["occurrence"] as? Int) == 2
+                expect(run("import", "taskwarrior", write(task("export").stdout, "again.json")).stdout).to(
+                    contain("Nothing to import"))
+            }
+
+            it("carries a start as a running slip and a running slip back as a start, through the real Taskwarrior") {
+                let task = taskwarrior("tw")
+                expect(task("add", "Dig bed", "project:Garden").status) == 0
+                expect(task("1", "start").status) == 0
+                let first = json(task("export").stdout)
+                let dig = first.first?["uuid"] as? String ?? "none"
+                let start = first.first?["start"] as? String ?? "none"
+                expect(run("import", "taskwarrior", write(task("export").stdout, "tw.json")).status) == 0
+                func slips() -> [String] {
+                    run("report", "--csv").stdout.split(separator: "\n").dropFirst().map(String.init)
+                }
+                // The clock runs from Taskwarrior's start, once however often the export comes.
+                let iso =
+                    "\(start.prefix(4))-\(start.dropFirst(4).prefix(2))-\(start.dropFirst(6).prefix(2))T"
+                    + "\(start.dropFirst(9).prefix(2)):\(start.dropFirst(11).prefix(2)):\(start.dropFirst(13).prefix(2))"
+                expect(slips().count) == 1
+                expect(slips().first).to(beginWith("Garden,Dig bed,\(iso).000Z,,"))
+                expect(run("show", String(dig.prefix(8))).stdout).to(contain("time      1 slip, one running"))
+                expect(run("import", "taskwarrior", write(task("export").stdout, "again.json")).stdout).to(
+                    contain("Nothing to import"))
+
+                // Stopped in Taskwarrior (a second later: it keeps seconds), the slip stops.
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(task(dig, "stop").status) == 0
+                expect(run("import", "taskwarrior", write(task("export").stdout, "stopped.json")).status) == 0
+                expect(slips().count) == 1
+                expect(slips().first).notTo(contain(",,"))
+                expect(run("show", String(dig.prefix(8))).stdout).to(contain("state     unfinished"))
+
+                // Started in Docket, Taskwarrior has the slip's start; read back, it is the same slip.
+                expect(run("task", "start", String(dig.prefix(8))).status) == 0
+                expect(run("commit").status) == 0
+                let running = json(run("export", "taskwarrior").stdout).first { $0["uuid"] as? String == dig }
+                let started = running?["start"] as? String
+                expect(started).notTo(beNil())
+                expect(started) != start
+                expect(task("import", write(run("export", "taskwarrior").stdout, "docket.json")).status) == 0
+                expect(json(task("export").stdout).first?["start"] as? String) == started
+                expect(run("import", "taskwarrior", write(task("export").stdout, "back.json")).stdout).to(
+                    contain("Nothing to import"))
+                expect(slips().count) == 2
+                expect(run("show", String(dig.prefix(8))).stdout).to(contain("time      2 slips, one running"))
+            }
+
             it("changes nothing when the same export comes again, and takes a newer edit with the loser recorded") {
                 let task = taskwarrior("tw")
                 expect(task("add", "Buy milk", "due:2026-12-01").status) == 0
@@ -524,7 +597,7 @@ final class ExchangeSpec: QuickSpec {
                     """, "todo.cfg")
                 try? FileManager.default.createDirectory(
                     at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
-                return runCommand("todo-txt", ["-d", config, "-p"] + arguments)
+                return runCommand("todo-txt", ["-d", config, "-p"] + arguments, environment: ["TZ": "UTC"])
             }
             let todoFile = { root.appendingPathComponent("todo/todo.txt").path }
             let doneFile = { root.appendingPathComponent("todo/done.txt").path }
@@ -542,6 +615,83 @@ final class ExchangeSpec: QuickSpec {
                 expect(imported.stderr).to(beEmpty())
                 expect(json(run("list", "--json").stdout).first?["text"] as? String) == "Evening walk v52"
                 expect(run("status").stdout).to(contain("Nothing to commit"))
+            }
+
+            it(
+                "takes a line deleted or replaced in todo.sh as a removal, with a record, and leaves one todo.sh moved to done.txt"
+            ) {
+                for text in ["Buy milk", "Call mum", "Water plants", "Pay rent"] {
+                    expect(todo("add", text).status) == 0
+                }
+                expect(run("import", "todotxt", todoFile()).stdout).to(contain("add 4 todos"))
+                // A second later: a line keeps no time of its own, and its file's is the removal's.
+                Thread.sleep(forTimeInterval: 1.1)
+                expect(todo("-f", "del", "2").status) == 0
+                expect(todo("replace", "3", "Water the plants").status) == 0
+                expect(todo("do", "4").status) == 0
+                let imported = run("import", "todotxt", todoFile())
+                expect(imported.status) == 0
+                expect(imported.stdout).to(contain("Import from todo.txt: add 1 todo, remove 2"))
+                expect(imported.stdout).to(contain("Removed 2 todos whose line is gone (deleted or replaced): "))
+                expect(imported.stdout).to(contain("'Call mum'"))
+                expect(imported.stdout).to(contain("Left 'Pay rent' as it is: its line is in "))
+                let open = json(run("list", "--all", "--json").stdout).filter { $0["completed"] as? Bool == false }
+                expect(open.compactMap { $0["text"] as? String }.sorted()) == [
+                    "Buy milk", "Pay rent", "Water the plants",
+                ]
+                let merges = run("merges").stdout
+                expect(merges).to(contain("todo 'Call mum'"))
+                expect(merges).to(contain("todo 'Water plants'"))
+                // The record brings a removed todo back.
+                let commit = String(merges.split(separator: " ").first ?? "")
+                let which = merges.contains("[1] todo 'Call mum'") ? "1" : "2"
+                expect(run("merges", "restore", commit, which).status) == 0
+                expect(run("list").stdout).to(contain("Call mum"))
+                expect(run("commit").status) == 0
+
+                // Named with its done.txt, the done line completes its todo; read again, nothing changes.
+                let done = run("import", "todotxt", todoFile(), doneFile())
+                expect(done.stdout).to(contain("complete 1"))
+                expect(done.stdout).notTo(contain("Removed"))
+                expect(run("import", "todotxt", todoFile(), doneFile()).stdout).to(contain("Nothing to import"))
+            }
+
+            it("records a line deleted in todo.sh after an export as a removal that merges restore puts back") {
+                expect(run("add", "Buy milk").status) == 0
+                expect(run("add", "Call mum").status) == 0
+                expect(run("commit").status) == 0
+                try! FileManager.default.createDirectory(
+                    at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
+                try! run("export", "todotxt").stdout.write(toFile: todoFile(), atomically: true, encoding: .utf8)
+                Thread.sleep(forTimeInterval: 1.1)
+                let number = try! String(contentsOfFile: todoFile(), encoding: .utf8).split(separator: "\n")
+                    .firstIndex { $0.contains("Call mum") }!
+                expect(todo("-f", "del", String(number + 1)).status) == 0
+                let imported = run("import", "todotxt", todoFile())
+                expect(imported.stdout).to(contain("remove 1 todo"))
+                expect(run("list").stdout).notTo(contain("Call mum"))
+                let merges = run("merges").stdout
+                expect(merges).to(contain("[1] todo 'Call mum'"))
+                // The todo it removed, said in words, not as its file's JSON.
+                expect(merges).to(contain("lost edit: \"Call mum\", open"))
+                expect(merges).notTo(contain("{"))
+                expect(run("merges", "restore", String(merges.prefix(7)), "1").status) == 0
+                expect(run("list").stdout).to(contain("Call mum"))
+            }
+
+            it("exports a line as the user wrote it: no creation date for a line that had none") {
+                let lines = "Buy milk +shop due:2026-12-01\nx 2026-11-21 Call mum\n2026-11-20 Pay rent\n"
+                let file = write(lines, "todo.txt")
+                expect(run("import", "todotxt", file).status) == 0
+                let exported = run("export", "todotxt").stdout
+                expect(exported.split(separator: "\n").map(String.init).sorted())
+                    == ["2026-11-20 Pay rent", "Buy milk +shop due:2026-12-01", "x 2026-11-21 Call mum"]
+                // Written back, it is the same file: nothing to import.
+                expect(run("import", "todotxt", write(exported, "again.txt")).stdout).to(contain("Nothing to import"))
+                // A todo made in Docket keeps its creation date.
+                expect(run("add", "Water plants").status) == 0
+                let today = String(ISO8601DateFormatter().string(from: Date()).prefix(10))
+                expect(run("export", "todotxt").stdout).to(contain("\(today) Water plants id:"))
             }
 
             it("shows a line's dates as the days they are, not at 12:00") {

@@ -13,7 +13,8 @@ import Quick
 /// summary or due date, done, cancelled, deleted, a new todo), Taskwarrior
 /// (export → `task import` → `task` edits, a new daily series now and then,
 /// some ending at an `until` → `task export` → import) and todo.txt (export →
-/// `todo.sh` → import); the CLI adds a daily or weekly series now and then, so
+/// `todo.sh` do, append or del → import); the CLI adds a daily or weekly series now and then (a few with no
+/// due date), so
 /// instances are completed and deleted early through every door. Each edit is recorded with when and
 /// through which door it was made. At the end every machine, the calendar and
 /// the phone sync until they are still, and the law is checked:
@@ -170,11 +171,15 @@ struct DoorsLaw {
             switch door {
             case "add":
                 let text = "Item \(counter)"
-                // Now and then a series, daily or weekly from a due date.
+                // Now and then a series, daily or weekly from a due date, or, more rarely, with none (Taskwarrior
+                // cannot repeat it: it goes there as a key of Docket's).
                 let every = ["day", "week"].randomElement(using: &random)!
-                let added =
-                    Int.random(in: 0..<4, using: &random) == 0
-                    ? cli("add", text, "--every", every, "--due", day) : cli("add", text)
+                let added: CommandResult
+                switch Int.random(in: 0..<8, using: &random) {
+                case 0, 1: added = cli("add", text, "--every", every, "--due", day)
+                case 2: added = cli("add", text, "--every", every)
+                default: added = cli("add", text)
+                }
                 if added.status == 0, let id = machine.state.todos.first(where: { $0.text == text })?.id {
                     record(id, "added", text, door)
                     record(id, "text", text, door)
@@ -368,10 +373,14 @@ struct DoorsLaw {
                 let line = lines[index]
                 let other = current.filter { $0.id != id && !line.contains("dep:" + Self.full($0.id)) }
                     .randomElement(using: &random)
-                switch Int.random(in: 0..<4, using: &random) {
+                switch Int.random(in: 0..<5, using: &random) {
                 case 0:
                     if todoTxt.todo("do", String(index + 1)).status == 0 { record(id, "completed", "true", door) }
                     said = "todo.sh do \(index + 1)"
+                case 4:
+                    // A line deleted: its todo goes, with a record.
+                    if todoTxt.todo("del", String(index + 1)).status == 0 { record(id, "removed", "", door) }
+                    said = "todo.sh del \(index + 1)"
                 case 1:
                     // todo.txt's threshold: the todo waits until that day.
                     if todoTxt.todo("append", String(index + 1), "t:\(day)").status == 0 {

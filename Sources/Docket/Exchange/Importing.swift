@@ -41,6 +41,19 @@ public struct ExchangeBatch: Sendable {
     public var notes: [String]
     /// Whether a repeating todo the source completed gets its next instance from the import (the source makes none).
     public var completesSeries = false
+    /// Whether a repeating todo without a due date the source completed gets its next instance from the import: the
+    /// source makes none for such a series (Taskwarrior repeats only a task with a due date).
+    public var completesUndatedSeries = false
+    /// Whether the source says a task's clock only by whether it runs and since when (Taskwarrior's `start`): a task
+    /// keeps the slips the store has, a running slip it names is the store's of that start, and one it no longer
+    /// names is stopped (`Store.settledClock`).
+    public var clockAsStart = false
+    /// Removals the source says only by an item's absence (a todo.txt line gone): each is weighed against the store's
+    /// item with no common ancestor, so the merge records it, and `merges restore` brings the item back.
+    public var inferredRemovals: Set<UUID> = []
+    /// Whether the import makes the next instance of this todo, once completed, as the source makes none.
+    func completes(_ todo: TodoItem) -> Bool { completesSeries || completesUndatedSeries && todo.due == .unknown }
+
     public init(state: AppState = AppState(), problems: [ExchangeProblem] = [], notes: [String] = []) {
         self.state = state
         self.problems = problems
@@ -123,7 +136,7 @@ extension Store {
             var incoming = batch.state
             // NB: the next instance of each repeating todo is read too, so a completion that makes it finds one already
             // there.
-            let nextIDs = batch.completesSeries ? incoming.todos.compactMap { $0.recurrence?.nextID } : []
+            let nextIDs = incoming.todos.filter { batch.completes($0) }.compactMap { $0.recurrence?.nextID }
             // NB: each once: a completed instance's next is often a line of the file too, and an item read twice
             // would be written twice at once.
             var listed = Set<UUID>()
@@ -149,7 +162,7 @@ extension Store {
                 }
                 return sent
             }
-            for tombstone in incoming.removed {
+            for tombstone in incoming.removed where !batch.inferredRemovals.contains(tombstone.id) {
                 if case let .todo(sent)? = exported[tombstone.id] { baseTodos.append(sent) }
             }
             let baseProjects = incoming.projects.compactMap { project -> Project? in
@@ -168,8 +181,8 @@ extension Store {
             let base =
                 baseTodos.isEmpty && baseProjects.isEmpty
                 ? nil : AppState(todos: baseTodos, projects: baseProjects, removed: [])
-            if let base { incoming = Store.settling(incoming, against: base) }
-            incoming = Store.settling(incoming, against: before.state)
+            if let base { incoming = Store.settling(incoming, against: base, clockAsStart: batch.clockAsStart) }
+            incoming = Store.settling(incoming, against: before.state, clockAsStart: batch.clockAsStart)
             let merged = merge(base: base, ours: before.state, theirs: incoming)
             // NB: a tombstone for an item the store never had changes nothing: it is not kept.
             let known = Set(
@@ -180,10 +193,10 @@ extension Store {
                 todos: merged.state.todos,
                 projects: merged.state.projects.filter { !$0.tasks.isEmpty || known.contains($0.id) },
                 removed: merged.state.removed.filter { known.contains($0.id) })
-            if batch.completesSeries {
+            if batch.completesSeries || batch.completesUndatedSeries {
                 // An instance the other tool completed has its next, as `docket done` makes it.
                 let open = Set(before.state.todos.filter { !$0.completed }.map(\.id))
-                for todo in result.todos where todo.completed && open.contains(todo.id) {
+                for todo in result.todos where todo.completed && open.contains(todo.id) && batch.completes(todo) {
                     guard let next = todo.nextOccurrence(done: todo.completedDate ?? DocketClock.now),
                         result.todo(id: next.id) == nil,
                         result.tombstone(id: next.id) == nil
@@ -192,6 +205,7 @@ extension Store {
                 }
             }
             guard result != before.state else {
+                if tool == "todotxt" { noteTodoTxtLines(batch.state.todos.map(\.id)) }
                 return ImportOutcome(
                     commit: nil, summary: "Nothing to import from \(source): the store already has it all.",
                     report: merged.report, skipped: batch.problems, notes: batch.notes)
@@ -217,6 +231,7 @@ extension Store {
             }
             Fault.point("after-import-files")
             let outcome = try commitHoldingLock(message: nil)
+            if tool == "todotxt" { noteTodoTxtLines(batch.state.todos.map(\.id)) }
             guard case let .committed(id, message) = outcome else {
                 return ImportOutcome(
                     commit: nil, summary: "Import from \(source)", report: merged.report, skipped: batch.problems,
@@ -235,7 +250,7 @@ extension Store {
     /// its notes (an annotation of a note's text and second is that note), and
     /// the whole item where only its alter date differs (a tool that dates
     /// every task it imports). So an export read back changes nothing.
-    static func settling(_ incoming: AppState, against stored: AppState) -> AppState {
+    static func settling(_ incoming: AppState, against stored: AppState, clockAsStart: Bool = false) -> AppState {
         let todos = Dictionary(stored.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let tasks = Dictionary(stored.projects.flatMap(\.tasks).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return AppState(
@@ -243,10 +258,38 @@ extension Store {
             projects: incoming.projects.map { project in
                 Project(
                     id: project.id, title: project.title,
-                    tasks: project.tasks.map { task in tasks[task.id].map { settled(task, as: $0) } ?? task },
+                    tasks: project.tasks.map { task in
+                        tasks[task.id].map { settled(clockAsStart ? settledClock(task, as: $0) : task, as: $0) }
+                            ?? task
+                    },
                     alterDate: project.alterDate)
             },
             removed: incoming.removed)
+    }
+
+    /// A task from a tool that says its clock only by a start (Taskwarrior) with the store's slips: a running slip
+    /// the tool names by the second a stored slip starts is that slip, another is added; and a stored slip still
+    /// running that the tool, edited since it started, no longer names (`task stop`, `task done`) is stopped at that
+    /// edit.
+    static func settledClock(_ task: ProjectTask, as stored: ProjectTask) -> ProjectTask {
+        func second(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+        var slips = stored.timeSlips
+        for slip in task.timeSlips where !stored.timeSlips.contains(where: { second($0.start) == second(slip.start) }) {
+            slips.append(slip)
+        }
+        if task.runningSlip == nil, let running = stored.runningSlip, let edited = task.alterDate,
+            second(edited) > second(running.start)
+        {
+            let stop = max(task.state == .finished ? task.completedDate ?? edited : edited, running.start)
+            slips = slips.map { $0.id == running.id ? running.alter(.setting(.stop(to: stop))) : $0 }
+        }
+        // NB: Docket's clock runs on an unfinished task too; Taskwarrior's `start` for it says no new state.
+        let state =
+            task.state == .inProgress && stored.state == .unfinished
+                && task.runningSlip.map { slip in stored.runningSlip.map { second($0.start) == second(slip.start) } }
+                    == true
+            ? stored.state : task.state
+        return task.replacing(state: state, timeSlips: slips)
     }
 
     private static func settled<Item: FieldCoded>(_ item: Item, as stored: Item) -> Item {
@@ -284,6 +327,28 @@ extension Store {
         guard let path = try? localFile("exported-\(tool).json").path, let data = try? JSONEncoder().encode(state)
         else { return }
         // NB: an export that cannot note what it wrote still writes it; the next import then merges without a base.
+        try? AtomicFile.write(data, to: path, durable: false)
+    }
+
+    /// The todos whose lines a todo.txt held when Docket last wrote one (`docket export todotxt`) or, if later, read
+    /// one (each todo.txt import notes the lines it read): those a later import finds gone were deleted or replaced.
+    public func todoTxtLines() -> Set<UUID> {
+        func changed(_ name: String) -> Date {
+            (try? localFile(name).path).flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }?[
+                .modificationDate] as? Date ?? .distantPast
+        }
+        guard changed("read-todotxt.json") >= changed("exported-todotxt.json"),
+            let path = try? localFile("read-todotxt.json").path, let data = try? Folder.readFile(path, limit: 1 << 30),
+            let read = try? JSONDecoder().decode([UUID].self, from: data)
+        else { return Set(lastExport(to: "todotxt")?.todos.map(\.id) ?? []) }
+        return Set(read)
+    }
+
+    /// Notes the todos whose lines an import of a todo.txt read, for `todoTxtLines`.
+    func noteTodoTxtLines(_ ids: [UUID]) {
+        guard let path = try? localFile("read-todotxt.json").path, let data = try? JSONEncoder().encode(ids) else {
+            return
+        }
         try? AtomicFile.write(data, to: path, durable: false)
     }
 

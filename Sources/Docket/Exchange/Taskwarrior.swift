@@ -21,12 +21,15 @@ public enum Taskwarrior {
     /// is kept.
     static let readKeys: Set<String> = [
         "uuid", "description", "status", "entry", "modified", "due", "end", "project", "priority", "tags",
-        "annotations", "id", "urgency", "wait", "scheduled", "depends", "until", seriesKey,
+        "annotations", "id", "urgency", "wait", "scheduled", "depends", "until", seriesKey, undatedSeriesKey,
     ]
     /// The keys of a todo's recurrence, read into it.
     static let recurrenceKeys: Set<String> = ["recur", "parent", "imask", "rtype", "mask"]
     /// The key naming a series begun in Docket, on its template and instances: Docket's series id.
     static let seriesKey = "docketseries"
+    /// The key holding how a todo or task without a due date repeats (its `Recurrence` as JSON): Taskwarrior repeats
+    /// only a task with a due date, and keeps a key it does not know.
+    static let undatedSeriesKey = "docketrecurrence"
     /// The kept key holding an instance's template's own keys.
     static let templateKey = "template"
 
@@ -53,6 +56,7 @@ public enum Taskwarrior {
         var docketseries: String?
         var until: String?
         var mask: String?
+        var docketrecurrence: String?
     }
 
     /// `depends` as Taskwarrior writes it: a list of uuids (2.6 and later), or one string of them, comma-separated.
@@ -100,6 +104,8 @@ public enum Taskwarrior {
     /// a project not among them gets an id made from its title, the same on every machine.
     public static func read(_ data: Data, file: String, projects: [String: UUID]) -> ExchangeBatch {
         var batch = ExchangeBatch()
+        batch.clockAsStart = true
+        batch.completesUndatedSeries = true
         guard let text = String(validating: data, as: UTF8.self) else {
             batch.problems.append(
                 ExchangeProblem(file: file, reason: "it is not UTF-8 text", skipped: "the whole file"))
@@ -207,7 +213,8 @@ public enum Taskwarrior {
             guard let made = nextInstance(of: template, number: next, templateKeys: templates[uuid]) else {
                 if let until = template.until, let end = BasicDate.date(until) {
                     batch.notes.append(
-                        "Series '\(template.description ?? "")' ended at its until, \(ISODate.string(from: end)).")
+                        "Series '\(template.description ?? "")' ended at its until, \(dueDate(end, zone: DocketClock.timeZone).day.map(\.description) ?? ShownDate.string(end))."
+                    )
                 }
                 continue
             }
@@ -299,6 +306,11 @@ public enum Taskwarrior {
         }
         batch.state = AppState(todos: todos, projects: batch.state.projects, removed: removed)
         return batch
+    }
+
+    /// The id of the running slip an import makes for a task Taskwarrior started at `start`.
+    static func startSlipID(task: UUID, start: Date) -> UUID {
+        NameBasedID.make(namespace: task, name: "start " + BasicDate.string(start))
     }
 
     /// The id an import gives a new project of this title.
@@ -401,12 +413,22 @@ public enum Taskwarrior {
             recurrence = Recurrence(
                 every: every, from: .due, series: series, occurrence: Int(task.imask ?? 0) + 1,
                 until: try date("until", task.until))
+        } else if let undated = task.docketrecurrence {
+            guard let read = try? JSONDecoder().decode(Recurrence.self, from: Data(undated.utf8)) else {
+                throw Unreadable(reason: "\(undatedSeriesKey) \"\(undated.prefix(40))\" is not how a todo repeats")
+            }
+            recurrence = read
         }
         if let project {
             let state: TaskState = completed ? .finished : start != nil ? .inProgress : .unfinished
+            // A started task's clock runs from its `start`, under an id made from the two, so a second import adds no
+            // slip.
+            let slips = (completed ? nil : start).map { start in
+                [TimeSlip(id: startSlipID(task: id, start: start), start: start, stop: nil)]
+            }
             return .task(
                 ProjectTask(
-                    id: id, title: description, dueDate: due, state: state, timeSlips: [], alterDate: modified,
+                    id: id, title: description, dueDate: due, state: state, timeSlips: slips ?? [], alterDate: modified,
                     tags: Tags.normalized(tags), priority: priority, notes: Note.inOrder(notes),
                     completedDate: completedDate,
                     creationDate: entry, recurrence: recurrence, kept: kept, waitDate: wait, scheduledDate: scheduled,
@@ -562,8 +584,12 @@ public enum Taskwarrior {
                 done: projectTask.state == .finished,
                 doneDate: projectTask.completedDate, entry: entry, kept: projectTask.kept)
             task["project"] = project
-            if projectTask.state == .inProgress {
-                task["start"] = BasicDate.string(projectTask.runningSlip?.start ?? projectTask.alterDate ?? entry)
+            // A running slip is Taskwarrior's `start`; a task in progress without one says only that it was started
+            // by its last change.
+            if let running = projectTask.runningSlip, projectTask.state != .finished {
+                task["start"] = BasicDate.string(running.start)
+            } else if projectTask.state == .inProgress {
+                task["start"] = BasicDate.string(projectTask.alterDate ?? entry)
             }
             return task
         }
@@ -674,15 +700,24 @@ public enum Taskwarrior {
             if template != recurrence.series { task[seriesKey] = recurrence.series.uuidString.lowercased() }
         }
 
+        // A series without a due date, which Taskwarrior cannot repeat, goes as a key Taskwarrior keeps and hands back.
+        func undated(_ task: inout [String: Any], _ recurrence: Recurrence?) {
+            guard let recurrence, let data = try? JSONEncoder().encode(recurrence) else { return }
+            task[undatedSeriesKey] = String(decoding: data, as: UTF8.self)
+        }
         for todo in state.todos {
             var task = todoTask(todo)
-            if todo.dueDate != nil { instance(&task, todo.recurrence) }
+            if todo.dueDate != nil { instance(&task, todo.recurrence) } else { undated(&task, todo.recurrence) }
             tasks.append(task)
         }
         for project in state.projects {
             for item in project.tasks {
                 var task = projectTask(item, project: project.title)
-                if item.dueDate.date != nil { instance(&task, item.recurrence) }
+                if item.dueDate.date != nil {
+                    instance(&task, item.recurrence)
+                } else {
+                    undated(&task, item.recurrence)
+                }
                 tasks.append(task)
             }
         }
@@ -699,14 +734,17 @@ public enum Taskwarrior {
             }
             // NB: Taskwarrior refuses to take `recur` off an instance it has ("missing ']'"): a removed instance
             // keeps it, and its end, without naming its template.
+            // NB: nor `recur` without a `due` (it crashes): an instance whose due date Docket took away (the first of a
+            // series begun without one, given a date on another machine) keeps its end as its due.
             let recurrence: Recurrence? =
                 switch item {
-                case let .todo(todo, _): todo.due == .unknown ? nil : todo.recurrence
-                case let .task(task, _, _): task.dueDate == .unknown ? nil : task.recurrence
+                case let .todo(todo, _): todo.recurrence
+                case let .task(task, _, _): task.recurrence
                 }
             if let recurrence {
                 task["recur"] = recur(recurrence.every)
                 if let until = recurrence.until { task["until"] = BasicDate.string(until) }
+                if task["due"] == nil { task["due"] = BasicDate.string(date) }
             }
             task["status"] = "deleted"
             task["end"] = BasicDate.string(date)

@@ -28,9 +28,15 @@ public enum TodoTxt {
     /// A line that says all the store's todo of its id says (to the day) is that todo, unchanged;
     /// one that says otherwise is an edit made when its file was last modified (`modified`, by file
     /// name; else `now`), as a line keeps no time of its own.
+    ///
+    /// `known` are the todos whose lines the files held when Docket last read or wrote them
+    /// (`Store.todoTxtLines`): one open in the store whose line is gone — deleted, or replaced by another — is
+    /// removed, dated by the files' last change. A line found in `elsewhere` (a done.txt beside the todo.txt, not
+    /// named, where todo.sh moves a done line) is not gone, and the import says so.
     public static func read(
         _ files: [(name: String, data: Data)], existing: (UUID) -> TodoItem? = { _ in nil },
-        modified: [String: Date] = [:], now: Date = DocketClock.now
+        modified: [String: Date] = [:], now: Date = DocketClock.now, known: Set<UUID> = [],
+        elsewhere: [(name: String, data: Data)] = []
     ) -> ExchangeBatch {
         var batch = ExchangeBatch()
         batch.completesSeries = true
@@ -78,7 +84,9 @@ public enum TodoTxt {
                             read.day(in: zone) == had.day(in: zone) ? had : read
                         }
                         read.todo = old.replacing(
-                            text: line.text, creationDate: keeping(line.creationDate, old.creationDate),
+                            text: line.text,
+                            creationDate: undated(line)
+                                ? old.creationDate : keeping(line.creationDate, old.creationDate),
                             completed: line.completed, due: keeping(line.due, old.due),
                             // NB: later than the store's own date for it, unless the store changed it since the file
                             // was written.
@@ -86,6 +94,7 @@ public enum TodoTxt {
                             tags: line.tags, priority: .some(line.priority),
                             completedDate: .some(line.completed ? keeping(line.completedDate, old.completedDate) : nil),
                             recurrence: .some(line.recurrence),
+                            kept: old.kept.setting("todotxt", to: line.kept["todotxt"]),
                             waitDate: keeping(line.waitDate, old.waitDate),
                             scheduledDate: keeping(line.scheduledDate, old.scheduledDate),
                             dependencies: line.dependencies)
@@ -98,9 +107,68 @@ public enum TodoTxt {
                 } catch {}
             }
         }
-        batch.state = AppState(todos: todos, projects: [], removed: [])
+        let read = Set(todos.map(\.id))
+        // NB: a line that does not read may be a known todo's: with one, no line is taken as gone.
+        let gone = batch.problems.isEmpty ? known.subtracting(read) : []
+        let archived = gone.isEmpty ? [] : lineIDs(elsewhere)
+        var removed: [Tombstone] = []
+        var removedTexts: [String] = []
+        var kept: [String] = []
+        for todo in gone.compactMap(existing).sorted(by: { $0.id.uuidString < $1.id.uuidString })
+        where !todo.completed {
+            if archived.contains(todo.id) {
+                kept.append("'\(todo.text)'")
+                continue
+            }
+            // NB: a line keeps no time of its own: it went when its file last changed. A todo edited in Docket since
+            // then is a later edit, which the merge keeps over the removal, with a record.
+            let date = modified.values.max() ?? now
+            removed.append(Tombstone(id: todo.id, kind: .todo, removedDate: date))
+            removedTexts.append("'\(todo.text)'")
+        }
+        if !removedTexts.isEmpty {
+            batch.notes.append(
+                "Removed \(removedTexts.count == 1 ? "1 todo" : "\(removedTexts.count) todos") whose line is gone "
+                    + "(deleted or replaced): \(removedTexts.joined(separator: ", ")).")
+        }
+        if !kept.isEmpty {
+            batch.notes.append(
+                "Left \(kept.joined(separator: ", ")) as \(kept.count == 1 ? "it is" : "they are"): "
+                    + "\(kept.count == 1 ? "its line is" : "their lines are") in \(elsewhere.map(\.name).joined(separator: ", ")), "
+                    + "not named; name it to import the line.")
+        }
+        batch.state = AppState(todos: todos, projects: [], removed: removed)
+        batch.inferredRemovals = Set(removed.map(\.id))
         return batch
     }
+
+    /// The ids of the lines of these files, as `read` gives them; a line that does not read has none.
+    static func lineIDs(_ files: [(name: String, data: Data)]) -> Set<UUID> {
+        var ids = Set<UUID>()
+        var seen: [String: Int] = [:]
+        for (_, data) in files {
+            guard let text = String(validating: data, as: UTF8.self) else { continue }
+            for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+                guard !line.allSatisfy(\.isWhitespace), let read = try? parse(String(line), now: .distantPast) else {
+                    continue
+                }
+                if read.todo.id == .zero {
+                    seen[read.key, default: 0] += 1
+                    ids.insert(derivedID(read.key, seen[read.key]!))
+                } else {
+                    ids.insert(read.todo.id)
+                }
+            }
+        }
+        return ids
+    }
+
+    /// The kept key marking a todo read from a line that gave no creation date.
+    static let undatedKeys = KeptKeys(["todotxt": ["undated": .bool(true)]])
+
+    /// Whether the todo came from a line without a creation date, which its line leaves out too.
+    static func undated(_ todo: TodoItem) -> Bool { todo.kept["todotxt"]["undated"] == .bool(true) }
 
     /// The id of the `occurrence`th line with this text.
     static func derivedID(_ key: String, _ occurrence: Int) -> UUID {
@@ -209,11 +277,13 @@ public enum TodoTxt {
         let joined = text.joined(separator: " ")
         let created = creationDate ?? completedDate ?? now
         let done = completed ? completedDate ?? created : nil
+        // NB: a line without a creation date is dated by its reading, and marked, so the export writes none either.
         let todo = TodoItem(
             id: id ?? .zero, text: joined, creationDate: created, completed: completed, due: due,
             alterDate: done, tags: Tags.normalized(tags), priority: priority, completedDate: done,
             recurrence: repeating.map { Recurrence(every: $0.every, from: $0.from, series: id ?? .zero) },
-            waitDate: wait, scheduledDate: scheduled, dependencies: Dependencies.normalized(dependencies))
+            kept: creationDate == nil ? undatedKeys : KeptKeys(), waitDate: wait, scheduledDate: scheduled,
+            dependencies: Dependencies.normalized(dependencies))
         return Line(todo: todo, key: joined, saysPriority: saidPriority || (completed && priority != nil))
     }
 
@@ -287,7 +357,7 @@ public enum TodoTxt {
         } else if let letter {
             words.append("(\(letter))")
         }
-        words.append(day(todo.creationDate))
+        if !undated(todo) { words.append(day(todo.creationDate)) }
         words.append(self.words(todo.text))
         // NB: a tag read from a file is checked as one typed is; one made otherwise still cannot start a line of its
         // own.

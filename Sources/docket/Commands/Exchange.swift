@@ -130,9 +130,17 @@ struct ImportTodoTxt: ParsableCommand {
             modified[file] =
                 (try? FileManager.default.attributesOfItem(atPath: Home.expand(file)))?[.modificationDate] as? Date
         }
+        // NB: todo.sh moves a done line to the done.txt beside its todo.txt: a line there, unnamed, is not gone.
+        var elsewhere: [(name: String, data: Data)] = []
+        if files.count == 1, files[0] != "-" {
+            let done = (Home.expand(files[0]) as NSString).deletingLastPathComponent + "/done.txt"
+            if done != Home.expand(files[0]), let data = try? Folder.readFile(done, limit: importLimit) {
+                elsewhere.append((done, data))
+            }
+        }
         let batch = TodoTxt.read(
             try files.map { ($0 == "-" ? "standard input" : $0, try readInput($0)) }, existing: { todos[$0] },
-            modified: modified)
+            modified: modified, known: store.todoTxtLines(), elsewhere: elsewhere)
         try runImport(store, batch, from: "todo.txt", skippingBad: skipBad, tool: "todotxt")
     }
 }
