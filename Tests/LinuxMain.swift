@@ -19,18 +19,29 @@ import XCTest
         // (a test target); unset, all run.
         let environment = ProcessInfo.processInfo.environment
         let chosen = environment["DOCKET_SPECS"].map { Set($0.split(separator: ",").map(String.init)) }
-        // DOCKET_SHARD=1/2 runs every second spec from the first (scripts/test runs two shards at once).
-        let shard = environment["DOCKET_SHARD"].flatMap { text -> (Int, Int)? in
-            let parts = text.split(separator: "/").compactMap { Int($0) }
-            return parts.count == 2 && parts[1] > 0 && (1...parts[1]).contains(parts[0])
-                ? (parts[0] - 1, parts[1]) : nil
-        }
         let specs = all.filter { spec in
             guard let chosen else { return true }
             let module = String(reflecting: spec).split(separator: ".").first.map(String.init) ?? ""
             return chosen.contains(String(describing: spec)) || chosen.contains(module)
         }
-        QCKMain(specs.enumerated().filter { shard == nil || $0.offset % shard!.1 == shard!.0 }.map(\.element))
+        // DOCKET_SHARD=1/2 runs the first of two shards, split by the seconds each spec took in the run whose times
+        // DOCKET_SPEC_TIMES names (scripts/test keeps them in scripts/spec-times.tsv), so the shards end together.
+        let shard = environment["DOCKET_SHARD"].flatMap { text -> (Int, Int)? in
+            let parts = text.split(separator: "/").compactMap { Int($0) }
+            return parts.count == 2 && parts[1] > 0 && (1...parts[1]).contains(parts[0])
+                ? (parts[0] - 1, parts[1]) : nil
+        }
+        let times =
+            environment["DOCKET_SPEC_TIMES"].flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }
+            .map(SpecShards.times) ?? [:]
+        let names = specs.map { String(describing: $0) }
+        let run = shard.map { Set(SpecShards.shard(names, times: times, index: $0.0, count: $0.1)) } ?? Set(names)
+        let running = specs.filter { run.contains(String(describing: $0)) }
+        // DOCKET_SPEC_TIMES_OUT: where this run writes the seconds each spec took.
+        if let path = environment["DOCKET_SPEC_TIMES_OUT"] {
+            SpecShards.record(running.map { String(describing: $0) }, to: path)
+        }
+        QCKMain(running)
     }
 
     static let all: [QuickSpec.Type] = [
@@ -68,6 +79,7 @@ import XCTest
         CommandLineSpec.self,
         EverydayUseSpec.self,
         DocsSpec.self,
+        SpecShardsSpec.self,
         ItemCopySpec.self,
         ClaimCommandsSpec.self,
         ClaimDriverLawSpec.self,
