@@ -5,8 +5,11 @@ and prints what the terminal showed, without its escape sequences.
     type-in-shell.py SHELL KEYS...
 
 Each KEYS argument is sent once the shell has gone quiet (\\t is TAB, \\r is
-Enter); the shell gets exit at the end and is killed if it outlives 20 s.
-The environment (HOME, PATH, TERM) is the caller's."""
+Enter). It waits on what the shell shows, not on time alone, so a busy
+machine cannot part a key from its answer: each TAB is sent on its own and
+waited on until the shell answers it, and `echo MARK` until MARK is printed
+(each up to 30 s). The shell gets exit at the end and is killed if it
+outlives 180 s. The environment (HOME, PATH, TERM) is the caller's."""
 import os, pty, re, select, signal, sys, time
 
 shell, keys = sys.argv[1], sys.argv[2:]
@@ -15,28 +18,56 @@ if pid == 0:
     os.execvp(shell, [shell, "-i"])
 
 shown = b""
-deadline = time.time() + 20
+deadline = time.time() + 180
+
+def read_once(timeout):
+    """Adds what the terminal shows within `timeout` seconds; False once the shell is gone."""
+    global shown
+    ready, _, _ = select.select([fd], [], [], timeout)
+    if ready:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            return False
+        if not chunk:
+            return False
+        shown += chunk
+    return True
 
 def settle(quiet=0.6):
     """Reads until nothing has come for `quiet` seconds."""
-    global shown
-    last = time.time()
+    last, size = time.time(), len(shown)
     while time.time() - last < quiet and time.time() < deadline:
-        ready, _, _ = select.select([fd], [], [], 0.05)
-        if ready:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            shown += chunk
-            last = time.time()
+        if not read_once(0.05):
+            return
+        if len(shown) != size:
+            last, size = time.time(), len(shown)
+
+def wait_for(done, limit=30):
+    """Reads until `done()` holds (or `limit` seconds pass), then until the shell is quiet."""
+    until = min(time.time() + limit, deadline)
+    while not done() and time.time() < until:
+        if not read_once(0.05):
+            return
+    settle()
 
 settle(1.5)
 for key in keys:
-    os.write(fd, key.encode().decode("unicode_escape").encode())
-    settle()
+    text = key.encode().decode("unicode_escape")
+    marker = re.fullmatch(r"echo (\S+)\r", text)
+    for part in re.split(r"(\t)", text):
+        if not part:
+            continue
+        start = len(shown)
+        os.write(fd, part.encode())
+        if part == "\t":
+            # The shell answers a TAB once its completion ran: a beep, a list or the word completed.
+            wait_for(lambda: len(shown) > start)
+        elif marker:
+            # Typed, the marker shows once; printed, once more.
+            wait_for(lambda: shown.count(marker.group(1).encode(), start) >= 2)
+        else:
+            settle()
 os.write(fd, b"\x03")
 settle(0.3)
 os.write(fd, b"exit\r")
