@@ -37,7 +37,7 @@ public enum FileProblem: Error, Equatable, Sendable, CustomStringConvertible {
 /// at any step, through which files are read, written and removed in place.
 /// A link, or a file where a folder should be, is refused wherever it is, so
 /// nothing written by someone else can lead a read or a write out of the tree.
-public final class Folder: @unchecked Sendable {
+public final class Folder: Sendable {
     /// The folder's path, for messages.
     public let path: String
     /// The open folder.
@@ -263,7 +263,7 @@ public final class Folder: @unchecked Sendable {
 }
 
 /// A temporary file written in a folder, not yet in place.
-public struct PendingFile: @unchecked Sendable {
+public struct PendingFile: Sendable {
     let folder: Folder
     let temporary: String
     /// The file's name in its folder.

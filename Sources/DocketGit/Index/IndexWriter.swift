@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// The index as Docket last wrote it, read by Docket (`IndexFile`), while it still holds HEAD's tree.
-public final class NotedIndex: @unchecked Sendable {
+public final class NotedIndex: Sendable {
     let file: IndexFile
     /// HEAD's tree, which the index holds.
     let tree: ObjectID

@@ -81,19 +81,22 @@ struct SyncWatcher {
     }
 }
 
-/// Where a watcher's lines go: stdout, or a file they are appended to; each starts with the local time.
-final class WatchLog: @unchecked Sendable {
-    private let handle: FileHandle
-    private let formatter: DateFormatter = {
+/// Where a watcher's lines go: stdout, or a file they are appended to; each starts with the local time. Lines come
+/// from the watcher's tasks one whole line at a time, behind one lock.
+final class WatchLog: Sendable {
+    private struct Sink: ~Copyable {
+        let handle: FileHandle
+        let formatter: DateFormatter
+    }
+
+    private let sink: Mutex<Sink>
+
+    init(file: String?) throws {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter
-    }()
-
-    init(file: String?) throws {
         guard let file else {
-            handle = FileHandle.standardOutput
+            sink = Mutex(Sink(handle: FileHandle.standardOutput, formatter: formatter))
             return
         }
         let path = Home.expand(file)
@@ -103,13 +106,15 @@ final class WatchLog: @unchecked Sendable {
                 "cannot write the log file \(path) (\(String(cString: strerror(errno)))); name a file in a folder you can write"
             )
         }
-        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        sink = Mutex(Sink(handle: FileHandle(fileDescriptor: fd, closeOnDealloc: true), formatter: formatter))
     }
 
     func callAsFunction(_ text: String) {
-        let stamp = formatter.string(from: Date())
         let lines = Output.safeLines(text).split(separator: "\n", omittingEmptySubsequences: false)
-        handle.write(Data(lines.map { "\(stamp) \($0)\n" }.joined().utf8))
+        sink.withLock { sink in
+            let stamp = sink.formatter.string(from: Date())
+            sink.handle.write(Data(lines.map { "\(stamp) \($0)\n" }.joined().utf8))
+        }
     }
 }
 
