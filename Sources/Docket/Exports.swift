@@ -1,5 +1,7 @@
+// `import Docket` gives a library user every model type and the merge (DocketModel, DocketMerge), and of DocketGit
+// what a library user needs to sync and read history (the types named below). The formatter sorts these imports,
+// so this note stays above them all rather than beside one.
 @_exported import DocketMerge
-// `import Docket` gives a library user every model type and the merge.
 @_exported import DocketModel
 
 @_exported import struct DocketGit.CommitInfo
@@ -10,6 +12,5 @@
 @_exported import struct DocketGit.RemoteInfo
 @_exported import enum DocketGit.RemoteURL
 @_exported import enum DocketGit.TransferError
-// What a library user needs of DocketGit to sync and read history.
 @_exported import struct DocketGit.TransferOptions
 @_exported import struct DocketGit.TransferProgress
