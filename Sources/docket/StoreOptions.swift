@@ -87,6 +87,16 @@ struct StoreOptions: ParsableArguments {
         if let lost = Store.lostMarker(around: here) { throw StoreError.state(.lostMarker(path: lost.path)) }
         let folder = StoreOptions.defaultFolder
         try Store.refuseGitEnvironment(for: folder)
+        // In a git repository that is not a store (a project's code, a monorepo's folder), a todo added here goes to
+        // the default store: say so, so nobody looks for it in the repository. A home kept in git holds the default
+        // store, and is not named.
+        if let repository = StoreOptions.gitRepository(around: here),
+            !folder.standardizedFileURL.path.hasPrefix(repository.path + "/")
+        {
+            Output.notice(
+                "Using the store in \(Output.safe(folder.path)): \(Output.safe(repository.path)) is a git repository but "
+                    + "not a Docket store ('docket init \(Output.safe(repository.path))' makes it one)")
+        }
         let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         if contents == nil || contents?.isEmpty == true {
             let store = try Store.create(at: folder)
@@ -94,6 +104,20 @@ struct StoreOptions: ParsableArguments {
             return prepared(store, quietly: true)
         }
         return prepared(try Store.open(at: folder))
+    }
+}
+
+extension StoreOptions {
+    /// The top of the git working tree `folder` lies in (the folder holding `.git`, a folder or a linked worktree's
+    /// file), if any.
+    static func gitRepository(around folder: URL) -> URL? {
+        var current = folder.standardizedFileURL
+        while true {
+            if FileManager.default.fileExists(atPath: current.path + "/.git") { return current }
+            let parent = current.deletingLastPathComponent()
+            if parent.path == current.path { return nil }
+            current = parent
+        }
     }
 }
 

@@ -30,6 +30,39 @@ final class CommandLineSpec: QuickSpec {
                     expect(result.stdout) == "No open todos.\n"
                     expect(run().stderr) == ""
                 }
+                it("says which store it works on in a git repository that is not a store, and its advice makes one") {
+                    let home = temporaryFolder("docket-home")
+                    defer { try? FileManager.default.removeItem(at: home) }
+                    let code = home.appendingPathComponent("code")
+                    let inside = code.appendingPathComponent("Sources/App")
+                    try FileManager.default.createDirectory(at: inside, withIntermediateDirectories: true)
+                    gitCLI(["init", "-q"], in: code)
+                    func run(_ arguments: String..., in cwd: URL) -> CommandResult {
+                        runCommand(
+                            docketBinary, arguments, in: cwd, environment: ["HOME": home.path],
+                            unsetting: ["DOCKET_DIR"])
+                    }
+                    let added = run("add", "Fix the login bug", in: inside)
+                    expect(added.status) == 0
+                    expect(added.stderr).to(
+                        contain(
+                            "Using the store in \(home.path)/.docket: \(code.path) is a git repository but not a Docket "
+                                + "store ('docket init \(code.path)' makes it one)\n"))
+                    // Outside any repository, the default store goes without a word.
+                    expect(run("list", in: home).stderr) == ""
+                    // The advice followed: the repository is a store of its own, which the command works on.
+                    expect(run("init", code.path, in: inside).status) == 0
+                    let listed = run("list", in: inside)
+                    expect(listed.stderr) == ""
+                    expect(listed.stdout) == "No open todos.\n"
+                    // A home kept in git holds the default store: nothing to say.
+                    gitCLI(["init", "-q"], in: home)
+                    let atHome = home.appendingPathComponent("notes")
+                    try FileManager.default.createDirectory(at: atHome, withIntermediateDirectories: true)
+                    let homeList = run("list", in: atHome)
+                    expect(homeList.stderr) == ""
+                    expect(homeList.stdout).to(contain("Fix the login bug"))
+                }
             }
 
             describe("init") {
