@@ -312,6 +312,23 @@ final class CommandLineSpec: QuickSpec {
                     expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".docket").path))
                         == false
                 }
+                it("works on a store whose path is nearly as long as the system allows, and syncs it") {
+                    // A report had list fail past about 1,030 bytes; Linux allows 4,096 for a whole path.
+                    var path = temporaryFolder().path
+                    while path.utf8.count < 3_800 { path += "/" + String(repeating: "l", count: 200) }
+                    let long = URL(fileURLWithPath: path + "/store")
+                    try FileManager.default.createDirectory(at: long, withIntermediateDirectories: true)
+                    expect(runCommand(docketBinary, ["init", long.path]).status) == 0
+                    let id = docket(["add", "Far down"], store: long).stdout.trimmingCharacters(in: .newlines)
+                    expect(docket("list", store: long).stdout) == "\(id)  [ ]  Far down\n"
+                    let remote = temporaryFolder().appendingPathComponent("remote.git")
+                    expect(gitCLI(["init", "-q", "--bare", remote.path], in: long).status) == 0
+                    expect(docket("remote", "add", "origin", remote.path, store: long).status) == 0
+                    let synced = docket("sync", store: long)
+                    expect(synced.status).to(equal(0), description: synced.stderr)
+                    expect(gitCLI(["ls-tree", "-r", "--name-only", "HEAD"], in: remote).stdout).to(contain(".json"))
+                    expect(docket("status", store: long).stdout).to(contain("Nothing to commit"))
+                }
                 it("refuses a store of a newer format") {
                     add("x")
                     try Data("{\"format\" : 9}\n".utf8).write(to: folder.appendingPathComponent(".docket/format.json"))
