@@ -75,7 +75,7 @@ final class SamplesRunSpec: QuickSpec {
         describe("quiz") {
             it("asks each question of the file in turn and shows the answers") {
                 let result = runCommand(
-                    binary("quiz"), [root.appendingPathComponent("Samples/Quiz/questions.json").path],
+                    binary("QuizTerminal"), [root.appendingPathComponent("Samples/Quiz/questions.json").path],
                     input: "JSON files\nfields\ndocket undo\n")
                 expect(result.status) == 0
                 expect(result.stdout).to(contain("Question 1 of 3: Which format does Docket keep each item in?"))
@@ -85,11 +85,11 @@ final class SamplesRunSpec: QuickSpec {
             }
             it("says the quiz stops when the answers run out, and names a file that does not read") {
                 let short = runCommand(
-                    binary("quiz"), [root.appendingPathComponent("Samples/Quiz/questions.json").path],
+                    binary("QuizTerminal"), [root.appendingPathComponent("Samples/Quiz/questions.json").path],
                     input: "JSON files\n")
                 expect(short.status) == 1
                 expect(short.stdout).to(contain("No answer: the quiz stops here."))
-                let missing = runCommand(binary("quiz"), ["/nonexistent/questions.json"])
+                let missing = runCommand(binary("QuizTerminal"), ["/nonexistent/questions.json"])
                 expect(missing.status) == 1
                 expect(missing.stderr).to(
                     contain("/nonexistent/questions.json does not read as a JSON array of questions"))
@@ -111,7 +111,7 @@ final class SamplesRunSpec: QuickSpec {
                     "tmux",
                     [
                         "new-session", "-d", "-s", session, "-x", "90", "-y", "24",
-                        binary("mastermind") + " --secret 1234",
+                        binary("MastermindGame") + " --secret 1234",
                     ])
                 expect(started.status) == 0
                 Thread.sleep(forTimeInterval: 0.5)
