@@ -60,6 +60,7 @@ import XCTest
         // DocketGit
         RepositorySpec.self,
         IndexFileSpec.self,
+        CacheTreeSpec.self,
         SSHAddressSpec.self,
         ObjectFilesSpec.self,
         // DocketMerge
