@@ -61,6 +61,7 @@ import XCTest
         RepositorySpec.self,
         IndexFileSpec.self,
         CacheTreeSpec.self,
+        WorkingTreeSpec.self,
         SSHAddressSpec.self,
         ObjectFilesSpec.self,
         // DocketMerge
