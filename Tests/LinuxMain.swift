@@ -61,7 +61,7 @@ import XCTest
         RepositorySpec.self,
         IndexFileSpec.self,
         CacheTreeSpec.self,
-        WorkingTreeSpec.self,
+        GitLayerSpec.self,
         SSHAddressSpec.self,
         ObjectFilesSpec.self,
         // DocketMerge

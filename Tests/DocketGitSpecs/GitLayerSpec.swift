@@ -5,12 +5,12 @@ import Quick
 
 @testable import DocketGit
 
-/// Docket's own working-tree scan and first checkout, judged directly against git on seeded trees, so a change to
-/// either is judged in seconds rather than by the store's specs.
-final class WorkingTreeSpec: QuickSpec {
+/// Docket's own working-tree scan, folder copier walk and first checkout, judged directly against git on seeded trees
+/// and histories, so a change to any of them is judged in seconds rather than by the store's specs.
+final class GitLayerSpec: QuickSpec {
     override class func spec() {
         var folder: URL!
-        beforeEach { folder = temporaryFolder("docket-workingtree") }
+        beforeEach { folder = temporaryFolder("docket-gitlayer") }
         afterEach { try? FileManager.default.removeItem(at: folder) }
         @discardableResult func git(_ arguments: [String], in root: URL? = nil) -> CommandResult {
             runCommand(
@@ -87,6 +87,57 @@ final class WorkingTreeSpec: QuickSpec {
                     let listed = git(["status", "--porcelain", "--untracked-files=all", "--", "a", "b"]).stdout
                         .split(separator: "\n").map(String.init).sorted()
                     return found == listed ? nil : "Docket found \(found), git \(listed)"
+                }
+            }
+        }
+
+        describe("the folder copier's walk") {
+            it("lists every object git's rev-list --objects lists, and none a tip does not reach") {
+                forAll(25) { g in
+                    var paths = committed(&g)
+                    var commits = [git(["rev-parse", "HEAD"]).stdout.trimmingCharacters(in: .newlines)]
+                    for round in 0..<Int.random(in: 2...6, using: &g) {
+                        for _ in 0..<Int.random(in: 1...4, using: &g) {
+                            let path = randomPath(&g)
+                            if paths.contains(path) && Bool.random(using: &g) {
+                                git(["rm", "-q", path])
+                                paths.remove(path)
+                            } else {
+                                write(path, "\(Int.random(in: 0...9, using: &g))\n")
+                                paths.insert(path)
+                            }
+                        }
+                        // Now and then a revert, which brings back trees and blobs an earlier commit held.
+                        if round > 1 && Int.random(in: 0..<3, using: &g) == 0 {
+                            git(["add", "-A"])
+                            git(["commit", "-qm", "Step \(round)", "--allow-empty"])
+                            git(["revert", "--no-edit", "HEAD"])
+                            paths = Set(git(["ls-files"]).stdout.split(separator: "\n").map(String.init))
+                                .subtracting([".gitignore"])
+                        } else {
+                            git(["add", "-A"])
+                            git(["commit", "-qm", "Step \(round)", "--allow-empty"])
+                        }
+                        commits.append(git(["rev-parse", "HEAD"]).stdout.trimmingCharacters(in: .newlines))
+                    }
+                    let tip = commits.last!
+                    let known = commits.dropLast().filter { _ in Bool.random(using: &g) }
+                    let repository = try! Repository.open(at: folder.path)
+                    let listed = Set(
+                        try! repository.objectsMissing(
+                            upTo: [ObjectID(hex: tip)!], known: known.map { ObjectID(hex: $0)! }
+                        ).map(\.id.description))
+                    func objects(_ arguments: [String]) -> Set<String> {
+                        Set(
+                            git(["rev-list", "--objects"] + arguments).stdout.split(separator: "\n").map {
+                                String($0.prefix(40))
+                            })
+                    }
+                    let needed = objects([tip, "--not"] + known)
+                    let reached = objects([tip])
+                    if !needed.isSubset(of: listed) { return "left out \(needed.subtracting(listed).sorted())" }
+                    if !listed.isSubset(of: reached) { return "listed what the tip does not reach" }
+                    return nil
                 }
             }
         }
