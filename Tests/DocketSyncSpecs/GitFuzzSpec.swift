@@ -80,7 +80,7 @@ struct GitFuzz {
         ("add", 10), ("edit", 10), ("done", 3), ("rm", 3), ("commit", 8), ("handedit", 4),
         ("revert", 4), ("revertmerge", 2), ("cherrypick", 4), ("stash", 4), ("checkout", 3),
         ("rebase", 3), ("mergeours", 2), ("merge", 3), ("reset", 2), ("flags", 4), ("sparse", 3),
-        ("gc", 2), ("gitpush", 3), ("push", 5), ("pull", 6), ("sync", 8), ("race", 4),
+        ("gc", 2), ("gitpush", 3), ("push", 5), ("pull", 6), ("sync", 8), ("race", 4), ("eol", 3),
     ].map { Kind(name: $0.0, weight: $0.1) }
 
     /// What a run counts, over all seeds.
@@ -312,6 +312,21 @@ struct GitFuzz {
                 let gc = Bool.random(using: &random)
                 said = gc ? "git gc" : "git repack -ad"
                 _ = gc ? git("gc", "-q") : git("repack", "-adq")
+            case "eol":
+                // A machine's line endings as git's settings make them: core.autocrlf set (or unset), and the store's
+                // files checked out again under it, so the working tree holds CRLF where git converts (a plain git
+                // clone on such a machine does the same). Only a clean working tree is checked out again.
+                guard gitCLI(["status", "--porcelain"], in: host.folder).stdout.isEmpty else { continue }
+                let setting = ["true", "input", "false"].randomElement(using: &random)!
+                said = "git config core.autocrlf \(setting), the store's files checked out again"
+                _ = git("config", "core.autocrlf", setting)
+                // Files git keeps as they are (skip-worktree, assume-unchanged: not "H") are left alone, as git does.
+                let plain = gitCLI(["ls-files", "-v", "--", "todos"], in: host.folder).stdout.split(separator: "\n")
+                    .filter { $0.hasPrefix("H ") }.map { String($0.dropFirst(2)) }
+                guard !plain.isEmpty else { continue }
+                for path in plain { try? FileManager.default.removeItem(at: host.folder.appendingPathComponent(path)) }
+                let checkedOut = gitCLI(["checkout", "--"] + plain, in: host.folder)
+                if checkedOut.status != 0 { said += " [git checkout \(checkedOut.status)]" }
             case "gitpush":
                 said = "git push"
                 _ = git("push", "-q", "origin", "main")
