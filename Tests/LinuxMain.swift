@@ -86,6 +86,7 @@ import XCTest
         InstallSpec.self,
         UntrustedFilesSpec.self,
         CommandLineInputSpec.self,
+        FrontDoorSpec.self,
         // Sync
         SyncSpec.self,
         QuarantineSpec.self,
