@@ -78,7 +78,7 @@ struct FilterOptions: ParsableArguments {
             } else if ended, word.count > 1, word.hasPrefix("-"), !word.hasPrefix("--") {
                 words.excluded.append(String(word.dropFirst()))
             } else if !ended, word.count > 1, word.hasPrefix("-") {
-                let declared = try options ?? CommandMetadata(command).shownNames
+                let declared = try options ?? CommandMetadata.of(command).shownNames
                 options = declared
                 // `-all` where `--all` is an option: more likely the option than a tag, so it is asked.
                 if Self.isExclusion(word), !declared.contains("-" + word) {
@@ -140,7 +140,7 @@ struct FilterOptions: ParsableArguments {
     /// -tags, options, then after `--` what must go there (a one-letter tag to leave out, say).
     func typed(command: ParsableCommand.Type) throws -> [String] {
         let words = try self.words(command: command)
-        let options = try CommandMetadata(command).shownNames
+        let options = try CommandMetadata.of(command).shownNames
         var before = words.text.filter { !$0.hasPrefix("-") } + words.tags.map { "+" + $0 }
         var after = words.text.filter { $0.hasPrefix("-") }
         for tag in words.excluded {
@@ -228,7 +228,7 @@ struct ActiveContext {
         self.words = words
         do {
             filter = try FilterOptions.parse(
-                FrontDoor.dashWords(words, valued: Set(CommandMetadata(ContextSet.self).valued.keys))
+                FrontDoor.dashWords(words, valued: Set(CommandMetadata.of(ContextSet.self).valued.keys))
             ).filter(
                 in: store, command: ContextSet.self)
         } catch {

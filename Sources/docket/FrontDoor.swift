@@ -134,7 +134,6 @@ enum FrontDoor {
     /// (after the root's own options), else the command docket alone runs, the day's view, whose words start after
     /// the root's options.
     static func named(_ arguments: [String]) throws -> (command: ParsableCommand.Type, start: Int) {
-        let root = try CommandMetadata(LeadingWords.self).valued
         var command: ParsableCommand.Type = DocketCommand.self
         var index = 0
         while index < arguments.count {
@@ -142,10 +141,13 @@ enum FrontDoor {
             if let sub = command.configuration.subcommands.first(where: { $0.configuration.commandName == word }) {
                 command = sub
                 index += 1
-            } else if command == DocketCommand.self, root[word] != nil {
+                continue
+            }
+            guard command == DocketCommand.self, word.hasPrefix("-") else { break }
+            let root = try CommandMetadata.of(LeadingWords.self).valued
+            if root[word] != nil {
                 index += 2
-            } else if command == DocketCommand.self, root.keys.contains(where: { $0.count == 2 && word.hasPrefix($0) })
-            {
+            } else if root.keys.contains(where: { $0.count == 2 && word.hasPrefix($0) }) {
                 // A one-letter option with its value joined: -C<dir>.
                 index += 1
             } else {
@@ -164,7 +166,10 @@ enum FrontDoor {
     /// handed over joined (`--since=-7d`) so the parser cannot take it for an option.
     static func dateWords(_ arguments: [String]) throws -> [String] {
         let (command, start) = try named(arguments)
-        let dates = try CommandMetadata(command).dateOptions
+        // Only a word that starts with a dash can be an option: a line without one is left without reading the
+        // command's description.
+        guard arguments[start...].contains(where: { $0.hasPrefix("-") }) else { return arguments }
+        let dates = try CommandMetadata.of(command).dateOptions
         guard !dates.isEmpty else { return arguments }
         var out = Array(arguments[..<start])
         var index = start
@@ -177,7 +182,7 @@ enum FrontDoor {
             }
             out.append(word)
             guard let option = dates[word], index < arguments.count else { continue }
-            let unconditional = option.parsingStrategy == .unconditional
+            let unconditional = option.takesAnyWord
             var value = arguments[index]
             guard unconditional || !value.hasPrefix("-") || (try? DatePhrase.read(value)) != nil else { continue }
             index += 1
@@ -208,7 +213,7 @@ enum FrontDoor {
     static func dashWords(_ arguments: [String]) throws -> [String] {
         let (command, start) = try named(arguments)
         guard arguments[start...].contains(where: isDashWord) else { return arguments }
-        let metadata = try CommandMetadata(command)
+        let metadata = try CommandMetadata.of(command)
         guard metadata.declaredNames.contains(FilterOptions.dashWordOption) else { return arguments }
         return Array(arguments[..<start]) + dashWords(Array(arguments[start...]), valued: Set(metadata.valued.keys))
     }
@@ -257,7 +262,7 @@ enum FrontDoor {
     /// nil for a command that reads the words the parser does not recognise (it names such a word itself).
     static func unknownOption(_ arguments: [String]) throws -> String? {
         let (command, start) = try named(arguments)
-        let metadata = try CommandMetadata(command)
+        let metadata = try CommandMetadata.of(command)
         guard !metadata.readsUnrecognizedWords else { return nil }
         let declared = metadata.declaredNames
         let valued = metadata.valued
@@ -269,7 +274,7 @@ enum FrontDoor {
             index += 1
             let name = word.hasPrefix("--") ? String(word.prefix { $0 != "=" }) : word
             if let option = valued[word], index < arguments.count,
-                option.parsingStrategy == .unconditional || !arguments[index].hasPrefix("-")
+                option.takesAnyWord || !arguments[index].hasPrefix("-")
             {
                 index += 1
             } else if !word.hasPrefix("-") || word == "-" {
@@ -318,7 +323,7 @@ struct LeadingWords: ParsableArguments {
 enum UnknownOption {
     /// The message for `option`, with the nearest of the options `command` declares.
     static func message(_ option: String, of command: ParsableCommand.Type?) throws -> String {
-        let declared = try command.map { try CommandMetadata($0).shownNames } ?? []
+        let declared = try command.map { try CommandMetadata.of($0).shownNames } ?? []
         let near = Suggest.nearest(option, among: declared).map { "; did you mean '\($0)'?" }
         return "unknown option '\(Output.safe(option))'\(near ?? "")"
     }
