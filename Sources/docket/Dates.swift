@@ -129,3 +129,18 @@ enum DueInput {
         return .unknown
     }
 }
+
+/// A date typed as words after an id, quotes optional (`docket due 3f2a next week`), or none: `due`, `wait`,
+/// `schedule` and `task due` take it.
+struct DateArgument: ParsableArguments {
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The date, or none.", valueName: "date|none"))
+    var words: [String] = []
+
+    /// The date the words name; `.unknown` for none.
+    var date: DueDate { get throws { try DueInput.parse(words.joined(separator: " ")).due } }
+
+    func validate() throws {
+        if words.isEmpty { throw ValidationError("give a date, or none") }
+        try DueInput.check(words.joined(separator: " "))
+    }
+}
