@@ -9,11 +9,15 @@ struct DocketCommand: ParsableCommand {
     static func main() {
         ProgressLine.started = Date()
         var arguments = Array(CommandLine.arguments.dropFirst())
+        // Whether an error is the parser's own: thrown while it parsed the line the front door made.
+        var parsing = false
         do {
             try FixedNow.apply(ProcessInfo.processInfo.environment)
             try refuseArgumentsNotUTF8()
             arguments = try FrontDoor.read(arguments)
+            parsing = true
             var command = try parseAsRoot(arguments)
+            parsing = false
             try command.run()
             ProgressLine.clear()
         } catch let error as StoreError {
@@ -23,7 +27,7 @@ struct DocketCommand: ParsableCommand {
             ProgressLine.clear()
             let said: String?
             do {
-                said = try FrontDoor.said(error, arguments: arguments)
+                said = try FrontDoor.said(error, arguments: arguments, byParser: parsing)
             } catch let internalError {
                 exit(withError: internalError)
             }

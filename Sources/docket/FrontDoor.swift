@@ -244,14 +244,14 @@ enum FrontDoor {
     // MARK: After the parser
 
     /// The parser's message for `error`, said as docket says its own: an option the command does not declare named
-    /// with the nearest one it does, and the parser's first word in lower case; its usage and help lines kept. nil
-    /// when docket says it as the parser does.
-    static func said(_ error: Error, arguments: [String]) throws -> String? {
+    /// with the nearest one it does (when the parser refused the line: `byParser`), and the parser's first word in
+    /// lower case; its usage and help lines kept. nil when docket says it as the parser does.
+    static func said(_ error: Error, arguments: [String], byParser: Bool) throws -> String? {
         guard DocketCommand.exitCode(for: error) == .validationFailure else { return nil }
         let full = DocketCommand.fullMessage(for: error)
         let message = DocketCommand.message(for: error)
         guard !message.isEmpty, let range = full.range(of: message) else { return nil }
-        let said = try unknownOption(arguments) ?? lowered(message)
+        let said = try (byParser ? unknownOption(arguments) : nil) ?? lowered(message)
         return said == message ? nil : full.replacingCharacters(in: range, with: said)
     }
 
