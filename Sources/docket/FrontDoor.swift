@@ -60,16 +60,27 @@ enum FrontDoor {
     struct Unnamed {
         let leading: [String]
         let rest: [String]
+        /// The help flag, if asked for: it goes after the words the line is made of.
+        let help: [String]
         var first: String { rest[0] }
 
         init?(_ arguments: [String]) {
             let commands = FrontDoor.commandNames
-            guard let head = arguments.first, !commands.contains(head),
-                let parsed = try? LeadingWords.parse(arguments), let first = parsed.rest.first,
-                !commands.contains(first)
+            guard let head = arguments.first, !commands.contains(head) else { return nil }
+            // The help flag asks for the help of the command the line names (`docket 3f2a done --help`): it is set
+            // aside while the root's options are read, and goes after the words.
+            let end = arguments.firstIndex(of: "--") ?? arguments.endIndex
+            let help = (try? CommandMetadata.of(LeadingWords.self).options.filter { !$0.takesValue }.flatMap(\.names))
+            let asked = arguments[..<end].filter { help?.contains($0) == true }
+            let read =
+                asked.isEmpty
+                ? arguments
+                : arguments.enumerated().filter { $0.offset >= end || !asked.contains($0.element) }.map(\.element)
+            guard let parsed = try? LeadingWords.parse(read), let first = parsed.rest.first, !commands.contains(first)
             else { return nil }
             leading = parsed.store.arguments
             rest = parsed.rest
+            self.help = asked
         }
     }
 
@@ -80,13 +91,15 @@ enum FrontDoor {
     static func filterFirst(_ arguments: [String]) throws -> [String] {
         guard let line = Unnamed(arguments), FilterOptions.isTagWord(line.first) else { return arguments }
         let rest = line.rest
-        guard let at = rest.firstIndex(where: commandNames.contains) else { return line.leading + ["today"] + rest }
+        guard let at = rest.firstIndex(where: commandNames.contains) else {
+            return line.leading + ["today"] + rest + line.help
+        }
         guard filtering.contains(rest[at]) else {
             throw ValidationError(
                 "'\(Output.safe(rest[at]))' takes no filter; +tag and -tag go with list and today: docket list \(Output.safe(line.first))"
             )
         }
-        return line.leading + [rest[at]] + rest[..<at] + rest[(at + 1)...]
+        return line.leading + [rest[at]] + rest[..<at] + rest[(at + 1)...] + line.help
     }
 
     /// Commands that take a todo's id first, and what `docket <id> <word>` runs.
@@ -101,13 +114,13 @@ enum FrontDoor {
     static func idFirst(_ arguments: [String]) throws -> [String] {
         guard let line = Unnamed(arguments), looksLikeID(line.first) else { return arguments }
         let rest = line.rest
-        if rest.count == 1 { return line.leading + ["show", line.first] }
+        if rest.count == 1 { return line.leading + ["show", line.first] + line.help }
         guard let words = idFirstCommands[rest[1]] else {
             throw ValidationError(
                 "'\(Output.safe(rest[1]))' cannot follow an id; after an id come \(idFirstCommands.keys.sorted().joined(separator: ", "))"
             )
         }
-        return line.leading + words + [line.first] + rest.dropFirst(2)
+        return line.leading + words + [line.first] + rest.dropFirst(2) + line.help
     }
 
     /// A first word that is no command, no option and no id: the nearest command, or how to add the words as a todo.

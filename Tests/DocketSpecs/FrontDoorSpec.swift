@@ -127,6 +127,22 @@ final class FrontDoorSpec: QuickSpec {
                             "docket \(line.joined(separator: " ")) reads a date: \(readsDate); marked: \(marked)")
                 }
             }
+            it("runs each word it takes after an id as a command that takes that id first") {
+                let refused = run([todo, "frobnicate"]).stderr
+                let listed = refused.components(separatedBy: "after an id come ").last?.components(
+                    separatedBy: "\n"
+                ).first?.components(separatedBy: ", ")
+                expect(listed?.count ?? 0) > 10
+                for word in listed ?? [] {
+                    let help = run([todo, word, "--help"])
+                    expect(help.status).to(equal(0), description: "\(word): \(help.stderr)")
+                    let usage = help.stdout.components(separatedBy: "\n").first { $0.hasPrefix("USAGE:") } ?? ""
+                    // The first argument it requires: the first outside brackets.
+                    let required = usage.replacingOccurrences(of: "\\[[^]]*\\]", with: "", options: .regularExpression)
+                    let first = required.components(separatedBy: " ").first { $0.hasPrefix("<") }
+                    expect(["<id>", "<ids>", "<task>"]).to(contain(first ?? "none"), description: "\(word): \(usage)")
+                }
+            }
             it("takes a date that starts with a dash after any date option, as the one given after --due") {
                 let report = run(["report", "--since", "-7d", "--until", "-1d"])
                 expect(report.status).to(equal(0), description: report.stderr)
