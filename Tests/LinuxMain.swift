@@ -100,6 +100,7 @@ import XCTest
         InstallSpec.self,
         UntrustedFilesSpec.self,
         CommandLineInputSpec.self,
+        FrontDoorSpec.self,
         // Sync
         SyncSpec.self,
         QuarantineSpec.self,

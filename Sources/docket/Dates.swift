@@ -130,50 +130,17 @@ enum DueInput {
     }
 }
 
-/// Dates of several words after an option, quotes optional: `docket add Call mom --due next week` reads as
-/// `--due "next week"`. An option that takes a date takes the longest run of the words after it (up to six, none
-/// that looks like an option) that reads as one date; the words after that run are the command's own, text
-/// included. `--due=fri` takes that one value and no more words.
-enum DateWords {
-    /// The options whose value is a date, in every command.
-    static let options: Set<String> = [
-        "--due", "--wait", "--scheduled", "--before", "--due-before", "--due-after", "--done-since", "--since",
-        "--until",
-    ]
+/// A date typed as words after an id, quotes optional (`docket due 3f2a next week`), or none: `due`, `wait`,
+/// `schedule` and `task due` take it.
+struct DateArgument: ParsableArguments {
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The date, or none.", valueName: "date|none"))
+    var words: [String] = []
 
-    /// The arguments with each date option's words joined into its one value.
-    static func join(_ arguments: [String]) -> [String] {
-        guard arguments.first != "---completion" else { return arguments }
-        var out: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let word = arguments[index]
-            index += 1
-            if word == "--" {
-                out += arguments[(index - 1)...]
-                break
-            }
-            out.append(word)
-            // The option's first word is its value whatever it is (`--due -1d`), as the parser takes it; `--due=x` is
-            // that value alone.
-            guard options.contains(word), index < arguments.count else { continue }
-            var value = arguments[index]
-            index += 1
-            var joined = value
-            var taken = 0
-            for count in 1...6 {
-                guard index + count <= arguments.count else { break }
-                let next = arguments[index + count - 1]
-                if next == "--" || TextWords.looksLikeOption(next) { break }
-                joined += " " + next
-                if (try? DatePhrase.read(joined)) != nil {
-                    value = joined
-                    taken = count
-                }
-            }
-            index += taken
-            out.append(value)
-        }
-        return out
+    /// The date the words name; `.unknown` for none.
+    var date: DueDate { get throws { try DueInput.parse(words.joined(separator: " ")).due } }
+
+    func validate() throws {
+        if words.isEmpty { throw ValidationError("give a date, or none") }
+        try DueInput.check(words.joined(separator: " "))
     }
 }

@@ -4,17 +4,20 @@ import Foundation
 
 @main
 struct DocketCommand: ParsableCommand {
-    /// Runs docket, reading the command line as people type it (`CommandLineHabits`).
+    /// Runs docket, reading the command line as people type it (`FrontDoor`), and saying the parser's errors as
+    /// docket says its own.
     static func main() {
         ProgressLine.started = Date()
         var arguments = Array(CommandLine.arguments.dropFirst())
+        // Whether an error is the parser's own: thrown while it parsed the line the front door made.
+        var parsing = false
         do {
             try FixedNow.apply(ProcessInfo.processInfo.environment)
             try refuseArgumentsNotUTF8()
-            let commands = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
-            arguments = CommandLineHabits.filterWords(
-                DateWords.join(try CommandLineHabits.rewrite(arguments, commands: commands)))
+            arguments = try FrontDoor.read(arguments)
+            parsing = true
             var command = try parseAsRoot(arguments)
+            parsing = false
             try command.run()
             ProgressLine.clear()
         } catch let error as StoreError {
@@ -22,15 +25,14 @@ struct DocketCommand: ParsableCommand {
             exit(withError: ShownError(message: Output.safeLines(error.description)))
         } catch {
             ProgressLine.clear()
-            // The parser's "Unknown option" said as docket's own checks say it, with its usage and status kept.
-            if let reworded = UnknownOption.reworded(error, arguments: arguments) {
-                FileHandle.standardError.write(Data((reworded + "\n").utf8))
-                Foundation.exit(exitCode(for: error).rawValue)
+            let said: String?
+            do {
+                said = try FrontDoor.said(error, arguments: arguments, byParser: parsing)
+            } catch let internalError {
+                exit(withError: internalError)
             }
-            let message = fullMessage(for: error)
-            let lowered = ParserWords.lowered(message)
-            if lowered != message {
-                FileHandle.standardError.write(Data((lowered + "\n").utf8))
+            if let said {
+                FileHandle.standardError.write(Data((said + "\n").utf8))
                 Foundation.exit(exitCode(for: error).rawValue)
             }
             exit(withError: error)

@@ -2,10 +2,10 @@ import ArgumentParser
 import Docket
 import Foundation
 
-/// The filter `list`, `today` (and `docket` alone) and `context set` take:
+/// The filter `list`, `today` (and `docket` alone), `ready` and `context set` take:
 /// words to find in the text, `+tag` (has it), `-tag` (has it not),
 /// `--priority`, `--project` and a due range. All must hold. A `-tag` needs
-/// no `--` before it: `CommandLineHabits.dashWords` hands such words over
+/// no `--` before it: `FrontDoor.dashWords` hands such words over
 /// as `--filter-word=-tag`, which the parser cannot take for short options
 /// (`-new` is not `-n ew`), and they are read here with the parser's
 /// unrecognized words, so a mistyped option (`--prio`, `-p`, `-json`) is
@@ -17,8 +17,11 @@ struct FilterOptions: ParsableArguments {
             "Words to find in the text; +tag: has the tag; -tag: has not (a one-letter tag after --).",
             valueName: "word|+tag|-tag"))
     var arguments: [String] = []
-    /// Words that start with one dash, as `CommandLineHabits.dashWords` hands them over: before any `--`.
-    @Option(name: .customLong("filter-word"), help: ArgumentHelp(visibility: .private)) var dashWords: [String] = []
+    /// Words that start with one dash, as `FrontDoor.dashWords` hands them over: before any `--`.
+    @Option(name: .customLong(dashWordName), help: ArgumentHelp(visibility: .private)) var dashWords: [String] = []
+    /// The hidden option's name, and the option as typed: what marks a command that takes a filter.
+    static let dashWordName = "filter-word"
+    static let dashWordOption = "--" + dashWordName
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
@@ -75,7 +78,7 @@ struct FilterOptions: ParsableArguments {
             } else if ended, word.count > 1, word.hasPrefix("-"), !word.hasPrefix("--") {
                 words.excluded.append(String(word.dropFirst()))
             } else if !ended, word.count > 1, word.hasPrefix("-") {
-                let declared = options ?? DeclaredOptions.names(of: command)
+                let declared = try options ?? CommandMetadata.of(command).shownNames
                 options = declared
                 // `-all` where `--all` is an option: more likely the option than a tag, so it is asked.
                 if Self.isExclusion(word), !declared.contains("-" + word) {
@@ -137,12 +140,12 @@ struct FilterOptions: ParsableArguments {
     /// -tags, options, then after `--` what must go there (a one-letter tag to leave out, say).
     func typed(command: ParsableCommand.Type) throws -> [String] {
         let words = try self.words(command: command)
-        let options = DeclaredOptions.names(of: command)
+        let options = try CommandMetadata.of(command).shownNames
         var before = words.text.filter { !$0.hasPrefix("-") } + words.tags.map { "+" + $0 }
         var after = words.text.filter { $0.hasPrefix("-") }
         for tag in words.excluded {
             let word = "-" + tag
-            if CommandLineHabits.isDashWord(word) && !options.contains("-" + word) {
+            if FrontDoor.isDashWord(word) && !options.contains("-" + word) {
                 before.append(word)
             } else {
                 after.insert(word, at: 0)
@@ -224,7 +227,9 @@ struct ActiveContext {
         self.name = name
         self.words = words
         do {
-            filter = try FilterOptions.parse(CommandLineHabits.dashWords(words, command: ContextSet.self)).filter(
+            filter = try FilterOptions.parse(
+                FrontDoor.dashWords(words, valued: Set(CommandMetadata.of(ContextSet.self).valued.keys))
+            ).filter(
                 in: store, command: ContextSet.self)
         } catch {
             let reason = error is StoreError ? "\(error)" : FilterOptions.message(for: error)
