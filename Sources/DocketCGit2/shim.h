@@ -20,6 +20,14 @@ static inline int docket_git_set_owner_validation(int enabled) {
     return git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, enabled);
 }
 
+/* Lets libgit2 open a repository of format 1 that names extensions.worktreeConfig, as `git sparse-checkout` sets
+   it in a partial clone (whose extensions.partialclone makes its format 1). libgit2 1.5 does not read the
+   worktree's own configuration; Docket reads the sparse settings there itself (Repository.looksAtPresentSkippedFiles). */
+static inline int docket_git_allow_worktree_config(void) {
+    const char *extensions[] = {"worktreeconfig"};
+    return git_libgit2_opts(GIT_OPT_SET_EXTENSIONS, extensions, (size_t)1);
+}
+
 /* Lets libgit2's object cache keep trees up to `bytes` long (4 KiB by default). */
 static inline int docket_git_set_tree_cache_limit(size_t bytes) {
     return git_libgit2_opts(GIT_OPT_SET_CACHE_OBJECT_LIMIT, GIT_OBJECT_TREE, bytes);

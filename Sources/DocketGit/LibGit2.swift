@@ -43,6 +43,9 @@ enum LibGit2Runtime {
         // folders) and each todos/<AB> tree of a large store are bigger, so
         // every path lookup inflated them again: half of a pull's time.
         _ = docket_git_set_tree_cache_limit(4 << 20)
+        // NB: a partial clone in which `git sparse-checkout` ran names extensions.worktreeConfig, which libgit2 1.5
+        // would refuse to open; see shim.h.
+        _ = docket_git_allow_worktree_config()
     }()
 }
 

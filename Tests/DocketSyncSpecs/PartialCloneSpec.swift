@@ -76,6 +76,21 @@ final class PartialCloneSpec: QuickSpec {
                     expect(partial.state.todos.map(\.text)) == ["Buy oat milk"]
                 }
 
+                it("works on after git sparse-checkout names the worktree's own configuration, as git does") {
+                    clonePartial(filter)
+                    expect(partial.git("sparse-checkout", "set", "--no-cone", "/*", "!/projects/")).to(beEmpty())
+                    expect(partial.git("config", "extensions.worktreeConfig")).to(contain("true"))
+                    expect(partial.git("config", "core.repositoryformatversion")).to(contain("1"))
+                    let synced = partial.run("sync")
+                    expect(synced.status).to(equal(0), description: synced.stderr)
+                    partial.run("add", "Call the plumber")
+                    expect(partial.run("sync").status) == 0
+                    expect(partial.run("status").stdout).to(contain("Nothing to commit"))
+                    expect(partial.git("status", "--porcelain")) == ""
+                    expect(laptop.run("sync").status) == 0
+                    expect(laptop.state.todos.map(\.text).sorted()) == ["Buy soy milk", "Call the plumber"]
+                }
+
                 it("syncs edits both ways through the daemon, and git finds the clone whole") {
                     clonePartial(filter)
                     laptop.run("add", "From the laptop")
