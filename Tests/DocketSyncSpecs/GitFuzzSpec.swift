@@ -82,6 +82,7 @@ struct GitFuzz {
         ("revert", 4), ("revertmerge", 2), ("cherrypick", 4), ("stash", 4), ("checkout", 3),
         ("rebase", 3), ("mergeours", 2), ("merge", 3), ("reset", 2), ("flags", 4), ("sparse", 3),
         ("gc", 2), ("gitpush", 3), ("push", 5), ("pull", 6), ("sync", 8), ("race", 4), ("eol", 3),
+        ("pushurl", 2),
     ].map { Kind(name: $0.0, weight: $0.1) }
 
     /// What a run counts, over all seeds.
@@ -351,6 +352,17 @@ struct GitFuzz {
                 for path in plain { try? FileManager.default.removeItem(at: host.folder.appendingPathComponent(path)) }
                 let checkedOut = gitCLI(["checkout", "--"] + plain, in: host.folder)
                 if checkedOut.status != 0 { said += " [git checkout \(checkedOut.status)]" }
+            case "pushurl":
+                // Push settings as git reads them: two remote.origin.pushurl (the remote by its path and by a
+                // file:// URL; git pushes to each), or none again.
+                if gitCLI(["config", "--get-all", "remote.origin.pushurl"], in: host.folder).stdout.isEmpty {
+                    said = "git config --add remote.origin.pushurl, twice"
+                    _ = git("config", "--add", "remote.origin.pushurl", remote.path)
+                    _ = git("config", "--add", "remote.origin.pushurl", "file://" + remote.path)
+                } else {
+                    said = "git config --unset-all remote.origin.pushurl"
+                    _ = git("config", "--unset-all", "remote.origin.pushurl")
+                }
             case "gitpush":
                 said = "git push"
                 _ = git("push", "-q", "origin", "main")
