@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "Docket", targets: ["Docket"]),
         .executable(name: "docket", targets: ["DocketCLI"]),
+        .executable(name: "docket-mcp", targets: ["DocketMCPServer"]),
         .executable(name: "docket-bench", targets: ["DocketBench"]),
         .executable(name: "docket-sample", targets: ["LibrarySample"]),
         .executable(name: "docket-app-sample", targets: ["AppSample"]),
@@ -58,11 +59,15 @@ let package = Package(
         .executableTarget(
             name: "DocketCLI",
             dependencies: [
-                "Docket", "DocketSystem", "DocketMCP",
+                "Docket", "DocketSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/docket"
         ),
+        // `docket mcp` runs this program beside docket: linking the MCP SDK (and with it Foundation's networking,
+        // libcurl and some thirty libraries) into docket cost every command 6 ms at its start.
+        .executableTarget(
+            name: "DocketMCPServer", dependencies: ["Docket", "DocketModel", "DocketMCP"], path: "Sources/docket-mcp"),
         .executableTarget(name: "DocketBench", dependencies: ["Docket", "DocketSystem"]),
         // Samples: Docket used as a library, and seed 003's and 004's systems built in Docket's style.
         .executableTarget(name: "LibrarySample", dependencies: ["Docket"], path: "Samples/Library"),

@@ -153,7 +153,12 @@ extension FieldCoded {
         for field in fields { try field.encode(self, into: &container) }
     }
 
-    public static func read(from reader: inout CompactReader) throws -> Self {
+    public static func read(from reader: inout CompactReader) throws -> Self { try readingEachField(from: &reader) }
+
+    /// Reads the compact form field by field through `fields`, each setting its value on a copy of the item so far:
+    /// what `read(from:)` does unless a type reads its fields in one go (as `TodoItem` does: a spec holds the two
+    /// the same).
+    public static func readingEachField(from reader: inout CompactReader) throws -> Self {
         var item = blank
         for field in fields { item = try field.read(&reader, into: item) }
         return item

@@ -45,7 +45,8 @@ enum DateInput {
         let zone = DocketClock.timeZone
         guard let day = due.day(in: zone) else { return "no due date" }
         let days = Int(day.daysSince1970 - CalendarDay(now, in: zone).daysSince1970)
-        let time = due.date.map { clock($0, zone: zone) } ?? ""
+        // NB: worked out only where the text shows it: `String(format:)` was a sixth of `list --all`'s instructions.
+        var time: String { due.date.map { clock($0, zone: zone) } ?? "" }
         if due.isOverdue(at: now) {
             if done { return "was due \(show(due))" }
             switch days {

@@ -25,6 +25,24 @@ final class ItemCopySpec: QuickSpec {
                 recurrence: .some(RandomValues.recurrence(&g)))
         }
 
+        it("reads a todo from the cache's compact form in one go as field by field, every field") {
+            forAll(300) { g in
+                let todo = RandomValues.todo(&g)
+                var writer = CompactWriter()
+                todo.write(to: &writer)
+                return writer.bytes.withUnsafeBytes { bytes -> String? in
+                    var once = CompactReader(bytes)
+                    var each = CompactReader(bytes)
+                    guard let read = try? TodoItem.read(from: &once),
+                        let byField = try? TodoItem.readingEachField(from: &each)
+                    else { return "a reader threw" }
+                    guard once.isAtEnd, each.isAtEnd else { return "a reader left bytes unread" }
+                    let differ = TodoItem.fields.filter { !$0.isSame(read, byField) || !$0.isSame(read, todo) }
+                    return differ.isEmpty ? nil : "the readers differ in \(differ.map(\.key))"
+                }
+            }
+        }
+
         it("keeps every other field in the next instance of a repeating todo") {
             forAll(200) { g in
                 let todo = repeating(&g)

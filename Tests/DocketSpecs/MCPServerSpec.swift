@@ -174,6 +174,19 @@ final class MCPServerSpec: QuickSpec {
                 expect(run.status) == 64
                 expect(run.stderr).to(contain("name the agent with --as NAME or DOCKET_AGENT"))
             }
+
+            it("runs docket-mcp from docket's folder, so docket itself loads no networking library at its start") {
+                // The MCP SDK links Foundation's networking and libcurl (and through it Kerberos, LDAP, GnuTLS…):
+                // in docket, loading them took 6 ms from every command.
+                let server = URL(fileURLWithPath: docketBinary).deletingLastPathComponent()
+                    .appendingPathComponent("docket-mcp").path
+                expect(FileManager.default.isExecutableFile(atPath: server)) == true
+                let loaded = runCommand("ldd", [docketBinary])
+                expect(loaded.status).to(equal(0), description: loaded.stderr)
+                for library in ["libFoundationNetworking", "libcurl", "libgssapi_krb5"] {
+                    expect(loaded.stdout).notTo(contain(library))
+                }
+            }
         }
     }
 }

@@ -164,19 +164,32 @@ func line(
     return shown
 }
 
-/// `DateInput.relative` for many due dates against one `now`, a day's text remembered: a listing of 100,000 todos
-/// works out each day's once.
+/// `DateInput.relative` for many due dates against one `now`, each due date's text remembered (for an open and a
+/// done item): a listing of 100,000 todos works out each once. NB: todos share due dates (a store from before
+/// format 3 holds every one as a moment), and remembering only days' texts left a tenth of `list --all` to them.
 struct RelativeDays {
     let now: Date
-    private var known: [Int64: String] = [:]
+    private var known: [Key: String] = [:]
+
+    // A day, or a moment to the bit (`DueDate`'s own equality is to the millisecond).
+    private struct Key: Hashable {
+        var day: Int64?
+        var moment: Double?
+        let done: Bool
+    }
 
     init(now: Date) { self.now = now }
 
     mutating func text(for due: DueDate, done: Bool) -> String {
-        guard case let .day(day) = due, !done else { return DateInput.relative(due, now: now, done: done) }
-        if let text = known[day.daysSince1970] { return text }
-        let text = DateInput.relative(due, now: now)
-        known[day.daysSince1970] = text
+        var key = Key(done: done)
+        switch due {
+        case .unknown: break
+        case let .date(date): key.moment = date.timeIntervalSinceReferenceDate
+        case let .day(day): key.day = day.daysSince1970
+        }
+        if let text = known[key] { return text }
+        let text = DateInput.relative(due, now: now, done: done)
+        known[key] = text
         return text
     }
 }

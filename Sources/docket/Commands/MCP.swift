@@ -1,7 +1,10 @@
 import ArgumentParser
 import Docket
-import DocketMCP
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct MCPCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,6 +34,33 @@ struct MCPCommand: ParsableCommand {
         // NB: several servers share a store, and one's sync holds its lock while it talks to the remote: a tool waits
         // up to 30 s for the lock (DOCKET_LOCK_TIMEOUT still says otherwise), where a command waits 3.
         setenv("DOCKET_LOCK_TIMEOUT", "30", 0)
-        try DocketMCP.serve(store: try store.open(), agent: holder.named!)
+        let store = try store.open()
+        try MCPServerProgram.run(store: store.root.path, agent: holder.named!)
+    }
+}
+
+/// `docket-mcp`, the server program installed beside docket, which this process becomes.
+enum MCPServerProgram {
+    /// The program: docket-mcp in the folder docket runs from.
+    static var path: String {
+        URL(fileURLWithPath: docketExecutable).deletingLastPathComponent().appendingPathComponent("docket-mcp").path
+    }
+
+    /// Replaces this process with the server for `agent` on the store at `store`; returns only by throwing.
+    static func run(store: String, agent: String) throws -> Never {
+        let program = path
+        guard access(program, X_OK) == 0 else {
+            throw ShownError(
+                message:
+                    "docket mcp runs \(Output.safe(program)), which is not there or not executable; "
+                    + "install docket again with scripts/install, which puts docket-mcp beside docket")
+        }
+        fflush(nil)
+        let arguments = [program, store, agent]
+        var pointers = arguments.map { strdup($0) } + [nil]
+        execv(program, &pointers)
+        let reason = String(cString: strerror(errno))
+        for pointer in pointers { free(pointer) }
+        throw ShownError(message: "docket mcp could not run \(Output.safe(program)): \(reason)")
     }
 }
