@@ -387,7 +387,26 @@ final class CalendarSpec: QuickSpec {
                 expect(run("log").stdout) != before
                 expect(run("log").stdout).to(contain("Calendar sync"))
                 expect(run("merges").stdout).to(
-                    contain("todo 'Buy oat milk': kept, edited on ours after its removal on theirs"))
+                    contain("[1] todo 'Buy oat milk': kept, edited on ours after its removal on theirs"))
+                expect(sync().stdout).to(contain("In step"))
+            }
+
+            it("puts back the calendar's cancellation an edit in Docket won over, when asked: the todo goes again") {
+                let milk = run("add", "Buy milk").stdout.trimmed
+                expect(sync().status) == 0
+                replace(file(milk), "STATUS:NEEDS-ACTION", "STATUS:CANCELLED")
+                replace(file(milk), "LAST-MODIFIED:", "LAST-MODIFIED:20261126T100000Z\r\nX-WAS:")
+                expect(run("edit", milk, "Buy oat milk").status) == 0
+                expect(sync().status) == 0
+                let commit = String(run("merges").stdout.split(separator: " ").first ?? "")
+                let restored = run("merges", "restore", commit, "1")
+                expect(restored.status) == 0
+                expect(restored.stdout).to(contain("Removed todo 'Buy oat milk' again"))
+                expect(todos().contains { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }) == false
+                expect(run("merges", "restore", commit, "1").stdout).to(contain("Already removed: todo 'Buy oat milk'"))
+                // The calendar's file goes too, and the two sides are in step.
+                expect(sync().stdout).to(contain("1 file removed"))
+                expect(files()) == []
                 expect(sync().stdout).to(contain("In step"))
             }
 

@@ -267,6 +267,24 @@ final class RichItemsSyncSpec: QuickSpec {
                 expect(desk.run("pull").status) == 0
                 expect(todo(desk, milk)?.text) == "Buy oat milk"
             }
+            it("removes again, asked for, a todo an edit here kept over the other machine's removal") {
+                let milk = laptop.id("add", "Buy milk")
+                deskClonesLaptop()
+                onDesk("rm", milk)
+                onDesk("sync")
+                Thread.sleep(forTimeInterval: 0.01)
+                laptop.run("edit", milk, "Buy oat milk")
+                expect(laptop.run("sync").stdout).to(contain("1 edit won over a removal"))
+                let merges = laptop.run("merges").stdout
+                expect(merges).to(contain("[1] todo 'Buy oat milk': kept, edited on ours after its removal on theirs"))
+                let commit = String(merges.split(separator: " ").first ?? "")
+                expect(laptop.run("merges", "restore", commit, "1").stdout).to(
+                    contain("Removed todo 'Buy oat milk' again"))
+                expect(todo(laptop, milk)).to(beNil())
+                expect(laptop.run("sync").status) == 0
+                expect(desk.run("pull").status) == 0
+                expect(todo(desk, milk)).to(beNil())
+            }
             it(
                 "of a merge, asked for, puts back the values this machine had before it, keeps what it brought in, and names whose edits it reverses"
             ) {

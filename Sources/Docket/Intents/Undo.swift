@@ -247,7 +247,7 @@ extension Store {
                 else { continue }
                 if let field = value.field {
                     lostOn[field.from.other, default: []].insert(ItemFieldPath(item.id, field.field))
-                } else if let removal = item.removal {
+                } else if let removal = item.removal, removal.outcome == .removalWon {
                     lostOn[removal.removedOn.other, default: []].insert(ItemFieldPath(item.id, .item))
                 }
             }
