@@ -267,6 +267,30 @@ final class RichItemsSyncSpec: QuickSpec {
                 expect(desk.run("pull").status) == 0
                 expect(todo(desk, milk)?.text) == "Buy oat milk"
             }
+            it("gives a date back the edit a merge made by plain git on the other machine set aside for this one's") {
+                let milk = laptop.id("add", "Buy milk", "--due", "2030-01-01")
+                deskClonesLaptop()
+                onDesk("due", milk, "2030-02-02")
+                onDesk("commit")
+                Thread.sleep(forTimeInterval: 0.01)
+                laptop.run("due", milk, "2030-03-03")
+                expect(laptop.run("sync").status) == 0
+                // The desk merges with git's own pull, through Docket's driver, and pushes.
+                expect(
+                    gitCLI(
+                        [
+                            "-c", "user.name=Desk", "-c", "user.email=desk@example.invalid", "pull", "-q",
+                            "--no-rebase",
+                            "--no-edit", "origin", "main",
+                        ], in: desk.folder
+                    ).status) == 0
+                expect(gitCLI(["push", "-q", "origin", "main"], in: desk.folder).status) == 0
+                expect(laptop.run("pull").status) == 0
+                expect(todo(laptop, milk)?.due) == .day(CalendarDay("2030-03-03")!)
+                let undone = laptop.run("undo")
+                expect(undone.stdout).to(contain("set to \"2030-02-02\", the edit by Desk <desk@example.invalid> "))
+                expect(todo(laptop, milk)?.due) == .day(CalendarDay("2030-02-02")!)
+            }
             it("removes again, asked for, a todo an edit here kept over the other machine's removal") {
                 let milk = laptop.id("add", "Buy milk")
                 deskClonesLaptop()
