@@ -52,6 +52,19 @@ final class ListFiltersSpec: QuickSpec {
             }
         }
 
+        describe("project show") {
+            it("says each task's priority, tags and what blocks it, as list does") {
+                expect(run("project", "add", "Party").status) == 0
+                let beer = docket(["task", "add", "Party", "Buy", "beer", "+shop", "--priority", "high"], store: store)
+                    .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("task", "add", "Party", "Chill", "beer", "--depends", beer).status) == 0
+                let shown = run("project", "show", "Party").stdout
+                let lines = shown.split(separator: "\n").map(String.init)
+                expect(lines.first { $0.contains("Buy beer") }).to(contain("!high", "+shop", "blocking "))
+                expect(lines.first { $0.contains("Chill beer") }).to(contain("blocked by \(beer.prefix(8))"))
+            }
+        }
+
         describe("a due range of weekdays") {
             it("is this week's, Monday to Sunday, on any day, as --done-since monday is") {
                 let week = temporaryStore("docket-filters-week")

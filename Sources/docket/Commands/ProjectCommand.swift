@@ -67,12 +67,16 @@ struct ProjectCommand: ParsableCommand {
             print("\(project.shownTitle)  \(Output.dim(project.id.uuidString.lowercased()))")
             if project.tasks.isEmpty { print("  no tasks") }
             let now = DocketClock.now
+            // NB: as list shows a task (priority, tags, repeat, due date, what it waits on and what blocks it), with
+            // the time recorded.
+            let blocking = Blocking(todos: try store.loadTodos().todos, projects: try store.loadProjects().projects)
+            var relative = RelativeDays(now: now)
             for task in project.tasks {
-                var text = "  \(Output.dim(Output.short(task.id)))  \(mark(task.state))  \(task.shownTitle)"
-                if task.dueDate != .unknown {
-                    text +=
-                        "  " + Output.yellow(DateInput.relative(task.dueDate, now: now, done: task.state == .finished))
-                }
+                var text =
+                    "  "
+                    + line(
+                        .task(task, project: project), now: now, relative: &relative, showProject: false,
+                        blocking: blocking)
                 let seconds = task.recorded(until: now)
                 if seconds > 0 { text += "  " + Output.dim(duration(seconds)) }
                 if task.runningSlip != nil { text += "  " + Output.green("(recording)") }
