@@ -340,6 +340,24 @@ final class RichItemsSyncSpec: QuickSpec {
                         "there is no merge to undo: no merge made on this machine is kept ('docket undo' takes back your own changes)"
                     ))
             }
+            it("of a merge that only brought items in, asked for, says it changed nothing") {
+                laptop.id("add", "Buy milk")
+                deskClonesLaptop()
+                onDesk("add", "Call Anna")
+                onDesk("sync")
+                laptop.run("add", "Pay rent")
+                laptop.run("commit")
+                expect(laptop.run("pull").stdout).to(contain("Merged"))
+                let head = laptop.git("rev-parse", "HEAD")
+                let undone = laptop.run("undo", "--merge")
+                expect(undone.status) == 0
+                expect(undone.stdout).to(
+                    contain("nothing changed: what it brought in stays, and nothing else was left to take back"))
+                expect(undone.stdout).notTo(contain("reversed by a new edit"))
+                expect(laptop.run("status").stdout).to(contain("Nothing to commit"))
+                expect(laptop.git("rev-parse", "HEAD")) == head
+                expect(laptop.state.todos.map(\.text).sorted()) == ["Buy milk", "Call Anna", "Pay rent"]
+            }
             it("says when only merges are left to undo, naming the last and how to take it back") {
                 let milk = laptop.id("add", "Buy milk")
                 deskClonesLaptop()
