@@ -49,6 +49,10 @@ final class ListFiltersSpec: QuickSpec {
                 expect(run("project", "show", String(party.prefix(8))).stdout).to(contain("Buy beer"))
                 // The day's view counts the waiting task, and says where a project's waiting tasks are listed.
                 expect(run().stdout).to(contain("'docket list --project <project> --waiting' a project's tasks"))
+                // rename and rm take the title too.
+                expect(run("project", "rename", "party", "Garden", "party").status) == 0
+                expect(run("project", "show", "Garden party").stdout).to(contain("Buy beer"))
+                expect(run("project", "rm", "Garden party").stdout).to(contain("Removed project: Garden party"))
             }
         }
 
