@@ -492,6 +492,38 @@ final class CalendarSpec: QuickSpec {
                 expect(files().count) == 2
             }
 
+            it("takes a phone's copy of a completed instance as the next one, though its summary changed first") {
+                let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
+                expect(sync().status) == 0
+                // As todoman completes an instance: its RRULE goes, and a copy with a new UID is due a week on, at
+                // midnight; here the copy's summary is edited on the phone before Docket sees either.
+                replace(file(gym), "STATUS:NEEDS-ACTION", "STATUS:COMPLETED\r\nCOMPLETED:20261201T180000Z")
+                replace(file(gym), "RRULE:FREQ=WEEKLY\r\n", "")
+                try! vcalendar(
+                    """
+                    BEGIN:VTODO
+                    UID:gym-copy-on-the-phone
+                    SUMMARY:Gym at seven
+                    DUE:20261208T000000Z
+                    RRULE:FREQ=WEEKLY
+                    STATUS:NEEDS-ACTION
+                    END:VTODO
+                    """
+                ).write(to: vdir.appendingPathComponent("gym-copy.ics"), atomically: true, encoding: .utf8)
+                expect(sync().status) == 0
+                let list = todos()
+                expect(list.count) == 2
+                let done = list.first { ($0["id"] as? String)?.lowercased().hasPrefix(gym) == true }
+                expect(done?["completed"] as? Bool) == true
+                let next = list.first { ($0["completed"] as? Bool) == false }
+                expect(next?["text"] as? String) == "Gym at seven"
+                expect(next?["dueDate"] as? String) == "2026-12-08"
+                let series = (done?["recurrence"] as? [String: Any])?["series"] as? String
+                expect((next?["recurrence"] as? [String: Any])?["series"] as? String) == series
+                expect((next?["recurrence"] as? [String: Any])?["occurrence"] as? Int) == 2
+                expect(sync().stdout).to(contain("In step"))
+            }
+
             it("refuses a file nested 60,000 components deep, with --skip-bad too, and takes nothing from it") {
                 let deep =
                     "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:deep\r\nSUMMARY:Deep\r\n"
