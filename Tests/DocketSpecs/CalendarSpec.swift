@@ -330,6 +330,24 @@ final class CalendarSpec: QuickSpec {
                 expect(read(file(milk))).to(contain("SUMMARY:Buy milk and eggs"))
             }
 
+            it("takes an edit made to a file the calendar kept over Docket's newer one, against what it read before") {
+                let milk = run("add", "Buy milk").stdout.trimmed
+                expect(sync().status) == 0
+                replace(file(milk), "SUMMARY:Buy milk", "SUMMARY:Buy oat milk")
+                let phone = read(file(milk))
+                expect(run("due", milk, "2030-01-01").status) == 0
+                expect(run("commit").status) == 0
+                expect(sync().stdout).to(contain("1 file written"))
+                // vdirsyncer keeps the server's version (the phone's) over the file Docket wrote, and the phone
+                // then sets the text back as it was at first.
+                try! phone.write(to: file(milk), atomically: true, encoding: .utf8)
+                replace(file(milk), "SUMMARY:Buy oat milk", "SUMMARY:Buy milk")
+                expect(sync().status) == 0
+                let todo = todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }
+                expect(todo?["text"] as? String) == "Buy milk"
+                expect(todo?["dueDate"] as? String) == "2030-01-01"
+            }
+
             it("keeps the record of a calendar sync killed before its commit, for the next commit") {
                 let milk = run("add", "Buy milk").stdout.trimmed
                 expect(sync().status) == 0

@@ -196,6 +196,12 @@ extension Store {
                     if let existing { state.keep(entry, stamp: existing.stamp ?? "") }
                     continue
                 }
+                // NB: the file as the calendar side had it stays the version its stamp names: should it come back
+                // (vdirsyncer keeping the server's side over the file written here), an edit made to it since is
+                // merged against what was read, not against the older version Docket once wrote under that stamp.
+                if let existing, let theirsEntry = pass.theirs[id] {
+                    state.keep(theirsEntry, stamp: existing.stamp ?? "")
+                }
                 let name = existing?.name ?? state.files[id.uuidString] ?? id.uuidString.lowercased() + ".ics"
                 let calendar = VTodo.file(
                     entry, existing: existing?.calendar, uid: existing?.uid,
