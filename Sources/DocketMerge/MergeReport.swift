@@ -322,13 +322,15 @@ public struct StoppedSlip: Codable, Hashable, Sendable {
 
 }
 
-/// A value a merge discarded: a field's losing value, or an edited item a removal won over.
+/// A value a merge discarded: a field's losing value, an edited item a removal won over, or a removal an edit won
+/// over (a phone's cancellation a Docket edit outlived, say).
 public struct LostValue: Sendable, CustomStringConvertible {
     /// Its number within the merge, from 1, as `docket merges` shows it.
     public let number: Int
     /// The item it belonged to.
     public let item: ItemDecision
-    /// The field decision that lost it; nil for an edit a removal won over.
+    /// The field decision that lost it; nil for an edit a removal won over, or a removal an edit won over (the
+    /// item's `removal` says which).
     public let field: FieldDecision?
 
     /// As `docket merges` numbers and says it: "[1] todo 'Buy milk' text: lost "Buy oat milk" (theirs)".
@@ -342,7 +344,8 @@ public struct LostValue: Sendable, CustomStringConvertible {
 }
 
 extension MergeReport {
-    /// Every value the merge discarded, numbered from 1 in the report's order.
+    /// Every value the merge discarded, numbered from 1 in the report's order: a field's losing value, an edit a
+    /// removal won over, and a removal an edit won over.
     public var lostValues: [LostValue] {
         var values: [LostValue] = []
         for item in items {
@@ -350,6 +353,10 @@ extension MergeReport {
                 values.append(LostValue(number: values.count + 1, item: item, field: field))
             }
             if item.removal?.outcome == .removalWon, item.removal?.lostItem != nil {
+                values.append(LostValue(number: values.count + 1, item: item, field: nil))
+            }
+            // NB: a removal an edit outlived is set aside too: restoring it removes the item again.
+            if item.removal?.outcome == .editWon {
                 values.append(LostValue(number: values.count + 1, item: item, field: nil))
             }
         }

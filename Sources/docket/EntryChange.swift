@@ -14,6 +14,30 @@ enum EntryChange {
     case depending(add: [UUID], remove: [UUID])
     case noting(Note.Change)
 
+    /// The field it changes, as the editor form names it: "text", "due", "tags"…
+    var field: String {
+        switch self {
+        case .text: "text"
+        case .due: "due"
+        case .wait: "wait"
+        case .scheduled: "scheduled"
+        case .tagging: "tags"
+        case .priority: "priority"
+        case .recurrence: "repeat"
+        case .depending: "depends"
+        case .noting: "notes"
+        }
+    }
+
+    /// The fields `changes` change, once each in the editor form's order: "text, priority and tags".
+    static func fields(_ changes: [EntryChange]) -> String {
+        let order = ["text", "due", "wait", "scheduled", "tags", "priority", "repeat", "depends", "notes"]
+        let names = Set(changes.map(\.field))
+        let shown = order.filter(names.contains)
+        guard shown.count > 1 else { return shown.first ?? "" }
+        return shown.dropLast().joined(separator: ", ") + " and " + shown.last!
+    }
+
     /// The change to a todo.
     var todo: TodoItem.Change {
         switch self {

@@ -80,6 +80,21 @@ final class AgendaSpec: QuickSpec {
                 expect(Agenda(todos: todos, projects: [party], now: now, calendar: calendar, filter: filter).isEmpty)
                     == true
             }
+            it("shows a task in progress without a due date among the open ones, unless its slip runs") {
+                let tidy = ProjectTask(
+                    id: UUID(), title: "Tidy the hall", dueDate: .unknown, state: .inProgress, timeSlips: [],
+                    alterDate: nil)
+                let music = ProjectTask(
+                    id: UUID(), title: "Pick music", dueDate: .unknown, state: .inProgress,
+                    timeSlips: [TimeSlip(id: UUID(), start: at("2026-11-25T14:30:00.000Z"), stop: nil)], alterDate: nil)
+                let idle = ProjectTask(
+                    id: UUID(), title: "Send invites", dueDate: .unknown, state: .unfinished, timeSlips: [],
+                    alterDate: nil)
+                let project = Project(id: UUID(), title: "Party", tasks: [tidy, music, idle], alterDate: nil)
+                let view = Agenda(todos: [someday], projects: [project], now: now, calendar: calendar)
+                expect(Set(view.open.map(\.text))) == ["Tidy the hall", "Learn Swift"]
+                expect(view.running.map(\.task.text)) == ["Pick music"]
+            }
             it("is empty with nothing open") {
                 expect(Agenda(todos: [finished], projects: [], now: now, calendar: calendar).isEmpty) == true
             }

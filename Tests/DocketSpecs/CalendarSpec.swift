@@ -330,6 +330,24 @@ final class CalendarSpec: QuickSpec {
                 expect(read(file(milk))).to(contain("SUMMARY:Buy milk and eggs"))
             }
 
+            it("takes an edit made to a file the calendar kept over Docket's newer one, against what it read before") {
+                let milk = run("add", "Buy milk").stdout.trimmed
+                expect(sync().status) == 0
+                replace(file(milk), "SUMMARY:Buy milk", "SUMMARY:Buy oat milk")
+                let phone = read(file(milk))
+                expect(run("due", milk, "2030-01-01").status) == 0
+                expect(run("commit").status) == 0
+                expect(sync().stdout).to(contain("1 file written"))
+                // vdirsyncer keeps the server's version (the phone's) over the file Docket wrote, and the phone
+                // then sets the text back as it was at first.
+                try! phone.write(to: file(milk), atomically: true, encoding: .utf8)
+                replace(file(milk), "SUMMARY:Buy oat milk", "SUMMARY:Buy milk")
+                expect(sync().status) == 0
+                let todo = todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }
+                expect(todo?["text"] as? String) == "Buy milk"
+                expect(todo?["dueDate"] as? String) == "2030-01-01"
+            }
+
             it("keeps the record of a calendar sync killed before its commit, for the next commit") {
                 let milk = run("add", "Buy milk").stdout.trimmed
                 expect(sync().status) == 0
@@ -387,7 +405,26 @@ final class CalendarSpec: QuickSpec {
                 expect(run("log").stdout) != before
                 expect(run("log").stdout).to(contain("Calendar sync"))
                 expect(run("merges").stdout).to(
-                    contain("todo 'Buy oat milk': kept, edited on ours after its removal on theirs"))
+                    contain("[1] todo 'Buy oat milk': kept, edited on ours after its removal on theirs"))
+                expect(sync().stdout).to(contain("In step"))
+            }
+
+            it("puts back the calendar's cancellation an edit in Docket won over, when asked: the todo goes again") {
+                let milk = run("add", "Buy milk").stdout.trimmed
+                expect(sync().status) == 0
+                replace(file(milk), "STATUS:NEEDS-ACTION", "STATUS:CANCELLED")
+                replace(file(milk), "LAST-MODIFIED:", "LAST-MODIFIED:20261126T100000Z\r\nX-WAS:")
+                expect(run("edit", milk, "Buy oat milk").status) == 0
+                expect(sync().status) == 0
+                let commit = String(run("merges").stdout.split(separator: " ").first ?? "")
+                let restored = run("merges", "restore", commit, "1")
+                expect(restored.status) == 0
+                expect(restored.stdout).to(contain("Removed todo 'Buy oat milk' again"))
+                expect(todos().contains { ($0["id"] as? String)?.lowercased().hasPrefix(milk) == true }) == false
+                expect(run("merges", "restore", commit, "1").stdout).to(contain("Already removed: todo 'Buy oat milk'"))
+                // The calendar's file goes too, and the two sides are in step.
+                expect(sync().stdout).to(contain("1 file removed"))
+                expect(files()) == []
                 expect(sync().stdout).to(contain("In step"))
             }
 
@@ -471,6 +508,38 @@ final class CalendarSpec: QuickSpec {
                 expect(next?["dueDate"] as? String).to(beginWith("2026-12-08"))
                 expect(((next?["recurrence"] as? [String: Any])?["series"] as? String)?.lowercased()).to(beginWith(gym))
                 expect(files().count) == 2
+            }
+
+            it("takes a phone's copy of a completed instance as the next one, though its summary changed first") {
+                let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
+                expect(sync().status) == 0
+                // As todoman completes an instance: its RRULE goes, and a copy with a new UID is due a week on, at
+                // midnight; here the copy's summary is edited on the phone before Docket sees either.
+                replace(file(gym), "STATUS:NEEDS-ACTION", "STATUS:COMPLETED\r\nCOMPLETED:20261201T180000Z")
+                replace(file(gym), "RRULE:FREQ=WEEKLY\r\n", "")
+                try! vcalendar(
+                    """
+                    BEGIN:VTODO
+                    UID:gym-copy-on-the-phone
+                    SUMMARY:Gym at seven
+                    DUE:20261208T000000Z
+                    RRULE:FREQ=WEEKLY
+                    STATUS:NEEDS-ACTION
+                    END:VTODO
+                    """
+                ).write(to: vdir.appendingPathComponent("gym-copy.ics"), atomically: true, encoding: .utf8)
+                expect(sync().status) == 0
+                let list = todos()
+                expect(list.count) == 2
+                let done = list.first { ($0["id"] as? String)?.lowercased().hasPrefix(gym) == true }
+                expect(done?["completed"] as? Bool) == true
+                let next = list.first { ($0["completed"] as? Bool) == false }
+                expect(next?["text"] as? String) == "Gym at seven"
+                expect(next?["dueDate"] as? String) == "2026-12-08"
+                let series = (done?["recurrence"] as? [String: Any])?["series"] as? String
+                expect((next?["recurrence"] as? [String: Any])?["series"] as? String) == series
+                expect((next?["recurrence"] as? [String: Any])?["occurrence"] as? Int) == 2
+                expect(sync().stdout).to(contain("In step"))
             }
 
             it("refuses a file nested 60,000 components deep, with --skip-bad too, and takes nothing from it") {

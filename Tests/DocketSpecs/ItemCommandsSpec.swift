@@ -116,6 +116,9 @@ final class ItemCommandsSpec: QuickSpec {
                             + #"-e 's/^- bring a spade$/- bring two spades/' "$1""#))
                 expect(edited.status) == 0
                 expect(edited.stdout).to(contain("Edited: Dig deeper"))
+                // Every field the form changed is named, not only the text.
+                expect(edited.stdout).to(
+                    contain("(changed text, wait, scheduled, priority, repeat, depends and notes)"))
                 let task = task(dig)!
                 expect(task.title) == "Dig deeper"
                 expect(task.waitDate) == .unknown

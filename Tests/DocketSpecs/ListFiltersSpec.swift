@@ -49,6 +49,23 @@ final class ListFiltersSpec: QuickSpec {
                 expect(run("project", "show", String(party.prefix(8))).stdout).to(contain("Buy beer"))
                 // The day's view counts the waiting task, and says where a project's waiting tasks are listed.
                 expect(run().stdout).to(contain("'docket list --project <project> --waiting' a project's tasks"))
+                // rename and rm take the title too.
+                expect(run("project", "rename", "party", "Garden", "party").status) == 0
+                expect(run("project", "show", "Garden party").stdout).to(contain("Buy beer"))
+                expect(run("project", "rm", "Garden party").stdout).to(contain("Removed project: Garden party"))
+            }
+        }
+
+        describe("project show") {
+            it("says each task's priority, tags and what blocks it, as list does") {
+                expect(run("project", "add", "Party").status) == 0
+                let beer = docket(["task", "add", "Party", "Buy", "beer", "+shop", "--priority", "high"], store: store)
+                    .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("task", "add", "Party", "Chill", "beer", "--depends", beer).status) == 0
+                let shown = run("project", "show", "Party").stdout
+                let lines = shown.split(separator: "\n").map(String.init)
+                expect(lines.first { $0.contains("Buy beer") }).to(contain("!high", "+shop", "blocking "))
+                expect(lines.first { $0.contains("Chill beer") }).to(contain("blocked by \(beer.prefix(8))"))
             }
         }
 

@@ -10,8 +10,11 @@ import Quick
 /// their stores at random through the CLI, the library, hand edits, plain git
 /// (commit, pull with the merge driver, push), a calendar (Docket's folder of
 /// `.ics` files ↔ a server ↔ a phone's folder, edited as todoman edits: a new
-/// summary or due date, done, cancelled, deleted, a new todo), Taskwarrior
-/// (export → `task import` → `task` edits, a new daily series now and then,
+/// summary or due date, done, cancelled, deleted, a new todo, now and then an
+/// all-day series with an RRULE a phone writes, BYDAY=TU,TH among them, and
+/// an instance done as todoman does it: a copy with a new UID due next, at
+/// midnight), Taskwarrior
+/// (export → `task import` → `task` edits, `start`, a new daily series now and then,
 /// some ending at an `until` → `task export` → import) and todo.txt (export →
 /// `todo.sh` do, append or del → import); the CLI adds a daily or weekly series now and then (a few with no
 /// due date), so
@@ -20,9 +23,11 @@ import Quick
 /// the phone sync until they are still, and the law is checked:
 ///
 /// 1. every machine holds the same committed store files; no series holds two
-///    instances of one number, or one due after its end, in the store or in
+///    instances of one number, or one due after its end (unless an edit moved it there), in the store or in
 ///    Taskwarrior after it takes the store's last export;
-/// 2. the calendar server and the phone hold a file for each todo, saying its text;
+/// 2. the calendar server and the phone hold a file for each todo, saying its text (a copy todoman made stands for
+///    the series' next instance); a todo the phone began with an RRULE Docket does not keep is set aside with a
+///    record, not taken in; the next instance of an all-day series completed on the phone is all day;
 /// 3. for each todo and each of its fields (text, due date, done, wait and
 ///    scheduled dates), the last edit made through any door is the value it
 ///    ends with (a due date a day without a time, or a day and a time, as it
@@ -120,9 +125,29 @@ struct DoorsLaw {
         let todoTxt = TodoTxtSide(root: root)
 
         var events: [UUID: [Event]] = [:]
+        // The phone's edits, by UID.
+        var phoneEvents: [(uid: String, event: Event)] = []
+        // The summaries of the todos the phone began with a rule Docket sets aside.
+        var setAside: [String] = []
+        // NB: a UID stands for the todo Docket's calendar sync says (a todoman copy is a series' next instance).
+        calendar.id = { uid in
+            let folder = laptop.folder.appendingPathComponent(".git/docket")
+            for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+            where name.hasPrefix("ical-") && name.hasSuffix(".json") {
+                guard let data = try? Data(contentsOf: folder.appendingPathComponent(name)),
+                    let state = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+                    let id = (state["uids"] as? [String: String])?[uid].flatMap(UUID.init(uuidString:))
+                else { continue }
+                return id
+            }
+            return VTodo.id(uid: uid)
+        }
         var log: [String] = []
         var counter = 0
-        func record(_ id: UUID, _ field: String, _ value: String, _ door: String) {
+        // NB: setting a date a todo already has (`docket wait <id> none` on one not waiting, which says "Not
+        // waiting") changes nothing, so it is no edit: a merge cannot weigh it against another machine's.
+        func record(_ id: UUID, _ field: String, _ value: String, _ door: String, was: TodoItem? = nil) {
+            if let was, Self.value(of: was, field) == value { return }
             events[id, default: []].append(Event(date: Date(), field: field, value: value, door: door))
             figures.edits += 1
         }
@@ -193,7 +218,7 @@ struct DoorsLaw {
             case "due":
                 guard let todo else { continue }
                 let set = time.map { cli("due", short(todo.id), day, $0) } ?? cli("due", short(todo.id), day)
-                if set.status == 0 { record(todo.id, "dueDate", due, door) }
+                if set.status == 0 { record(todo.id, "dueDate", due, door, was: todo) }
                 said = "due \(short(todo.id)) \(due)" + said
             case "done":
                 guard let todo, !todo.completed else { continue }
@@ -203,7 +228,7 @@ struct DoorsLaw {
                 guard let todo else { continue }
                 let value = Int.random(in: 0..<4, using: &random) == 0 ? "none" : day
                 if cli(door, short(todo.id), value).status == 0 {
-                    record(todo.id, door == "wait" ? "waitDate" : "scheduledDate", value, door)
+                    record(todo.id, door == "wait" ? "waitDate" : "scheduledDate", value, door, was: todo)
                 }
                 said = "\(door) \(short(todo.id)) \(value)" + said
             case "depend":
@@ -229,7 +254,7 @@ struct DoorsLaw {
                     _ = try Store.open(at: machine.folder).updateTodo(todo.id) {
                         $0.alter(waits ? .wait(wait) : .text(text))
                     }
-                    record(todo.id, waits ? "waitDate" : "text", waits ? day : text, door)
+                    record(todo.id, waits ? "waitDate" : "text", waits ? day : text, door, was: todo)
                 } catch { said += " [library: \(error)]" }
                 said = "library \(waits ? "wait" : "edit") \(short(todo.id)) \(waits ? day : text)" + said
             case "hand", "git":
@@ -237,7 +262,7 @@ struct DoorsLaw {
                 let text = "\(todo.text.split(separator: " ").prefix(2).joined(separator: " ")) \(word)"
                 if Int.random(in: 0..<3, using: &random) == 0 {
                     guard handSchedule(todo.id, day, in: machine) else { continue }
-                    record(todo.id, "scheduledDate", day, door)
+                    record(todo.id, "scheduledDate", day, door, was: todo)
                 } else {
                     guard handEdit(todo.id, text, in: machine) else { continue }
                     record(todo.id, "text", text, door)
@@ -279,10 +304,25 @@ struct DoorsLaw {
                 continue
             case "phone":
                 guard let edit = calendar.phoneEdit(random: &random, word: word, due: due) else { continue }
+                if edit.field == "aside" {
+                    setAside.append(edit.value)
+                    said = "phone: \(edit.what)"
+                    log.append("\(round) phone: \(said)")
+                    trace()
+                    continue
+                }
                 // NB: vdirsyncer keeps a change made on the other side over a deletion (its rule); a deletion is the
-                // weaker removal.
-                record(edit.id, edit.field, edit.value, edit.what.hasPrefix("delete") ? "phone-delete" : door)
-                if edit.field == "text", edit.added { record(edit.id, "added", edit.value, door) }
+                // weaker removal. Recorded by UID, for the todo it stands for at the end (a copy todoman made is the
+                // next instance once Docket has read it).
+                let made = Event(
+                    date: Date(), field: edit.field, value: edit.value,
+                    door: edit.what.hasPrefix("delete") ? "phone-delete" : door)
+                phoneEvents.append((edit.uid, made))
+                if edit.field == "text", edit.added {
+                    phoneEvents.append(
+                        (edit.uid, Event(date: made.date, field: "added", value: edit.value, door: door)))
+                }
+                figures.edits += 1
                 said = "phone: \(edit.what)"
                 log.append("\(round) phone: \(said)")
                 trace()
@@ -302,9 +342,14 @@ struct DoorsLaw {
                 guard let picked = pending.randomElement(using: &random), let id = UUID(uuidString: picked.uuid) else {
                     continue
                 }
+                let before = desk.state.todos.first { $0.id == id }
                 // Taskwarrior keeps seconds: its edit is later than the last one Docket made.
                 Thread.sleep(forTimeInterval: 1.05)
-                switch Int.random(in: 0..<8, using: &random) {
+                switch Int.random(in: 0..<9, using: &random) {
+                case 8:
+                    // Started: Docket keeps the start (a todo has no clock), and every other field as it was.
+                    taskwarrior.task(picked.uuid, "start")
+                    said = "task start \(picked.uuid.prefix(8))"
                 case 7:
                     // A series begun in Taskwarrior, daily, sometimes ending a few days on.
                     let text = "Series \(counter)"
@@ -326,13 +371,13 @@ struct DoorsLaw {
                 case 2:
                     let value = time.map { "\(day)T\($0)" } ?? day
                     if taskwarrior.task(picked.uuid, "modify", "due:\(value)").status == 0 {
-                        record(id, "dueDate", due, door)
+                        record(id, "dueDate", due, door, was: before)
                     }
                     said = "task modify \(picked.uuid.prefix(8)) due:\(value)"
                 case 3, 4:
                     let key = ["wait", "scheduled"].randomElement(using: &random)!
                     if taskwarrior.task(picked.uuid, "modify", "\(key):\(day)").status == 0 {
-                        record(id, key == "wait" ? "waitDate" : "scheduledDate", day, door)
+                        record(id, key == "wait" ? "waitDate" : "scheduledDate", day, door, was: before)
                     }
                     said = "task modify \(picked.uuid.prefix(8)) \(key):\(day)"
                 case 5:
@@ -384,7 +429,7 @@ struct DoorsLaw {
                 case 1:
                     // todo.txt's threshold: the todo waits until that day.
                     if todoTxt.todo("append", String(index + 1), "t:\(day)").status == 0 {
-                        record(id, "waitDate", day, door)
+                        record(id, "waitDate", day, door, was: current.first { $0.id == id })
                     }
                     said = "todo.sh append \(index + 1) t:\(day)"
                 case 2:
@@ -447,6 +492,13 @@ struct DoorsLaw {
         let final = laptop.state
         let present = Dictionary(final.todos.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
 
+        for (uid, event) in phoneEvents {
+            let value =
+                event.value.hasPrefix("uid:") ? Self.full(calendar.id(String(event.value.dropFirst(4)))) : event.value
+            events[calendar.id(uid), default: []].append(
+                Event(date: event.date, field: event.field, value: value, door: event.door))
+        }
+
         // 1b. A series has one instance of each number, none due after its end, here and in Taskwarrior, which takes
         // the store once more.
         var numbered: [String: TodoItem] = [:]
@@ -458,8 +510,12 @@ struct DoorsLaw {
                     + "instance \(recurrence.occurrence) of one series" + ending()
             }
             numbered[key] = todo
+            // NB: an instance a door moved past the end is where that edit put it: the end bounds the instances the
+            // series makes.
+            let moved =
+                events[todo.id]?.last { $0.field == "dueDate" }.map { $0.value == Self.shown(todo.due) } ?? false
             if let until = recurrence.until, let start = todo.due.start(in: TimeZone(identifier: "UTC")!),
-                start > until
+                start > until, !moved
             {
                 return "todo '\(todo.text)' (\(short(todo.id))) is due after its series' end" + ending()
             }
@@ -488,7 +544,9 @@ struct DoorsLaw {
 
         // 2. The calendar and the phone agree with the store.
         for (side, files) in [("the calendar folder", calendar.docketFiles()), ("the phone", calendar.phoneFiles())] {
-            let byID = Dictionary(files.map { (VTodo.id(uid: $0.uid), $0) }, uniquingKeysWith: { a, _ in a })
+            let byID = Dictionary(
+                files.filter { !calendar.aside.contains($0.uid) }.map { (calendar.id($0.uid), $0) },
+                uniquingKeysWith: { a, _ in a })
             for todo in final.todos {
                 guard let file = byID[todo.id] else {
                     return "\(side) has no file for todo '\(todo.text)' (\(short(todo.id)))" + ending()
@@ -500,6 +558,21 @@ struct DoorsLaw {
             for (id, file) in byID where present[id] == nil && file.status != "CANCELLED" {
                 return "\(side) still has '\(file.summary)' (\(short(id))), which the store does not" + ending()
             }
+        }
+
+        // 2b. A todo the phone began with a rule Docket does not keep is set aside, with a record, while the rest syncs.
+        let history = gitCLI(["log", "--format=%B"], in: laptop.folder).stdout
+        for summary in setAside where !history.contains("todo '\(summary)': RRULE part BYDAY=TU,TH") {
+            return "the phone's '\(summary)' (RRULE BYDAY=TU,TH) is set aside with no record of it" + ending()
+        }
+        // 2c. The next instance a phone made completing an all-day instance (todoman's copy) is all day.
+        for uid in calendar.allDayCopies {
+            let id = calendar.id(uid)
+            guard let todo = present[id], case .date = todo.due,
+                events[id]?.contains(where: { $0.field == "dueDate" }) != true
+            else { continue }
+            return "todo '\(todo.text)' (\(short(id))), the next instance of an all-day series completed on the phone, "
+                + "is due at \(Self.shown(todo.due))" + ending()
         }
 
         // 3. Every last edit is there, or a merge lists it.
@@ -598,6 +671,16 @@ struct DoorsLaw {
             formatter.timeZone = TimeZone(identifier: "UTC")!
             formatter.dateFormat = "yyyy-MM-dd HH:mm"
             return formatter.string(from: date)
+        }
+    }
+
+    /// The value a todo has of a date field, as the law records it; nil for other fields.
+    static func value(of todo: TodoItem, _ field: String) -> String? {
+        switch field {
+        case "dueDate": shown(todo.due)
+        case "waitDate": shown(todo.waitDate)
+        case "scheduledDate": shown(todo.scheduledDate)
+        default: nil
         }
     }
 
@@ -716,6 +799,8 @@ struct ICSFile {
     let uid: String
     let summary: String
     let status: String
+    /// Whether it has an RRULE.
+    let repeats: Bool
 }
 
 /// Docket's folder of `.ics` files, a calendar server, and a phone's folder:
@@ -730,6 +815,13 @@ final class CalendarSide {
     private var phonePair: VdirPair?
     private var server: CalendarServer?
     private var added = 0
+    /// The UIDs of todos the phone began with an RRULE Docket does not keep (BYDAY=TU,TH): set aside, never taken in.
+    private(set) var aside: Set<String> = []
+    /// The UIDs of the copies the phone made, as todoman does, completing an instance of an all-day series.
+    private(set) var allDayCopies: [String] = []
+    /// Which todo a UID stands for, as Docket's calendar sync keeps it (a copy todoman made is the series' next
+    /// instance), else the id Docket makes of a UID.
+    var id: (String) -> UUID = { VTodo.id(uid: $0) }
 
     init(root: URL, docketFolder: URL, real: Bool) {
         self.docketFolder = docketFolder
@@ -774,18 +866,71 @@ final class CalendarSide {
             else { return nil }
             return ICSFile(
                 name: name, uid: uid, summary: vtodo.property("SUMMARY")?.text ?? "",
-                status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased())
+                status: (vtodo.property("STATUS")?.value ?? "NEEDS-ACTION").uppercased(),
+                repeats: vtodo.property("RRULE") != nil)
         }
+    }
+
+    /// todoman's `done` of an instance of an endless series: the RRULE goes from the one it completes, and a copy with
+    /// a new UID, the RRULE and the next DUE (at midnight UTC for an all-day series) is made. False, changing nothing,
+    /// for a todo without such a rule.
+    func todomanDone(_ file: ICSFile, stamp: String) -> Bool {
+        let url = phoneFolder.appendingPathComponent(file.name)
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return false }
+        let lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        guard let begin = lines.firstIndex(of: "BEGIN:VTODO"), let end = lines.firstIndex(of: "END:VTODO"),
+            let rule = lines.first(where: { $0.hasPrefix("RRULE:") }), !rule.contains("UNTIL"),
+            !rule.contains("COUNT"), !rule.contains("BYDAY"), let dueLine = lines.first(where: { $0.hasPrefix("DUE") })
+        else { return false }
+        let parts = Dictionary(
+            rule.dropFirst(6).split(separator: ";").compactMap { part -> (String, String)? in
+                let pair = part.split(separator: "=", maxSplits: 1)
+                return pair.count == 2 ? (String(pair[0]), String(pair[1])) : nil
+            }, uniquingKeysWith: { a, _ in a })
+        let step =
+            (parts["FREQ"] == "WEEKLY" ? 7 : parts["FREQ"] == "DAILY" ? 1 : 0) * (Int(parts["INTERVAL"] ?? "1") ?? 1)
+        guard step > 0, let value = dueLine.split(separator: ":").last.map(String.init) else { return false }
+        let allDay = dueLine.contains("VALUE=DATE") && !value.contains("T")
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")!
+        formatter.dateFormat = allDay ? "yyyyMMdd" : "yyyyMMdd'T'HHmmss'Z'"
+        guard let due = formatter.date(from: value) else { return false }
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let next = formatter.string(from: due.addingTimeInterval(TimeInterval(step * 86_400)))
+        added += 1
+        let uid = "phone-copy-\(added)@example.org"
+        let kept = Array(lines[(begin + 1)..<end]).filter {
+            !["UID", "DUE", "STATUS", "COMPLETED", "PERCENT-COMPLETE", "LAST-MODIFIED", "DTSTAMP"].contains(
+                String($0.prefix { $0 != ":" && $0 != ";" }))
+        }
+        let copy =
+            Array(lines[...begin]) + ["UID:\(uid)", "DUE:\(next)", "STATUS:NEEDS-ACTION"] + kept + [
+                "LAST-MODIFIED:\(stamp)", "DTSTAMP:\(stamp)",
+            ] + Array(lines[end...])
+        let done =
+            Array(lines[...begin])
+            + kept.filter { !$0.hasPrefix("RRULE") } + [
+                "UID:\(file.uid)", dueLine, "STATUS:COMPLETED", "COMPLETED:\(stamp)", "PERCENT-COMPLETE:100",
+                "LAST-MODIFIED:\(stamp)", "DTSTAMP:\(stamp)",
+            ] + Array(lines[end...])
+        guard
+            (try? (done.joined(separator: "\r\n") + "\r\n").write(to: url, atomically: true, encoding: .utf8)) != nil,
+            (try? (copy.joined(separator: "\r\n") + "\r\n").write(
+                to: phoneFolder.appendingPathComponent("\(uid).ics"), atomically: true, encoding: .utf8)) != nil
+        else { return false }
+        if allDay { allDayCopies.append(uid) }
+        return true
     }
 
     /// One edit on the phone, as todoman makes it: its folder brought up to date from the server first, and sent after.
     func phoneEdit(random: inout SeededGenerator, word: String, due: String) -> (
-        id: UUID, field: String, value: String, added: Bool, what: String
+        uid: String, field: String, value: String, added: Bool, what: String
     )? {
         syncPhoneSide()
         defer { syncPhoneSide() }
         let day = String(due.prefix(10))
-        let files = phoneFiles().filter { $0.status != "CANCELLED" }.sorted {
+        let files = phoneFiles().filter { $0.status != "CANCELLED" && !aside.contains($0.uid) }.sorted {
             ($0.summary, $0.uid) < ($1.summary, $1.uid)
         }
         let stamp = BasicDate.string(Date())
@@ -810,18 +955,40 @@ final class CalendarSide {
             added += 1
             let uid = "phone-\(added)-\(word)@example.org"
             let summary = "Phone \(word)"
-            let text = [
-                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todoman//EN", "BEGIN:VTODO", "UID:\(uid)",
-                "SUMMARY:\(summary)",
-                "STATUS:NEEDS-ACTION", "CREATED:\(stamp)", "DTSTAMP:\(stamp)", "LAST-MODIFIED:\(stamp)", "END:VTODO",
-                "END:VCALENDAR", "",
+            // Now and then a series, all day, with a rule a phone commonly writes; BYDAY=TU,TH Docket sets aside.
+            let rules = [
+                "FREQ=DAILY", "FREQ=WEEKLY;INTERVAL=2", "FREQ=DAILY;COUNT=3",
+                "FREQ=DAILY;UNTIL=\(day.replacingOccurrences(of: "-", with: ""))", "FREQ=WEEKLY;BYDAY=TU,TH",
             ]
+            let rule = Int.random(in: 0..<3, using: &random) == 0 ? rules.randomElement(using: &random) : nil
+            let series =
+                rule.map { ["DUE;VALUE=DATE:\(day.replacingOccurrences(of: "-", with: ""))", "RRULE:\($0)"] } ?? []
+            let text =
+                [
+                    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//todoman//EN", "BEGIN:VTODO", "UID:\(uid)",
+                    "SUMMARY:\(summary)",
+                ] + series + [
+                    "STATUS:NEEDS-ACTION", "CREATED:\(stamp)", "DTSTAMP:\(stamp)", "LAST-MODIFIED:\(stamp)",
+                    "END:VTODO",
+                    "END:VCALENDAR", "",
+                ]
             try? text.joined(separator: "\r\n").write(
                 to: phoneFolder.appendingPathComponent("\(uid).ics"), atomically: true, encoding: .utf8)
-            return (VTodo.id(uid: uid), "text", summary, true, "new '\(summary)'")
+            if rule?.contains("BYDAY=TU,TH") == true {
+                aside.insert(uid)
+                return (uid, "aside", summary, false, "new '\(summary)' \(rule!) (set aside)")
+            }
+            return (
+                uid, "text", summary, true,
+                "new '\(summary)'" + (rule.map { " due \(day) \($0)" } ?? "")
+            )
         }
-        let file = files.randomElement(using: &random)!
-        let id = VTodo.id(uid: file.uid)
+        // NB: done goes to a series' instance now and then, so todoman's copy is made often enough to matter.
+        let series = files.filter { $0.repeats && $0.status != "COMPLETED" }
+        let file =
+            kind == 2 && !series.isEmpty && Bool.random(using: &random)
+            ? series.randomElement(using: &random)! : files.randomElement(using: &random)!
+        let id = file.uid
         switch kind {
         case 0:
             let summary = "\(file.summary.split(separator: " ").prefix(2).joined(separator: " ")) \(word)"
@@ -838,6 +1005,9 @@ final class CalendarSide {
             return (id, "dueDate", due, false, "due of \(file.uid.prefix(8)) to \(due)")
         case 2:
             guard file.status != "COMPLETED" else { return nil }
+            if todomanDone(file, stamp: stamp) {
+                return (id, "completed", "true", false, "done \(file.uid.prefix(8)) (todoman's copy made)")
+            }
             guard
                 rewrite(
                     file,
@@ -868,7 +1038,7 @@ final class CalendarSide {
                 rewrite(file, { $0 + ["RELATED-TO;RELTYPE=DEPENDS-ON:\(other.uid)"] })
             else { return nil }
             return (
-                id, "depends+", VTodo.id(uid: other.uid).uuidString.lowercased(), false,
+                id, "depends+", "uid:" + other.uid, false,
                 "depends \(file.uid.prefix(8)) on \(other.uid.prefix(8))"
             )
         default:

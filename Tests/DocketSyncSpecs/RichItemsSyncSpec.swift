@@ -267,6 +267,48 @@ final class RichItemsSyncSpec: QuickSpec {
                 expect(desk.run("pull").status) == 0
                 expect(todo(desk, milk)?.text) == "Buy oat milk"
             }
+            it("gives a date back the edit a merge made by plain git on the other machine set aside for this one's") {
+                let milk = laptop.id("add", "Buy milk", "--due", "2030-01-01")
+                deskClonesLaptop()
+                onDesk("due", milk, "2030-02-02")
+                onDesk("commit")
+                Thread.sleep(forTimeInterval: 0.01)
+                laptop.run("due", milk, "2030-03-03")
+                expect(laptop.run("sync").status) == 0
+                // The desk merges with git's own pull, through Docket's driver, and pushes.
+                expect(
+                    gitCLI(
+                        [
+                            "-c", "user.name=Desk", "-c", "user.email=desk@example.invalid", "pull", "-q",
+                            "--no-rebase",
+                            "--no-edit", "origin", "main",
+                        ], in: desk.folder
+                    ).status) == 0
+                expect(gitCLI(["push", "-q", "origin", "main"], in: desk.folder).status) == 0
+                expect(laptop.run("pull").status) == 0
+                expect(todo(laptop, milk)?.due) == .day(CalendarDay("2030-03-03")!)
+                let undone = laptop.run("undo")
+                expect(undone.stdout).to(contain("set to \"2030-02-02\", the edit by Desk <desk@example.invalid> "))
+                expect(todo(laptop, milk)?.due) == .day(CalendarDay("2030-02-02")!)
+            }
+            it("removes again, asked for, a todo an edit here kept over the other machine's removal") {
+                let milk = laptop.id("add", "Buy milk")
+                deskClonesLaptop()
+                onDesk("rm", milk)
+                onDesk("sync")
+                Thread.sleep(forTimeInterval: 0.01)
+                laptop.run("edit", milk, "Buy oat milk")
+                expect(laptop.run("sync").stdout).to(contain("1 edit won over a removal"))
+                let merges = laptop.run("merges").stdout
+                expect(merges).to(contain("[1] todo 'Buy oat milk': kept, edited on ours after its removal on theirs"))
+                let commit = String(merges.split(separator: " ").first ?? "")
+                expect(laptop.run("merges", "restore", commit, "1").stdout).to(
+                    contain("Removed todo 'Buy oat milk' again"))
+                expect(todo(laptop, milk)).to(beNil())
+                expect(laptop.run("sync").status) == 0
+                expect(desk.run("pull").status) == 0
+                expect(todo(desk, milk)).to(beNil())
+            }
             it(
                 "of a merge, asked for, puts back the values this machine had before it, keeps what it brought in, and names whose edits it reverses"
             ) {
@@ -297,6 +339,24 @@ final class RichItemsSyncSpec: QuickSpec {
                     contain(
                         "there is no merge to undo: no merge made on this machine is kept ('docket undo' takes back your own changes)"
                     ))
+            }
+            it("of a merge that only brought items in, asked for, says it changed nothing") {
+                laptop.id("add", "Buy milk")
+                deskClonesLaptop()
+                onDesk("add", "Call Anna")
+                onDesk("sync")
+                laptop.run("add", "Pay rent")
+                laptop.run("commit")
+                expect(laptop.run("pull").stdout).to(contain("Merged"))
+                let head = laptop.git("rev-parse", "HEAD")
+                let undone = laptop.run("undo", "--merge")
+                expect(undone.status) == 0
+                expect(undone.stdout).to(
+                    contain("nothing changed: what it brought in stays, and nothing else was left to take back"))
+                expect(undone.stdout).notTo(contain("reversed by a new edit"))
+                expect(laptop.run("status").stdout).to(contain("Nothing to commit"))
+                expect(laptop.git("rev-parse", "HEAD")) == head
+                expect(laptop.state.todos.map(\.text).sorted()) == ["Buy milk", "Call Anna", "Pay rent"]
             }
             it("says when only merges are left to undo, naming the last and how to take it back") {
                 let milk = laptop.id("add", "Buy milk")

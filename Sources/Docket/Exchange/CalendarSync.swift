@@ -196,6 +196,12 @@ extension Store {
                     if let existing { state.keep(entry, stamp: existing.stamp ?? "") }
                     continue
                 }
+                // NB: the file as the calendar side had it stays the version its stamp names: should it come back
+                // (vdirsyncer keeping the server's side over the file written here), an edit made to it since is
+                // merged against what was read, not against the older version Docket once wrote under that stamp.
+                if let existing, let theirsEntry = pass.theirs[id] {
+                    state.keep(theirsEntry, stamp: existing.stamp ?? "")
+                }
                 let name = existing?.name ?? state.files[id.uuidString] ?? id.uuidString.lowercased() + ".ics"
                 let calendar = VTodo.file(
                     entry, existing: existing?.calendar, uid: existing?.uid,
@@ -344,8 +350,16 @@ extension Store {
         }
         for (id, entry) in theirs.sorted(by: { $0.key.uuidString < $1.key.uuidString })
         where bases[id] == nil && oursEntries[id] == nil {
+            // NB: the copy's summary may have been edited on the phone before Docket saw it: failing the text, the one
+            // completed instance whose next due date the copy has is the one it follows.
             guard case let .todo(todo) = entry, !todo.completed, let every = todo.recurrence?.every,
-                let index = completed.firstIndex(where: { $0.text == todo.text && $0.recurrence?.every == every }),
+                let index = completed.firstIndex(where: { $0.text == todo.text && $0.recurrence?.every == every })
+                    ?? Store.onlyIndex(
+                        completed.indices.filter {
+                            completed[$0].recurrence?.every == every
+                                && Store.isNextDue(
+                                    todo.due, after: completed[$0], done: completed[$0].completedDate ?? now)
+                        }),
                 let series = completed[index].recurrence, theirs[series.nextID] == nil, let file = files[id]
             else { continue }
             let done = completed.remove(at: index)
@@ -438,6 +452,24 @@ extension Store {
             snapshot: snapshot, state: state, theirs: theirs, theirsState: theirsState, result: result,
             report: merged.report,
             problems: problems, aside: aside, files: files, held: held, ignored: ignored)
+    }
+
+    /// The one index of `indices`; nil for none or more than one.
+    static func onlyIndex(_ indices: [Int]) -> Int? { indices.count == 1 ? indices[0] : nil }
+
+    /// Whether `due` (a calendar app's copy's) is the next due date of the completed `instance`: the same day, the same
+    /// moment, or, for a day, its midnight (UTC, or the local zone's), as todoman writes it.
+    static func isNextDue(_ due: DueDate, after instance: TodoItem, done: Date) -> Bool {
+        guard let next = instance.recurrence?.nextDue(due: instance.due, done: done) else { return false }
+        switch (next, due) {
+        case let (.day(day), .day(other)): return day == other
+        case let (.day(day), .date(moment)):
+            return [DocketClock.timeZone, TimeZone(identifier: "UTC")!].contains {
+                day.start(in: $0).docketMilliseconds == moment.docketMilliseconds
+            }
+        case let (.date(a), .date(b)): return VTodo.sameSecond(.date(a), .date(b))
+        default: return false
+        }
     }
 
     /// Every todo of a state and each of its project's tasks (with a due date, unless `allTasks`), by id.

@@ -19,7 +19,7 @@ public struct Agenda: Sendable, Encodable {
     public let soon: [Entry]
     /// Tasks whose time is being recorded.
     public let running: [Running]
-    /// The other open todos: undated, or due later.
+    /// The other open todos, and tasks in progress with no running slip: undated, or due later.
     public let open: [Entry]
     /// Open todos and unfinished tasks that wait until a later date, left out of the lists above; soonest first.
     public let waiting: [Entry]
@@ -69,7 +69,9 @@ public struct Agenda: Sendable, Encodable {
                 let entry = Entry.task(task, project: project)
                 guard admitting.admits(entry, days: days, blocking: blocking) else { continue }
                 if let slip = task.runningSlip { running.append(Running(task: entry, since: slip.start)) }
-                place(entry, due: task.dueDate, openIfLater: false)
+                // NB: a task in progress is open work, with or without a due date; one whose slip runs is under
+                // running already.
+                place(entry, due: task.dueDate, openIfLater: task.state == .inProgress && task.runningSlip == nil)
             }
         }
         self.overdue = filter.order.sorted(overdue)

@@ -32,7 +32,8 @@ public struct RestoredValue: Sendable {
 extension Store {
     /// Puts back the value numbered `number` that the merge `commit` (an id or
     /// a prefix) discarded, as a new edit: the field gets the losing side's
-    /// value, or the item a removal won over comes back. It commits and syncs like any edit.
+    /// value, the item a removal won over comes back, or the item an edit kept over a removal goes again. It commits
+    /// and syncs like any edit.
     /// A value that is back already (restored before) is left as it is: nothing changes (`wasBack`).
     @discardableResult
     public func restoreLost(merge commit: String, number: Int, scanning: Int = 10_000) throws -> RestoredValue {
@@ -60,6 +61,7 @@ extension Store {
                 .noLostValue(merge: String(record.commit.prefix(7)), number: number, count: values.count))
         }
         let lost = values[number - 1]
+        if lost.field == nil, lost.item.removal?.outcome == .editWon { return try restoreRemoval(lost) }
         // The losing value is in the losing side's commit: the first parent is the machine that merged.
         let side = lost.field.map { $0.from.other } ?? lost.item.removal!.removedOn.other
         // A replay Docket finished names its sides in its message.
@@ -145,6 +147,43 @@ extension Store {
                 }
                 let task = restored.redated(after: current.alterDate)
                 return state.alter(by: .updating(.project(project.alter(by: .updating(.task(task))))))
+            }
+        }
+        return RestoredValue(lost: lost, setAside: nil, putBack: false, label: item.label, wasBack: wasBack)
+    }
+
+    /// Puts back a removal an edit won over (a cancellation on a phone, a removal on another machine): the item is
+    /// removed again, as a new edit. One gone already is left as it is (`wasBack`).
+    private func restoreRemoval(_ lost: LostValue) throws -> RestoredValue {
+        let item = lost.item
+        var wasBack = false
+        switch item.kind {
+        case .todo:
+            try edit(todos: [item.id], tombstones: [item.id]) { state in
+                guard let current = state.todo(id: item.id) else {
+                    wasBack = true
+                    return state
+                }
+                return state.alter(by: .removing(.todo(current)))
+            }
+        case .project:
+            try edit(projects: [item.id], tombstones: [item.id]) { state in
+                guard let current = state.project(id: item.id) else {
+                    wasBack = true
+                    return state
+                }
+                return state.alter(by: .removing(.project(current)))
+            }
+        case .task:
+            guard let projectID = item.projectID else {
+                throw StoreError.input(.notFound(kind: .task, id: item.id.uuidString))
+            }
+            try edit(projects: [projectID], tombstones: [item.id]) { state in
+                guard let project = state.project(id: projectID), let task = project.task(id: item.id) else {
+                    wasBack = true
+                    return state
+                }
+                return state.alter(by: .updating(.project(project.alter(by: .removing(.task(task))))))
             }
         }
         return RestoredValue(lost: lost, setAside: nil, putBack: false, label: item.label, wasBack: wasBack)

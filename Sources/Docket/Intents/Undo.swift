@@ -88,6 +88,9 @@ public struct UndoOutcome: Sendable {
         case reversed
         /// It was too large to keep for undo: nothing changed, and it is off the list.
         case notKept
+        /// Nothing was left to take back (a merge that only brought items in, which stay; fields changed since):
+        /// nothing changed, and it is off the list.
+        case unchanged
     }
     /// The change.
     public let entry: UndoEntry
@@ -214,6 +217,9 @@ extension Store {
         let elsewhere = entry.isMerge ? [] : mergesElsewhere(after: entry.date, todos: todoIDs, projects: projectIDs)
         let reversal = current.state.reversing(
             before: entry.before, after: entry.after, keepingAdded: entry.isMerge, since: elsewhere + merges)
+        if reversal.state == current.state {
+            return UndoOutcome(entry: entry, way: .unchanged, skipped: reversal.skipped, others: reversal.others)
+        }
         try write(from: current, to: reversal.state)
         return UndoOutcome(entry: entry, way: .reversed, skipped: reversal.skipped, others: reversal.others)
     }
@@ -247,7 +253,7 @@ extension Store {
                 else { continue }
                 if let field = value.field {
                     lostOn[field.from.other, default: []].insert(ItemFieldPath(item.id, field.field))
-                } else if let removal = item.removal {
+                } else if let removal = item.removal, removal.outcome == .removalWon {
                     lostOn[removal.removedOn.other, default: []].insert(ItemFieldPath(item.id, .item))
                 }
             }

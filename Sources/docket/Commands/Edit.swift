@@ -105,7 +105,9 @@ func editInEditor(_ ref: EntryRef, store: Store) throws {
     store.removeLocalFile(shownName)
     if changed.before == changed.after { return print("Nothing changed: \(entry.shownText)") }
     let dueNow = changed.after.due
+    // NB: every field the form changed is named, not only the text and the due date shown beside it.
     print(
         "Edited: \(changed.after.shownText)"
-            + (dueNow == .unknown ? "" : "  " + DateInput.relative(dueNow, done: changed.after.isDone)))
+            + (dueNow == .unknown ? "" : "  " + DateInput.relative(dueNow, done: changed.after.isDone))
+            + "  " + Output.dim("(changed \(EntryChange.fields(changes)))"))
 }

@@ -86,6 +86,13 @@ struct Merges: ParsableCommand {
                     "Settled: \(Output.safe(file.path)) from \(String(file.commit.prefix(7))) still cannot be taken in; this machine's version stands"
                         + (file.object.map { " ('git show \(String($0.prefix(12)))' shows the file)" } ?? ""))
             }
+            if restored.lost.field == nil, restored.lost.item.removal?.outcome == .editWon {
+                let item = "\(restored.lost.item.kind) '\(Output.safe(restored.label))'"
+                return print(
+                    restored.wasBack
+                        ? "Already removed: \(item); nothing changed"
+                        : "Removed \(item) again, as the removal an edit had won over; commit and sync to share it")
+            }
             let what = restored.lost.field.map { "\($0.field) \"\($0.lost ?? "")\"" } ?? "the edit the removal won over"
             if restored.wasBack {
                 let back = restored.lost.field.map { _ in what } ?? "is back"

@@ -67,12 +67,16 @@ struct ProjectCommand: ParsableCommand {
             print("\(project.shownTitle)  \(Output.dim(project.id.uuidString.lowercased()))")
             if project.tasks.isEmpty { print("  no tasks") }
             let now = DocketClock.now
+            // NB: as list shows a task (priority, tags, repeat, due date, what it waits on and what blocks it), with
+            // the time recorded.
+            let blocking = Blocking(todos: try store.loadTodos().todos, projects: try store.loadProjects().projects)
+            var relative = RelativeDays(now: now)
             for task in project.tasks {
-                var text = "  \(Output.dim(Output.short(task.id)))  \(mark(task.state))  \(task.shownTitle)"
-                if task.dueDate != .unknown {
-                    text +=
-                        "  " + Output.yellow(DateInput.relative(task.dueDate, now: now, done: task.state == .finished))
-                }
+                var text =
+                    "  "
+                    + line(
+                        .task(task, project: project), now: now, relative: &relative, showProject: false,
+                        blocking: blocking)
                 let seconds = task.recorded(until: now)
                 if seconds > 0 { text += "  " + Output.dim(duration(seconds)) }
                 if task.runningSlip != nil { text += "  " + Output.green("(recording)") }
@@ -84,9 +88,17 @@ struct ProjectCommand: ParsableCommand {
     struct RenameProject: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rename", abstract: "Rename a project.",
-            discussion: "Example: docket project rename 7c1e \"Garden party\"")
+            discussion: """
+                The project is named by its id, a unique prefix of it, or its title (quoted when it is more than one \
+                word), as 'project show' and 'task add' take it.
+
+                Examples:
+                  docket project rename 7c1e "Garden party"
+                  docket project rename Party Garden party
+                """)
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The project's id or a unique prefix.", completion: Completions.projects) var id: String
+        @Argument(help: "The project's id, a unique prefix of it, or its title.", completion: Completions.projects)
+        var id: String
         @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The new title (quotes optional).", valueName: "title"))
         var words: [String] = []
 
@@ -97,7 +109,7 @@ struct ProjectCommand: ParsableCommand {
         func run() throws {
             let store = try self.store.open()
             let title = try self.title
-            try store.updateProject(try store.projectID(id)) { $0.alter(by: .setting(.title(to: title))) }
+            try store.updateProject(try store.projectID(idOrTitle: id)) { $0.alter(by: .setting(.title(to: title))) }
             print("Renamed project: \(Output.safe(title))")
         }
     }
@@ -107,11 +119,12 @@ struct ProjectCommand: ParsableCommand {
             commandName: "rm", abstract: "Remove a project with its tasks.",
             discussion: "Example: docket project rm 7c1e")
         @OptionGroup var store: StoreOptions
-        @Argument(help: "The project's id or a unique prefix.", completion: Completions.projects) var id: String
+        @Argument(help: "The project's id, a unique prefix of it, or its title.", completion: Completions.projects)
+        var id: String
 
         func run() throws {
             let store = try self.store.open()
-            print("Removed project: \(try store.removeProject(try store.projectID(id)).shownTitle)")
+            print("Removed project: \(try store.removeProject(try store.projectID(idOrTitle: id)).shownTitle)")
         }
     }
 }

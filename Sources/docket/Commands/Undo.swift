@@ -66,8 +66,14 @@ struct Undo: ParsableCommand {
                 continue
             }
             let how =
-                outcome.way == .restoredFiles
-                ? "its files are back as they were" : "reversed by a new edit; commit and sync to share it"
+                switch outcome.way {
+                case .restoredFiles: "its files are back as they were"
+                case .unchanged:
+                    entry.isMerge
+                        ? "nothing changed: what it brought in stays, and nothing else was left to take back"
+                        : "nothing changed: nothing was left to take back"
+                default: "reversed by a new edit; commit and sync to share it"
+                }
             print("Undid \(Output.safe(what)) (\(Output.safe(summary(entry.items)))): \(how)")
             for other in outcome.others { print("  \(Output.safe(other))") }
             for skipped in outcome.skipped { print("  kept \(Output.safe(skipped))") }
