@@ -209,6 +209,9 @@ final class OpenHandleSpec: QuickSpec {
                     docketBinary, ["-C", laptop.folder.path, "sync", "--watch", "--interval", "1s", "--delay", "0.3s"],
                     log: root.appendingPathComponent("watch.log"))
                 watchers.append(watcher)
+                // NB: the watcher's first sync publishes the laptop's store; a desk sync racing it would lose its push
+                // and be merged rather than fast-forwarded.
+                expect(watcher.waitFor("Pushed to origin")).to(beTrue(), description: watcher.output)
                 addOnDesk("Before the raise")
                 expect(watcher.waitFor("Fast-forwarded to")).to(beTrue(), description: watcher.output)
                 raise()
