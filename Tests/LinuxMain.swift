@@ -77,6 +77,7 @@ import XCTest
         StoreSpec.self,
         GitIndexLockSpec.self,
         StoreSpeedSpec.self,
+        OpenViewLawSpec.self,
         MonitorSpec.self,
         CommandLineSpec.self,
         EverydayUseSpec.self,

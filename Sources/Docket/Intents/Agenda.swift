@@ -101,7 +101,8 @@ extension Store {
         now: Date = DocketClock.now, soonDays: Int = 7, calendar: Calendar = DocketClock.calendar,
         filter: EntryFilter = EntryFilter()
     ) throws -> (agenda: Agenda, problems: [StoreProblem]) {
-        let (todos, todoProblems) = try loadTodos()
+        // NB: the day's view shows open work only: done todos are not decoded (see `loadTodos(openOnly:)`).
+        let (todos, todoProblems) = try loadTodos(openOnly: true)
         let (projects, projectProblems) = try loadProjects()
         return (
             Agenda(
@@ -115,7 +116,8 @@ extension Store {
     public func entries(
         _ filter: EntryFilter, now: Date = DocketClock.now, calendar: Calendar = DocketClock.calendar
     ) throws -> (entries: [Entry], problems: [StoreProblem], blocking: Blocking) {
-        let (todos, problems) = try loadTodos()
+        // NB: blocking and readiness depend on open items only, so a listing of open todos decodes no done one.
+        let (todos, problems) = try loadTodos(openOnly: filter.status == .open)
         let (all, _) = try loadProjects()
         if let projects = filter.projects {
             for id in projects where !all.contains(where: { $0.id == id }) { _ = try project(id) }

@@ -134,6 +134,6 @@ extension Entry {
 extension Store {
     /// Which of the store's items block which: todos from `loadTodos` (its cache), projects from theirs.
     public func blocking() throws -> Blocking {
-        Blocking(todos: try loadTodos().todos, projects: try loadProjects().projects)
+        Blocking(todos: try loadTodos(openOnly: true).todos, projects: try loadProjects().projects)
     }
 }

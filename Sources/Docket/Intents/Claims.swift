@@ -148,7 +148,7 @@ extension Store {
 
     /// The claims `holder` holds at `now` on open todos and tasks.
     public func claims(of holder: String, now: Date = DocketClock.now) throws -> [Entry] {
-        let (todos, _) = try loadTodos()
+        let (todos, _) = try loadTodos(openOnly: true)
         let (projects, _) = try loadProjects()
         let entries =
             todos.map(Entry.todo)

@@ -108,6 +108,11 @@ struct StoreReader {
             }
         }
         let projects = try projectHeaders().compactMap { try project($0.key, header: $0.value) }
+        return AppState(todos: todos, projects: ordered(projects, by: order), removed: try tombstones())
+    }
+
+    /// Every tombstone; every other file in Docket's own folder but the format's is a problem.
+    mutating func tombstones() throws -> [Tombstone] {
         var removed: [Tombstone] = []
         for path in try source.files(under: StoreLayout.docket) {
             switch StoreLayout.item(at: path) {
@@ -116,7 +121,7 @@ struct StoreReader {
             default: stray(path)
             }
         }
-        return AppState(todos: todos, projects: ordered(projects, by: order), removed: removed)
+        return removed
     }
 
     /// Records a file in the store's folders that names no item: a link, or a file under another name.

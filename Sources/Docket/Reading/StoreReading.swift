@@ -7,12 +7,27 @@ extension Store {
         get throws { WorkingTreeSource(root: try tree) }
     }
 
-    /// Reads every item file. A file that does not decode, is not a regular
+    /// Every item of the store. A file that does not decode, is not a regular
     /// file, is larger than 1 MiB or holds another id than its name gives is
     /// skipped and reported; the rest load.
     /// A file where git left its conflict markers is read as last committed,
     /// so an unfinished git merge hides no item.
+    /// Todos, projects and tasks whose files are unchanged since an earlier
+    /// read come decoded from the caches in `.git/docket` (see `loadTodos`,
+    /// `loadProjects`): the same items and problems as `readEveryFile()`.
     public func load() throws -> StoreSnapshot {
+        let (todos, todoProblems) = try loadTodos()
+        let (projects, order, projectProblems) = try loadProjectsInOrder()
+        let source = try workingTreeOrLastCommit
+        var reader = StoreReader(source)
+        let removed = try StoreError.gate(writing: false) { try reader.tombstones() }
+        return StoreSnapshot(
+            state: AppState(todos: todos, projects: projects, removed: removed), order: order,
+            problems: todoProblems + projectProblems + source.problems + reader.problems)
+    }
+
+    /// Every item of the store read and decoded from its file, without a cache: what `load()` must give.
+    func readEveryFile() throws -> StoreSnapshot {
         let source = try workingTreeOrLastCommit
         var reader = StoreReader(source)
         let state = try StoreError.gate(writing: false) { try reader.everything() }
@@ -30,6 +45,12 @@ extension Store {
     /// Every project with its tasks, without reading any todo's file.
     /// Files unchanged since an earlier read come decoded from `.git/docket/projects.cache`.
     public func loadProjects() throws -> (projects: [Project], problems: [StoreProblem]) {
+        let (projects, _, problems) = try loadProjectsInOrder()
+        return (projects, problems)
+    }
+
+    /// Every project with its tasks, as `loadProjects` gives them, with their order keys.
+    func loadProjectsInOrder() throws -> (projects: [Project], order: Order, problems: [StoreProblem]) {
         let source = try workingTreeOrLastCommit
         let cache = ProjectCache(source, root: rootPath, file: projectCacheFile)
         var reader = StoreReader(cache)
@@ -37,7 +58,7 @@ extension Store {
             try reader.projectHeaders().compactMap { try reader.project($0.key, header: $0.value) }
         }
         cache.save()
-        return (ordered(projects, by: reader.order), source.problems + reader.problems)
+        return (ordered(projects, by: reader.order), reader.order, source.problems + reader.problems)
     }
 
     /// One todo, read from its file.

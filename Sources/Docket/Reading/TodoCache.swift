@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// Decoded todos kept between commands in `.git/docket/todos.cache`, so that
-/// listing 100,000 todos does not decode 100,000 JSON files each time.
+/// listing 100,000 todos does not decode 100,000 JSON files each time, and
+/// the open todos of a store where most are done are read without the done.
 ///
 /// The files stay the truth: each cached todo carries its file's stat data
 /// (size, modification and change times, inode), and a todo is taken from the
@@ -17,6 +18,14 @@ import Glibc
 /// same clock tick as the cache write cannot hide behind equal times (git's
 /// "racily clean" problem). A cache that is missing, damaged, or written for
 /// another list of todo fields is ignored and rebuilt.
+///
+/// The cache is kept by shard folder (`todos/<AB>`), each with the folder's
+/// own stat data and every name in it: while a folder's times are as cached,
+/// no name was added, removed or renamed there, and its files are stat'ed by
+/// name without listing it (git's untracked cache). While `docket monitor`
+/// runs, the folders it says nothing changed in since the cache's scan began
+/// are taken as cached without a look. Each record says whether its todo is
+/// done, so a load of open todos decodes no done one.
 struct TodoCache {
     /// The stat data that stands for a file's contents.
     struct Fingerprint: Equatable, Sendable {
@@ -52,31 +61,10 @@ struct TodoCache {
         }
     }
 
-    struct Entry {
-        let fingerprint: Fingerprint
-        let todo: TodoItem
-    }
-
-    /// Cached todos by file path (relative to the store).
-    var entries: [String: Entry] = [:]
-
-    static let format = CacheFormat(
-        magic: Array("DKTC".utf8), version: 4, schema: TodoItem.fields.map(\.key).joined(separator: ","))
-
-    /// The cache in `file`; empty when there is none or it cannot be trusted.
-    static func read(from file: String) -> TodoCache {
-        TodoCache(
-            entries: format.read(from: file) { fingerprint, reader in
-                Entry(fingerprint: fingerprint, todo: try TodoItem.read(from: &reader))
-            } ?? [:])
-    }
-
-    /// Writes the cache to `file` in one step (see `CacheFormat.write`).
-    func write(to file: String) {
-        TodoCache.format.write(entries, to: file, bytesEach: 200, fingerprint: \.fingerprint) { entry, writer in
-            entry.todo.write(to: &writer)
-        }
-    }
+    /// The fields a cached todo's record holds, in order: a cache written for other fields is not read.
+    static let schema = TodoItem.fields.map(\.key).joined(separator: ",")
+    static let magic = Array("DKTC".utf8)
+    static let version: UInt32 = 5
 }
 
 /// The file a cache of decoded items is kept in: a magic, a version, the
@@ -134,74 +122,5 @@ struct CacheFormat {
             record(value, &writer)
         }
         try? AtomicFile.write(Data(writer.bytes), to: file, durable: false)
-    }
-}
-
-extension Store {
-    /// Where the todo cache lives: inside the git folder, never in the working tree.
-    var todoCacheFile: String { gitdir + "docket/todos.cache" }
-
-    /// Every todo, from the cache where a file is unchanged since it was
-    /// cached and from the file otherwise, with the files that could not be
-    /// read; the same todos and problems as `load()` gives, far faster for
-    /// a large store. Refreshes the cache when anything differed.
-    public func loadTodos() throws -> (todos: [TodoItem], problems: [StoreProblem]) {
-        let old = TodoCache.read(from: todoCacheFile)
-        var new = TodoCache()
-        new.entries.reserveCapacity(old.entries.count)
-        var todos: [TodoItem] = []
-        todos.reserveCapacity(old.entries.count)
-        let source = try workingTreeOrLastCommit
-        var reader = StoreReader(source)
-        var changed = false
-        let now = Date()
-        var found: [String] = []
-        for path in try StoreError.gate(writing: false, { try reader.source.files(under: StoreLayout.todos) }) {
-            if StoreLayout.item(at: path).todoID != nil { found.append(path) } else { reader.stray(path) }
-        }
-        let paths = found
-        let root = UncheckedSendable(rootPath)
-        let fingerprints = Parallel.map(paths.count) { i -> TodoCache.Fingerprint? in
-            var info = stat()
-            let found = lstat(root.value + "/" + paths[i], &info) == 0 && info.st_mode & S_IFMT == S_IFREG
-            return found ? TodoCache.Fingerprint(info) : nil
-        }
-        // Files the cache does not hold are read and decoded on all cores, a batch at a time (the first list after
-        // an import reads them all). One that does not read plainly (holding git's conflict markers, say) is read
-        // again one by one, where the reader explains it or reads it from the last commit.
-        let folder = try tree
-        for batch in stride(from: 0, to: paths.count, by: 8192).map({ $0..<min(paths.count, $0 + 8192) }) {
-            let cached = batch.map { i -> TodoCache.Entry? in
-                guard let fingerprint = fingerprints[i], let entry = old.entries[paths[i]],
-                    entry.fingerprint == fingerprint
-                else { return nil }
-                return entry
-            }
-            let uncached = zip(batch, cached).filter { $0.1 == nil }.map { paths[$0.0] }
-            var decoded: [String: TodoItem] = [:]
-            if uncached.count >= 64 {
-                for (path, item) in zip(uncached, StoreReader.items(at: uncached, in: folder).items) {
-                    if case let .todo(todo)? = item { decoded[path] = todo }
-                }
-            }
-            for (i, entry) in zip(batch, cached) {
-                let (path, fingerprint) = (paths[i], fingerprints[i])
-                if let entry {
-                    todos.append(entry.todo)
-                    new.entries[path] = entry
-                    continue
-                }
-                // Changed, new, or not a regular file: the reader reads it, or says why not.
-                changed = true
-                if let todo = decoded[path] ?? reader.todo(at: path) {
-                    todos.append(todo)
-                    if let fingerprint, !fingerprint.isFresh(now: now), source.shownAsCommitted.last != path {
-                        new.entries[path] = TodoCache.Entry(fingerprint: fingerprint, todo: todo)
-                    }
-                }
-            }
-        }
-        if changed || new.entries.count != old.entries.count { new.write(to: todoCacheFile) }
-        return (AppState(todos: todos, projects: [], removed: []).todos, source.problems + reader.problems)
     }
 }

@@ -69,7 +69,8 @@ struct ProjectCommand: ParsableCommand {
             let now = DocketClock.now
             // NB: as list shows a task (priority, tags, repeat, due date, what it waits on and what blocks it), with
             // the time recorded.
-            let blocking = Blocking(todos: try store.loadTodos().todos, projects: try store.loadProjects().projects)
+            let blocking = Blocking(
+                todos: try store.loadTodos(openOnly: true).todos, projects: try store.loadProjects().projects)
             var relative = RelativeDays(now: now)
             for task in project.tasks {
                 var text =
