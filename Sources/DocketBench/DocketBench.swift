@@ -2,7 +2,7 @@ import Foundation
 
 /// Docket's benchmarks: programs that print figures (never timed tests).
 ///
-///     swift run -c release docket-bench generate <dir> [--size N] [--no-commit]
+///     swift run -c release docket-bench generate <dir> [--size N] [--no-commit] [--lived-in [--open-only]]
 ///     swift run -c release docket-bench load <dir> [--runs N]
 ///     swift run -c release docket-bench merge [--size N] [--changes N] [--runs N]
 ///     swift run -c release docket-bench changes [--size N] [--runs N] [--poll S] [--docket PATH]
@@ -23,7 +23,8 @@ struct DocketBench {
             do {
                 try Generate(
                     size: option("--size", 10_000), folder: URL(fileURLWithPath: folder),
-                    commit: !arguments.contains("--no-commit")
+                    commit: !arguments.contains("--no-commit"), livedIn: arguments.contains("--lived-in"),
+                    openOnly: arguments.contains("--open-only")
                 ).run()
             } catch {
                 FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
@@ -89,7 +90,7 @@ struct DocketBench {
         default:
             FileHandle.standardError.write(
                 Data(
-                    "usage: docket-bench generate <dir> [--size N] [--no-commit] | load <dir> [--runs N] | merge [--size N] [--changes N] [--runs N] | grow <dir> [--add N] [--seed N] | changes [--size N] [--runs N] [--poll S] | observed [--size N] [--runs N] [--listeners N] [--pause MS]\n"
+                    "usage: docket-bench generate <dir> [--size N] [--no-commit] [--lived-in [--open-only]] | load <dir> [--runs N] | merge [--size N] [--changes N] [--runs N] | grow <dir> [--add N] [--seed N] | changes [--size N] [--runs N] [--poll S] | observed [--size N] [--runs N] [--listeners N] [--pause MS]\n"
                         .utf8))
             exit(64)
         }
