@@ -49,14 +49,18 @@ private struct OpenViewLaw {
         gitCLI(["clone", "-q", remote.path, peer.path], in: base)
         if monitored { expect(docket("monitor", "on", store: folder).status) == 0 }
         var conflicted = false
+        // What an app's queue keeps: started from the caches, then brought up to date by looking at the files.
+        var model = try! StoreModel(reading: store)
         for step in 0..<propertyScaled(60) {
             let action = Int.random(in: 0..<22, using: &g)
+            // NB: made before the step, so the step's changes are what its first look must find.
+            if Int.random(in: 0..<4, using: &g) == 0 { model = try! StoreModel(reading: store) }
             do {
                 try act(action, store: store, conflicted: &conflicted, &g)
             } catch {
                 return "step \(step) (action \(action)) threw \(error)"
             }
-            if let problem = check(store, openFirst: Bool.random(using: &g)) {
+            if let problem = check(store, openFirst: Bool.random(using: &g), model: model) {
                 return "after step \(step) (action \(action)\(monitored ? ", monitored" : "")): \(problem)"
             }
         }
@@ -189,7 +193,7 @@ private struct OpenViewLaw {
     }
 
     /// The views through the cache against a read of every file.
-    func check(_ store: Store, openFirst: Bool) -> String? {
+    func check(_ store: Store, openFirst: Bool, model: StoreModel) -> String? {
         let source = try! store.workingTreeOrLastCommit
         var fresh = StoreReader(source)
         let read = try! fresh.everything()
@@ -220,6 +224,20 @@ private struct OpenViewLaw {
         if loaded.order.positions != fresh.order.positions { return "load()'s order differs" }
         if Set(loaded.problems.map(\.path)) != Set((source.problems + fresh.problems).map(\.path)) {
             return "load()'s problems differ"
+        }
+        // NB: the queue keeps an item whose file stops reading as it was (and names the file); the rest must agree.
+        _ = model.apply(try! model.look(at: store))
+        let modelled = model.snapshot
+        let unread = Set(modelled.problems.compactMap { StoreLayout.item(at: $0.path).id })
+        if modelled.state.todos.filter({ !unread.contains($0.id) }) != read.todos.filter({ !unread.contains($0.id) })
+            || modelled.state.projects != read.projects
+        {
+            return "the queue's model differs from a read of every file"
+        }
+        // NB: nor does it name a stray file: it holds items.
+        if Set(modelled.problems.map(\.path)) != expectedProblems.filter({ StoreLayout.item(at: $0).id != nil }) {
+            return
+                "the queue's model names other files: \(modelled.problems.map(\.path).sorted()) against \(expectedProblems.sorted())"
         }
         let agenda = try! store.agenda(now: now).agenda
         let expected = Agenda(todos: read.todos, projects: read.projects, now: now)

@@ -37,9 +37,27 @@ final class StoreModel {
     private var files: [String: Known] = [:]
     private var problems: [String: StoreProblem] = [:]
 
-    /// The model of what `store` holds now.
-    init(reading store: Store) throws {
-        _ = apply(try look(at: store))
+    /// The model of what `store` holds now, from its caches of decoded items (`Store.load()`): each file the caches
+    /// vouch for is known by its stat data; any other is read again at the next look.
+    convenience init(reading store: Store) throws {
+        let (snapshot, fingerprints) = try store.loadKnowingFiles()
+        self.init(snapshot)
+        func know(_ path: String) { files[path] = Known(fingerprint: fingerprints[path]) }
+        for todo in snapshot.state.todos { know(StoreLayout.todo(todo.id)) }
+        for project in snapshot.state.projects {
+            know(StoreLayout.project(project.id))
+            for task in project.tasks { know(StoreLayout.task(task.id, in: project.id)) }
+        }
+        for tombstone in snapshot.state.removed { know(StoreLayout.tombstone(tombstone.id)) }
+        // NB: a look names only files that hold no item they can be read as; a stray file is not the model's.
+        for problem in snapshot.problems {
+            switch StoreLayout.item(at: problem.path) {
+            case .todo, .project, .task, .tombstone:
+                files[problem.path] = Known(fingerprint: nil)
+                problems[problem.path] = problem
+            case .format, .other: continue
+            }
+        }
     }
 
     /// The model of what `snapshot` holds (for readers: it reads no file).

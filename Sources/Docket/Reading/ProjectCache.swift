@@ -70,6 +70,9 @@ final class ProjectCache: ItemSource {
         return stored
     }
 
+    /// The stat data of each project and task file whose item this cache now holds, by store path.
+    var fingerprints: [String: TodoCache.Fingerprint] { kept.mapValues(\.fingerprint) }
+
     /// Writes the cache again when anything read differed from it.
     func save() {
         guard changed || kept.count != old.count else { return }

@@ -16,14 +16,21 @@ extension Store {
     /// read come decoded from the caches in `.git/docket` (see `loadTodos`,
     /// `loadProjects`): the same items and problems as `readEveryFile()`.
     public func load() throws -> StoreSnapshot {
-        let (todos, todoProblems) = try loadTodos()
-        let (projects, order, projectProblems) = try loadProjectsInOrder()
+        try loadKnowingFiles().snapshot
+    }
+
+    /// What `load()` gives, with the stat data the caches vouch for each todo, project and task file by (the files
+    /// read in this load's clock tick are not among them).
+    func loadKnowingFiles() throws -> (snapshot: StoreSnapshot, files: [String: TodoCache.Fingerprint]) {
+        let (todos, todoProblems, todoFiles) = try loadTodosKnowingFiles(openOnly: false)
+        let (projects, order, projectProblems, files) = try loadProjectsInOrder()
         let source = try workingTreeOrLastCommit
         var reader = StoreReader(source)
         let removed = try StoreError.gate(writing: false) { try reader.tombstones() }
-        return StoreSnapshot(
+        let snapshot = StoreSnapshot(
             state: AppState(todos: todos, projects: projects, removed: removed), order: order,
             problems: todoProblems + projectProblems + source.problems + reader.problems)
+        return (snapshot, files.merging(todoFiles) { $1 })
     }
 
     /// Every item of the store read and decoded from its file, without a cache: what `load()` must give.
@@ -45,12 +52,14 @@ extension Store {
     /// Every project with its tasks, without reading any todo's file.
     /// Files unchanged since an earlier read come decoded from `.git/docket/projects.cache`.
     public func loadProjects() throws -> (projects: [Project], problems: [StoreProblem]) {
-        let (projects, _, problems) = try loadProjectsInOrder()
+        let (projects, _, problems, _) = try loadProjectsInOrder()
         return (projects, problems)
     }
 
     /// Every project with its tasks, as `loadProjects` gives them, with their order keys.
-    func loadProjectsInOrder() throws -> (projects: [Project], order: Order, problems: [StoreProblem]) {
+    func loadProjectsInOrder() throws -> (
+        projects: [Project], order: Order, problems: [StoreProblem], files: [String: TodoCache.Fingerprint]
+    ) {
         let source = try workingTreeOrLastCommit
         let cache = ProjectCache(source, root: rootPath, file: projectCacheFile)
         var reader = StoreReader(cache)
@@ -58,7 +67,9 @@ extension Store {
             try reader.projectHeaders().compactMap { try reader.project($0.key, header: $0.value) }
         }
         cache.save()
-        return (ordered(projects, by: reader.order), reader.order, source.problems + reader.problems)
+        return (
+            ordered(projects, by: reader.order), reader.order, source.problems + reader.problems, cache.fingerprints
+        )
     }
 
     /// One todo, read from its file.

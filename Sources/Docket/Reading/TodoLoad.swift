@@ -24,6 +24,15 @@ extension Store {
     /// not decoded while its file is as cached. Every file that does not read
     /// is a problem either way (it may hold an open todo).
     public func loadTodos(openOnly: Bool) throws -> (todos: [TodoItem], problems: [StoreProblem]) {
+        let (todos, problems, _) = try loadTodosKnowingFiles(openOnly: openOnly, files: false)
+        return (todos, problems)
+    }
+
+    /// The todos as `loadTodos(openOnly:)` gives them, with (when `files`) the stat data the cache now vouches for
+    /// each todo's file by, by store path.
+    func loadTodosKnowingFiles(openOnly: Bool, files: Bool = true) throws -> (
+        todos: [TodoItem], problems: [StoreProblem], files: [String: TodoCache.Fingerprint]
+    ) {
         let source = try workingTreeOrLastCommit
         var reader = StoreReader(source)
         let folder = try tree
@@ -37,7 +46,7 @@ extension Store {
             load.readChanged(reader: &reader, in: folder, source: source)
             if load.changed { load.write(to: todoCacheFile) }
             let todos = AppState(todos: load.todos, projects: [], removed: []).todos
-            return (todos, source.problems + reader.problems)
+            return (todos, source.problems + reader.problems, files ? load.fingerprints : [:])
         }
     }
 }
@@ -375,6 +384,17 @@ struct TodoLoad {
                 }
             }
         }
+    }
+
+    /// The stat data of each todo file the cache now holds, by store path.
+    var fingerprints: [String: TodoCache.Fingerprint] {
+        var found: [String: TodoCache.Fingerprint] = [:]
+        found.reserveCapacity(todos.count)
+        for (_, scan) in scans {
+            for case let .todo(id, fingerprint, _, _) in scan.kept { found[StoreLayout.todo(id)] = fingerprint }
+        }
+        for (path, (fingerprint, _)) in fresh { found[path] = fingerprint }
+        return found
     }
 
     // MARK: Writing
