@@ -232,7 +232,15 @@ private struct OpenViewLaw {
         if modelled.state.todos.filter({ !unread.contains($0.id) }) != read.todos.filter({ !unread.contains($0.id) })
             || modelled.state.projects != read.projects
         {
-            return "the queue's model differs from a read of every file"
+            let shown = Dictionary(modelled.state.todos.map { ($0.id, $0) }) { a, _ in a }
+            let wanted = Dictionary(read.todos.map { ($0.id, $0) }) { a, _ in a }
+            let differing = Set(shown.keys).union(wanted.keys).filter {
+                shown[$0] != wanted[$0] && !unread.contains($0)
+            }
+            return "the queue's model differs from a read of every file: "
+                + differing.map {
+                    "\($0.uuidString): \(shown[$0]?.completed.description ?? "none") against \(wanted[$0]?.completed.description ?? "none")"
+                }.joined(separator: ", ")
         }
         // NB: nor does it name a stray file: it holds items.
         if Set(modelled.problems.map(\.path)) != expectedProblems.filter({ StoreLayout.item(at: $0).id != nil }) {

@@ -117,8 +117,8 @@ extension StoreQueue {
     /// nothing new reports nothing, and neither does a commit or pull that changed no item.
     ///
     /// An edit through the queue is told from what it wrote, without reading the store again; a look reads only
-    /// the files whose stat data changed. The first stream reads the whole store once, on the queue, without
-    /// blocking the caller.
+    /// the files whose stat data changed. The first stream loads the whole store once (as `Store.load()`, from the
+    /// caches of decoded items), on the queue, without blocking the caller.
     ///
     /// The stream ends when the task iterating it is cancelled or the stream is dropped. With `watching` false, only
     /// the look every `pollInterval` sees changes made elsewhere.

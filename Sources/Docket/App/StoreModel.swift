@@ -40,15 +40,9 @@ final class StoreModel {
     /// The model of what `store` holds now, from its caches of decoded items (`Store.load()`): each file the caches
     /// vouch for is known by its stat data; any other is read again at the next look.
     convenience init(reading store: Store) throws {
-        let (snapshot, fingerprints) = try store.loadKnowingFiles()
+        let (snapshot, known) = try store.loadKnowingFiles()
         self.init(snapshot)
-        func know(_ path: String) { files[path] = Known(fingerprint: fingerprints[path]) }
-        for todo in snapshot.state.todos { know(StoreLayout.todo(todo.id)) }
-        for project in snapshot.state.projects {
-            know(StoreLayout.project(project.id))
-            for task in project.tasks { know(StoreLayout.task(task.id, in: project.id)) }
-        }
-        for tombstone in snapshot.state.removed { know(StoreLayout.tombstone(tombstone.id)) }
+        files = known.mapValues { Known(fingerprint: $0) }
         // NB: a look names only files that hold no item they can be read as; a stray file is not the model's.
         for problem in snapshot.problems {
             switch StoreLayout.item(at: problem.path) {

@@ -247,7 +247,8 @@ public final class StoreQueue: @unchecked Sendable {
     /// was before that call began — never part of the call (a `write {}` of three edits is seen when it returns).
     /// When the queue is idle and no `changes()` stream watches the store, the snapshot is brought up to date with
     /// the files first (a look that reads only the files whose stat data changed); while a stream watches, the
-    /// snapshot is the one the stream's looks keep. The first snapshot of a handle reads the whole store, on the queue.
+    /// snapshot is the one the stream's looks keep. The first snapshot of a handle loads the whole store, on the queue,
+    /// as `Store.load()` does (unchanged files' items from the caches of decoded items).
     public func snapshot() async throws -> StoreSnapshot {
         let idle = inFlight.load(ordering: .relaxed) == 0
         if let current = board.current(), !idle || observers.isObserved { return current }

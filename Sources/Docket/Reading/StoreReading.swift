@@ -16,13 +16,15 @@ extension Store {
     /// read come decoded from the caches in `.git/docket` (see `loadTodos`,
     /// `loadProjects`): the same items and problems as `readEveryFile()`.
     public func load() throws -> StoreSnapshot {
-        try loadKnowingFiles().snapshot
+        try loadKnowingFiles(files: false).snapshot
     }
 
-    /// What `load()` gives, with the stat data the caches vouch for each todo, project and task file by (the files
-    /// read in this load's clock tick are not among them).
-    func loadKnowingFiles() throws -> (snapshot: StoreSnapshot, files: [String: TodoCache.Fingerprint]) {
-        let (todos, todoProblems, todoFiles) = try loadTodosKnowingFiles(openOnly: false)
+    /// What `load()` gives, with each file an item came from and the stat data the caches vouch for it by (nil
+    /// for one they do not: changed in this load's clock tick, read from the last commit, or a tombstone).
+    func loadKnowingFiles(files wanted: Bool = true) throws -> (
+        snapshot: StoreSnapshot, files: [String: TodoCache.Fingerprint?]
+    ) {
+        let (todos, todoProblems, todoFiles) = try loadTodosKnowingFiles(openOnly: false, files: wanted)
         let (projects, order, projectProblems, files) = try loadProjectsInOrder()
         let source = try workingTreeOrLastCommit
         var reader = StoreReader(source)
@@ -30,7 +32,17 @@ extension Store {
         let snapshot = StoreSnapshot(
             state: AppState(todos: todos, projects: projects, removed: removed), order: order,
             problems: todoProblems + projectProblems + source.problems + reader.problems)
-        return (snapshot, files.merging(todoFiles) { $1 })
+        guard wanted else { return (snapshot, [:]) }
+        var known = todoFiles
+        for project in projects {
+            known[StoreLayout.project(project.id)] = .some(files[StoreLayout.project(project.id)])
+            for task in project.tasks {
+                let path = StoreLayout.task(task.id, in: project.id)
+                known[path] = .some(files[path])
+            }
+        }
+        for tombstone in removed { known[StoreLayout.tombstone(tombstone.id)] = .some(nil) }
+        return (snapshot, known)
     }
 
     /// Every item of the store read and decoded from its file, without a cache: what `load()` must give.

@@ -31,7 +31,7 @@ extension Store {
     /// The todos as `loadTodos(openOnly:)` gives them, with (when `files`) the stat data the cache now vouches for
     /// each todo's file by, by store path.
     func loadTodosKnowingFiles(openOnly: Bool, files: Bool = true) throws -> (
-        todos: [TodoItem], problems: [StoreProblem], files: [String: TodoCache.Fingerprint]
+        todos: [TodoItem], problems: [StoreProblem], files: [String: TodoCache.Fingerprint?]
     ) {
         let source = try workingTreeOrLastCommit
         var reader = StoreReader(source)
@@ -358,6 +358,8 @@ struct TodoLoad {
 
     /// New todos decoded in this load, by store path, for the cache.
     private var fresh: [String: (TodoCache.Fingerprint, TodoItem)] = [:]
+    /// The files read in this load that held a todo.
+    private var read: [String] = []
 
     /// Reads the files the cache did not vouch for; one that does not read
     /// plainly (holding git's conflict markers, say) is read again one by
@@ -378,6 +380,7 @@ struct TodoLoad {
             for (name, fingerprint) in shard.scan.toRead {
                 let path = StoreLayout.todos + "/" + shard.name + "/" + name
                 guard let todo = decoded[path] ?? reader.todo(at: path) else { continue }
+                read.append(path)
                 if !openOnly || !todo.completed { todos.append(todo) }
                 if let fingerprint, !fingerprint.isFresh(now: now), source.shownAsCommitted.last != path {
                     fresh[path] = (fingerprint, todo)
@@ -386,14 +389,15 @@ struct TodoLoad {
         }
     }
 
-    /// The stat data of each todo file the cache now holds, by store path.
-    var fingerprints: [String: TodoCache.Fingerprint] {
-        var found: [String: TodoCache.Fingerprint] = [:]
-        found.reserveCapacity(todos.count)
+    /// Each todo file a todo was loaded from, by store path, with the stat data the cache now holds it by (nil for
+    /// one it does not hold: changed in this clock tick, or read from the last commit).
+    var fingerprints: [String: TodoCache.Fingerprint?] {
+        var found: [String: TodoCache.Fingerprint?] = [:]
+        found.reserveCapacity(todos.count + read.count)
         for (_, scan) in scans {
             for case let .todo(id, fingerprint, _, _) in scan.kept { found[StoreLayout.todo(id)] = fingerprint }
         }
-        for (path, (fingerprint, _)) in fresh { found[path] = fingerprint }
+        for path in read { found[path] = .some(fresh[path].map(\.0)) }
         return found
     }
 
