@@ -209,7 +209,8 @@ struct TodoLoad {
             scans.append((name, result.value))
             if !result.value.unchanged { changed = true }
         }
-        if let cache, cache.shards.keys.contains(where: { !Set(names).contains($0) }) { changed = true }
+        let listed = Set(names)
+        if let cache, cache.shards.keys.contains(where: { !listed.contains($0) }) { changed = true }
         if cache == nil { changed = true }
         // A new token is noted when the scan looked at everything, or when the monitor named many folders.
         if case let .changed(_, folders, _) = answer, folders.count >= 8 { changed = true }
