@@ -42,6 +42,7 @@ extension Store {
             // NB: asked before anything is looked at, so whatever changes from here on is in the next answer.
             let answer = ChangeMonitor.ask(in: monitorHome, since: old?.token)
             var load = TodoLoad(root: folder, cache: old, bytes: raw, openOnly: openOnly, answer: answer)
+            load.notesFiles = files
             try StoreError.gate(writing: false) { try load.scan(reader: &reader) }
             load.readChanged(reader: &reader, in: folder, source: source)
             if load.changed { load.write(to: todoCacheFile) }
@@ -159,6 +160,8 @@ struct TodoLoad {
         var kept: [TodoCacheFile.Record] = []
         /// The todo files to read, with their stat data (nil: not a regular file).
         var toRead: [(name: String, fingerprint: TodoCache.Fingerprint?)] = []
+        /// The cache record of each file read, where it is to be kept (in `toRead`'s order; filled by `readChanged`).
+        var records: [[UInt8]?] = []
         /// Store paths in the folder that name no todo (in a folder inside it, too).
         var strays: [String] = []
         /// Whether a cached file is gone or the folder's names differ from the cache's.
@@ -357,10 +360,10 @@ struct TodoLoad {
 
     // MARK: Files the cache could not vouch for
 
-    /// New todos decoded in this load, by store path, for the cache.
-    private var fresh: [String: (TodoCache.Fingerprint, TodoItem)] = [:]
-    /// The files read in this load that held a todo.
-    private var read: [String] = []
+    /// Whether to note each file a todo was read from (`fingerprints`).
+    var notesFiles = false
+    /// The files read in this load that held a todo, with the stat data the cache will hold them by, when noted.
+    private var read: [String: TodoCache.Fingerprint?] = [:]
 
     /// Reads the files the cache did not vouch for; one that does not read
     /// plainly (holding git's conflict markers, say) is read again one by
@@ -377,15 +380,28 @@ struct TodoLoad {
                 if case let .todo(todo)? = item { decoded[path] = todo }
             }
         }
-        for shard in scans {
-            for (name, fingerprint) in shard.scan.toRead {
-                let path = StoreLayout.todos + "/" + shard.name + "/" + name
-                guard let todo = decoded[path] ?? reader.todo(at: path) else { continue }
-                read.append(path)
+        // NB: each todo to keep is encoded as its cache record here, so no second copy of 100,000 todos waits for
+        // the write (the first list after an import reads them all).
+        for s in scans.indices {
+            scans[s].scan.records = Array(repeating: nil, count: scans[s].scan.toRead.count)
+            for (j, (name, fingerprint)) in scans[s].scan.toRead.enumerated() {
+                let path = StoreLayout.todos + "/" + scans[s].name + "/" + name
+                guard let todo = decoded.removeValue(forKey: path) ?? reader.todo(at: path) else { continue }
                 if !openOnly || !todo.completed { todos.append(todo) }
+                var kept: TodoCache.Fingerprint?
                 if let fingerprint, !fingerprint.isFresh(now: now), source.shownAsCommitted.last != path {
-                    fresh[path] = (fingerprint, todo)
+                    kept = fingerprint
+                    var record = CompactWriter()
+                    record.integer(UInt8(todo.completed ? 1 : 0))
+                    withUnsafeBytes(of: todo.id.uuid) { record.raw($0) }
+                    fingerprint.write(to: &record)
+                    var encoded = CompactWriter()
+                    todo.write(to: &encoded)
+                    record.integer(UInt32(encoded.bytes.count))
+                    record.raw(encoded.bytes)
+                    scans[s].scan.records[j] = record.bytes
                 }
+                if notesFiles { read[path] = .some(kept) }
             }
         }
     }
@@ -398,7 +414,7 @@ struct TodoLoad {
         for (_, scan) in scans {
             for case let .todo(id, fingerprint, _, _) in scan.kept { found[StoreLayout.todo(id)] = fingerprint }
         }
-        for path in read { found[path] = .some(fresh[path].map(\.0)) }
+        for (path, fingerprint) in read { found[path] = .some(fingerprint) }
         return found
     }
 
@@ -407,7 +423,8 @@ struct TodoLoad {
     /// Writes the cache in one step (temporary file and rename); not flushed: a cache lost in a crash is rebuilt.
     func write(to file: String) {
         var writer = CompactWriter()
-        writer.reserve(bytes.count + 4096)
+        // NB: about what a todo's record takes, so 100,000 new ones do not make the buffer grow and copy itself.
+        writer.reserve(max(bytes.count, todos.count * 240) + 4096)
         writer.raw(TodoCache.magic)
         writer.integer(TodoCache.version)
         writer.string(TodoCache.schema)
@@ -440,16 +457,10 @@ struct TodoLoad {
                     records.string(name)
                 }
             }
-            for (file, _) in scan.toRead {
+            for (j, (file, _)) in scan.toRead.enumerated() {
                 count += 1
-                if let (fingerprint, todo) = fresh[StoreLayout.todos + "/" + name + "/" + file] {
-                    records.integer(UInt8(todo.completed ? 1 : 0))
-                    withUnsafeBytes(of: todo.id.uuid) { records.raw($0) }
-                    fingerprint.write(to: &records)
-                    var encoded = CompactWriter()
-                    todo.write(to: &encoded)
-                    records.integer(UInt32(encoded.bytes.count))
-                    records.raw(encoded.bytes)
+                if let record = scan.records[j] {
+                    records.raw(record)
                 } else {
                     records.integer(UInt8(2))
                     records.string(file)
@@ -466,6 +477,10 @@ struct TodoLoad {
             writer.integer(count)
             writer.raw(records.bytes)
         }
-        try? AtomicFile.write(Data(writer.bytes), to: file, durable: false)
+        var bytes = writer.bytes
+        bytes.withUnsafeMutableBytes { raw in
+            try? AtomicFile.write(
+                Data(bytesNoCopy: raw.baseAddress!, count: raw.count, deallocator: .none), to: file, durable: false)
+        }
     }
 }
