@@ -108,11 +108,14 @@ public enum DueDate: Hashable, Sendable, Codable, FieldValue {
         return .date(date)
     }
 
-    /// The text a file holds: `2026-11-24` for a day, the moment with `zone`'s offset for a time; nil when unknown.
-    public func text(zone: TimeZone = DocketClock.timeZone) -> String? {
+    /// The text a file holds: `2026-11-24` for a day, the moment with `zone`'s offset (the local time zone's when
+    /// nil) for a time; nil when unknown.
+    public func text(zone: TimeZone? = nil) -> String? {
         switch self {
         case .unknown: nil
-        case let .date(date): ISODate.string(from: date, offsetIn: zone)
+        // NB: the local time zone only for a time: reading it first makes the local calendar (1.5 M instructions),
+        // which `docket add` of a todo without a due date never needed but paid for in its undo record.
+        case let .date(date): ISODate.string(from: date, offsetIn: zone ?? DocketClock.timeZone)
         case let .day(day): day.description
         }
     }

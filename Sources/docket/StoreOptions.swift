@@ -8,8 +8,13 @@ import Foundation
 /// its repository), else ~/.docket, which alone is created on first use. A
 /// `GIT_DIR` or `GIT_WORK_TREE` naming another repository is refused.
 struct StoreOptions: ParsableArguments {
+    /// The store's folder option as typed, `-C`: what the front door reads before a command's name without the
+    /// parser.
+    static let folderOption = "-" + String(folderLetter)
+    private static let folderLetter: Character = "C"
+
     @Option(
-        name: .customShort("C", allowingJoined: true),
+        name: .customShort(folderLetter, allowingJoined: true),
         help: ArgumentHelp(
             "The store's folder (default: $DOCKET_DIR, else the store the working folder is in, else ~/.docket).",
             valueName: "dir"))

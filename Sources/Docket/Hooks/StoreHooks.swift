@@ -75,8 +75,8 @@ struct HookPrograms {
     static let none = HookPrograms(folder: "", programs: [:], notExecutable: [], inWorkingTree: [])
 
     /// The hooks in `folder`, leaving out those whose program is in `workingTree` outside its git folders
-    /// (`gitFolders`); none when it does not exist.
-    static func find(in folder: String, workingTree: String, gitFolders: [String]) -> HookPrograms {
+    /// (`gitFolders`, asked for only when a hook's program is in `workingTree`); none when it does not exist.
+    static func find(in folder: String, workingTree: String, gitFolders: () -> [String]) -> HookPrograms {
         var programs: [String: [String]] = [:]
         var notExecutable: [String] = []
         var inWorkingTree: [String] = []
@@ -86,7 +86,10 @@ struct HookPrograms {
             return String(cString: resolved)
         }
         let tree = real(workingTree).map { $0 + "/" }
-        let git = gitFolders.compactMap(real).map { $0 + "/" }
+        // NB: asked for only when a hook's program is in the working tree: the common git folder comes from the
+        // repository, and opening it (starting libgit2) was 5 M instructions of every change on a store without
+        // hooks.
+        var git: [String]?
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
         for name in names {
             guard let event = events.first(where: { name == $0 || name.hasPrefix($0 + ".") }) else { continue }
@@ -94,9 +97,15 @@ struct HookPrograms {
             var info = stat()
             // NB: stat, not lstat: a hook may be a link to a script kept elsewhere, as git's may.
             guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-            if let program = real(path), let tree, program.hasPrefix(tree), !git.contains(where: program.hasPrefix) {
-                inWorkingTree.append(path)
-            } else if access(path, X_OK) == 0 {
+            if let program = real(path), let tree, program.hasPrefix(tree) {
+                let folders = git ?? gitFolders().compactMap(real).map { $0 + "/" }
+                git = folders
+                if !folders.contains(where: program.hasPrefix) {
+                    inWorkingTree.append(path)
+                    continue
+                }
+            }
+            if access(path, X_OK) == 0 {
                 programs[event, default: []].append(path)
             } else {
                 notExecutable.append(path)
@@ -152,7 +161,7 @@ extension Store {
             ? HookPrograms.none
             : HookPrograms.find(
                 in: hooksFolder, workingTree: rootPath,
-                gitFolders: [gitdir, (try? git.repository.commonDir) ?? gitdir])
+                gitFolders: { [gitdir, (try? self.git.repository.commonDir) ?? self.gitdir] })
         foundHooks = found
         return found
     }

@@ -37,7 +37,7 @@ extension Store {
     /// The todo or task a typed id names, by the same rules: todos and tasks are one space of ids, as the day's
     /// view shows them together. A prefix that starts ids of both kinds is refused, naming them.
     public func entryRef(_ typed: String) throws -> EntryRef {
-        let tasks = try taskIDs()
+        let tasks = try taskIDs(startingWith: typed)
         let todos: [UUID]
         let taskMatches: [UUID]
         do {

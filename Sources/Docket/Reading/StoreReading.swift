@@ -151,6 +151,25 @@ extension Store {
         }
     }
 
+    /// The ids of tasks whose id starts with `prefix` (in any case), with their projects, from file names alone.
+    public func taskIDs(startingWith prefix: String) throws -> [(task: UUID, project: UUID)] {
+        let upper = Array(prefix.uppercased().utf8)
+        return try StoreError.gate(writing: false) {
+            try workingTree.files(under: StoreLayout.projects).compactMap { path in
+                // NB: a task's file is named by its id in capitals, so a file whose name does not start with the
+                // prefix is passed over, by its bytes, before its path is read: reading every task's path and
+                // spelling every task's id was 2.7 M instructions of `docket done <id>` in a store of 200 tasks.
+                let bytes = path.utf8
+                let name = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
+                guard bytes[name...].starts(with: upper), case let .task(task, project) = StoreLayout.item(at: path)
+                else {
+                    return nil
+                }
+                return (task: task, project: project)
+            }
+        }
+    }
+
     /// The ids of all tasks with their projects, from file names alone.
     public func taskIDs() throws -> [(task: UUID, project: UUID)] {
         try StoreError.gate(writing: false) {
