@@ -43,13 +43,13 @@ def settle(quiet=0.6):
         if len(shown) != size:
             last, size = time.time(), len(shown)
 
-def wait_for(done, limit=30):
+def wait_for(done, limit=30, quiet=0.6):
     """Reads until `done()` holds (or `limit` seconds pass), then until the shell is quiet."""
     until = min(time.time() + limit, deadline)
     while not done() and time.time() < until:
         if not read_once(0.05):
             return
-    settle()
+    settle(quiet)
 
 settle(1.5)
 for key in keys:
@@ -61,8 +61,10 @@ for key in keys:
         start = len(shown)
         os.write(fd, part.encode())
         if part == "\t":
-            # The shell answers a TAB once its completion ran: a beep, a list or the word completed.
-            wait_for(lambda: len(shown) > start)
+            # The shell answers a TAB once its completion ran: a beep, a list or the word completed. NB: a shell may
+            # show part of its answer while the completion's docket still runs (a busy machine slows it): a Ctrl-C
+            # then would reach that docket, not the line, so the answer gets a longer quiet.
+            wait_for(lambda: len(shown) > start, quiet=1.5)
         elif marker:
             # Typed, the marker shows once; printed, once more.
             wait_for(lambda: shown.count(marker.group(1).encode(), start) >= 2)
