@@ -542,6 +542,38 @@ final class CalendarSpec: QuickSpec {
                 expect(sync().stdout).to(contain("In step"))
             }
 
+            it("takes a phone's dependency on its copy of a completed instance as one on the next instance") {
+                let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
+                let bag = run("add", "Pack the bag").stdout.trimmed
+                expect(sync().status) == 0
+                replace(file(gym), "STATUS:NEEDS-ACTION", "STATUS:COMPLETED\r\nCOMPLETED:20261201T180000Z")
+                replace(file(gym), "RRULE:FREQ=WEEKLY\r\n", "")
+                try! vcalendar(
+                    """
+                    BEGIN:VTODO
+                    UID:gym-copy-on-the-phone
+                    SUMMARY:Gym
+                    DUE:20261208T000000Z
+                    RRULE:FREQ=WEEKLY
+                    STATUS:NEEDS-ACTION
+                    END:VTODO
+                    """
+                ).write(to: vdir.appendingPathComponent("gym-copy.ics"), atomically: true, encoding: .utf8)
+                expect(sync().status) == 0
+                let next = todos().first { $0["text"] as? String == "Gym" && ($0["completed"] as? Bool) == false }
+                let nextID = (next?["id"] as? String)?.uppercased()
+                expect(nextID).notTo(beNil())
+                // The phone makes the bag depend on the copy, by the copy's UID.
+                replace(
+                    file(bag), "SUMMARY:Pack the bag\r\n",
+                    "SUMMARY:Pack the bag\r\nRELATED-TO;RELTYPE=DEPENDS-ON:gym-copy-on-the-phone\r\n")
+                expect(sync().status) == 0
+                let packed = todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(bag) == true }
+                expect((packed?["dependencies"] as? [String])?.map { $0.uppercased() }) == [nextID ?? ""]
+                expect(todos().count) == 3
+                expect(read(file(bag))).to(contain("RELATED-TO;RELTYPE=DEPENDS-ON:gym-copy-on-the-phone"))
+            }
+
             it("refuses a file nested 60,000 components deep, with --skip-bad too, and takes nothing from it") {
                 let deep =
                     "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:deep\r\nSUMMARY:Deep\r\n"

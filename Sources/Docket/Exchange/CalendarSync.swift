@@ -387,6 +387,25 @@ extension Store {
             files[next.id] = file
             state.uids[file.uid] = next.id.uuidString
         }
+        // NB: a RELATED-TO names a UID; one Docket took as another item (a calendar app's copy, now a series' next
+        // instance) stands for that item, not for the id its UID alone would make.
+        let standIns = Dictionary(
+            state.uids.compactMap { uid, id in
+                UUID(hex: id).flatMap { $0 == VTodo.id(uid: uid) ? nil : (VTodo.id(uid: uid), $0) }
+            }, uniquingKeysWith: { a, _ in a })
+        if !standIns.isEmpty {
+            for (id, entry) in theirs {
+                switch entry {
+                case let .todo(todo) where todo.dependencies.contains(where: { standIns[$0] != nil }):
+                    let ids = Dependencies.normalized(todo.dependencies.map { standIns[$0] ?? $0 })
+                    theirs[id] = .todo(todo.replacing(dependencies: ids))
+                case let .task(task, project) where task.dependencies.contains(where: { standIns[$0] != nil }):
+                    let ids = Dependencies.normalized(task.dependencies.map { standIns[$0] ?? $0 })
+                    theirs[id] = .task(task.replacing(dependencies: ids), project: project)
+                default: continue
+                }
+            }
+        }
 
         // The three states: as the calendar side started, the store's, the folder's.
         var theirsEntries: [CalendarEntry] = []
