@@ -542,6 +542,36 @@ final class CalendarSpec: QuickSpec {
                 expect(sync().stdout).to(contain("In step"))
             }
 
+            it("keeps a phone's copy all-day when Docket had made the next instance of that all-day instance too") {
+                let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
+                expect(sync().status) == 0
+                let before = read(file(gym))
+                expect(run("done", gym).status) == 0
+                expect(sync().status) == 0
+                expect(files().count) == 2
+                // The phone had not seen Docket's `done`: it completes the instance as it had it, as todoman does.
+                try! before.replacingOccurrences(
+                    of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:20261201T180000Z"
+                )
+                .replacingOccurrences(of: "RRULE:FREQ=WEEKLY\r\n", with: "")
+                .write(to: file(gym), atomically: true, encoding: .utf8)
+                try! vcalendar(
+                    """
+                    BEGIN:VTODO
+                    UID:gym-copy-on-the-phone
+                    SUMMARY:Gym
+                    DUE:20261208T000000Z
+                    RRULE:FREQ=WEEKLY
+                    STATUS:NEEDS-ACTION
+                    END:VTODO
+                    """
+                ).write(to: vdir.appendingPathComponent("gym-copy.ics"), atomically: true, encoding: .utf8)
+                expect(sync().status) == 0
+                let open = todos().filter { ($0["completed"] as? Bool) == false }
+                expect(open.isEmpty) == false
+                expect(open.map { $0["dueDate"] as? String ?? "" }).to(allPass(equal("2026-12-08")))
+            }
+
             it("takes a phone's dependency on its copy of a completed instance as one on the next instance") {
                 let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
                 let bag = run("add", "Pack the bag").stdout.trimmed
