@@ -542,6 +542,68 @@ final class CalendarSpec: QuickSpec {
                 expect(sync().stdout).to(contain("In step"))
             }
 
+            it("keeps a phone's copy all-day when Docket had made the next instance of that all-day instance too") {
+                let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
+                expect(sync().status) == 0
+                let before = read(file(gym))
+                expect(run("done", gym).status) == 0
+                expect(sync().status) == 0
+                expect(files().count) == 2
+                // The phone had not seen Docket's `done`: it completes the instance as it had it, as todoman does.
+                try! before.replacingOccurrences(
+                    of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:20261201T180000Z"
+                )
+                .replacingOccurrences(of: "RRULE:FREQ=WEEKLY\r\n", with: "")
+                .write(to: file(gym), atomically: true, encoding: .utf8)
+                try! vcalendar(
+                    """
+                    BEGIN:VTODO
+                    UID:gym-copy-on-the-phone
+                    SUMMARY:Gym
+                    DUE:20261208T000000Z
+                    RRULE:FREQ=WEEKLY
+                    STATUS:NEEDS-ACTION
+                    END:VTODO
+                    """
+                ).write(to: vdir.appendingPathComponent("gym-copy.ics"), atomically: true, encoding: .utf8)
+                expect(sync().status) == 0
+                let open = todos().filter { ($0["completed"] as? Bool) == false }
+                expect(open.isEmpty) == false
+                expect(open.map { $0["dueDate"] as? String ?? "" }).to(allPass(equal("2026-12-08")))
+            }
+
+            it("takes a phone's dependency on its copy of a completed instance as one on the next instance") {
+                let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
+                let bag = run("add", "Pack the bag").stdout.trimmed
+                expect(sync().status) == 0
+                replace(file(gym), "STATUS:NEEDS-ACTION", "STATUS:COMPLETED\r\nCOMPLETED:20261201T180000Z")
+                replace(file(gym), "RRULE:FREQ=WEEKLY\r\n", "")
+                try! vcalendar(
+                    """
+                    BEGIN:VTODO
+                    UID:gym-copy-on-the-phone
+                    SUMMARY:Gym
+                    DUE:20261208T000000Z
+                    RRULE:FREQ=WEEKLY
+                    STATUS:NEEDS-ACTION
+                    END:VTODO
+                    """
+                ).write(to: vdir.appendingPathComponent("gym-copy.ics"), atomically: true, encoding: .utf8)
+                expect(sync().status) == 0
+                let next = todos().first { $0["text"] as? String == "Gym" && ($0["completed"] as? Bool) == false }
+                let nextID = (next?["id"] as? String)?.uppercased()
+                expect(nextID).notTo(beNil())
+                // The phone makes the bag depend on the copy, by the copy's UID.
+                replace(
+                    file(bag), "SUMMARY:Pack the bag\r\n",
+                    "SUMMARY:Pack the bag\r\nRELATED-TO;RELTYPE=DEPENDS-ON:gym-copy-on-the-phone\r\n")
+                expect(sync().status) == 0
+                let packed = todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(bag) == true }
+                expect((packed?["dependencies"] as? [String])?.map { $0.uppercased() }) == [nextID ?? ""]
+                expect(todos().count) == 3
+                expect(read(file(bag))).to(contain("RELATED-TO;RELTYPE=DEPENDS-ON:gym-copy-on-the-phone"))
+            }
+
             it("refuses a file nested 60,000 components deep, with --skip-bad too, and takes nothing from it") {
                 let deep =
                     "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:deep\r\nSUMMARY:Deep\r\n"

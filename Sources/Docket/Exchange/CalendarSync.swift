@@ -360,32 +360,54 @@ extension Store {
                                 && Store.isNextDue(
                                     todo.due, after: completed[$0], done: completed[$0].completedDate ?? now)
                         }),
-                let series = completed[index].recurrence, theirs[series.nextID] == nil, let file = files[id]
+                let series = completed[index].recurrence, let file = files[id]
             else { continue }
-            let done = completed.remove(at: index)
+            // NB: todoman writes the copy's DUE as a time, at midnight (UTC, or the phone's own): the series of an
+            // all-day todo stays all-day, and the file is written again so.
+            var day: CalendarDay?
+            if case .day = completed[index].due, case let .date(moment) = todo.due {
+                day =
+                    [DocketClock.timeZone, TimeZone(identifier: "UTC")!].lazy.map { (CalendarDay(moment, in: $0), $0) }
+                    .first { $0.0.start(in: $0.1).docketMilliseconds == moment.docketMilliseconds }?.0
+            }
+            // NB: the next instance already there (Docket's own, of the same instance completed on its side too): the
+            // copy stays a todo of its own, as before, but all-day like the instance it follows.
+            guard theirs[series.nextID] == nil else {
+                if let day { allDay[id] = day }
+                continue
+            }
+            completed.remove(at: index)
             let next = todo.replacing(
                 id: series.nextID,
                 recurrence: .some(
                     Recurrence(
                         every: every, from: series.from, series: series.series,
                         occurrence: series.occurrence + 1, until: series.until)))
-            // NB: todoman writes the copy's DUE as a time, at midnight (UTC, or the phone's own): the series of an
-            // all-day todo stays all-day, and the file is written again so.
-            if case .day = done.due, case let .date(moment) = todo.due {
-                let utc = TimeZone(identifier: "UTC")!
-                for zone in [DocketClock.timeZone, utc] {
-                    let day = CalendarDay(moment, in: zone)
-                    if day.start(in: zone).docketMilliseconds == moment.docketMilliseconds {
-                        allDay[next.id] = day
-                        break
-                    }
-                }
-            }
+            if let day { allDay[next.id] = day }
             theirs[id] = nil
             theirs[next.id] = .todo(next)
             files[id] = nil
             files[next.id] = file
             state.uids[file.uid] = next.id.uuidString
+        }
+        // NB: a RELATED-TO names a UID; one Docket took as another item (a calendar app's copy, now a series' next
+        // instance) stands for that item, not for the id its UID alone would make.
+        let standIns = Dictionary(
+            state.uids.compactMap { uid, id in
+                UUID(hex: id).flatMap { $0 == VTodo.id(uid: uid) ? nil : (VTodo.id(uid: uid), $0) }
+            }, uniquingKeysWith: { a, _ in a })
+        if !standIns.isEmpty {
+            for (id, entry) in theirs {
+                switch entry {
+                case let .todo(todo) where todo.dependencies.contains(where: { standIns[$0] != nil }):
+                    let ids = Dependencies.normalized(todo.dependencies.map { standIns[$0] ?? $0 })
+                    theirs[id] = .todo(todo.replacing(dependencies: ids))
+                case let .task(task, project) where task.dependencies.contains(where: { standIns[$0] != nil }):
+                    let ids = Dependencies.normalized(task.dependencies.map { standIns[$0] ?? $0 })
+                    theirs[id] = .task(task.replacing(dependencies: ids), project: project)
+                default: continue
+                }
+            }
         }
 
         // The three states: as the calendar side started, the store's, the folder's.
