@@ -53,6 +53,8 @@ final class GitFuzzSpec: QuickSpec {
                     "git fuzzer: \(figures.seeds) seeds, \(figures.steps) steps, \(figures.failures) failures, "
                         + "\(figures.writerPushes) pushes to writer references, "
                         + "\(figures.partialClones) with a partial clone, "
+                        + "\(figures.rewritesRefused) syncs refusing a rewrite, "
+                        + "\(figures.operationsRefused) refusals during a git operation, "
                         + String(format: "%.0f s", Date().timeIntervalSince(started)) + "; steps by kind: \(byKind)")
             }
             forAll(seeds, continuing: environment["DOCKET_FUZZ_KEEP_GOING"] != nil) { random in
@@ -82,7 +84,7 @@ struct GitFuzz {
         ("revert", 4), ("revertmerge", 2), ("cherrypick", 4), ("stash", 4), ("checkout", 3),
         ("rebase", 3), ("mergeours", 2), ("merge", 3), ("reset", 2), ("flags", 4), ("sparse", 3),
         ("gc", 2), ("gitpush", 3), ("push", 5), ("pull", 6), ("sync", 8), ("race", 4), ("eol", 3),
-        ("pushurl", 2),
+        ("pushurl", 2), ("rewrite", 2), ("pushsetting", 2), ("inprogress", 3),
     ].map { Kind(name: $0.0, weight: $0.1) }
 
     /// What a run counts, over all seeds.
@@ -92,6 +94,10 @@ struct GitFuzz {
         var writerPushes = 0
         /// Runs whose phone was a partial clone git made.
         var partialClones = 0
+        /// Syncs that found the remote's branch rewritten and stopped, before `--accept-rewrite` took the new history.
+        var rewritesRefused = 0
+        /// Docket commands refused because a git operation was under way (a rebase, `git am`).
+        var operationsRefused = 0
         var byKind: [String: Int] = [:]
     }
 
@@ -173,6 +179,8 @@ struct GitFuzz {
         var checkedMerges: Set<String> = []
         /// Merge commits git made with `-s ours`: they drop the other side on purpose.
         var oursMerges: Set<String> = []
+        /// Commits a peer rewrote away and force-pushed over: never in the remote's branch again.
+        var rewrittenAway: Set<String> = []
         let totalWeight = kinds.reduce(0) { $0 + $1.weight }
 
         // NB: a step that finds nothing to act on (no commit to revert yet) does not count; the run goes on
@@ -363,6 +371,142 @@ struct GitFuzz {
                     said = "git config --unset-all remote.origin.pushurl"
                     _ = git("config", "--unset-all", "remote.origin.pushurl")
                 }
+            case "rewrite":
+                // A peer rewrites the published history with plain git (`commit --amend` of the last commit, as a
+                // redaction does) and force-pushes it; every other machine's sync must stop, saying so, and
+                // `docket sync --accept-rewrite` (the recovery docs/SYNC.md names) takes the new history.
+                _ = git("fetch", "-q", "origin")
+                let old = head(host)
+                guard old == gitCLI(["rev-parse", "origin/main"], in: host.folder).stdout
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                else { continue }
+                said = "git commit --amend; git push --force (was \(old.prefix(7)))"
+                guard git("commit", "-q", "--amend", "-m", "Rewritten \(step)"),
+                    git("push", "-q", "--force", "origin", "HEAD:main")
+                else { break }
+                rewrittenAway.insert(old)
+                for other in hosts where other.name != host.name {
+                    let synced = docketIn(other, ["sync"])
+                    // NB: a sync that stops first on something else (a hand edit of a skip-worktree file) says that;
+                    // the rewrite waits for a later sync, and the old commit is checked after every step anyway.
+                    if synced.status != 0 && !synced.stderr.contains("rewritten") {
+                        said += "; the \(other.name)'s sync stopped on something else"
+                    } else if synced.status != 0 {
+                        figures.rewritesRefused += 1
+                        let accepted = docketIn(other, ["sync", "--accept-rewrite"])
+                        said += "; the \(other.name) refused, then docket sync --accept-rewrite \(accepted.status)"
+                    } else {
+                        said += "; the \(other.name) synced"
+                    }
+                    if let problem = fsckProblem(other.folder) {
+                        return "step \(step) (rewrite): the \(other.name): \(problem)"
+                    }
+                }
+            case "pushsetting":
+                // Where git pushes: push.default (nothing is refused before anything is sent, naming the
+                // setting), remote.pushDefault and branch.main.pushRemote (both origin here).
+                let settings = [
+                    ("push.default", "nothing"), ("push.default", "current"), ("push.default", "upstream"),
+                    ("push.default", "simple"), ("remote.pushDefault", "origin"), ("branch.main.pushRemote", "origin"),
+                ]
+                let (name, value) = settings.randomElement(using: &random)!
+                said = "git config \(name) \(value); docket sync"
+                _ = git("config", name, value)
+                let remoteBefore = gitCLI(["rev-parse", "main"], in: remote).stdout
+                let synced = docket("sync")
+                let remoteAfter = gitCLI(["rev-parse", "main"], in: remote).stdout
+                if value == "nothing" {
+                    if synced.status == 0 && remoteBefore != remoteAfter {
+                        return "step \(step) (pushsetting): push.default = nothing, yet the sync pushed"
+                    }
+                    // NB: a sync may stop before its push on something else (a hand edit of a skip-worktree
+                    // file); a refusal about the push must name the setting.
+                    if synced.status != 0 && synced.stderr.contains("push") && !synced.stderr.contains("push.default") {
+                        return "step \(step) (pushsetting): the refusal does not name push.default: \(synced.stderr)"
+                    }
+                    _ = git("config", "--unset", name)
+                    said += "; git config --unset \(name)"
+                } else {
+                    if synced.status == 0 && synced.stdout.contains("Pushed to") && !synced.stdout.contains("Pushed to origin") {
+                        return "step \(step) (pushsetting): pushed elsewhere than origin: \(synced.stdout)"
+                    }
+                    if synced.status == 0 && synced.stdout.contains("Pushed to origin")
+                        && remoteAfter.trimmingCharacters(in: .whitespacesAndNewlines) != head(host)
+                    {
+                        return "step \(step) (pushsetting): \"Pushed to origin\", yet origin's main is not this machine's"
+                    }
+                    if Bool.random(using: &random) {
+                        _ = git("config", "--unset", name)
+                        said += "; git config --unset \(name)"
+                    }
+                }
+            case "inprogress":
+                // A git operation under way when docket runs: a merge stopped before its commit, a rebase at a
+                // `break`, a `git am` stopped on a patch that does not apply. Docket finishes the merge as
+                // `git commit` would (both parents) or refuses; it refuses during the rebase and `am`, naming them,
+                // and ends none of them; plain git then ends each.
+                let gitDir = host.folder.appendingPathComponent(".git")
+                func exists(_ name: String) -> Bool {
+                    FileManager.default.fileExists(atPath: gitDir.appendingPathComponent(name).path)
+                }
+                guard gitCLI(["status", "--porcelain", "--untracked-files=no"], in: host.folder).stdout.isEmpty,
+                    !exists("MERGE_HEAD"), !exists("rebase-merge"), !exists("rebase-apply")
+                else { continue }
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0:
+                    said = "git merge --no-ff --no-commit of a side branch; docket sync"
+                    guard git("checkout", "-q", "-b", "side"), git("commit", "-q", "--allow-empty", "-m", "Side \(step)")
+                    else { _ = git("checkout", "-q", "main"); _ = git("branch", "-q", "-D", "side"); break }
+                    let side = head(host)
+                    _ = git("checkout", "-q", "main")
+                    _ = git("merge", "-q", "--no-ff", "--no-commit", "side")
+                    let synced = docket(["sync", "commit"].randomElement(using: &random)!)
+                    if !exists("MERGE_HEAD") {
+                        let parents = gitCLI(["rev-list", "--parents", "-n", "1", "HEAD"], in: host.folder).stdout
+                        // sync may have merged origin on top: the side commit must be in the history.
+                        if gitCLI(["merge-base", "--is-ancestor", side, "HEAD"], in: host.folder).status != 0 {
+                            return "step \(step) (inprogress): docket ended git's merge without it (\(parents))"
+                        }
+                    } else {
+                        if synced.status == 0 { said += " [docket left the merge under way]" }
+                        _ = git("merge", "--abort")
+                    }
+                    _ = git("branch", "-q", "-D", "side")
+                case 1:
+                    said = "git rebase -i with a break; docket sync and commit; git rebase --abort"
+                    let started = gitCLI(
+                        ["-c", "sequence.editor=sed -i 1ibreak", "rebase", "-q", "-i", "HEAD"], in: host.folder)
+                    guard exists("rebase-merge") else { said += " [git rebase \(started.status)]"; break }
+                    for command in ["sync", "commit"] {
+                        let result = docketIn(host, [command])
+                        guard result.status != 0, result.stderr.contains("rebase") else {
+                            return "step \(step) (inprogress): docket \(command) during a rebase: "
+                                + "\(result.status) \(result.stderr)"
+                        }
+                        figures.operationsRefused += 1
+                    }
+                    guard exists("rebase-merge") else {
+                        return "step \(step) (inprogress): the rebase is gone after docket's refusals"
+                    }
+                    _ = git("rebase", "--abort")
+                default:
+                    guard let commit = recent(host, ["--no-merges", "HEAD"]).first else { continue }
+                    said = "git am of a patch already applied; docket sync and commit; git am --abort"
+                    let patch = gitCLI(["format-patch", "-1", "--stdout", commit], in: host.folder).stdout
+                    let mbox = host.folder.deletingLastPathComponent().appendingPathComponent("\(host.name).mbox")
+                    try? patch.write(to: mbox, atomically: true, encoding: .utf8)
+                    _ = gitCLI(["am", "-q", mbox.path], in: host.folder)
+                    guard exists("rebase-apply") else { said += " [git am applied]"; break }
+                    for command in ["sync", "commit"] {
+                        let result = docketIn(host, [command])
+                        guard result.status != 0, result.stderr.contains("am") else {
+                            return "step \(step) (inprogress): docket \(command) during git am: "
+                                + "\(result.status) \(result.stderr)"
+                        }
+                        figures.operationsRefused += 1
+                    }
+                    _ = git("am", "--abort")
+                }
             case "gitpush":
                 said = "git push"
                 _ = git("push", "-q", "origin", "main")
@@ -402,6 +546,10 @@ struct GitFuzz {
             }
 
             if let problem = fsckProblem(host.folder) ?? fsckProblem(remote) { return failed(problem) }
+            for commit in rewrittenAway.sorted()
+            where gitCLI(["merge-base", "--is-ancestor", commit, "main"], in: remote).status == 0 {
+                return failed("\(commit.prefix(7)), which a peer rewrote away and force-pushed over, is in origin's main again")
+            }
             if checksStatus, let problem = statusDisagreement(host) { return failed(problem) }
             let after = present(host)
             if removes { removed.formUnion(known.subtracting(after)) }
@@ -447,8 +595,14 @@ struct GitFuzz {
         for round in 1...2 {
             for host in hosts {
                 let before = present(host)
-                let result = docketIn(host, ["sync"])
+                var result = docketIn(host, ["sync"])
                 log.append("end \(host.name): docket sync")
+                // A machine a rewrite step could not carry over (its sync stopped earlier, on something else)
+                // follows the recovery docs/SYNC.md names.
+                if result.status != 0 && result.stderr.contains("rewritten") {
+                    result = docketIn(host, ["sync", "--accept-rewrite"])
+                    log.append("end \(host.name): docket sync --accept-rewrite")
+                }
                 let failed = { (problem: String) in
                     "the last syncs, round \(round), the \(host.name): \(problem)\nsteps:\n  "
                         + log.suffix(15).joined(separator: "\n  ")

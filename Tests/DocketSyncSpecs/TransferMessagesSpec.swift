@@ -419,6 +419,17 @@ final class TransferMessagesSpec: QuickSpec {
                 try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
                 expectCode(clone(empty.path, options())) { if case .missingRepository = $0 { true } else { false } }
             }
+            it("names safe.directory for a folder repository another user owns, not a missing one") {
+                // NB: giving a folder to another user needs root; elsewhere (a CI runner as a plain user) this passes
+                // without looking.
+                guard getuid() == 0 else { return }
+                let theirs = root.appendingPathComponent("theirs.git")
+                gitCLI(["init", "-q", "--bare", theirs.path], in: root)
+                expect(chown(theirs.path, 65534, 65534)) == 0
+                expectCode(clone(theirs.path, options())) {
+                    if case .unsafeOwner(_, theirs.path) = $0 { true } else { false }
+                }
+            }
         }
 
         describe("the table") {

@@ -63,6 +63,13 @@ extension TransferContext {
             default: nil
             }
         if let byErrno { return TransferClassification(raw: raw, error: byErrno, basis: .errno) }
+        // NB: libgit2 1.5 refuses a folder repository another user owns, unless safe.directory names it, with
+        // GIT_EOWNER ("… is not owned by current user") or, when no safe.directory is set at all, with the failed
+        // lookup's GIT_ENOTFOUND ("config value 'safe.directory' was not found"), which reads as a missing folder.
+        if raw.code == -36 || text.contains("safe.directory") || text.contains("not owned by current user") {
+            let path = RemoteURL.localPath(url) ?? url
+            return TransferClassification(raw: raw, error: .unsafeOwner(url: url, path: path), basis: .code)
+        }
         let byCode: TransferError? =
             switch raw.code {
             case GIT_EAUTH.rawValue: refusedCredentials(detail)

@@ -20,6 +20,9 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
     case dumbHTTP(url: String)
     case unreachable(url: String, detail: String)
     case missingRepository(url: String, detail: String)
+    /// The remote is a repository on this machine that another user owns, which git (and libgit2 1.5) use only
+    /// when `safe.directory` names it.
+    case unsafeOwner(url: String, path: String)
     case interrupted(url: String, detail: String)
     case rejected(url: String, reference: String, reason: String)
     case untrustedCertificate(url: String, detail: String, checkedAgainst: String?)
@@ -71,6 +74,10 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
             "cannot reach \(url) (\(detail)); check the address and the network, then try again"
         case let .missingRepository(url, detail):
             "there is no git repository at \(url) (\(detail)); check the address, or create the repository there (for example 'git init --bare')"
+        case let .unsafeOwner(url, path):
+            "\(url) is a repository another user owns, which git uses only when safe.directory names it "
+                + "(git says \"dubious ownership\"); nothing was changed; if you trust it, run "
+                + "'git config --global --add safe.directory \(path)', then try again"
         case let .interrupted(url, detail):
             "the connection to \(url) broke off during the transfer (\(detail)); nothing was changed here, so try again; "
                 + "if it breaks off again at once, check that the repository exists there and that you may use it"
