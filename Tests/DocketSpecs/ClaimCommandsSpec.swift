@@ -181,13 +181,13 @@ final class ClaimCommandsSpec: QuickSpec {
             it("starts agents with different names on different items of one list, as clones that see it alike") {
                 for n in 3...4 { run("add", "Chore \(n)") }
                 // NB: a release between them makes the list the second agent sees the first one's, as in a clone.
-                let first = run("ready", "--claim", "--as", "agent-2", "--json")
-                let firstID = (try? JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])?[
-                    "id"] as? String
+                func claimedID(_ result: CommandResult) -> String? {
+                    let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+                    return object?["id"] as? String
+                }
+                let firstID = claimedID(run("ready", "--claim", "--as", "agent-2", "--json"))
                 run("release", firstID?.lowercased() ?? "", "--as", "agent-2")
-                let second = run("ready", "--claim", "--as", "agent-3", "--json")
-                let secondID = (try? JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])?[
-                    "id"] as? String
+                let secondID = claimedID(run("ready", "--claim", "--as", "agent-3", "--json"))
                 expect(firstID).toNot(beNil())
                 expect(secondID).toNot(beNil())
                 expect(secondID) != firstID
