@@ -71,7 +71,8 @@ extension DocketTools {
             inputSchema: schema(["id": id, "text": ["type": "string"]], required: ["id", "text"])),
         Tool(
             name: "claim_next",
-            description: "Claim the first ready item that matches the filters, in one step; returns it.",
+            description:
+                "Claim a ready item that matches the filters (one of the first few, fixed by your name); returns it.",
             inputSchema: schema(
                 filters.merging([
                     "lease_minutes": lease,

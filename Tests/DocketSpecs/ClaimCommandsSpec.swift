@@ -178,6 +178,20 @@ final class ClaimCommandsSpec: QuickSpec {
                 expect(claimed.stderr).to(contain("no item is ready and free to claim"))
                 expect(try Store.open(at: store).load().state) == before
             }
+            it("starts agents with different names on different items of one list, as clones that see it alike") {
+                for n in 3...4 { run("add", "Chore \(n)") }
+                // NB: a release between them makes the list the second agent sees the first one's, as in a clone.
+                func claimedID(_ result: CommandResult) -> String? {
+                    let object = try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+                    return object?["id"] as? String
+                }
+                let firstID = claimedID(run("ready", "--claim", "--as", "agent-2", "--json"))
+                run("release", firstID?.lowercased() ?? "", "--as", "agent-2")
+                let secondID = claimedID(run("ready", "--claim", "--as", "agent-3", "--json"))
+                expect(firstID).toNot(beNil())
+                expect(secondID).toNot(beNil())
+                expect(secondID) != firstID
+            }
             it("gives each of many processes claiming at once a different item") {
                 for n in 3...6 { run("add", "Chore \(n)") }
                 let processes = (1...8).map { n in

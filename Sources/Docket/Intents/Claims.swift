@@ -123,9 +123,14 @@ extension Store {
         return filter.limit.map { Array(free.prefix($0)) } ?? free
     }
 
-    /// Claims the first entry that `filter` admits and no one else holds, for `holder`; `ClaimError.nothingReady` when
-    /// there is none. The listing and the claim are one step under the store's lock, so no other process on this
-    /// store claims between them.
+    /// How many of the first free entries `claimNext` spreads its holders over.
+    public static let claimSpread = 4
+
+    /// Claims an entry that `filter` admits and no one else holds, for `holder`; `ClaimError.nothingReady` when
+    /// there is none. It starts at one of the first `claimSpread` free entries, chosen by `holder`'s name alone
+    /// (the same name always starts at the same place), and goes on in order from there, so agents in separate
+    /// clones that see one list start on different items. The listing and the claim are one step under the
+    /// store's lock, so no other process on this store claims between them.
     public func claimNext(_ filter: EntryFilter, as holder: String, lease: TimeInterval = Claim.defaultLease) throws
         -> Entry
     {
@@ -133,7 +138,9 @@ extension Store {
         return try withLock {
             // NB: under the lock no other process changes the store, so the first free entry is claimable; the
             // checks stay for an entry the listing and the claim see differently (a wait ending between them).
-            for entry in try freeEntries(filter, for: holder) where entry.heldClaim()?.holder != holder {
+            let free = try freeEntries(filter, for: holder).filter { $0.heldClaim()?.holder != holder }
+            let start = free.isEmpty ? 0 : Self.spreadSlot(of: holder) % min(Self.claimSpread, free.count)
+            for entry in free[start...] + free[..<start] {
                 do {
                     return try claimEntry(ref(of: entry), as: holder, lease: lease).after
                 } catch let error as ClaimError {
@@ -144,6 +151,16 @@ extension Store {
             }
             throw ClaimError.nothingReady
         }
+    }
+
+    /// A number fixed by `holder`'s name on every machine and run (FNV-1a over its UTF-8; Swift's `hashValue` is
+    /// seeded per process).
+    static func spreadSlot(of holder: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in holder.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return Int(hash % UInt64(Int32.max))
     }
 
     /// The claims `holder` holds at `now` on open todos and tasks.
