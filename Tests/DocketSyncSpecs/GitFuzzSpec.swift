@@ -377,8 +377,10 @@ struct GitFuzz {
                 // `docket sync --accept-rewrite` (the recovery docs/SYNC.md names) takes the new history.
                 _ = git("fetch", "-q", "origin")
                 let old = head(host)
-                guard old == gitCLI(["rev-parse", "origin/main"], in: host.folder).stdout
-                    .trimmingCharacters(in: .whitespacesAndNewlines)
+                guard
+                    old
+                        == gitCLI(["rev-parse", "origin/main"], in: host.folder).stdout
+                        .trimmingCharacters(in: .whitespacesAndNewlines)
                 else { continue }
                 said = "git commit --amend; git push --force (was \(old.prefix(7)))"
                 guard git("commit", "-q", "--amend", "-m", "Rewritten \(step)"),
@@ -427,13 +429,16 @@ struct GitFuzz {
                     _ = git("config", "--unset", name)
                     said += "; git config --unset \(name)"
                 } else {
-                    if synced.status == 0 && synced.stdout.contains("Pushed to") && !synced.stdout.contains("Pushed to origin") {
+                    if synced.status == 0 && synced.stdout.contains("Pushed to")
+                        && !synced.stdout.contains("Pushed to origin")
+                    {
                         return "step \(step) (pushsetting): pushed elsewhere than origin: \(synced.stdout)"
                     }
                     if synced.status == 0 && synced.stdout.contains("Pushed to origin")
                         && remoteAfter.trimmingCharacters(in: .whitespacesAndNewlines) != head(host)
                     {
-                        return "step \(step) (pushsetting): \"Pushed to origin\", yet origin's main is not this machine's"
+                        return
+                            "step \(step) (pushsetting): \"Pushed to origin\", yet origin's main is not this machine's"
                     }
                     if Bool.random(using: &random) {
                         _ = git("config", "--unset", name)
@@ -455,8 +460,13 @@ struct GitFuzz {
                 switch Int.random(in: 0..<3, using: &random) {
                 case 0:
                     said = "git merge --no-ff --no-commit of a side branch; docket sync"
-                    guard git("checkout", "-q", "-b", "side"), git("commit", "-q", "--allow-empty", "-m", "Side \(step)")
-                    else { _ = git("checkout", "-q", "main"); _ = git("branch", "-q", "-D", "side"); break }
+                    guard git("checkout", "-q", "-b", "side"),
+                        git("commit", "-q", "--allow-empty", "-m", "Side \(step)")
+                    else {
+                        _ = git("checkout", "-q", "main")
+                        _ = git("branch", "-q", "-D", "side")
+                        break
+                    }
                     let side = head(host)
                     _ = git("checkout", "-q", "main")
                     _ = git("merge", "-q", "--no-ff", "--no-commit", "side")
@@ -476,7 +486,10 @@ struct GitFuzz {
                     said = "git rebase -i with a break; docket sync and commit; git rebase --abort"
                     let started = gitCLI(
                         ["-c", "sequence.editor=sed -i 1ibreak", "rebase", "-q", "-i", "HEAD"], in: host.folder)
-                    guard exists("rebase-merge") else { said += " [git rebase \(started.status)]"; break }
+                    guard exists("rebase-merge") else {
+                        said += " [git rebase \(started.status)]"
+                        break
+                    }
                     for command in ["sync", "commit"] {
                         let result = docketIn(host, [command])
                         guard result.status != 0, result.stderr.contains("rebase") else {
@@ -496,7 +509,10 @@ struct GitFuzz {
                     let mbox = host.folder.deletingLastPathComponent().appendingPathComponent("\(host.name).mbox")
                     try? patch.write(to: mbox, atomically: true, encoding: .utf8)
                     _ = gitCLI(["am", "-q", mbox.path], in: host.folder)
-                    guard exists("rebase-apply") else { said += " [git am applied]"; break }
+                    guard exists("rebase-apply") else {
+                        said += " [git am applied]"
+                        break
+                    }
                     for command in ["sync", "commit"] {
                         let result = docketIn(host, [command])
                         guard result.status != 0, result.stderr.contains("am") else {
@@ -548,7 +564,8 @@ struct GitFuzz {
             if let problem = fsckProblem(host.folder) ?? fsckProblem(remote) { return failed(problem) }
             for commit in rewrittenAway.sorted()
             where gitCLI(["merge-base", "--is-ancestor", commit, "main"], in: remote).status == 0 {
-                return failed("\(commit.prefix(7)), which a peer rewrote away and force-pushed over, is in origin's main again")
+                return failed(
+                    "\(commit.prefix(7)), which a peer rewrote away and force-pushed over, is in origin's main again")
             }
             if checksStatus, let problem = statusDisagreement(host) { return failed(problem) }
             let after = present(host)
