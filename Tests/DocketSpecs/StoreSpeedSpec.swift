@@ -146,6 +146,31 @@ final class StoreSpeedSpec: QuickSpec {
                     expect(try store.loadTodos().todos) == todos
                     expect(try store.loadTodos().todos) == todos
                 }
+                it("ignores a cache whose layout holds but one of its records does not decode, and builds it again") {
+                    let cache = folder.appendingPathComponent(".git/docket/todos.cache")
+                    var bytes = [UInt8](try Data(contentsOf: cache))
+                    // The header (magic, version, fields, monitor token, shard count), then the first shard's name,
+                    // its stat data and its length, then its record count: what follows is its first record's kind.
+                    var offset = 8
+                    func skipString() {
+                        let length = bytes[offset..<(offset + 4)].enumerated().reduce(0) {
+                            $0 | Int($1.1) << (8 * $1.0)
+                        }
+                        offset += 4 + length
+                    }
+                    skipString()
+                    skipString()
+                    offset += 4
+                    skipString()
+                    offset += 1 + (bytes[offset] == 1 ? 48 : 0) + 8 + 4
+                    expect(bytes[offset]) <= 1
+                    bytes[offset] = 9
+                    try Data(bytes).write(to: cache)
+                    for openOnly in [true, false] {
+                        expect(try store.loadTodos(openOnly: openOnly).todos) == todos
+                    }
+                    expect([UInt8](try Data(contentsOf: cache))) != bytes
+                }
                 it("keeps the cache inside the git folder, so git status stays clean") {
                     _ = try store.commit()
                     _ = try store.loadTodos()
