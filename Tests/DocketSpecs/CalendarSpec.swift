@@ -45,6 +45,20 @@ final class CalendarSpec: QuickSpec {
             "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Spec//EN\r\n"
                 + body.split(separator: "\n").map { $0 + "\r\n" }.joined() + "END:VCALENDAR\r\n"
         }
+        /// The copy todoman makes of a weekly "Gym" instance it completes: a new UID, due a week on at midnight.
+        func writePhoneCopy(summary: String = "Gym") {
+            try! vcalendar(
+                """
+                BEGIN:VTODO
+                UID:gym-copy-on-the-phone
+                SUMMARY:\(summary)
+                DUE:20261208T000000Z
+                RRULE:FREQ=WEEKLY
+                STATUS:NEEDS-ACTION
+                END:VTODO
+                """
+            ).write(to: vdir.appendingPathComponent("gym-copy.ics"), atomically: true, encoding: .utf8)
+        }
 
         describe("a folder of .ics files") {
             it("gets a VTODO per todo and per task with a due date, and keeps what Docket does not know") {
@@ -517,17 +531,7 @@ final class CalendarSpec: QuickSpec {
                 // midnight; here the copy's summary is edited on the phone before Docket sees either.
                 replace(file(gym), "STATUS:NEEDS-ACTION", "STATUS:COMPLETED\r\nCOMPLETED:20261201T180000Z")
                 replace(file(gym), "RRULE:FREQ=WEEKLY\r\n", "")
-                try! vcalendar(
-                    """
-                    BEGIN:VTODO
-                    UID:gym-copy-on-the-phone
-                    SUMMARY:Gym at seven
-                    DUE:20261208T000000Z
-                    RRULE:FREQ=WEEKLY
-                    STATUS:NEEDS-ACTION
-                    END:VTODO
-                    """
-                ).write(to: vdir.appendingPathComponent("gym-copy.ics"), atomically: true, encoding: .utf8)
+                writePhoneCopy(summary: "Gym at seven")
                 expect(sync().status) == 0
                 let list = todos()
                 expect(list.count) == 2
@@ -555,17 +559,7 @@ final class CalendarSpec: QuickSpec {
                 )
                 .replacingOccurrences(of: "RRULE:FREQ=WEEKLY\r\n", with: "")
                 .write(to: file(gym), atomically: true, encoding: .utf8)
-                try! vcalendar(
-                    """
-                    BEGIN:VTODO
-                    UID:gym-copy-on-the-phone
-                    SUMMARY:Gym
-                    DUE:20261208T000000Z
-                    RRULE:FREQ=WEEKLY
-                    STATUS:NEEDS-ACTION
-                    END:VTODO
-                    """
-                ).write(to: vdir.appendingPathComponent("gym-copy.ics"), atomically: true, encoding: .utf8)
+                writePhoneCopy()
                 expect(sync().status) == 0
                 let open = todos().filter { ($0["completed"] as? Bool) == false }
                 expect(open.isEmpty) == false
@@ -578,17 +572,7 @@ final class CalendarSpec: QuickSpec {
                 expect(sync().status) == 0
                 replace(file(gym), "STATUS:NEEDS-ACTION", "STATUS:COMPLETED\r\nCOMPLETED:20261201T180000Z")
                 replace(file(gym), "RRULE:FREQ=WEEKLY\r\n", "")
-                try! vcalendar(
-                    """
-                    BEGIN:VTODO
-                    UID:gym-copy-on-the-phone
-                    SUMMARY:Gym
-                    DUE:20261208T000000Z
-                    RRULE:FREQ=WEEKLY
-                    STATUS:NEEDS-ACTION
-                    END:VTODO
-                    """
-                ).write(to: vdir.appendingPathComponent("gym-copy.ics"), atomically: true, encoding: .utf8)
+                writePhoneCopy()
                 expect(sync().status) == 0
                 let next = todos().first { $0["text"] as? String == "Gym" && ($0["completed"] as? Bool) == false }
                 let nextID = (next?["id"] as? String)?.uppercased()
