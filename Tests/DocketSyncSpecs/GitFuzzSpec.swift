@@ -457,6 +457,18 @@ struct GitFuzz {
                 guard gitCLI(["status", "--porcelain", "--untracked-files=no"], in: host.folder).stdout.isEmpty,
                     !exists("MERGE_HEAD"), !exists("rebase-merge"), !exists("rebase-apply")
                 else { continue }
+                // Docket's sync and commit while git's operation is under way: each must refuse, naming it.
+                func refusals(during operation: String, naming word: String) -> String? {
+                    for command in ["sync", "commit"] {
+                        let result = docketIn(host, [command])
+                        guard result.status != 0, result.stderr.contains(word) else {
+                            return "step \(step) (inprogress): docket \(command) during \(operation): "
+                                + "\(result.status) \(result.stderr)"
+                        }
+                        figures.operationsRefused += 1
+                    }
+                    return nil
+                }
                 switch Int.random(in: 0..<3, using: &random) {
                 case 0:
                     said = "git merge --no-ff --no-commit of a side branch; docket sync"
@@ -490,14 +502,7 @@ struct GitFuzz {
                         said += " [git rebase \(started.status)]"
                         break
                     }
-                    for command in ["sync", "commit"] {
-                        let result = docketIn(host, [command])
-                        guard result.status != 0, result.stderr.contains("rebase") else {
-                            return "step \(step) (inprogress): docket \(command) during a rebase: "
-                                + "\(result.status) \(result.stderr)"
-                        }
-                        figures.operationsRefused += 1
-                    }
+                    if let problem = refusals(during: "a rebase", naming: "rebase") { return problem }
                     guard exists("rebase-merge") else {
                         return "step \(step) (inprogress): the rebase is gone after docket's refusals"
                     }
@@ -513,14 +518,7 @@ struct GitFuzz {
                         said += " [git am applied]"
                         break
                     }
-                    for command in ["sync", "commit"] {
-                        let result = docketIn(host, [command])
-                        guard result.status != 0, result.stderr.contains("am") else {
-                            return "step \(step) (inprogress): docket \(command) during git am: "
-                                + "\(result.status) \(result.stderr)"
-                        }
-                        figures.operationsRefused += 1
-                    }
+                    if let problem = refusals(during: "git am", naming: "am") { return problem }
                     _ = git("am", "--abort")
                 }
             case "gitpush":
