@@ -394,9 +394,8 @@ struct TodoLoad {
     private func takeName(_ name: String, into scan: inout ShardScan, folder: Folder, path: String) throws {
         let file = path + "/" + name
         if case .todo = StoreLayout.item(at: file) {
-            let now = folder.status(name).flatMap { $0.st_mode & S_IFMT == S_IFREG ? TodoCache.Fingerprint($0) : nil }
-            if now != nil || folder.status(name) != nil {
-                scan.toRead.append((name, now))
+            if let info = folder.status(name) {
+                scan.toRead.append((name, info.st_mode & S_IFMT == S_IFREG ? TodoCache.Fingerprint(info) : nil))
             } else {
                 scan.differs = true
             }
