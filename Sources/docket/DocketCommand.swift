@@ -16,7 +16,7 @@ struct DocketCommand: ParsableCommand {
             try refuseArgumentsNotUTF8()
             arguments = try FrontDoor.read(arguments)
             parsing = true
-            var command = try parseAsRoot(arguments)
+            var command = try FrontDoor.parsedDirectly(arguments) ?? parseAsRoot(arguments)
             parsing = false
             try command.run()
             ProgressLine.clear()

@@ -197,9 +197,13 @@ enum FrontDoor {
     /// handed over joined (`--since=-7d`) so the parser cannot take it for an option.
     static func dateWords(_ arguments: [String]) throws -> [String] {
         let (command, start) = try named(arguments)
-        // Only a word that starts with a dash can be an option: a line without one is left without reading the
-        // command's description.
-        guard arguments[start...].contains(where: { $0.hasPrefix("-") }) else { return arguments }
+        // NB: the line is left without reading the command's description (ArgumentParser's reflection of it: 17 M
+        // instructions for `list`, a fifth of `docket list --all` at 1,000 todos) unless it could be rewritten: a
+        // word that starts with a dash (only such a word can be an option), with a word after it that starts with a
+        // dash too (`--since -7d`) or two words after it, the second no option (`--due next week`).
+        guard (start..<arguments.count).contains(where: { Self.couldTakeDateWords(arguments, at: $0) }) else {
+            return arguments
+        }
         let dates = try CommandMetadata.of(command).dateOptions
         guard !dates.isEmpty else { return arguments }
         var out = Array(arguments[..<start])
@@ -239,6 +243,17 @@ enum FrontDoor {
         return out
     }
 
+    /// Whether `dateWords` could rewrite the line from `index` on, were the word there a date option: it starts with a
+    /// dash, and the word after it starts with a dash too (a date taken as the date it is), or is followed by a word
+    /// that is no option (a date of several words).
+    static func couldTakeDateWords(_ arguments: [String], at index: Int) -> Bool {
+        guard arguments[index].hasPrefix("-"), index + 1 < arguments.count else { return false }
+        if arguments[index + 1].hasPrefix("-") { return true }
+        guard index + 2 < arguments.count else { return false }
+        let next = arguments[index + 2]
+        return next != "--" && !TextWords.looksLikeOption(next)
+    }
+
     /// The words of a command that takes a filter (it declares `FilterOptions`' `--filter-word`), each `-tag` before
     /// any `--` handed over as `--filter-word=-tag`; the values of options (`--due-before -1d`) stay as they are.
     static func dashWords(_ arguments: [String]) throws -> [String] {
@@ -271,6 +286,52 @@ enum FrontDoor {
     /// A word the filter reads that the parser would take for short options (`-new` as `-n ew`, `-home` as
     /// `-h -o …`): a dash and two or more characters, not a second dash, and not `-C<dir>` (the store's folder).
     static func isDashWord(_ word: String) -> Bool { FilterOptions.isExclusion(word) && !word.hasPrefix("-C") }
+
+    // MARK: The parser
+
+    /// The command a line names, parsed by that command alone when the line is the store's folder (`-C <dir>`, if
+    /// given) and a command's name (one of the root's, or a group's and one of its own) followed by that command's
+    /// words; nil for any other line, and for one the command alone does not parse, help and version included, which
+    /// the root parses as ever (its messages and help name the whole command).
+    ///
+    /// NB: the root's parse describes its default command, the day's view, twice for every line (ArgumentParser asks
+    /// whether it takes all the words left), and the command named once more: 6 M instructions of ArgumentParser's
+    /// reflection, a sixth of `docket done <id>` at 10,000 todos. The command parsed alone gets the same values: every
+    /// command declares the root's one option (`StoreOptions`) itself.
+    static func parsedDirectly(_ arguments: [String]) -> ParsableCommand? {
+        var index = 0
+        if arguments.first == StoreOptions.folderOption, arguments.count >= 2 {
+            index = 2
+        } else if let first = arguments.first, first.hasPrefix(StoreOptions.folderOption),
+            first.count > StoreOptions.folderOption.count
+        {
+            index = 1
+        }
+        let leading = Array(arguments[..<index])
+        var command: ParsableCommand.Type = DocketCommand.self
+        while index < arguments.count,
+            let sub = command.configuration.subcommands.first(where: {
+                $0.configuration.commandName == arguments[index]
+            })
+        {
+            command = sub
+            index += 1
+        }
+        if command == DocketCommand.self {
+            // `docket` alone, or with the folder alone: the day's view.
+            guard index == arguments.count, let fallback = DocketCommand.configuration.defaultSubcommand else {
+                return nil
+            }
+            command = fallback
+        }
+        guard command.configuration.subcommands.isEmpty else { return nil }
+        // NB: ArgumentParser answers a help request with a command of its own (which prints the help of the command
+        // parsed alone, as if it were the root): only the command named is taken.
+        guard let parsed = try? command.parseAsRoot(leading + arguments[index...]), type(of: parsed) == command else {
+            return nil
+        }
+        return parsed
+    }
 
     // MARK: After the parser
 
