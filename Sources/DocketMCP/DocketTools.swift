@@ -128,24 +128,12 @@ final class DocketTools: @unchecked Sendable {
         let due = try args.string("due").map { $0 == "none" ? DueDate.unknown : try Self.date($0) }
         let wait = try args.string("wait").map { $0 == "none" ? DueDate.unknown : try Self.date($0) }
         let (add, remove) = (try args.strings("add_tags"), try args.strings("remove_tags"))
-        try store.changeEntry(
-            ref,
-            todo: { todo in
-                var changes: [TodoItem.Change] = [.tagging(add: add, remove: remove)]
-                if let text { changes.append(.text(text)) }
-                if let priority { changes.append(.priority(priority)) }
-                if let due { changes.append(.dueDate(to: due)) }
-                if let wait { changes.append(.wait(wait)) }
-                return todo.alter(changes)
-            },
-            task: { task in
-                var changes: [ProjectTask.Change] = [.tagging(add: add, remove: remove)]
-                if let text { changes.append(.setting(.title(to: text))) }
-                if let priority { changes.append(.setting(.priority(to: priority))) }
-                if let due { changes.append(.setting(.dueDate(to: due))) }
-                if let wait { changes.append(.setting(.waitDate(to: wait))) }
-                return task.alter(by: changes)
-            })
+        var changes: [SharedChange] = [.tagging(add: add, remove: remove)]
+        if let text { changes.append(.text(text)) }
+        if let priority { changes.append(.priority(priority)) }
+        if let due { changes.append(.due(due)) }
+        if let wait { changes.append(.wait(wait)) }
+        try store.changeEntry(ref, changes)
         let depends = try args.strings("depends").map { try store.entryRef($0) }.map(\.id)
         if !depends.isEmpty { try store.changeDependencies(of: ref, add: depends, remove: []) }
         return item(try store.entry(ref))
@@ -160,8 +148,7 @@ final class DocketTools: @unchecked Sendable {
 
     private func addNote(_ text: String, to ref: EntryRef) throws {
         let note = Note(text: text)
-        try store.changeEntry(
-            ref, todo: { $0.alter(.noting(.add(note))) }, task: { $0.alter(by: .noting(.add(note))) })
+        try store.changeEntry(ref, [.noting(.add(note))])
     }
 
     // MARK: Claims

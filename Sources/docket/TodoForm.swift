@@ -113,8 +113,8 @@ struct TodoForm: Equatable {
 
     /// The changes that make `entry`, shown as `shown` (this form as it was written, read back), into what this form
     /// says; a field whose line is unchanged is left alone. Throws a usage error naming a line that does not read.
-    func changes(to entry: Entry, shown: TodoForm, store: Store) throws -> [EntryChange] {
-        var changes: [EntryChange] = []
+    func changes(to entry: Entry, shown: TodoForm, store: Store) throws -> [SharedChange] {
+        var changes: [SharedChange] = []
         if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw ValidationError("the text cannot be empty")
         }
@@ -183,7 +183,7 @@ struct TodoForm: Equatable {
 
     /// The note changes from `notes` to these texts: a note whose text is still there stays as it is; the others
     /// are edited in order into the new texts, and what is left is removed or added.
-    private static func noteChanges(from notes: [Note], to texts: [String]) -> [EntryChange] {
+    private static func noteChanges(from notes: [Note], to texts: [String]) -> [SharedChange] {
         var unmatched = texts
         var gone: [Note] = []
         for note in notes {
@@ -193,7 +193,7 @@ struct TodoForm: Equatable {
                 gone.append(note)
             }
         }
-        var changes: [EntryChange] = []
+        var changes: [SharedChange] = []
         for (note, text) in zip(gone, unmatched) { changes.append(.noting(.edit(note.id, text: text))) }
         for note in gone.dropFirst(unmatched.count) { changes.append(.noting(.remove(note.id))) }
         for text in unmatched.dropFirst(gone.count) { changes.append(.noting(.add(Note(text: text)))) }

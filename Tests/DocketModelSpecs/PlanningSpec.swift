@@ -23,38 +23,7 @@ final class PlanningSpec: QuickSpec {
         func day(_ text: String) -> DueDate { .day(CalendarDay(text)!) }
 
         describe("a todo") {
-            it("sets and clears its wait and scheduled dates, each an alteration, and leaves the rest alone") {
-                let todo = TodoItem(text: "Paint the fence")
-                clock.advance(5)
-                let waiting = todo.alter(.wait(day("2026-11-28")), .scheduled(at("2026-11-29T09:00:00Z")))
-                expect(waiting.waitDate) == day("2026-11-28")
-                expect(waiting.scheduledDate) == at("2026-11-29T09:00:00Z")
-                expect(waiting.alterDate) > clock.now
-                expect(waiting.text) == todo.text
-                expect(waiting.dueDate).to(beNil())
-                let cleared = waiting.alter(.wait(.unknown), .scheduled(.unknown))
-                expect(cleared.waitDate) == .unknown
-                expect(cleared.scheduledDate) == .unknown
-            }
-            it("is unchanged, alterDate and all, when given the wait, schedule and dependencies it has") {
-                let todo = TodoItem(text: "x").alter(.wait(day("2026-11-28")), .depending(add: [bread], remove: []))
-                clock.advance(5)
-                expect(
-                    todo.alter(.wait(todo.waitDate), .scheduled(.unknown), .depending(add: [bread], remove: [eggs]))
-                ) == todo
-            }
-            it("keeps a wait for a day apart from one at that day's first moment") {
-                let day = TodoItem(text: "x").alter(.wait(day("2026-11-28")))
-                clock.advance(5)
-                let moment = day.alter(.wait(at("2026-11-28T00:00:00Z")))
-                expect(moment) != day
-                expect(moment.waitDate.hasTime) == true
-            }
-            it("adds and removes dependencies as a set, sorted, each once") {
-                let todo = TodoItem(text: "x").alter(.depending(add: [eggs, bread, eggs], remove: []))
-                expect(todo.dependencies) == [bread, eggs]
-                expect(todo.alter(.depending(add: [], remove: [eggs])).dependencies) == [bread]
-            }
+            itBehavesLike(PlanningBehavior.self) { .init { TodoItem(text: $0) } }
             it("carries its wait and scheduled dates to its next instance, as far before its due date as they were") {
                 let todo = TodoItem(text: "Water plants").alter(
                     .dueDate(to: day("2026-11-28")), .wait(day("2026-11-26")),
@@ -90,17 +59,7 @@ final class PlanningSpec: QuickSpec {
         }
 
         describe("a task") {
-            it("sets its wait and scheduled dates and dependencies through its Change DSL") {
-                let task = ProjectTask(title: "Order the drinks").alter(
-                    by: .setting(.waitDate(to: day("2026-11-24"))),
-                    .setting(.scheduledDate(to: at("2026-11-25T12:00:00Z"))), .depending(add: [eggs], remove: []))
-                expect(task.waitDate) == day("2026-11-24")
-                expect(task.scheduledDate) == at("2026-11-25T12:00:00Z")
-                expect(task.dependencies) == [eggs]
-                let cleared = task.alter(by: .depending(add: [], remove: [eggs]), .setting(.waitDate(to: .unknown)))
-                expect(cleared.dependencies) == []
-                expect(cleared.waitDate) == .unknown
-            }
+            itBehavesLike(PlanningBehavior.self) { .init { ProjectTask(title: $0) } }
             it("carries its wait and scheduled dates to its next instance, as far before its due date as they were") {
                 let task = ProjectTask(title: "Invoice").alter(
                     by: .setting(.dueDate(to: at("2026-11-30T17:00:00Z"))),
@@ -110,6 +69,121 @@ final class PlanningSpec: QuickSpec {
                 expect(next.dueDate) == at("2026-12-30T17:00:00Z")
                 expect(next.waitDate) == day("2026-12-29")
                 expect(next.scheduledDate) == .unknown
+            }
+        }
+
+        describe("a todo and a task alike") {
+            /// A shared change of every kind, with values drawn from `g`.
+            func sharedChange(_ g: inout SeededGenerator, notes: [UUID]) -> SharedChange {
+                let ids = [bread, eggs, RandomValues.uuid(&g)]
+                switch Int.random(in: 0..<10, using: &g) {
+                case 0: return .text(RandomValues.text(&g))
+                case 1: return .due(RandomValues.due(&g))
+                case 2: return .wait(RandomValues.due(&g))
+                case 3: return .scheduled(RandomValues.due(&g))
+                case 4: return .tagging(add: [RandomValues.text(&g)], remove: [])
+                case 5: return .priority(Priority.allCases.randomElement(using: &g))
+                case 6: return .recurrence(Bool.random(using: &g) ? RandomValues.recurrence(&g) : nil)
+                case 7:
+                    return .depending(
+                        add: [ids.randomElement(using: &g)!], remove: Bool.random(using: &g) ? [bread] : [])
+                case 8:
+                    if let note = notes.randomElement(using: &g), Bool.random(using: &g) {
+                        return .noting(
+                            Bool.random(using: &g) ? .edit(note, text: RandomValues.text(&g)) : .remove(note))
+                    }
+                    return .noting(.add(Note(text: RandomValues.text(&g))))
+                default: return .claim(Bool.random(using: &g) ? RandomValues.claim(&g) : nil)
+                }
+            }
+            /// What a todo and a task share, as one line to compare.
+            func shared(_ item: some PlannedItem) -> String {
+                [
+                    item.plannedText, "\(item.plannedDue)", "\(item.waitDate)", "\(item.scheduledDate)",
+                    "\(item.dependencies)", "\(item.priority as Any)", "\(item.tags)",
+                    "\(item.notes.map { [$0.id.uuidString, $0.text] })", "\(item.recurrence as Any)",
+                    "\(item.claim as Any)",
+                ].joined(separator: " | ")
+            }
+            it("take every shared change the same way, field for field, and each alters both or neither") {
+                forAll(200) { g in
+                    var todo = TodoItem(text: "Plan")
+                    var task = ProjectTask(title: "Plan")
+                    for step in 0..<Int.random(in: 1...12, using: &g) {
+                        let change = sharedChange(&g, notes: todo.notes.map(\.id))
+                        let (oldTodo, oldTask) = (todo, task)
+                        clock.advance(1)
+                        todo = todo.altered(by: [change])
+                        task = task.altered(by: [change])
+                        guard shared(todo) == shared(task) else {
+                            return "step \(step), \(change): todo \(shared(todo)), task \(shared(task))"
+                        }
+                        guard (todo.alterDate != oldTodo.alterDate) == (task.alterDate != oldTask.alterDate) else {
+                            return "step \(step), \(change) altered only one of them"
+                        }
+                    }
+                    return nil
+                }
+            }
+        }
+    }
+}
+
+/// What a todo and a task do alike with their wait and scheduled dates and dependencies, changed through
+/// `SharedChange`: `PlanningSpec` runs these examples once with each kind.
+final class PlanningBehavior: Behavior<PlanningBehavior.Kind> {
+    /// A kind of item: how a new one with a text is made.
+    struct Kind {
+        let make: (String) -> any PlannedItem
+    }
+
+    override class func spec(_ kind: @escaping () -> Kind) {
+        var clock: SeededWorld!
+        beforeEach { clock = SeededWorld(seed: 3) }
+        afterEach { clock.uninstall() }
+        let (bread, eggs) = (
+            UUID(uuidString: "11111111-1111-4111-8111-111111111111")!,
+            UUID(uuidString: "22222222-2222-4222-8222-222222222222")!
+        )
+        func at(_ text: String) -> DueDate { .date(ISODate.date(from: text)!) }
+        func day(_ text: String) -> DueDate { .day(CalendarDay(text)!) }
+        func same<Item: PlannedItem>(_ a: Item, _ b: any PlannedItem) -> Bool { (b as? Item) == a }
+
+        describe("planning") {
+            it("sets and clears its wait and scheduled dates, each an alteration, and leaves the rest alone") {
+                let item = kind().make("Paint the fence")
+                clock.advance(5)
+                let waiting = item.altered(by: [.wait(day("2026-11-28")), .scheduled(at("2026-11-29T09:00:00Z"))])
+                expect(waiting.waitDate) == day("2026-11-28")
+                expect(waiting.scheduledDate) == at("2026-11-29T09:00:00Z")
+                expect(waiting.alterDate) > clock.now
+                expect(waiting.plannedText) == item.plannedText
+                expect(waiting.plannedDue) == .unknown
+                let cleared = waiting.altered(by: [.wait(.unknown), .scheduled(.unknown)])
+                expect(cleared.waitDate) == .unknown
+                expect(cleared.scheduledDate) == .unknown
+            }
+            it("is unchanged, alterDate and all, when given the wait, schedule and dependencies it has") {
+                let item = kind().make("x").altered(by: [
+                    .wait(day("2026-11-28")), .depending(add: [bread], remove: []),
+                ])
+                clock.advance(5)
+                let again = item.altered(by: [
+                    .wait(item.waitDate), .scheduled(.unknown), .depending(add: [bread], remove: [eggs]),
+                ])
+                expect(same(again, item)) == true
+            }
+            it("keeps a wait for a day apart from one at that day's first moment") {
+                let onDay = kind().make("x").altered(by: [.wait(day("2026-11-28"))])
+                clock.advance(5)
+                let moment = onDay.altered(by: [.wait(at("2026-11-28T00:00:00Z"))])
+                expect(same(moment, onDay)) == false
+                expect(moment.waitDate.hasTime) == true
+            }
+            it("adds and removes dependencies as a set, sorted, each once") {
+                let item = kind().make("x").altered(by: [.depending(add: [eggs, bread, eggs], remove: [])])
+                expect(item.dependencies) == [bread, eggs]
+                expect(item.altered(by: [.depending(add: [], remove: [eggs])]).dependencies) == [bread]
             }
         }
     }

@@ -182,13 +182,7 @@ extension Store {
     }
 
     private func changeClaim(_ ref: EntryRef, _ claim: @escaping (Entry) throws -> Claim) throws -> Changed<Entry> {
-        try changeEntry(
-            ref,
-            todo: { todo in todo.alter(.claim(try claim(.todo(todo)))) },
-            task: { task in
-                // NB: the project is not at hand here: a task's claim does not depend on it.
-                task.alter(by: .setting(.claim(to: try claim(.task(task, project: Project(title: ""))))))
-            })
+        try changeEntries([ref]) { entry in [.claim(try claim(entry))] }[0]
     }
 
     private static func checkHolder(_ holder: String) throws {

@@ -11,9 +11,7 @@ extension Store {
     @discardableResult
     public func changeDependencies(of ref: EntryRef, add: [UUID], remove: [UUID]) throws -> Changed<Entry> {
         if !add.isEmpty { try checkDependencies(of: ref.id, on: add) }
-        return try changeEntry(
-            ref, todo: { $0.alter(.depending(add: add, remove: remove)) },
-            task: { $0.alter(by: .depending(add: add, remove: remove)) })
+        return try changeEntry(ref, [.depending(add: add, remove: remove)])
     }
 
     /// Checks that the item `id` (in the store or about to be added) may depend

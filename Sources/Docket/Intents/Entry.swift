@@ -50,6 +50,14 @@ public enum Entry: Sendable, Equatable, Encodable {
         }
     }
 
+    /// The entry after `changes`, applied to its todo or task alike.
+    public func altered(by changes: [SharedChange]) -> Entry {
+        switch self {
+        case let .todo(todo): .todo(todo.altered(by: changes))
+        case let .task(task, project): .task(task.altered(by: changes), project: project)
+        }
+    }
+
     public static func == (a: Entry, b: Entry) -> Bool {
         switch (a, b) {
         case let (.todo(x), .todo(y)): x == y

@@ -19,6 +19,22 @@ extension Store {
         try changeEntries([ref], todo: todo, task: task)[0]
     }
 
+    /// Changes one todo or task alike, by the changes the two kinds share; returns the entry before and after.
+    @discardableResult
+    public func changeEntry(_ ref: EntryRef, _ changes: [SharedChange]) throws -> Changed<Entry> {
+        try changeEntries([ref]) { _ in changes }[0]
+    }
+
+    /// Changes todos and tasks alike, each by the shared changes `changes` gives for it as stored, in one edit; a
+    /// repeating task a change finishes gets its next instance. Returns each entry before and after, in the order
+    /// given.
+    @discardableResult
+    public func changeEntries(
+        _ refs: [EntryRef], calendar: Calendar = DocketClock.calendar, _ changes: (Entry) throws -> [SharedChange]
+    ) throws -> [Changed<Entry>] {
+        try changeEntries(refs, calendar: calendar) { entry in entry.altered(by: try changes(entry)) }
+    }
+
     /// Changes todos and tasks, each by the closure for its kind, in one edit; a repeating task a change finishes gets
     /// its next instance (`AppState.updatingTask`). Returns each entry before and after, in the order given.
     @discardableResult
@@ -26,16 +42,31 @@ extension Store {
         _ refs: [EntryRef], calendar: Calendar = DocketClock.calendar, todo: (TodoItem) throws -> TodoItem,
         task: (ProjectTask) throws -> ProjectTask
     ) throws -> [Changed<Entry>] {
+        try changeEntries(refs, calendar: calendar) { entry in
+            switch entry {
+            case let .todo(was): .todo(try todo(was))
+            case let .task(was, project): .task(try task(was), project: project)
+            }
+        }
+    }
+
+    /// Changes todos and tasks, each entry as `change` makes it from the one stored (of the same kind, in the same
+    /// project), in one edit.
+    private func changeEntries(
+        _ refs: [EntryRef], calendar: Calendar, changing change: (Entry) throws -> Entry
+    ) throws -> [Changed<Entry>] {
         var changed: [Changed<Entry>] = []
         let tasks = refs.filter { if case .task = $0 { true } else { false } }
         try edit(refs, nextOf: tasks) { state, ref in
             guard !changed.contains(where: { $0.before.id == ref.id }) else { return }
             let before = try Self.entry(ref, in: state)
-            switch before {
-            case let .todo(was):
-                state = state.alter(by: .updating(.todo(try todo(was))))
-            case let .task(was, project):
-                state = state.updatingTask(try task(was), in: project.id, calendar: calendar)
+            switch (before, try change(before)) {
+            case let (.todo, .todo(after)):
+                state = state.alter(by: .updating(.todo(after)))
+            case let (.task(_, project), .task(after, _)):
+                state = state.updatingTask(after, in: project.id, calendar: calendar)
+            default:
+                preconditionFailure("a change made a todo of a task, or a task of a todo")
             }
             changed.append(Changed(before: before, after: try Self.entry(ref, in: state)))
         }

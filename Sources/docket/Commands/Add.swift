@@ -102,8 +102,8 @@ struct NewItemOptions: ParsableArguments {
 
     /// The changes that give the new item `id` these options and `tags`, for a todo or a task alike; the ids it
     /// depends on are looked up in `store`, and one it cannot depend on is refused.
-    func changes(for id: UUID, tags: [String], store: Store) throws -> [EntryChange] {
-        var changes: [EntryChange] = []
+    func changes(for id: UUID, tags: [String], store: Store) throws -> [SharedChange] {
+        var changes: [SharedChange] = []
         if let due = due?.due { changes.append(.due(due)) }
         if !tags.isEmpty { changes.append(.tagging(add: tags, remove: [])) }
         if let priority = priority?.priority { changes.append(.priority(priority)) }

@@ -22,8 +22,7 @@ struct Due: ParsableCommand {
         let store = try self.store.open()
         let due = try due.date
         let changed = try store.changeEntry(
-            try store.entryRef(id), todo: { $0.alter(.dueDate(to: due)) },
-            task: { $0.alter(by: .setting(.dueDate(to: due))) })
+            try store.entryRef(id), [.due(due)])
         print("\(changed.after.shownText): \(DateInput.relative(due, done: changed.after.isDone))")
     }
 }

@@ -33,7 +33,7 @@ struct Edit: ParsableCommand {
         let store = try self.store.open()
         let ref = try store.entryRef(id)
         guard let text = try text else { return try editInEditor(ref, store: store) }
-        try store.changeEntry(ref, todo: { $0.alter(.text(text)) }, task: { $0.alter(by: .setting(.title(to: text))) })
+        try store.changeEntry(ref, [.text(text)])
         print("Edited: \(Output.safe(text))")
     }
 }
@@ -79,7 +79,7 @@ func editInEditor(_ ref: EntryRef, store: Store) throws {
                 "the editor (\(Output.safe(editor))) exited with status \(status); nothing was changed; 'docket edit \(Output.short(id))' goes on from your edit"
         )
     }
-    let changes: [EntryChange]
+    let changes: [SharedChange]
     do {
         let after = try TodoForm.parse(try store.localText(name) ?? "")
         changes = try after.changes(to: entry, shown: try TodoForm.parse(shown), store: store)
@@ -100,7 +100,7 @@ func editInEditor(_ ref: EntryRef, store: Store) throws {
         return print("Nothing changed: \(entry.shownText)")
     }
     let changed = try store.changeEntry(
-        ref, todo: { $0.alter(changes.map(\.todo)) }, task: { $0.alter(by: changes.map(\.task)) })
+        ref, changes)
     store.removeLocalFile(name)
     store.removeLocalFile(shownName)
     if changed.before == changed.after { return print("Nothing changed: \(entry.shownText)") }
@@ -109,5 +109,5 @@ func editInEditor(_ ref: EntryRef, store: Store) throws {
     print(
         "Edited: \(changed.after.shownText)"
             + (dueNow == .unknown ? "" : "  " + DateInput.relative(dueNow, done: changed.after.isDone))
-            + "  " + Output.dim("(changed \(EntryChange.fields(changes)))"))
+            + "  " + Output.dim("(changed \(SharedChange.fields(changes)))"))
 }

@@ -41,8 +41,7 @@ struct Tag: ParsableCommand {
         let store = try self.store.open()
         let (add, remove) = try parsed
         let changed = try store.changeEntry(
-            try store.entryRef(id), todo: { $0.alter(.tagging(add: add, remove: remove)) },
-            task: { $0.alter(by: .tagging(add: add, remove: remove)) })
+            try store.entryRef(id), [.tagging(add: add, remove: remove)])
         let tags = changed.after.tags
         print(
             "\(changed.before == changed.after ? "Unchanged" : "Tagged"): \(Output.safe(changed.after.text))  "
@@ -64,8 +63,7 @@ struct SetPriority: ParsableCommand {
         let store = try self.store.open()
         let value = priority.priority
         let changed = try store.changeEntry(
-            try store.entryRef(id), todo: { $0.alter(.priority(value)) },
-            task: { $0.alter(by: .setting(.priority(to: value))) })
+            try store.entryRef(id), [.priority(value)])
         print(
             "\(changed.before == changed.after ? "Unchanged" : "Priority \(value?.rawValue ?? "none")"): \(Output.safe(changed.after.text))"
         )
@@ -120,7 +118,7 @@ struct NoteCommand: ParsableCommand {
             change = .add(Note(text: try TextWords.join(words, what: "a note", command: NoteCommand.self)))
         }
         let changed = try store.changeEntry(
-            ref, todo: { $0.alter(.noting(change)) }, task: { $0.alter(by: .noting(change)) })
+            ref, [.noting(change)])
         let verb =
             switch change {
             case .add: "Noted"
@@ -180,9 +178,9 @@ struct Repeat: ParsableCommand {
                     occurrence: current?.occurrence ?? 1, until: current?.until)
             }
         }
-        let changed = try store.changeEntry(
-            try store.entryRef(id), todo: { $0.alter(.recurrence(recurrence($0.recurrence, id: $0.id))) },
-            task: { $0.alter(by: .setting(.recurrence(to: recurrence($0.recurrence, id: $0.id)))) })
+        let changed = try store.changeEntries([try store.entryRef(id)]) { entry in
+            [.recurrence(recurrence(entry.recurrence, id: entry.id))]
+        }[0]
         let after = changed.after
         if let recurrence = after.recurrence {
             print(

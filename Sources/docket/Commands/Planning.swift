@@ -29,8 +29,7 @@ struct Wait: ParsableCommand {
         let store = try self.store.open()
         let date = try when.date
         let changed = try store.changeEntry(
-            try store.entryRef(id), todo: { $0.alter(.wait(date)) },
-            task: { $0.alter(by: .setting(.waitDate(to: date))) })
+            try store.entryRef(id), [.wait(date)])
         let text = Output.safe(changed.after.text)
         guard date != .unknown else {
             return print("\(changed.before == changed.after ? "Not waiting" : "Wait ended"): \(text)")
@@ -63,8 +62,7 @@ struct Schedule: ParsableCommand {
         let store = try self.store.open()
         let date = try when.date
         let changed = try store.changeEntry(
-            try store.entryRef(id), todo: { $0.alter(.scheduled(date)) },
-            task: { $0.alter(by: .setting(.scheduledDate(to: date))) })
+            try store.entryRef(id), [.scheduled(date)])
         let verb = changed.before == changed.after ? "Unchanged" : date == .unknown ? "Unscheduled" : "Scheduled"
         print("\(verb): \(Output.safe(changed.after.text))" + (date == .unknown ? "" : "  \(DateInput.show(date))"))
     }
