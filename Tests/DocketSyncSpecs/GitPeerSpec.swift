@@ -433,6 +433,24 @@ final class GitPeerSpec: QuickSpec {
                 expect(laptop.state.todos.map(\.text)).to(contain("Again from the shallow clone"))
                 expect(fsckProblem(machines.remote)).to(beNil())
             }
+            it("a shallow clone's push that the remote's hook declines names git's push and what the hook said") {
+                let shallow = Machine(folder: machines.root.appendingPathComponent("shallow"))
+                gitCLI(
+                    ["clone", "-q", "--depth", "1", "file://" + machines.remote.path, shallow.folder.path],
+                    in: machines.root)
+                let hook = machines.remote.appendingPathComponent("hooks/pre-receive")
+                try? FileManager.default.createDirectory(
+                    at: hook.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try! "#!/bin/sh\necho 'no pushes during the freeze' >&2\nexit 1\n".write(
+                    to: hook, atomically: true, encoding: .utf8)
+                try! FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook.path)
+                shallow.run("add", "From the shallow clone")
+                let refused = shallow.run("sync")
+                expect(refused.status) == 1
+                expect(refused.stderr).to(contain("'git push' with"))
+                expect(refused.stderr).to(contain("no pushes during the freeze"))
+                expect(shallow.state.todos.map(\.text)).to(contain("From the shallow clone"))
+            }
             it(
                 "a shallow clone sees its branch rewritten from before its first commit, and takes the rewrite when told"
             ) {

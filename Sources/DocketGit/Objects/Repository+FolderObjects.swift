@@ -193,7 +193,7 @@ extension Repository {
             for (done, object) in objects.enumerated() {
                 try source.withBytes(of: object) { bytes in
                     guard let entry = PackFileWriter.entry(type: object.type, bytes) else {
-                        throw GitError(code: -1, function: "deflate", message: "could not deflate object \(object.id)")
+                        throw UnwritableObject(id: object.id)
                     }
                     try pack.append(id: object.id.oid, entry: entry)
                     sent += entry.count
@@ -278,6 +278,23 @@ public struct ObjectTooLarge: Error, Sendable {
     public let size: Int
 }
 
+/// A tree whose bytes do not read as git writes trees: the repository holding it is damaged.
+public struct DamagedTree: Error, CustomStringConvertible, Sendable {
+    public let id: ObjectID
+    public var description: String {
+        "the tree \(id.short) does not read as a git tree, so the repository holding it is damaged; nothing was "
+            + "copied; 'git fsck' there names what is wrong"
+    }
+}
+
+/// An object zlib could not compress into a pack (it runs out of memory): nothing of the pack is kept.
+public struct UnwritableObject: Error, CustomStringConvertible, Sendable {
+    public let id: ObjectID
+    public var description: String {
+        "zlib could not compress object \(id.short) (out of memory); nothing was copied; try again with more memory free"
+    }
+}
+
 /// Objects a copy needs that neither side holds.
 struct LackingObjects: Error {
     let absent: [AbsentObject]
@@ -334,7 +351,7 @@ struct StoredTree {
             guard let space = bytes[at...].firstIndex(of: 0x20), let nul = bytes[space...].firstIndex(of: 0),
                 nul + 21 <= bytes.count
             else {
-                throw GitError(code: -1, function: "tree", message: "tree \(id) does not parse")
+                throw DamagedTree(id: id)
             }
             let mode = bytes[at..<space]
             entries.append(

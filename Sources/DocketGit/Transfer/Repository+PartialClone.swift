@@ -29,8 +29,7 @@ extension Repository {
             try runGit(["config", "--unset-all", "remote.\(remote).partialclonefilter"])
             ?? runGit(["fetch", "-q", "--refetch", remote])
         if let said {
-            throw TransferError.other(
-                url: RemoteURL.redacted(url), error: GitError(code: -1, function: "git fetch --refetch", message: said))
+            throw TransferError.gitFailed(url: RemoteURL.redacted(url), command: "git fetch --refetch", said: said)
         }
         options.warning?(
             "this clone was partial (--filter=\(filter)), and Docket reads objects it lacked; "

@@ -97,8 +97,7 @@ extension Repository {
         let url = (try? configString("remote.\(name).url")).flatMap { $0 } ?? name
         let specs = branch.map { ["+refs/heads/\($0):refs/remotes/\(name)/\($0)"] } ?? []
         guard let said = try runGit(["fetch", "-q", name] + specs) else { return }
-        throw TransferError.other(
-            url: RemoteURL.redacted(url), error: GitError(code: -1, function: "git fetch", message: said))
+        throw TransferError.gitFailed(url: RemoteURL.redacted(url), command: "git fetch", said: said)
     }
 
     /// Runs git on this repository (never asking on a terminal); nil when it
@@ -128,8 +127,7 @@ extension Repository {
             throw TransferError.rejected(
                 url: RemoteURL.redacted(url), reference: reference, reason: "the remote has commits this clone lacks")
         }
-        throw TransferError.other(
-            url: RemoteURL.redacted(url), error: GitError(code: -1, function: "git push", message: said))
+        throw TransferError.gitFailed(url: RemoteURL.redacted(url), command: "git push", said: said)
     }
 
     /// Pushes a local reference to the same name on the remote; a rejected update throws `TransferError.rejected`.

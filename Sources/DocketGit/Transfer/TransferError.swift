@@ -31,6 +31,8 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
     case tooLarge(url: String, object: ObjectID, size: Int)
     case cancelled(url: String)
     case other(url: String, error: GitError)
+    /// git, run for what libgit2 1.5 cannot do (a shallow or partial clone's fetch or push), failed: what it said.
+    case gitFailed(url: String, command: String, said: String)
 
     /// "host", or "[host]:port" for a port other than 22, as known_hosts names it.
     static func hostName(_ host: String, _ port: Int?) -> String {
@@ -105,6 +107,8 @@ public enum TransferError: Error, CustomStringConvertible, Equatable {
             "the transfer with \(url) was cancelled; nothing was changed by it, and the next pull, push or sync starts it again"
         case let .other(url, error):
             "talking to \(url) failed: \(error.message)"
+        case let .gitFailed(url, command, said):
+            "'\(command)' with \(url) failed (docket runs git for this clone): \(said)"
         }
     }
 }
