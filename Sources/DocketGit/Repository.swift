@@ -128,6 +128,31 @@ public final class Repository {
         return git_repository_open_ext(nil, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil) == 0
     }
 
+    /// The object format of the repository at `path` (its top folder, or a bare repository's folder) when it is one
+    /// libgit2 1.5 cannot read: `extensions.objectformat` of its configuration, `sha256` as `git init
+    /// --object-format=sha256` writes it; nil for a SHA-1 repository, and where there is none.
+    ///
+    /// NB: libgit2 1.5 refuses to open such a repository ("unsupported extension name extensions.objectformat"),
+    /// and `git_repository_init` over it fails the same way: the configuration file is read on its own.
+    public static func unsupportedObjectFormat(at path: String) -> String? {
+        _ = LibGit2Runtime.started
+        for file in [path + "/.git/config", path + "/config"] {
+            var config: OpaquePointer?
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &isFolder), !isFolder.boolValue,
+                git_config_open_ondisk(&config, file) == 0
+            else { continue }
+            defer { git_config_free(config) }
+            var buffer = git_buf()
+            defer { git_buf_dispose(&buffer) }
+            guard git_config_get_string_buf(&buffer, config, "extensions.objectformat") == 0, let text = buffer.ptr
+            else { return nil }
+            let format = String(cString: text).lowercased()
+            return format == "sha1" ? nil : format
+        }
+        return nil
+    }
+
     /// Whether git refuses the repository at `path` because another user owns
     /// it and `safe.directory` does not name it.
     /// NB: libgit2 1.5 reports a missing `safe.directory` setting as a

@@ -98,9 +98,12 @@ struct StoreOptions: ParsableArguments {
         if let repository = StoreOptions.gitRepository(around: here),
             !folder.standardizedFileURL.path.hasPrefix(repository.path + "/")
         {
+            let shown = Output.safe(repository.path)
             Output.notice(
-                "Using the store in \(Output.safe(folder.path)): \(Output.safe(repository.path)) is a git repository but "
-                    + "not a Docket store ('docket init \(Output.safe(repository.path))' makes it one)")
+                "Using the store in \(Output.safe(folder.path)): "
+                    + (Store.unreadableObjectFormat(at: repository).map {
+                        "\(shown) is a git repository with \($0) object ids, which Docket cannot keep a store in"
+                    } ?? "\(shown) is a git repository but not a Docket store ('docket init \(shown)' makes it one)"))
         }
         let contents = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
         if contents == nil || contents?.isEmpty == true {

@@ -312,6 +312,31 @@ final class CommandLineSpec: QuickSpec {
                     expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".docket").path))
                         == false
                 }
+                it("refuses a SHA-256 repository, for init too, and a store made where its advice says works") {
+                    folder = temporaryFolder()
+                    let repository = folder.appendingPathComponent("sha256")
+                    expect(gitCLI(["init", "-q", "--object-format=sha256", repository.path], in: folder).status) == 0
+                    for arguments in [["list"], ["add", "Hello"]] {
+                        let refused = docket(arguments, store: repository)
+                        expect(refused.status) == 1
+                        expect(refused.stderr).to(contain("is a git repository with sha256 object ids"))
+                        expect(refused.stderr).to(contain("'docket init <another folder>'"))
+                    }
+                    let initialised = runCommand(docketBinary, ["init", repository.path])
+                    expect(initialised.status) == 1
+                    expect(initialised.stderr).to(contain("sha256 object ids"))
+                    expect(initialised.stderr).toNot(contain("git_repository"))
+                    expect(gitCLI(["status", "--porcelain"], in: repository).stdout) == ""
+                    // Inside it, a command on the default store says why the repository is passed over.
+                    let home = folder.appendingPathComponent("home")
+                    let inside = runCommand(
+                        docketBinary, ["add", "Elsewhere"], in: repository, environment: ["HOME": home.path],
+                        unsetting: ["DOCKET_DIR"])
+                    expect(inside.stderr).to(contain("is a git repository with sha256 object ids"))
+                    let another = folder.appendingPathComponent("todo")
+                    expect(runCommand(docketBinary, ["init", another.path]).status) == 0
+                    expect(docket(["add", "Works"], store: another).status) == 0
+                }
                 it("works on a store whose path is nearly as long as the system allows, and syncs it") {
                     // A report had list fail past about 1,030 bytes; Linux allows 4,096 for a whole path.
                     var path = temporaryFolder().path

@@ -105,6 +105,9 @@ public final class Store {
             throw StoreError.state(.missingFolder(path: path))
         }
         if !isDirectory.boolValue { throw StoreError.state(.storeIsAFile(path: path)) }
+        if let format = Repository.unsupportedObjectFormat(at: path) {
+            throw StoreError.state(.objectFormat(path: path, format: format))
+        }
         guard Repository.exists(at: path) else { throw StoreError.state(.notARepository(path: path)) }
         if Repository.isOwnedByAnother(at: path) { throw StoreError.state(.notOwned(path: path)) }
         let repository = try StoreError.gate(writing: false) { try Repository.open(at: path) }
@@ -114,6 +117,11 @@ public final class Store {
         let root = URL(fileURLWithPath: workdir)
         try checkFormat(root: root.path, shownAs: path)
         return Store(root: root, gitdir: repository.gitdir, repository: repository)
+    }
+
+    /// The object format of the git repository at `folder` when Docket cannot keep a store in it (`sha256`), else nil.
+    public static func unreadableObjectFormat(at folder: URL) -> String? {
+        Repository.unsupportedObjectFormat(at: folder.standardizedFileURL.path)
     }
 
     /// The store `folder` is in, as git finds a repository: `folder` or the
@@ -168,6 +176,9 @@ public final class Store {
         let path = folder.standardizedFileURL.path
         let repository = try StoreError.gate(writing: true) { () throws -> Repository in
             if Repository.isOwnedByAnother(at: path) { throw StoreError.state(.notOwned(path: path)) }
+            if let format = Repository.unsupportedObjectFormat(at: path) {
+                throw StoreError.state(.objectFormat(path: path, format: format))
+            }
             if Repository.exists(at: path) { return try Repository.open(at: path) }
             return try Repository.create(at: path, branch: Repository.defaultBranchName())
         }
@@ -208,7 +219,10 @@ public final class Store {
         do {
             data = try Folder.readFile(root + "/" + StoreLayout.format, limit: maximumFileSize)
         } catch FileProblem.missing {
-            throw StoreError.state(.notAStore(path: path))
+            // NB: only here, off the hot path: a SHA-256 repository is no store Docket can make of it.
+            throw StoreError.state(
+                Repository.unsupportedObjectFormat(at: root).map { .objectFormat(path: path, format: $0) }
+                    ?? .notAStore(path: path))
         } catch let problem as FileProblem {
             throw StoreError.state(.unreadableFormat(path: path, reason: problem.description))
         } catch {

@@ -183,6 +183,8 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case storeIsAFile(path: String)
     /// A repository owned by another user, which git will not use.
     case notOwned(path: String)
+    /// A repository whose object ids are of a format libgit2 1.5 cannot read (SHA-256).
+    case objectFormat(path: String, format: String)
     /// A bare repository, which has no working tree.
     case bareRepository(path: String)
     /// A store of a format newer than this docket reads.
@@ -290,6 +292,10 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
         case let .notOwned(path):
             "\(path) belongs to another user, so git will not use it (a store made with sudo, say); "
                 + "if you trust it, run 'git config --global --add safe.directory \(path)', or take it over with 'sudo chown -R $(id -u):$(id -g) \(path)'"
+        case let .objectFormat(path, format):
+            "\(path) is a git repository with \(format) object ids (extensions.objectformat), and Docket writes git through "
+                + "libgit2 1.5, which reads SHA-1 ids only; nothing was changed; keep the store in a repository of its "
+                + "own, made with SHA-1 ids ('docket init <another folder>')"
         case let .bareRepository(path):
             "\(path) is a bare git repository, which has no working tree for Docket's files; clone it ('git clone \(path)') and use the clone"
         case let .newerFormat(path, found):
