@@ -51,9 +51,13 @@ public final class Repository {
         return old == 0o100755 ? 0o100755 : 0o100644
     }
 
-    /// Whether a status asks the store's change monitor where changes can be (`docket monitor on`).
-    public var monitorsChanges = false
-    /// What a monitored status calls when no monitor answers (it then looks everywhere).
+    /// Whether a status asks the store's change monitor where changes can be: `docket.monitor` in the repository's
+    /// configuration (`docket monitor on`), read again when a configuration file changes.
+    public var monitorsChanges: Bool {
+        caches.changeMonitor.value { (try? configBool("docket.monitor")) == true }
+    }
+    /// What a monitored status calls when no monitor answers (it then looks everywhere): set once, by the store that
+    /// opened the repository.
     public var startChangeMonitor: (() -> Void)?
 
     init(owning pointer: OpaquePointer) {

@@ -22,6 +22,10 @@ struct RepositoryCaches {
     var sparseCheckout: StampedValue<Bool>
     /// `core.filemode` (see `Repository.trustsFileMode`), read again when a configuration file changes.
     var fileMode: StampedValue<Bool>
+    /// `docket.monitor` (see `Repository.monitorsChanges`), read again when a configuration file changes: a
+    /// `docket monitor off` in another process is obeyed at the next status, and the monitor it stopped is not
+    /// started again.
+    var changeMonitor: StampedValue<Bool>
 
     /// Caches for a repository whose settings are read from `settingFiles` (its `config`, `config.worktree` and
     /// the common folder's `config`): a setting is read again when one of them is rewritten, replaced, made or
@@ -29,5 +33,6 @@ struct RepositoryCaches {
     init(settingFiles: [String]) {
         sparseCheckout = StampedValue(paths: settingFiles)
         fileMode = StampedValue(paths: settingFiles)
+        changeMonitor = StampedValue(paths: settingFiles)
     }
 }

@@ -92,6 +92,30 @@ final class OpenHandleSpec: QuickSpec {
             }
         }
 
+        describe("the change monitor turned off while sync --watch runs") {
+            it("is not asked, nor started again, by the watcher's next commit") {
+                expect(laptop.run("monitor", "on").status) == 0
+                defer { laptop.run("monitor", "off") }
+                let watcher = Background(
+                    docketBinary, ["-C", laptop.folder.path, "sync", "--watch", "--interval", "1s", "--delay", "0.3s"],
+                    log: root.appendingPathComponent("watch.log"))
+                watchers.append(watcher)
+                expect(watcher.waitFor("Watching \(laptop.folder.path)")).to(beTrue(), description: watcher.output)
+                laptop.run("add", "With the monitor on")
+                expect(eventually { onRemoteTexts().contains("With the monitor on") }).to(
+                    beTrue(), description: watcher.output)
+                expect(laptop.run("monitor", "off").stdout).to(contain("it was stopped"))
+                laptop.run("add", "With the monitor off")
+                expect(eventually { onRemoteTexts().contains("With the monitor off") }).to(
+                    beTrue(), description: watcher.output)
+                expect(laptop.run("monitor").stdout).to(contain("The change monitor is off; 'docket monitor on'"))
+            }
+            /// The todos' texts on the remote's branch.
+            func onRemoteTexts() -> String {
+                gitCLI(["--git-dir", remote.path, "grep", "-h", "\"text\"", "main", "--", "todos"], in: root).stdout
+            }
+        }
+
         describe("a git setting changed while a StoreQueue is open") {
             func todoPath(_ queue: StoreQueue) throws -> (id: UUID, path: String) {
                 let id = try awaiting { try await queue.load().state.todos[0].id }

@@ -13,28 +13,24 @@ extension Store {
         get throws { try git.repository.monitorsChanges }
     }
 
-    /// Lets a repository ask the monitor when it is on, and start one when none answers.
+    /// Lets a repository start a monitor when the monitor is on and none answers.
     func useChangeMonitor(_ repository: Repository) {
-        repository.monitorsChanges = (try? repository.configBool("docket.monitor")) == true
-        guard repository.monitorsChanges, let program = changeMonitorProgram else { return }
+        guard repository.startChangeMonitor == nil, let program = changeMonitorProgram else { return }
         let root = rootPath
         repository.startChangeMonitor = {
             Spawn.detached(executable: program, name: "docket", ["-C", root, "monitor", "run", "--background"])
         }
     }
 
-    /// The monitor's folder when the monitor is on, read from git's configuration afresh (another process may have
-    /// turned it on or off since the store was opened); nil when it is off.
+    /// The monitor's folder when the monitor is on (another process may have turned it on or off since the store was
+    /// opened: the setting is read again when git's configuration changed); nil when it is off.
     func monitorFolderIfOn() throws -> String? {
-        let repository = try git.repository
-        useChangeMonitor(repository)
-        return repository.monitorsChanges ? monitorHome : nil
+        try git.repository.monitorsChanges ? monitorHome : nil
     }
 
     /// Turns the monitor on or off in the store's configuration (it is started or stopped separately).
     public func setMonitor(on: Bool) throws {
         try StoreError.gate(writing: true) { try git.repository.setConfig("docket.monitor", to: on ? "true" : "false") }
-        try git.repository.monitorsChanges = on
     }
 
     /// What the running monitor says of itself, or nil when none runs.
