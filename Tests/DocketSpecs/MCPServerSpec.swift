@@ -101,6 +101,24 @@ final class MCPServerSpec: QuickSpec {
                 }
             }
 
+            it(
+                "takes claim_next with sync on the list as the remote has it: a clone behind gets a free item, and no "
+                    + "claim of its loses in a merge"
+            ) {
+                let folder = temporaryFolder("docket-mcp-claim-sync")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let run = runCommand(
+                    "python3",
+                    [scripts.appendingPathComponent("mcp-claim-next-sync.py").path, docketBinary, folder.path])
+                expect(run.status).to(equal(0), description: run.stderr)
+                let seen = (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]) ?? [:]
+                expect(seen["claimed"] as? String) == seen["free"] as? String
+                expect(seen["holder"] as? String) == "agent-1"
+                expect(seen["lost_laptop"] as? [String]) == []
+                expect(seen["lost_desk"] as? [String]) == []
+                expect(seen["desk_holders"] as? [String]) == ["agent-1", "agent-2", "agent-2", "agent-2"]
+            }
+
             it("writes nothing but JSON-RPC messages to stdout") {
                 let lines = [
                     #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"spec","version":"1"}}}"#,
