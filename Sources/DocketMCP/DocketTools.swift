@@ -214,8 +214,9 @@ final class DocketTools: @unchecked Sendable {
             }, holder: lostTo)
     }
 
-    /// Claims the first ready item; with `sync`, syncs right after and, when the sync brought an earlier claim on it,
-    /// takes the next (up to five times), so agents in separate clones rarely work one item twice.
+    /// Claims the first ready item; with `sync`, syncs before and right after, in one hold of the store's lock, and,
+    /// when the sync brought an earlier claim on it, takes the next (up to five times), so agents in separate clones
+    /// rarely work one item twice.
     private func claimNext(_ args: Arguments) throws -> AgentItem {
         var filter = try filter(args)
         filter.readiness = .ready
@@ -225,13 +226,23 @@ final class DocketTools: @unchecked Sendable {
             return item(remember(try store.claimNext(filter, as: agent, lease: lease)))
         }
         for _ in 0..<5 {
-            let claimed = try store.claimNext(filter, as: agent, lease: lease)
-            do {
-                try store.sync()
-            } catch {
-                // NB: the claim stands on this store; the next sync shares it.
-                return item(remember(claimed))
+            let (claimed, shared) = try store.withLock {
+                // NB: a sync first, so the claim is taken on the list as the remote has it now, and the one after has
+                // only the claim to send: the time in which another clone can take the item unseen is that push's.
+                _ = try? store.sync()
+                let claimed = try store.claimNext(filter, as: agent, lease: lease)
+                do {
+                    var outcome = try store.sync()
+                    // NB: another clone moved the branch between this sync's fetch and its push, so the claim went to
+                    // this store's writer reference, unchecked against what that clone pushed: a sync again reads it.
+                    for _ in 0..<2 where outcome.pushed?.asWriter != nil { outcome = try store.sync() }
+                    return (claimed, true)
+                } catch {
+                    return (claimed, false)
+                }
             }
+            // NB: the claim stands on this store when the sync failed; the next sync shares it.
+            guard shared else { return item(remember(claimed)) }
             let now = try store.entry(store.ref(of: claimed))
             if now.heldClaim()?.holder == agent { return item(remember(now)) }
         }

@@ -192,6 +192,18 @@ final class ClaimCommandsSpec: QuickSpec {
                 expect(secondID).toNot(beNil())
                 expect(secondID) != firstID
             }
+            it("spreads agents over as many free items as there are holders at work, when more than four") {
+                for n in 3...16 { run("add", "Chore \(n)") }
+                for n in 1...7 { expect(run("ready", "--claim", "--as", "worker-\(n)").status) == 0 }
+                let listed = run("ready", "--as", "agent-6", "--json").stdout
+                let free = (try? JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]]) ?? []
+                let claimed = run("ready", "--claim", "--as", "agent-6", "--json")
+                let object = try? JSONSerialization.jsonObject(with: Data(claimed.stdout.utf8)) as? [String: Any]
+                // NB: agent-6's name hashes to 4 modulo 8 (7 workers and itself) and to 0 modulo 4: over four, it
+                // would take the first free item.
+                expect(free.count) == 9
+                expect(object?["id"] as? String) == (free.count > 4 ? free[4]["id"] as? String : nil)
+            }
             it("gives each of many processes claiming at once a different item") {
                 for n in 3...6 { run("add", "Chore \(n)") }
                 let processes = (1...8).map { n in

@@ -101,6 +101,34 @@ final class MCPServerSpec: QuickSpec {
                 }
             }
 
+            context("with claim_next with sync, on a clone that has not heard of another clone's claims") {
+                var seen: [String: Any] = [:]
+                var folder: URL!
+                beforeEach {
+                    folder = temporaryFolder("docket-mcp-claim-sync")
+                    let run = runCommand(
+                        "python3",
+                        [scripts.appendingPathComponent("mcp-claim-next-sync.py").path, docketBinary, folder.path])
+                    expect(run.status).to(equal(0), description: run.stderr)
+                    seen =
+                        (try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]) ?? [:]
+                }
+                afterEach { try? FileManager.default.removeItem(at: folder) }
+                it("claims on the list as the remote has it: a free item, and no claim of its loses in a merge") {
+                    expect(seen["claimed"] as? String) == seen["free"] as? String
+                    expect(seen["holder"] as? String) == "agent-1"
+                    expect(seen["lost_laptop"] as? [String]) == []
+                    expect(seen["lost_desk"] as? [String]) == []
+                    expect(seen["desk_holders"] as? [String]) == ["agent-1", "agent-2", "agent-2", "agent-2"]
+                }
+                it("syncs again when its push lost the race to an earlier claim on the item, and takes the next") {
+                    expect(seen["race_desk_synced"] as? Bool) == true
+                    expect(seen["race_taken_holder"] as? String) == "agent-2"
+                    expect(seen["race_claimed"] as? String) != seen["race_taken"] as? String
+                    expect(seen["race_holder"] as? String) == "agent-1"
+                }
+            }
+
             it("writes nothing but JSON-RPC messages to stdout") {
                 let lines = [
                     #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"spec","version":"1"}}}"#,

@@ -123,14 +123,17 @@ extension Store {
         return filter.limit.map { Array(free.prefix($0)) } ?? free
     }
 
-    /// How many of the first free entries `claimNext` spreads its holders over.
+    /// How many of the first free entries `claimNext` spreads its holders over at the least: more when more holders
+    /// work the list.
     public static let claimSpread = 4
 
     /// Claims an entry that `filter` admits and no one else holds, for `holder`; `ClaimError.nothingReady` when
-    /// there is none. It starts at one of the first `claimSpread` free entries, chosen by `holder`'s name alone
-    /// (the same name always starts at the same place), and goes on in order from there, so agents in separate
-    /// clones that see one list start on different items. The listing and the claim are one step under the
-    /// store's lock, so no other process on this store claims between them.
+    /// there is none. It starts at one of the first free entries, chosen by `holder`'s name alone (the same name
+    /// always starts at the same place), and goes on in order from there, so agents in separate clones that see one
+    /// list start on different items. It spreads them over as many entries as there are holders at work on what the
+    /// filter admits (those with a live claim on one of its entries, and `holder`), and over `claimSpread` at the
+    /// least. The listing and the claim are one step under the store's lock, so no other process on this store
+    /// claims between them.
     public func claimNext(_ filter: EntryFilter, as holder: String, lease: TimeInterval = Claim.defaultLease) throws
         -> Entry
     {
@@ -138,8 +141,14 @@ extension Store {
         return try withLock {
             // NB: under the lock no other process changes the store, so the first free entry is claimable; the
             // checks stay for an entry the listing and the claim see differently (a wait ending between them).
-            let free = try freeEntries(filter, for: holder).filter { $0.heldClaim()?.holder != holder }
-            let start = free.isEmpty ? 0 : Self.spreadSlot(of: holder) % min(Self.claimSpread, free.count)
+            var unlimited = filter
+            unlimited.limit = nil
+            let now = DocketClock.now
+            let listed = try entries(unlimited, now: now).entries
+            let free = listed.filter { $0.heldClaim(at: now) == nil }
+            let holders = Set(listed.compactMap { $0.heldClaim(at: now)?.holder }).union([holder]).count
+            let spread = min(max(Self.claimSpread, holders), free.count)
+            let start = free.isEmpty ? 0 : Self.spreadSlot(of: holder) % spread
             for entry in free[start...] + free[..<start] {
                 do {
                     return try claimEntry(ref(of: entry), as: holder, lease: lease).after

@@ -165,7 +165,9 @@ struct Ready: ParsableCommand {
             --json prints the items as 'list --json' does (with --project, tasks with their project).
 
             --claim claims one of them that no one holds (not one you hold already), for --for (an hour unless said): \
-            it starts at one of the first four, fixed by the name, so agents in separate clones start apart, and prints it: what 'claim_next' does for an agent. The claim is taken under the store's \
+            it starts at one of the first few (four, or as many as there are holders at work on what the filters \
+            admit), fixed by the name, so agents in separate clones start apart, and prints it: what 'claim_next' \
+            does for an agent. The claim is taken under the store's \
             lock, so two processes never both get one item. When nothing is ready and free it says so and exits 1.
 
             Examples:
