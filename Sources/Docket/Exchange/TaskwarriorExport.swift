@@ -233,7 +233,7 @@ extension Taskwarrior {
             // within `until`), as well as those Docket has: `task import` replaces the template whole, and a
             // Taskwarrior that ran since the last export makes again every instance past the mask it is given.
             var last = occurrences.keys.max()!
-            if var due = template.due ?? template.keptText("due").flatMap { BasicDate.date($0) } {
+            if var due = template.due ?? template.keptText("due").flatMap({ BasicDate.date($0) }) {
                 let until = template.until ?? template.keptText("until").flatMap { BasicDate.date($0) }
                 var made = 1
                 while made < 100_000, due <= now, until.map({ due <= $0 }) ?? true {
