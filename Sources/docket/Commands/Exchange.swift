@@ -227,6 +227,12 @@ struct ICalSync: ParsableCommand {
             Output.warning(Output.safe("Set aside, the rest synced: \(problem.description)"))
         }
         for line in outcome.report.items.flatMap(\.lines) { print(Output.safe(line)) }
+        for summary in outcome.copiesTaken {
+            print(
+                Output.safe(
+                    "A calendar app's copy '\(summary)' is the next instance Docket made: its file is removed, so the "
+                        + "calendar holds one todo for it."))
+        }
         if outcome.storeChanges == 0 && outcome.filesWritten == 0 && outcome.filesRemoved == 0 {
             return print("In step: nothing changed on either side.")
         }
