@@ -46,7 +46,7 @@ final class CalendarSpec: QuickSpec {
                 + body.split(separator: "\n").map { $0 + "\r\n" }.joined() + "END:VCALENDAR\r\n"
         }
         /// The copy todoman makes of a weekly "Gym" instance it completes: a new UID, due a week on at midnight.
-        func writePhoneCopy(summary: String = "Gym") {
+        func writePhoneCopy(summary: String = "Gym", status: String = "NEEDS-ACTION") {
             try! vcalendar(
                 """
                 BEGIN:VTODO
@@ -54,7 +54,7 @@ final class CalendarSpec: QuickSpec {
                 SUMMARY:\(summary)
                 DUE:20261208T000000Z
                 RRULE:FREQ=WEEKLY
-                STATUS:NEEDS-ACTION
+                STATUS:\(status)
                 END:VTODO
                 """
             ).write(to: vdir.appendingPathComponent("gym-copy.ics"), atomically: true, encoding: .utf8)
@@ -586,6 +586,15 @@ final class CalendarSpec: QuickSpec {
                 expect(still.count) == 1
                 expect(still.first?["text"] as? String) == "Gym at eight"
                 expect(files().contains("gym-copy.ics")) == false
+                expect(sync().stdout).to(contain("In step"))
+
+                // Back cancelled: the instance it stands for goes, as a cancelled file of its own would.
+                writePhoneCopy(summary: "Gym at eight", status: "CANCELLED")
+                let cancelled = sync()
+                expect(cancelled.status) == 0
+                expect(cancelled.stderr).to(beEmpty())
+                expect(todos().filter { ($0["completed"] as? Bool) == false }).to(beEmpty())
+                expect(files().count) == 1
                 expect(sync().stdout).to(contain("In step"))
             }
 

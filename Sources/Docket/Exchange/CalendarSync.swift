@@ -291,7 +291,7 @@ extension Store {
         var cancelled: [UUID: Date] = [:]
         // A copy taken as the next instance Docket had made, back again (edited on the phone, vdirsyncer keeps that
         // over the removal), beside that instance's own file.
-        var copiesBack: [UUID: (name: String, uid: String, entry: CalendarEntry)] = [:]
+        var copiesBack: [UUID: (name: String, uid: String, entry: CalendarEntry, cancelled: Date?)] = [:]
         var copies: [(name: String, summary: String)] = []
         var stale = Set<UUID>()
         let names = try StoreError.gate(writing: false) { try folder.entries() }.filter {
@@ -316,9 +316,12 @@ extension Store {
                 let (vtodo, uid) = try VTodo.vtodo(in: calendar)
                 let id = state.uids[uid].flatMap(UUID.init(hex:)) ?? VTodo.id(uid: uid)
                 if let own = state.files[id.uuidString], own != name, names.contains(own), state.uids[uid] != nil,
-                    let fields = try? VTodo.fields(vtodo), fields.status != "CANCELLED"
+                    let fields = try? VTodo.fields(vtodo)
                 {
-                    copiesBack[id] = (name, uid, VTodo.entry(fields, id: id, previous: nil, now: now))
+                    let entry = VTodo.entry(fields, id: id, previous: nil, now: now)
+                    copiesBack[id] = (
+                        name, uid, entry, fields.status == "CANCELLED" ? fields.lastModified ?? now : nil
+                    )
                     continue
                 }
                 guard files[id] == nil, !held.contains(id) else {
@@ -430,7 +433,11 @@ extension Store {
         for (id, back) in copiesBack.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
             // NB: its own file unread (set aside, say), the copy is left as it is.
             guard case .todo(let made)? = theirs[id], case let .todo(copy) = back.entry else { continue }
-            if case let .todo(was)? = state.version(id, stamp: Self.copyStamp(back.uid)) {
+            if let date = back.cancelled {
+                // Cancelled on the phone: a removal of the instance it stands for, as a cancelled file of its own is.
+                theirs[id] = nil
+                cancelled[id] = date
+            } else if case let .todo(was)? = state.version(id, stamp: Self.copyStamp(back.uid)) {
                 let changed = TodoItem.contentFields.filter { $0.key != "recurrence" && !$0.isSame(copy, was) }
                 theirs[id] = .todo(Self.taking(changed.map(\.key), from: copy, into: made))
                 if !changed.isEmpty { stale.insert(id) }
