@@ -739,6 +739,31 @@ final class ExchangeSpec: QuickSpec {
                 expect(line).notTo(contain("t:2027-01-06"))
             }
 
+            it("says a todo.sh edit that lost to a later edit in Docket, though nothing is imported") {
+                func at(_ time: String, _ path: String) {
+                    try! FileManager.default.setAttributes(
+                        [.modificationDate: ISO8601DateFormatter().date(from: "2027-01-04T\(time):00Z")!],
+                        ofItemAtPath: path)
+                }
+                fixedNow = "2027-01-04T15:00:00Z"
+                let milk = run("add", "Buy milk").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("commit").status) == 0
+                try! FileManager.default.createDirectory(
+                    at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
+                try! run("export", "todotxt").stdout.write(toFile: todoFile(), atomically: true, encoding: .utf8)
+                expect(todo("append", "1", "t:2027-01-18").status) == 0
+                at("15:05", todoFile())
+                fixedNow = "2027-01-04T15:10:00Z"
+                expect(run("wait", milk, "2027-01-09").status) == 0
+                expect(run("commit").status) == 0
+                let imported = run("import", "todotxt", todoFile())
+                expect(imported.stdout).to(
+                    contain("Nothing to import from todo.txt: the store's later edits outweigh what it changed:"))
+                expect(imported.stdout).to(
+                    contain("waitDate: kept \"2027-01-09\" (ours, the later edit), lost \"2027-01-18\""))
+                expect(run("show", milk).stdout).to(contain("wait      2027-01-09"))
+            }
+
             it("shows a line's dates as the days they are, not at 12:00") {
                 let file = write("x 2026-11-21 2026-11-20 Buy milk\n", "todo.txt")
                 expect(run("import", "todotxt", file).status) == 0

@@ -30,8 +30,8 @@ func runImport(_ store: Store, _ batch: ExchangeBatch, from source: String, skip
         throw ShownError(message: Output.safeLines(refused.description))
     }
     for problem in outcome.skipped { Output.warning(Output.safe(problem.skippedLine)) }
-    guard let commit = outcome.commit else { return print(Output.safe(outcome.summary)) }
-    print("Committed \(commit.prefix(7)): \(Output.safe(outcome.summary))")
+    // NB: with nothing committed too: a value the file gave that lost to a later edit in Docket is said, not dropped.
+    print(outcome.commit.map { "Committed \($0.prefix(7)): " } ?? "", Output.safe(outcome.summary), separator: "")
     for line in outcome.report.items.flatMap(\.lines) { print("  " + Output.safe(line)) }
     for note in outcome.notes { print(Output.safe(note)) }
 }
