@@ -598,6 +598,37 @@ final class CalendarSpec: QuickSpec {
                 expect(sync().stdout).to(contain("In step"))
             }
 
+            it("brings a removed done instance back with its series when the phone edited it after the removal") {
+                let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
+                expect(run("done", gym).status) == 0
+                expect(run("commit").status) == 0
+                expect(sync().status) == 0
+                let name = files().first { $0.hasPrefix(gym) }!
+                let phone = read(file(gym))
+                expect(run("rm", gym).status) == 0
+                expect(run("commit").status) == 0
+                expect(sync().status) == 0
+                expect(files().contains(name)) == false
+                // Edited on the phone before the removal reached it: vdirsyncer keeps the edit and brings it back.
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = TimeZone(identifier: "UTC")
+                formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+                let later = formatter.string(from: Date().addingTimeInterval(3600))
+                try! phone.replacingOccurrences(of: "SUMMARY:Gym", with: "SUMMARY:Gym with Sam")
+                    .replacingOccurrences(
+                        of: "LAST-MODIFIED:[0-9TZ]+", with: "LAST-MODIFIED:" + later, options: .regularExpression
+                    )
+                    .write(to: vdir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+                expect(sync().stdout).to(contain("kept, edited on theirs after its removal on ours"))
+                let back = todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(gym) == true }
+                expect(back?["text"] as? String) == "Gym with Sam"
+                let next = todos().first { ($0["completed"] as? Bool) == false }
+                expect((back?["recurrence"] as? [String: Any])?["series"] as? String).notTo(beNil())
+                expect((back?["recurrence"] as? [String: Any])?["series"] as? String)
+                    == (next?["recurrence"] as? [String: Any])?["series"] as? String
+            }
+
             it("takes a phone's dependency on its copy of a completed instance as one on the next instance") {
                 let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
                 let bag = run("add", "Pack the bag").stdout.trimmed

@@ -294,6 +294,21 @@ extension Store {
         var copiesBack: [UUID: (name: String, uid: String, entry: CalendarEntry, cancelled: Date?)] = [:]
         var copies: [(name: String, summary: String)] = []
         var stale = Set<UUID>()
+        // NB: a file for a todo the store removed (edited on the phone, vdirsyncer keeps that over the removal) is read
+        // over the todo as last committed: what a VTODO cannot say (a done instance's series, say) comes back with it.
+        var removedVersions: [UUID: CalendarEntry]?
+        func removedVersion(_ id: UUID) -> CalendarEntry? {
+            guard ours.removed.contains(where: { $0.id == id }) else { return nil }
+            if removedVersions == nil {
+                let items = (try? removedItems().items) ?? []
+                removedVersions = Dictionary(
+                    items.compactMap { item -> (UUID, CalendarEntry)? in
+                        guard case let .todo(todo, _) = item else { return nil }
+                        return (todo.id, .todo(todo))
+                    }, uniquingKeysWith: { a, _ in a })
+            }
+            return removedVersions?[id]
+        }
         let names = try StoreError.gate(writing: false) { try folder.entries() }.filter {
             !$0.isFolder && $0.name.hasSuffix(".ics")
         }.map(\.name).sorted()
@@ -345,7 +360,8 @@ extension Store {
                         }
                         continue
                     }
-                    theirs[id] = VTodo.entry(fields, id: id, previous: bases[id] ?? oursEntries[id], now: now)
+                    theirs[id] = VTodo.entry(
+                        fields, id: id, previous: bases[id] ?? oursEntries[id] ?? removedVersion(id), now: now)
                 } catch let problem as VTodo.Unreadable {
                     held.insert(id)
                     let found = ExchangeProblem(
