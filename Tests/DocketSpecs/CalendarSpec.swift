@@ -46,7 +46,7 @@ final class CalendarSpec: QuickSpec {
                 + body.split(separator: "\n").map { $0 + "\r\n" }.joined() + "END:VCALENDAR\r\n"
         }
         /// The copy todoman makes of a weekly "Gym" instance it completes: a new UID, due a week on at midnight.
-        func writePhoneCopy(summary: String = "Gym") {
+        func writePhoneCopy(summary: String = "Gym", status: String = "NEEDS-ACTION") {
             try! vcalendar(
                 """
                 BEGIN:VTODO
@@ -54,7 +54,7 @@ final class CalendarSpec: QuickSpec {
                 SUMMARY:\(summary)
                 DUE:20261208T000000Z
                 RRULE:FREQ=WEEKLY
-                STATUS:NEEDS-ACTION
+                STATUS:\(status)
                 END:VTODO
                 """
             ).write(to: vdir.appendingPathComponent("gym-copy.ics"), atomically: true, encoding: .utf8)
@@ -546,24 +546,87 @@ final class CalendarSpec: QuickSpec {
                 expect(sync().stdout).to(contain("In step"))
             }
 
-            it("keeps a phone's copy all-day when Docket had made the next instance of that all-day instance too") {
+            it("takes a phone's copy of an instance Docket completed too as the next instance Docket made: one todo") {
                 let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
                 expect(sync().status) == 0
                 let before = read(file(gym))
                 expect(run("done", gym).status) == 0
                 expect(sync().status) == 0
                 expect(files().count) == 2
-                // The phone had not seen Docket's `done`: it completes the instance as it had it, as todoman does.
+                let next = todos().first { ($0["completed"] as? Bool) == false }?["id"] as? String ?? "none"
+                // The phone had not seen Docket's `done`: it completes the instance as it had it, as todoman does, and
+                // its copy's summary is edited there before Docket sees it.
                 try! before.replacingOccurrences(
                     of: "STATUS:NEEDS-ACTION", with: "STATUS:COMPLETED\r\nCOMPLETED:20261201T180000Z"
                 )
                 .replacingOccurrences(of: "RRULE:FREQ=WEEKLY\r\n", with: "")
                 .write(to: file(gym), atomically: true, encoding: .utf8)
-                writePhoneCopy()
-                expect(sync().status) == 0
+                writePhoneCopy(summary: "Gym at seven")
+                let synced = sync()
+                expect(synced.status) == 0
+                expect(synced.stdout).to(contain("copy 'Gym at seven' is the next instance Docket made"))
                 let open = todos().filter { ($0["completed"] as? Bool) == false }
-                expect(open.isEmpty) == false
-                expect(open.map { $0["dueDate"] as? String ?? "" }).to(allPass(equal("2026-12-08")))
+                expect(open.count) == 1
+                expect(open.first?["id"] as? String) == next
+                expect(open.first?["text"] as? String) == "Gym at seven"
+                expect(open.first?["dueDate"] as? String) == "2026-12-08"
+                // The copy's file goes (vdirsyncer takes that to the phone), so the phone holds one todo for it too.
+                expect(files().count) == 2
+                expect(files().contains("gym-copy.ics")) == false
+                expect(read(file(next.lowercased()))).to(contain("SUMMARY:Gym at seven"))
+                expect(sync().stdout).to(contain("In step"))
+
+                // The copy edited on the phone before its removal reached it: vdirsyncer keeps the edit over the
+                // removal and brings it back; the edit goes to the next instance, and the copy's file goes again.
+                writePhoneCopy(summary: "Gym at eight")
+                let again = sync()
+                expect(again.status) == 0
+                expect(again.stderr).to(beEmpty())
+                let still = todos().filter { ($0["completed"] as? Bool) == false }
+                expect(still.count) == 1
+                expect(still.first?["text"] as? String) == "Gym at eight"
+                expect(files().contains("gym-copy.ics")) == false
+                expect(sync().stdout).to(contain("In step"))
+
+                // Back cancelled: the instance it stands for goes, as a cancelled file of its own would.
+                writePhoneCopy(summary: "Gym at eight", status: "CANCELLED")
+                let cancelled = sync()
+                expect(cancelled.status) == 0
+                expect(cancelled.stderr).to(beEmpty())
+                expect(todos().filter { ($0["completed"] as? Bool) == false }).to(beEmpty())
+                expect(files().count) == 1
+                expect(sync().stdout).to(contain("In step"))
+            }
+
+            it("brings a removed done instance back with its series when the phone edited it after the removal") {
+                let gym = run("add", "Gym", "--due", "2026-12-01", "--every", "week").stdout.trimmed
+                expect(run("done", gym).status) == 0
+                expect(run("commit").status) == 0
+                expect(sync().status) == 0
+                let name = files().first { $0.hasPrefix(gym) }!
+                let phone = read(file(gym))
+                expect(run("rm", gym).status) == 0
+                expect(run("commit").status) == 0
+                expect(sync().status) == 0
+                expect(files().contains(name)) == false
+                // Edited on the phone before the removal reached it: vdirsyncer keeps the edit and brings it back.
+                let formatter = DateFormatter()
+                formatter.locale = Locale(identifier: "en_US_POSIX")
+                formatter.timeZone = TimeZone(identifier: "UTC")
+                formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+                let later = formatter.string(from: Date().addingTimeInterval(3600))
+                try! phone.replacingOccurrences(of: "SUMMARY:Gym", with: "SUMMARY:Gym with Sam")
+                    .replacingOccurrences(
+                        of: "LAST-MODIFIED:[0-9TZ]+", with: "LAST-MODIFIED:" + later, options: .regularExpression
+                    )
+                    .write(to: vdir.appendingPathComponent(name), atomically: true, encoding: .utf8)
+                expect(sync().stdout).to(contain("kept, edited on theirs after its removal on ours"))
+                let back = todos().first { ($0["id"] as? String)?.lowercased().hasPrefix(gym) == true }
+                expect(back?["text"] as? String) == "Gym with Sam"
+                let next = todos().first { ($0["completed"] as? Bool) == false }
+                expect((back?["recurrence"] as? [String: Any])?["series"] as? String).notTo(beNil())
+                expect((back?["recurrence"] as? [String: Any])?["series"] as? String)
+                    == (next?["recurrence"] as? [String: Any])?["series"] as? String
             }
 
             it("takes a phone's dependency on its copy of a completed instance as one on the next instance") {

@@ -694,6 +694,76 @@ final class ExchangeSpec: QuickSpec {
                 expect(run("export", "todotxt").stdout).to(contain("\(today) Water plants id:"))
             }
 
+            it("takes a threshold todo.sh appends to a line done in the morning's next instance, the last t: winning") {
+                // Early on 2027-01-04: the watering done in todo.sh at 04:00 is dated that day, not its noon, so the
+                // next instance and Docket's later edits of it are not dated after todo.sh's next change.
+                func at(_ time: String, _ path: String) {
+                    try! FileManager.default.setAttributes(
+                        [.modificationDate: ISO8601DateFormatter().date(from: "2027-01-04T\(time):00Z")!],
+                        ofItemAtPath: path)
+                }
+                fixedNow = "2027-01-04T03:00:00Z"
+                try! FileManager.default.createDirectory(
+                    at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
+                try! "2027-01-03 Water plants due:2027-01-04 rec:+1d\n".write(
+                    toFile: todoFile(), atomically: true, encoding: .utf8)
+                at("03:00", todoFile())
+                expect(run("import", "todotxt", todoFile()).status) == 0
+                try! "x 2027-01-04 2027-01-03 Water plants due:2027-01-04 rec:+1d\n".write(
+                    toFile: todoFile(), atomically: true, encoding: .utf8)
+                at("04:00", todoFile())
+                fixedNow = "2027-01-04T04:00:00Z"
+                expect(run("import", "todotxt", todoFile()).stdout).to(contain("add 1 todo, complete 1"))
+                let next = json(run("list", "--json").stdout).first?["id"] as? String ?? "none"
+                fixedNow = "2027-01-04T04:05:00Z"
+                // Edited by hand, then in Docket: each dated after the instance was made.
+                let file = store.appendingPathComponent(StoreLayout.todo(UUID(uuidString: next)!))
+                try! String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+                    of: "\"Water plants\"", with: "\"Water the plants\""
+                ).write(to: file, atomically: true, encoding: .utf8)
+                expect(run("commit").status) == 0
+                expect(run("wait", String(next.prefix(8)), "2027-01-06").status) == 0
+                expect(run("commit").status) == 0
+                try! run("export", "todotxt").stdout.write(toFile: todoFile(), atomically: true, encoding: .utf8)
+                at("04:05", todoFile())
+                expect(todo("append", "1", "t:2027-01-18").stdout).to(contain("plants due:2027-01-05 t:2027-01-06"))
+                at("04:10", todoFile())
+                fixedNow = "2027-01-04T04:10:00Z"
+                let imported = run("import", "todotxt", todoFile())
+                expect(imported.stdout).to(contain("edit 1 todo"))
+                expect(imported.stdout).to(contain("line 1: t: twice; took the last, t:2027-01-18"))
+                expect(run("show", String(next.prefix(8))).stdout).to(contain("wait      2027-01-18"))
+                // Written back, the line says the one threshold the store keeps.
+                let line = run("export", "todotxt").stdout.split(separator: "\n").first.map(String.init) ?? ""
+                expect(line).to(contain("t:2027-01-18"))
+                expect(line).notTo(contain("t:2027-01-06"))
+            }
+
+            it("says a todo.sh edit that lost to a later edit in Docket, though nothing is imported") {
+                func at(_ time: String, _ path: String) {
+                    try! FileManager.default.setAttributes(
+                        [.modificationDate: ISO8601DateFormatter().date(from: "2027-01-04T\(time):00Z")!],
+                        ofItemAtPath: path)
+                }
+                fixedNow = "2027-01-04T15:00:00Z"
+                let milk = run("add", "Buy milk").stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                expect(run("commit").status) == 0
+                try! FileManager.default.createDirectory(
+                    at: root.appendingPathComponent("todo"), withIntermediateDirectories: true)
+                try! run("export", "todotxt").stdout.write(toFile: todoFile(), atomically: true, encoding: .utf8)
+                expect(todo("append", "1", "t:2027-01-18").status) == 0
+                at("15:05", todoFile())
+                fixedNow = "2027-01-04T15:10:00Z"
+                expect(run("wait", milk, "2027-01-09").status) == 0
+                expect(run("commit").status) == 0
+                let imported = run("import", "todotxt", todoFile())
+                expect(imported.stdout).to(
+                    contain("Nothing to import from todo.txt: the store's later edits outweigh what it changed:"))
+                expect(imported.stdout).to(
+                    contain("waitDate: kept \"2027-01-09\" (ours, the later edit), lost \"2027-01-18\""))
+                expect(run("show", milk).stdout).to(contain("wait      2027-01-09"))
+            }
+
             it("shows a line's dates as the days they are, not at 12:00") {
                 let file = write("x 2026-11-21 2026-11-20 Buy milk\n", "todo.txt")
                 expect(run("import", "todotxt", file).status) == 0

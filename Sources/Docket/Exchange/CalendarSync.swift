@@ -18,6 +18,10 @@ public struct CalendarSyncOutcome: Sendable {
     /// Todos set aside while the rest synced, each with its reason (an RRULE Docket cannot keep): each file is left as
     /// it is, and so is its item. The first sync that sets one aside records it in its commit.
     public var setAside: [ExchangeProblem] = []
+    /// The summaries of calendar apps' copies of a completed instance (todoman's) taken as the next instance Docket
+    /// had already made: what each copy changed went to that instance, and its file was removed, so the calendar
+    /// holds one todo for that occurrence.
+    public var copiesTaken: [String] = []
 }
 
 /// One version of an item both sides agreed on, under the stamp its file carried.
@@ -190,7 +194,9 @@ extension Store {
                 keep.insert(id)
                 if pass.held.contains(id) { continue }
                 let existing = pass.files[id]
-                if let theirsEntry = pass.theirs[id], theirsEntry == entry || VTodo.sameContent(theirsEntry, entry) {
+                if !pass.stale.contains(id), let theirsEntry = pass.theirs[id],
+                    theirsEntry == entry || VTodo.sameContent(theirsEntry, entry)
+                {
                     // NB: a file without a stamp is kept under none: its next edit on the calendar side started from
                     // it.
                     if let existing { state.keep(entry, stamp: existing.stamp ?? "") }
@@ -217,6 +223,11 @@ extension Store {
                 try StoreError.gate(writing: true) { try folder.remove(file.name) }
                 outcome.filesRemoved += 1
             }
+            for copy in pass.copies {
+                try StoreError.gate(writing: true) { try folder.remove(copy.name) }
+                outcome.filesRemoved += 1
+            }
+            outcome.copiesTaken = pass.copies.map(\.summary)
             for (id, file) in pass.files { if keep.contains(id) { state.files[id.uuidString] = file.name } }
             let agreedTodos = result.todos.filter { keep.contains($0.id) }
             let baseProjects = result.projects.compactMap { project -> Project? in
@@ -254,6 +265,10 @@ extension Store {
         var files: [UUID: (name: String, calendar: ICalComponent, uid: String, stamp: String?)]
         var held: Set<UUID>
         var ignored: Set<UUID>
+        /// The files of copies taken as the next instance Docket had made (`CalendarSyncOutcome.copiesTaken`), to remove.
+        var copies: [(name: String, summary: String)]
+        /// The items whose `theirs` took a copy's change their own file does not say yet: written whatever the merge.
+        var stale: Set<UUID>
     }
 
     private func calendarPass(folder: Folder, path: String, state: CalendarSyncState, skippingBad: Bool, now: Date)
@@ -274,6 +289,26 @@ extension Store {
         var held = Set<UUID>()
         var ignored = Set<UUID>()
         var cancelled: [UUID: Date] = [:]
+        // A copy taken as the next instance Docket had made, back again (edited on the phone, vdirsyncer keeps that
+        // over the removal), beside that instance's own file.
+        var copiesBack: [UUID: (name: String, uid: String, entry: CalendarEntry, cancelled: Date?)] = [:]
+        var copies: [(name: String, summary: String)] = []
+        var stale = Set<UUID>()
+        // NB: a file for a todo the store removed (edited on the phone, vdirsyncer keeps that over the removal) is read
+        // over the todo as last committed: what a VTODO cannot say (a done instance's series, say) comes back with it.
+        var removedVersions: [UUID: CalendarEntry]?
+        func removedVersion(_ id: UUID) -> CalendarEntry? {
+            guard ours.removed.contains(where: { $0.id == id }) else { return nil }
+            if removedVersions == nil {
+                let items = (try? removedItems().items) ?? []
+                removedVersions = Dictionary(
+                    items.compactMap { item -> (UUID, CalendarEntry)? in
+                        guard case let .todo(todo, _) = item else { return nil }
+                        return (todo.id, .todo(todo))
+                    }, uniquingKeysWith: { a, _ in a })
+            }
+            return removedVersions?[id]
+        }
         let names = try StoreError.gate(writing: false) { try folder.entries() }.filter {
             !$0.isFolder && $0.name.hasSuffix(".ics")
         }.map(\.name).sorted()
@@ -295,6 +330,15 @@ extension Store {
                 let calendar = try ICalComponent.parse(text)
                 let (vtodo, uid) = try VTodo.vtodo(in: calendar)
                 let id = state.uids[uid].flatMap(UUID.init(hex:)) ?? VTodo.id(uid: uid)
+                if let own = state.files[id.uuidString], own != name, names.contains(own), state.uids[uid] != nil,
+                    let fields = try? VTodo.fields(vtodo)
+                {
+                    let entry = VTodo.entry(fields, id: id, previous: nil, now: now)
+                    copiesBack[id] = (
+                        name, uid, entry, fields.status == "CANCELLED" ? fields.lastModified ?? now : nil
+                    )
+                    continue
+                }
                 guard files[id] == nil, !held.contains(id) else {
                     skip("its UID \(uid.prefix(40)) is also in another file")
                     continue
@@ -316,7 +360,8 @@ extension Store {
                         }
                         continue
                     }
-                    theirs[id] = VTodo.entry(fields, id: id, previous: bases[id] ?? oursEntries[id], now: now)
+                    theirs[id] = VTodo.entry(
+                        fields, id: id, previous: bases[id] ?? oursEntries[id] ?? removedVersion(id), now: now)
                 } catch let problem as VTodo.Unreadable {
                     held.insert(id)
                     let found = ExchangeProblem(
@@ -370,13 +415,24 @@ extension Store {
                     [DocketClock.timeZone, TimeZone(identifier: "UTC")!].lazy.map { (CalendarDay(moment, in: $0), $0) }
                     .first { $0.0.start(in: $0.1).docketMilliseconds == moment.docketMilliseconds }?.0
             }
+            let instance = completed.remove(at: index)
             // NB: the next instance already there (Docket's own, of the same instance completed on its side too): the
-            // copy stays a todo of its own, as before, but all-day like the instance it follows.
-            guard theirs[series.nextID] == nil else {
-                if let day { allDay[id] = day }
+            // copy stands for it, so the calendar holds one todo for that occurrence. What the phone changed in the
+            // copy (its summary) goes to that instance; the copy's file goes (its item is none), and its UID names the
+            // instance from now on: a dependency on it, or the copy brought back edited, is the instance's.
+            if case .todo(var made)? = theirs[series.nextID] {
+                if todo.text != instance.text {
+                    made = Self.taking(["text"], from: todo, into: made)
+                    stale.insert(series.nextID)
+                }
+                theirs[series.nextID] = .todo(made)
+                theirs[id] = nil
+                files[id] = nil
+                state.uids[file.uid] = series.nextID.uuidString
+                state.keep(.todo(todo.replacing(id: series.nextID)), stamp: Self.copyStamp(file.uid))
+                copies.append((file.name, todo.text))
                 continue
             }
-            completed.remove(at: index)
             let next = todo.replacing(
                 id: series.nextID,
                 recurrence: .some(
@@ -390,6 +446,22 @@ extension Store {
             files[next.id] = file
             state.uids[file.uid] = next.id.uuidString
         }
+        for (id, back) in copiesBack.sorted(by: { $0.key.uuidString < $1.key.uuidString }) {
+            // NB: its own file unread (set aside, say), the copy is left as it is.
+            guard case .todo(let made)? = theirs[id], case let .todo(copy) = back.entry else { continue }
+            if let date = back.cancelled {
+                // Cancelled on the phone: a removal of the instance it stands for, as a cancelled file of its own is.
+                theirs[id] = nil
+                cancelled[id] = date
+            } else if case let .todo(was)? = state.version(id, stamp: Self.copyStamp(back.uid)) {
+                let changed = TodoItem.contentFields.filter { $0.key != "recurrence" && !$0.isSame(copy, was) }
+                theirs[id] = .todo(Self.taking(changed.map(\.key), from: copy, into: made))
+                if !changed.isEmpty { stale.insert(id) }
+            }
+            state.keep(back.entry, stamp: Self.copyStamp(back.uid))
+            copies.append((back.name, copy.text))
+        }
+
         // NB: a RELATED-TO names a UID; one Docket took as another item (a calendar app's copy, now a series' next
         // instance) stands for that item, not for the id its UID alone would make.
         let standIns = Dictionary(
@@ -473,7 +545,20 @@ extension Store {
         return CalendarPass(
             snapshot: snapshot, state: state, theirs: theirs, theirsState: theirsState, result: result,
             report: merged.report,
-            problems: problems, aside: aside, files: files, held: held, ignored: ignored)
+            problems: problems, aside: aside, files: files, held: held, ignored: ignored, copies: copies, stale: stale)
+    }
+
+    /// The version key under which a calendar app's copy taken as another item is kept: what it said when last read,
+    /// so an edit of it is told from what it said.
+    static func copyStamp(_ uid: String) -> String { "copy " + uid }
+
+    /// `into` with the fields of these keys taken from `from`, dated no earlier than `from`.
+    static func taking(_ keys: [String], from: TodoItem, into: TodoItem) -> TodoItem {
+        guard !keys.isEmpty else { return into }
+        var item = into
+        for field in TodoItem.contentFields where keys.contains(field.key) { item = field.copy(from: from, into: item) }
+        let dates = [into.alterDate, from.alterDate].compactMap { $0 }
+        return item.replacing(alterDate: .some(dates.max()))
     }
 
     /// The one index of `indices`; nil for none or more than one.

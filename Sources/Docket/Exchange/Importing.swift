@@ -206,8 +206,13 @@ extension Store {
             }
             guard result != before.state else {
                 if tool == "todotxt" { noteTodoTxtLines(batch.state.todos.map(\.id)) }
+                // NB: what lost to a later edit in the store is said with the summary (`report`), not committed: the
+                // same file read again would record it again.
+                let summary =
+                    merged.report.lostValues.isEmpty
+                    ? "the store already has it all." : "the store's later edits outweigh what it changed:"
                 return ImportOutcome(
-                    commit: nil, summary: "Nothing to import from \(source): the store already has it all.",
+                    commit: nil, summary: "Nothing to import from \(source): " + summary,
                     report: merged.report, skipped: batch.problems, notes: batch.notes)
             }
             // The record first (its decisions, what it skipped and kept, and the sides a lost value comes back from: a

@@ -10,7 +10,8 @@ import Foundation
 /// threshold: hidden until then) the wait date, from the start of that day,
 /// `scheduled:YYYY-MM-DD` the scheduled date, each `dep:` the id of a todo it
 /// depends on, `pri:A` a done line's priority, `id:` a Docket id; any other
-/// `key:value` stays in the text.
+/// `key:value` stays in the text. A key given twice takes the last (the user's latest word, as `todo.sh append` adds
+/// it).
 /// A line has no id of its own: its todo's id is made from its text (and how
 /// many lines before it have the same text), so importing it again finds the same todo.
 public enum TodoTxt {
@@ -22,6 +23,9 @@ public enum TodoTxt {
         var key: String
         /// Whether the line says a priority (`(A)`, or `pri:A` on a done line).
         var saysPriority: Bool
+        /// The keys the line gives more than once (`t:`, say, once more by `todo.sh append`), each with the value
+        /// taken: the last.
+        var repeated: [(key: String, taken: String)] = []
     }
 
     /// Reads todo.txt files (a todo.txt and, if given, its done.txt) in order.
@@ -52,7 +56,12 @@ public enum TodoTxt {
                 let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
                 if line.allSatisfy(\.isWhitespace) { continue }
                 do {
-                    var read = try parse(String(line), now: now)
+                    var read = try parse(String(line), now: now, written: modified[name] ?? now)
+                    for (key, taken) in read.repeated {
+                        batch.notes.append(
+                            "\(name), line \(index + 1): \(key) twice; took the last, \(key)\(taken) (an export writes "
+                                + "only that one).")
+                    }
                     if read.todo.id == .zero {
                         seen[read.key, default: 0] += 1
                         read.todo = read.todo.replacing(id: derivedID(read.key, seen[read.key]!))
@@ -177,8 +186,10 @@ public enum TodoTxt {
 
     private struct Unreadable: Error { let reason: String }
 
-    /// One line as a todo; its id is .zero unless the line names one.
-    static func parse(_ line: String, now: Date) throws -> Line {
+    /// One line as a todo; its id is .zero unless the line names one. A day the line gives is that day's noon, but
+    /// no later than `written`, the moment its file was written, on that day: a line done this morning was done by
+    /// the time its file changed, so neither it nor the next instance it makes is dated ahead of the edits after it.
+    static func parse(_ line: String, now: Date, written: Date? = nil) throws -> Line {
         if line.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
             throw Unreadable(reason: "it holds control characters, which todo.txt lines do not")
         }
@@ -189,8 +200,12 @@ public enum TodoTxt {
         var priority: Priority?
         /// A YYYY-MM-DD word's day.
         func day(_ word: String?) -> Date? {
-            guard let word, word.count == 10, Array(word)[4] == "-", Array(word)[7] == "-" else { return nil }
-            return BasicDate.day(word.replacingOccurrences(of: "-", with: ""))
+            guard let word, word.count == 10, Array(word)[4] == "-", Array(word)[7] == "-",
+                let noon = BasicDate.day(word.replacingOccurrences(of: "-", with: ""))
+            else { return nil }
+            // NB: a date ahead of the real one outweighs every later edit of the todo in a merge (by alterDate).
+            if let written, noon > written, BasicDate.dayString(written) == BasicDate.dayString(noon) { return written }
+            return noon
         }
         if words.first == "x" {
             completed = true
@@ -221,6 +236,9 @@ public enum TodoTxt {
         var id: UUID?
         var repeating: (every: Recurrence.Interval, from: Recurrence.Anchor)?
         let saidPriority = priority != nil
+        // NB: a key given twice (`todo.sh append 3 t:…` on a line with one) takes the last, the user's latest word.
+        var given: [(key: String, value: String)] = []
+        func note(_ key: String, _ word: String) { given.append((key, String(word.dropFirst(key.count)))) }
         for word in words {
             if word.count > 1, word.hasPrefix("+") || word.hasPrefix("@") {
                 let tag = word.hasPrefix("+") ? String(word.dropFirst()) : word
@@ -233,6 +251,7 @@ public enum TodoTxt {
                 guard let day = CalendarDay(String(word.dropFirst(4))) else {
                     throw Unreadable(reason: "\(word.prefix(30)) is not a date as due:YYYY-MM-DD")
                 }
+                note("due:", word)
                 due = .day(day)
                 continue
             }
@@ -241,6 +260,7 @@ public enum TodoTxt {
                 guard let day = CalendarDay(String(word.dropFirst(2))) else {
                     throw Unreadable(reason: "\(word.prefix(30)) is not a date as t:YYYY-MM-DD")
                 }
+                note("t:", word)
                 wait = .day(day)
                 continue
             }
@@ -248,6 +268,7 @@ public enum TodoTxt {
                 guard let day = CalendarDay(String(word.dropFirst(10))) else {
                     throw Unreadable(reason: "\(word.prefix(30)) is not a date as scheduled:YYYY-MM-DD")
                 }
+                note("scheduled:", word)
                 scheduled = .day(day)
                 continue
             }
@@ -264,6 +285,7 @@ public enum TodoTxt {
                     throw Unreadable(
                         reason: "\(word.prefix(30)) is not a repeat such as rec:1w or rec:+2d (d, b, w, m, y)")
                 }
+                note("rec:", word)
                 repeating = read
                 continue
             }
@@ -284,7 +306,16 @@ public enum TodoTxt {
             recurrence: repeating.map { Recurrence(every: $0.every, from: $0.from, series: id ?? .zero) },
             kept: creationDate == nil ? undatedKeys : KeptKeys(), waitDate: wait, scheduledDate: scheduled,
             dependencies: Dependencies.normalized(dependencies))
-        return Line(todo: todo, key: joined, saysPriority: saidPriority || (completed && priority != nil))
+        var repeated: [(key: String, taken: String)] = []
+        for (key, value) in given where given.filter({ $0.key == key }).count > 1 {
+            if let index = repeated.firstIndex(where: { $0.key == key }) {
+                repeated[index].taken = value
+            } else {
+                repeated.append((key, value))
+            }
+        }
+        return Line(
+            todo: todo, key: joined, saysPriority: saidPriority || (completed && priority != nil), repeated: repeated)
     }
 
     /// A `rec:` value: `1w` (from completion), `+1w` (from the due date); units d, b (weekdays), w, m, y.

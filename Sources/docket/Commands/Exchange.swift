@@ -30,8 +30,8 @@ func runImport(_ store: Store, _ batch: ExchangeBatch, from source: String, skip
         throw ShownError(message: Output.safeLines(refused.description))
     }
     for problem in outcome.skipped { Output.warning(Output.safe(problem.skippedLine)) }
-    guard let commit = outcome.commit else { return print(Output.safe(outcome.summary)) }
-    print("Committed \(commit.prefix(7)): \(Output.safe(outcome.summary))")
+    // NB: with nothing committed too: a value the file gave that lost to a later edit in Docket is said, not dropped.
+    print(outcome.commit.map { "Committed \($0.prefix(7)): " } ?? "", Output.safe(outcome.summary), separator: "")
     for line in outcome.report.items.flatMap(\.lines) { print("  " + Output.safe(line)) }
     for note in outcome.notes { print(Output.safe(note)) }
 }
@@ -227,6 +227,12 @@ struct ICalSync: ParsableCommand {
             Output.warning(Output.safe("Set aside, the rest synced: \(problem.description)"))
         }
         for line in outcome.report.items.flatMap(\.lines) { print(Output.safe(line)) }
+        for summary in outcome.copiesTaken {
+            print(
+                Output.safe(
+                    "A calendar app's copy '\(summary)' is the next instance Docket made: its file is removed, so the "
+                        + "calendar holds one todo for it."))
+        }
         if outcome.storeChanges == 0 && outcome.filesWritten == 0 && outcome.filesRemoved == 0 {
             return print("In step: nothing changed on either side.")
         }
