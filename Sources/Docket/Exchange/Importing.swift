@@ -363,7 +363,7 @@ extension Store {
     }
 
     /// What the last export to `tool` wrote, if noted.
-    func lastExport(to tool: String) -> AppState? {
+    public func lastExport(to tool: String) -> AppState? {
         guard let path = try? localFile("exported-\(tool).json").path,
             let data = try? Folder.readFile(path, limit: 1 << 30)
         else { return nil }

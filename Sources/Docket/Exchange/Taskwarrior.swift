@@ -146,6 +146,15 @@ public enum Taskwarrior {
                 !["uuid", "id", "urgency", "status", "modified", "mask"].contains($0.key)
             }
         }
+        // A series whose template is deleted has ended: Taskwarrior makes no more of its instances, and keeps `recur`
+        // on those left, which it will not take off. Such an instance is an item that does not repeat.
+        let ended = Set(
+            entries.compactMap { entry -> String? in
+                guard let task = entry.task, task.status == "deleted", task.recur != nil, task.parent == nil else {
+                    return nil
+                }
+                return task.uuid?.lowercased()
+            })
         var todos: [TodoItem] = []
         var tasksByProject: [String: [ProjectTask]] = [:]
         var projectOrder: [String] = []
@@ -155,11 +164,14 @@ public enum Taskwarrior {
         var first: [UUID: Int] = [:]
         for (index, entry) in entries.enumerated() {
             let place = "task \(index + 1)"
-            guard let task = entry.task else {
+            guard var task = entry.task else {
                 batch.problems.append(
                     ExchangeProblem(
                         file: file, place: place, reason: entry.problem ?? "it is not a task", skipped: "that task"))
                 continue
+            }
+            if let parent = task.parent?.lowercased(), ended.contains(parent) {
+                (task.recur, task.parent, task.imask, task.docketseries, task.until) = (nil, nil, nil, nil, nil)
             }
             do {
                 let isTodo = (task.project ?? "").isEmpty

@@ -104,6 +104,43 @@ extension Taskwarrior {
     /// before Docket had these fields keeps Taskwarrior's own, handed back while Docket has none.
     static let keysDocketOwns: Set<String> = ["due", "end", "tags", "priority", "annotations", "start", templateKey]
 
+    /// `state` as an export to Taskwarrior writes it, after `previous` (what the last export wrote, noted by the
+    /// store): an item that repeated then and repeats no more keeps the repetition Taskwarrior has, which refuses to
+    /// take `recur` off an instance, and the series it stopped is named among `ended`, whose templates the export
+    /// writes as deleted, so Taskwarrior makes no more instances. The store notes this state as the export's.
+    public static func endingStoppedSeries(_ state: AppState, previous: AppState?) -> (
+        state: AppState, ended: Set<UUID>
+    ) {
+        guard let previous else { return (state, []) }
+        var before: [UUID: Recurrence] = [:]
+        for todo in previous.todos where todo.dueDate != nil { before[todo.id] = todo.recurrence }
+        for project in previous.projects {
+            for task in project.tasks where task.dueDate.date != nil { before[task.id] = task.recurrence }
+        }
+        guard !before.isEmpty else { return (state, []) }
+        var stopped: Set<UUID> = []
+        var going: Set<UUID> = []
+        func kept(_ item: some PlannedItem) -> Recurrence? {
+            if let recurrence = item.recurrence {
+                going.insert(recurrence.series)
+                return nil
+            }
+            guard item.plannedDue.date != nil, let recurrence = before[item.id] else { return nil }
+            stopped.insert(recurrence.series)
+            return recurrence
+        }
+        let todos = state.todos.map { todo in kept(todo).map { todo.alter(.recurrence($0)) } ?? todo }
+        let projects = state.projects.map { project in
+            Project(
+                id: project.id, title: project.title,
+                tasks: project.tasks.map { task in
+                    kept(task).map { task.alter(by: .setting(.recurrence(to: $0))) } ?? task
+                }, alterDate: project.alterDate)
+        }
+        guard !stopped.isEmpty else { return (state, []) }
+        return (AppState(todos: todos, projects: projects, removed: state.removed), stopped.subtracting(going))
+    }
+
     /// JSON that `task import` accepts: every todo, and every task of every
     /// project (with the project's title), each with the keys an import kept;
     /// a repeating todo as an instance of its series' template (`parent`,
@@ -111,7 +148,8 @@ extension Taskwarrior {
     /// Docket has, so Taskwarrior makes no second pending instance; and each
     /// of `removed` as a deleted task. `task import` replaces a task whole.
     public static func export(
-        _ state: AppState, removed: [RemovedItem] = [], calendar: Calendar = DocketClock.calendar,
+        _ state: AppState, removed: [RemovedItem] = [], ended: Set<UUID> = [],
+        calendar: Calendar = DocketClock.calendar,
         now: Date = DocketClock.now
     ) throws -> Data {
         var tasks: [ExportedTask] = []
@@ -248,6 +286,10 @@ extension Taskwarrior {
                 return removedOccurrences[id]?.contains(occurrence) == true ? "X" : "+"
             }.joined()
             template.modified = instances.compactMap(\.alter).max() ?? newest.creation
+            if ended.contains(id) {
+                template.status = .deleted
+                template.end = template.modified
+            }
             tasks.append(template)
         }
         func instance(_ task: inout ExportedTask, _ recurrence: Recurrence?) {

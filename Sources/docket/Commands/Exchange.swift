@@ -98,8 +98,12 @@ struct ExportTaskwarrior: ParsableCommand {
                 "\(removed.missing) removed \(removed.missing == 1 ? "item is" : "items are") not in the last 10,000 commits: "
                     + "not exported as deleted")
         }
-        let text = try Taskwarrior.export(state, removed: removed.items)
-        store.noteExport(to: "taskwarrior", state)
+        // A series stopped in Docket ends in Taskwarrior: its instances keep their repetition there, and its
+        // template goes as deleted.
+        let (exported, ended) = Taskwarrior.endingStoppedSeries(
+            state, previous: store.lastExport(to: "taskwarrior"))
+        let text = try Taskwarrior.export(exported, removed: removed.items, ended: ended)
+        store.noteExport(to: "taskwarrior", exported)
         Output.export(String(decoding: Output.jsonSafe(text), as: UTF8.self) + "\n")
     }
 }
