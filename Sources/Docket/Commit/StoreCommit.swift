@@ -163,7 +163,7 @@ extension Store {
             return .nothingToCommit
         }
         let summary = message.split(separator: "\n").first.map(String.init) ?? text
-        try git.setReference(branch, to: id, message: "commit: " + summary)
+        try moveBranchReference(branch, to: id, message: "commit: " + summary)
         try git.noteIndexHolds(tree)
         _ = try? hooks.run("post-commit", show: hookReport)
         finished = true

@@ -61,20 +61,25 @@ extension Store {
             target: target.description, previous: previous?.description, paths: changes.map(\.path),
             overwrite: overwriting.sorted(), othersInPlace: othersInPlace)
         try checkWorkingTree(changes, finishing: false, overwriting: overwriting)
-        try StoreError.gate(writing: true) { try AtomicFile.write(try JSONEncoder().encode(record), to: updateMarker) }
-        var noted = false
-        do {
-            noted = try apply(
-                changes, of: target, contents: contents, othersInPlace: othersInPlace,
-                index: ownIndex, noting: indexHeldHead ? targetTree : nil)
-        } catch {
-            rollBack(changes)
-            try? FileManager.default.removeItem(atPath: updateMarker)
-            throw error
+        // NB: git's reference-transaction hook hears `prepared` before the working tree changes, so that one
+        // refusing the move leaves every file as it was.
+        try moveBranchReference(branch, to: target, message: message) {
+            try StoreError.gate(writing: true) {
+                try AtomicFile.write(try JSONEncoder().encode(record), to: updateMarker)
+            }
+            var noted = false
+            do {
+                noted = try apply(
+                    changes, of: target, contents: contents, othersInPlace: othersInPlace,
+                    index: ownIndex, noting: indexHeldHead ? targetTree : nil)
+            } catch {
+                rollBack(changes)
+                try? FileManager.default.removeItem(atPath: updateMarker)
+                throw error
+            }
+            if !noted && (indexHeldHead || othersInPlace) { try git.noteIndexHolds(targetTree) }
+            Fault.point("after-checkout")
         }
-        if !noted && (indexHeldHead || othersInPlace) { try git.noteIndexHolds(targetTree) }
-        Fault.point("after-checkout")
-        try git.setReference(branch, to: target, message: message)
         try? FileManager.default.removeItem(atPath: updateMarker)
         noteArrivals(changes, contents: contents, commit: target)
     }
@@ -126,7 +131,7 @@ extension Store {
         try checkWorkingTree(changes, finishing: true, overwriting: overwriting)
         _ = try apply(changes, of: target, othersInPlace: record.othersInPlace ?? false)
         try git.noteIndexHolds(targetTree)
-        try git.setReference(branch, to: target, message: "docket: finish an interrupted pull")
+        try moveBranchReference(branch, to: target, message: "docket: finish an interrupted pull")
         removeLeftoverTemporaryFiles(in: Set(changes.map { split($0.path).folder }))
         done()
         noteArrivals(changes, contents: [:], commit: target)
