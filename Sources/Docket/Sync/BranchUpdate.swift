@@ -156,6 +156,7 @@ extension Store {
     private func checkWorkingTree(_ changes: [ChangedPath], finishing: Bool, overwriting: Set<String> = []) throws {
         let source = try workingTree
         var flags: [String: IndexFlag]?
+        var changedToStatus: Set<String>?
         let checked = changes.filter { StoreLayout.isInStore($0.path) && !overwriting.contains($0.path) }
         // A file is compared as git compares it: through the filters git cleans it with (a CRLF checkout).
         let filtered = try !checked.isEmpty && git.filtersMayApply(to: checked.map(\.path))
@@ -172,6 +173,12 @@ extension Store {
                 if flag == .skipWorktree && current == nil { continue }
                 throw StoreError.state(.changeGitIgnores(path: change.path, flag: flag))
             }
+            // NB: a file whose index entry's stat data still matches it is unchanged to git (and to `status`), which
+            // overwrites it: one checked out under other line-ending settings (CRLF, `core.autocrlf` unset since).
+            if !finishing, changedToStatus == nil {
+                changedToStatus = try Set(git.status(under: StoreLayout.folders).map(\.path))
+            }
+            if !finishing, changedToStatus?.contains(change.path) == false { continue }
             throw finishing
                 ? StoreError.state(.interruptedUpdate(path: change.path, marker: updateMarker))
                 : StoreError.state(.uncommittedChanges)
