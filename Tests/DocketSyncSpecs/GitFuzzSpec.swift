@@ -372,8 +372,8 @@ struct GitFuzz {
                     _ = git("config", "--unset-all", "remote.origin.pushurl")
                 }
             case "rewrite":
-                // A peer rewrites the published history with plain git (`commit --amend` of the last commit, as a
-                // redaction does) and force-pushes it; every other machine's sync must stop, saying so, and
+                // A peer rewrites the published history with plain git (`commit --amend` of the last commit, or
+                // `rebase -i` dropping one, as a redaction does) and force-pushes it; every other machine's sync must stop, saying so, and
                 // `docket sync --accept-rewrite` (the recovery docs/SYNC.md names) takes the new history.
                 _ = git("fetch", "-q", "origin")
                 let old = head(host)
@@ -382,10 +382,36 @@ struct GitFuzz {
                         == gitCLI(["rev-parse", "origin/main"], in: host.folder).stdout
                         .trimmingCharacters(in: .whitespacesAndNewlines)
                 else { continue }
-                said = "git commit --amend; git push --force (was \(old.prefix(7)))"
-                guard git("commit", "-q", "--amend", "-m", "Rewritten \(step)"),
-                    git("push", "-q", "--force", "origin", "HEAD:main")
-                else { break }
+                // Either the last commit amended, or `git rebase -i` dropping a plain commit (the one before the
+                // last when both are plain, else the last), whose todos go from every machine, as a redaction by
+                // dropping does.
+                func plain(_ revision: String) -> Bool {
+                    gitCLI(["rev-list", "--parents", "-n", "1", revision], in: host.folder).stdout.split(separator: " ")
+                        .count == 2
+                }
+                if plain("HEAD") && Bool.random(using: &random) {
+                    let depth = plain("HEAD~1") ? 2 : 1
+                    let dropped = gitCLI(["rev-parse", "HEAD~\(depth - 1)"], in: host.folder).stdout
+                        .trimmingCharacters(in: .whitespacesAndNewlines)
+                    said =
+                        "git rebase -i HEAD~\(depth) dropping \(dropped.prefix(7)); git push --force (was \(old.prefix(7)))"
+                    removes = true
+                    let rebased = gitCLI(
+                        ["-c", "sequence.editor=sed -i 1s/^pick/drop/", "rebase", "-q", "-i", "HEAD~\(depth)"],
+                        in: host.folder)
+                    guard rebased.status == 0 else {
+                        said += " [git rebase \(rebased.status), aborted]"
+                        _ = git("rebase", "--abort")
+                        break
+                    }
+                    guard git("push", "-q", "--force", "origin", "HEAD:main") else { break }
+                    rewrittenAway.insert(dropped)
+                } else {
+                    said = "git commit --amend; git push --force (was \(old.prefix(7)))"
+                    guard git("commit", "-q", "--amend", "-m", "Rewritten \(step)"),
+                        git("push", "-q", "--force", "origin", "HEAD:main")
+                    else { break }
+                }
                 rewrittenAway.insert(old)
                 for other in hosts where other.name != host.name {
                     let synced = docketIn(other, ["sync"])
@@ -447,15 +473,15 @@ struct GitFuzz {
                 }
             case "inprogress":
                 // A git operation under way when docket runs: a merge stopped before its commit, a rebase at a
-                // `break`, a `git am` stopped on a patch that does not apply. Docket finishes the merge as
-                // `git commit` would (both parents) or refuses; it refuses during the rebase and `am`, naming them,
-                // and ends none of them; plain git then ends each.
+                // `break`, a `git am` stopped on a patch that does not apply, a cherry-pick stopped empty. Docket
+                // finishes the merge as `git commit` would (both parents) or refuses; it refuses during the rebase,
+                // the `am` and the cherry-pick, naming them, and ends none of them; plain git then ends each.
                 let gitDir = host.folder.appendingPathComponent(".git")
                 func exists(_ name: String) -> Bool {
                     FileManager.default.fileExists(atPath: gitDir.appendingPathComponent(name).path)
                 }
                 guard gitCLI(["status", "--porcelain", "--untracked-files=no"], in: host.folder).stdout.isEmpty,
-                    !exists("MERGE_HEAD"), !exists("rebase-merge"), !exists("rebase-apply")
+                    !exists("MERGE_HEAD"), !exists("rebase-merge"), !exists("rebase-apply"), !exists("CHERRY_PICK_HEAD")
                 else { continue }
                 // Docket's sync and commit while git's operation is under way: each must refuse, naming it.
                 func refusals(during operation: String, naming word: String) -> String? {
@@ -469,7 +495,7 @@ struct GitFuzz {
                     }
                     return nil
                 }
-                switch Int.random(in: 0..<3, using: &random) {
+                switch Int.random(in: 0..<4, using: &random) {
                 case 0:
                     said = "git merge --no-ff --no-commit of a side branch; docket sync"
                     guard git("checkout", "-q", "-b", "side"),
@@ -507,7 +533,7 @@ struct GitFuzz {
                         return "step \(step) (inprogress): the rebase is gone after docket's refusals"
                     }
                     _ = git("rebase", "--abort")
-                default:
+                case 2:
                     guard let commit = recent(host, ["--no-merges", "HEAD"]).first else { continue }
                     said = "git am of a patch already applied; docket sync and commit; git am --abort"
                     let patch = gitCLI(["format-patch", "-1", "--stdout", commit], in: host.folder).stdout
@@ -520,6 +546,26 @@ struct GitFuzz {
                     }
                     if let problem = refusals(during: "git am", naming: "am") { return problem }
                     _ = git("am", "--abort")
+                default:
+                    // A cherry-pick git stopped with nothing to commit (the commit is in HEAD already): git waits for
+                    // `--skip`, `--abort` or `commit --allow-empty`, and Docket must leave that choice to the user.
+                    guard let commit = recent(host, ["--no-merges", "HEAD"]).first else { continue }
+                    said =
+                        "git cherry-pick of a commit HEAD holds (stopped empty); docket sync and commit; "
+                        + "git cherry-pick --abort"
+                    _ = gitCLI(["cherry-pick", commit], in: host.folder)
+                    guard exists("CHERRY_PICK_HEAD") else {
+                        said += " [git cherry-pick did not stop]"
+                        break
+                    }
+                    let picking = gitCLI(["rev-parse", "CHERRY_PICK_HEAD"], in: host.folder).stdout
+                    if let problem = refusals(during: "a cherry-pick", naming: "cherry-pick") { return problem }
+                    guard exists("CHERRY_PICK_HEAD"),
+                        gitCLI(["rev-parse", "CHERRY_PICK_HEAD"], in: host.folder).stdout == picking
+                    else {
+                        return "step \(step) (inprogress): the cherry-pick is gone after docket's refusals"
+                    }
+                    _ = git("cherry-pick", "--abort")
                 }
             case "gitpush":
                 said = "git push"

@@ -52,6 +52,22 @@ final class GitIndexFlagsSpec: QuickSpec {
                 expect(desk.run("sync").status) == 0
                 expect(desk.state.todos.count) == 7
             }
+
+            it("never commits the removal of a file a \(mode) sparse checkout leaves out and git is told to look at") {
+                expect(gitCLI(command, in: laptop.folder).status) == 0
+                // Its skip-worktree bit cleared: git shows it removed, yet `git commit -a` leaves it in.
+                laptop.git("update-index", "--no-skip-worktree", path(left[0]))
+                expect(laptop.git("status", "--porcelain")) == " D \(path(left[0]))\n"
+                let head = laptop.head
+                expect(laptop.run("commit").status) == 0
+                expect(laptop.head) == head
+                laptop.run("add", "Written while sparse")
+                expect(laptop.run("sync").status) == 0
+                expect(laptop.git("ls-tree", "-r", "--name-only", "HEAD", "todos")).to(contain(path(left[0])))
+                expect(remoteTodos()) == 7
+                expect(desk.run("sync").status) == 0
+                expect(desk.state.todo(id: left[0])).notTo(beNil())
+            }
         }
 
         it("takes in a pull that changes a file a sparse checkout left out, and its neighbours stay out") {

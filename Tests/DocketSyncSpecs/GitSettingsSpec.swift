@@ -247,6 +247,66 @@ final class GitSettingsSpec: QuickSpec {
                 expect(store.run("pull").status) == 0
                 expect(log()) == "post-merge 0\n"
             }
+
+            it(
+                "runs reference-transaction around the branch's moves on commit and pull, as git does, and a refusal in prepared moves nothing"
+            ) {
+                let refuse = root.appendingPathComponent("refuse")
+                hook(
+                    "reference-transaction",
+                    "echo \"== $1\" >> \(ran.path)\ncat >> \(ran.path)\n[ \"$1\" = prepared ] && [ -e \(refuse.path) ] && exit 1\nexit 0"
+                )
+                func states() -> [String] {
+                    log().split(separator: "\n").filter { $0.hasPrefix("== ") }.map(String.init)
+                }
+                func lines(_ old: String, _ new: String) -> String {
+                    "\(old) \(new) HEAD\n\(old) \(new) refs/heads/main\n"
+                }
+                let first = store.head
+                store.run("add", "Second")
+                expect(store.run("commit").status) == 0
+                let second = store.head
+                expect(log()) == "== prepared\n" + lines(first, second) + "== committed\n" + lines(first, second)
+
+                // Refused in prepared: the hook hears aborted, the branch stays, the change stays uncommitted.
+                try! FileManager.default.removeItem(at: ran)
+                FileManager.default.createFile(atPath: refuse.path, contents: nil)
+                store.run("add", "Third")
+                let refused = store.run("commit")
+                expect(refused.status) != 0
+                expect(refused.stderr).to(contain("reference-transaction hook"))
+                expect(store.head) == second
+                expect(states()) == ["== prepared", "== aborted"]
+                expect(log()).to(contain("\(second) "))
+                expect(store.run("status").stdout).to(contain("added todo 'Third'"))
+                try! FileManager.default.removeItem(at: refuse)
+                expect(store.run("commit").status) == 0
+                let third = store.head
+
+                // A pull's fast-forward, refused and then taken: the files move only with the branch.
+                let remote = root.appendingPathComponent("remote.git")
+                gitCLI(["init", "-q", "--bare", "-b", "main", remote.path], in: root)
+                store.run("remote", "add", "origin", remote.path)
+                expect(store.run("push").status) == 0
+                let other = Machine(folder: root.appendingPathComponent("other"))
+                runCommand(docketBinary, ["clone", remote.path, other.folder.path])
+                other.run("add", "From the other")
+                expect(other.run("sync").status) == 0
+                FileManager.default.createFile(atPath: refuse.path, contents: nil)
+                try! FileManager.default.removeItem(at: ran)
+                expect(store.run("pull").status) != 0
+                expect(store.head) == third
+                expect(store.git("status", "--porcelain")) == ""
+                expect(store.state.todos.map(\.text)).notTo(contain("From the other"))
+                expect(states()) == ["== prepared", "== aborted"]
+                try! FileManager.default.removeItem(at: refuse)
+                try! FileManager.default.removeItem(at: ran)
+                expect(store.run("pull").status) == 0
+                expect(store.head) == other.head
+                expect(store.state.todos.map(\.text)).to(contain("From the other"))
+                expect(log()) == "== prepared\n" + lines(third, other.head) + "== committed\n"
+                    + lines(third, other.head)
+            }
         }
 
         it("keeps a merge driver the user chose, also when a new linked worktree is used") {

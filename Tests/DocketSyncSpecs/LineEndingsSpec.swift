@@ -109,6 +109,23 @@ final class LineEndingsSpec: QuickSpec {
                 ]
                 expect(machines.laptop.git("ls-files", "--eol")).notTo(contain("i/crlf"))
             }
+
+            it("pulls over CRLF files core.autocrlf wrote once it is unset, as git does, for their stat data matches") {
+                cloneDesk(["core.autocrlf=true"])
+                // The index written a second after the files, so that git no longer hashes them again (racy git).
+                Thread.sleep(forTimeInterval: 1.1)
+                machines.desk.git("update-index", "-q", "--really-refresh")
+                machines.desk.git("config", "--unset", "core.autocrlf")
+                // git trusts the index's stat data: the CRLF files are unchanged to it, and to docket status.
+                expect(machines.desk.git("status", "--porcelain")) == ""
+                expect(machines.desk.run("status").stdout).to(contain("Nothing to commit"))
+                machines.laptop.run("edit", ids[0], "One from the laptop")
+                expect(machines.laptop.run("sync").status) == 0
+                let pulled = machines.desk.run("pull")
+                expect(pulled.status).to(equal(0), description: pulled.stderr)
+                expect(machines.desk.state.todos.map(\.text).sorted()) == ["One from the laptop", "Two"]
+                expect(machines.desk.git("status", "--porcelain")) == ""
+            }
         }
     }
 }

@@ -43,6 +43,42 @@ final class PushSettingsSpec: QuickSpec {
             expect(laptop.run("sync").status) == 0
         }
 
+        it("publishes and retires a writer's reference through the pushurls when fetches go over ssh") {
+            let server = SSHServer()
+            defer { server.stop() }
+            let remote = machines.remote
+            laptop.git(
+                "config", "core.sshCommand",
+                "ssh -i \(server.userKey) -o IdentitiesOnly=yes -o UserKnownHostsFile=\(server.knownHosts) -o BatchMode=yes"
+            )
+            laptop.git("config", "remote.origin.url", server.url(remote.path))
+            laptop.git("config", "--add", "remote.origin.pushurl", remote.path)
+            laptop.git("config", "--add", "remote.origin.pushurl", "file://" + remote.path)
+            // The race: while the laptop's sync pushes, another machine's commit lands on the remote's main.
+            let other = root.appendingPathComponent("other")
+            gitCLI(["clone", "-q", remote.path, other.path], in: root)
+            let hook = laptop.folder.appendingPathComponent(".git/hooks/pre-push")
+            try! """
+            #!/bin/sh
+            rm -f "$0"
+            unset GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_PREFIX
+            cd "\(other.path)" && git -c user.name=O -c user.email=o@x commit -q --allow-empty -m race \\
+                && git push -q origin HEAD:main >/dev/null 2>&1
+            """.write(to: hook, atomically: true, encoding: .utf8)
+            chmod(hook.path, 0o755)
+            func writers() -> String { gitCLI(["for-each-ref", "refs/docket/writers/"], in: remote).stdout }
+            laptop.run("add", "Second")
+            let lost = laptop.run("sync")
+            expect(lost.status).to(equal(0), description: lost.stderr)
+            expect(lost.stdout).to(contain("Pushed to origin as writer "))
+            expect(writers()).to(contain("refs/docket/writers/"))
+            // The next sync wins its push to main, which then holds the writer's work: the reference goes.
+            let won = laptop.run("sync")
+            expect(won.status).to(equal(0), description: won.stderr)
+            expect(tip(remote)) == laptop.head
+            expect(writers()) == ""
+        }
+
         it("pushes to branch.<name>.pushRemote, then remote.pushDefault, and pulls from origin (a fork workflow)") {
             let fork = bare("fork.git")
             expect(laptop.run("remote", "add", "fork", fork.path).status) == 0

@@ -109,6 +109,39 @@ final class WritersSpec: QuickSpec {
                 expect(writers()).to(contain("refs/docket/writers/fresh"))
             }
 
+            it("is never taken in once the branch was rewritten away from what it holds, and its machine retires it") {
+                laptop.run("add", "Laptop's work")
+                expect(laptop.run("sync").stdout).to(contain("as writer "))
+                // A plain git user drops the commit before the race's (which added "Buy milk", and which the laptop's
+                // writer reference holds) with git rebase -i, and force-pushes.
+                let dropped = gitCLI(["rev-parse", "HEAD~1"], in: other).stdout.trimmingCharacters(in: .newlines)
+                let rebased = gitCLI(
+                    ["-c", "sequence.editor=sed -i 1s/^pick/drop/", "rebase", "-q", "-i", "HEAD~2"], in: other)
+                expect(rebased.status).to(equal(0), description: rebased.stderr)
+                expect(gitCLI(["push", "-q", "--force", "origin", "HEAD:main"], in: other).status) == 0
+                func dropReturned() -> Bool {
+                    gitCLI(["merge-base", "--is-ancestor", dropped, "main"], in: machines.remote).status == 0
+                }
+                // The desk takes the rewrite, and leaves out the writer's reference that would bring the drop back.
+                expect(desk.run("sync").stderr).to(contain("rewritten"))
+                let taken = desk.run("sync", "--accept-rewrite")
+                expect(taken.status).to(equal(0), description: taken.stderr)
+                expect(dropReturned()) == false
+                expect(desk.state.todos.map(\.text)).notTo(contain("Buy milk"))
+                expect(desk.run("sync").status) == 0
+                expect(dropReturned()) == false
+                // The laptop refuses the rewrite, takes it with --accept-rewrite, carrying its work, and retires its
+                // writer's reference.
+                expect(laptop.run("sync").stderr).to(contain("rewritten"))
+                let accepted = laptop.run("sync", "--accept-rewrite")
+                expect(accepted.status).to(equal(0), description: accepted.stderr)
+                expect(dropReturned()) == false
+                expect(writers()) == ""
+                expect(desk.run("sync").status) == 0
+                expect(desk.state.todos.map(\.text)) == ["Laptop's work"]
+                expect(dropReturned()) == false
+            }
+
             it("is seen by a machine cloned before anyone carried it into main") {
                 laptop.run("add", "Laptop's work")
                 expect(laptop.run("sync").status) == 0

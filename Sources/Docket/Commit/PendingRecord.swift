@@ -61,7 +61,7 @@ extension Store {
             try git.commit(tree: try git.tree(ofCommit: head), parents: [head], message: message)
         }
         let summary = String(message.prefix { $0 != "\n" })
-        try git.setReference(branch, to: id, message: "commit: " + summary)
+        try moveBranchReference(branch, to: id, message: "commit: " + summary)
         return .committed(id: id.description, message: summary)
     }
 

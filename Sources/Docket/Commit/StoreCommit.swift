@@ -107,6 +107,11 @@ extension Store {
         if !conflicted.isEmpty { throw StoreError.state(.conflictsLeft(paths: conflicted)) }
         removeLeftoverTemporaryFiles(found)
         var entries = found.filter(\.isStoreFile) + extra.map { StatusEntry(path: $0, kind: .modified) }
+        // NB: as git's `commit -a` and `add -A`, a removal outside the sparse checkout's definition (a file it left
+        // out whose skip-worktree bit was cleared) is not committed: git shows it removed, and leaves it so.
+        if let sparse = try git.sparseDefinition(), entries.contains(where: { $0.kind == .deleted }) {
+            entries.removeAll { $0.kind == .deleted && !sparse.includes($0.path) }
+        }
         // Files copied, restored or touched without a change: their index entries take their stat data again, as
         // git refreshes its index, or every status would hash them again.
         let stale = report.stale
@@ -163,7 +168,7 @@ extension Store {
             return .nothingToCommit
         }
         let summary = message.split(separator: "\n").first.map(String.init) ?? text
-        try git.setReference(branch, to: id, message: "commit: " + summary)
+        try moveBranchReference(branch, to: id, message: "commit: " + summary)
         try git.noteIndexHolds(tree)
         _ = try? hooks.run("post-commit", show: hookReport)
         finished = true

@@ -256,7 +256,7 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
     case partialClone(remote: String, filter: String)
     /// The clone is shallow, and the remote refuses a push whose history stops short.
     case shallowPush
-    /// One of git's client hooks (pre-commit, commit-msg, pre-push) refused.
+    /// One of git's client hooks (pre-commit, commit-msg, pre-push, reference-transaction) refused.
     case gitHookRefused(hook: String, path: String, status: Int32, what: String)
     /// git's configuration asks for an identity set in it (`user.useConfigOnly`), and none is.
     case identityUnknown(role: String)
@@ -370,6 +370,9 @@ public enum StateError: Equatable, Sendable, CustomStringConvertible {
                 + "; docket will not end it. Let it finish ('git rebase --continue') or give it up ('git rebase --abort'), then run docket again"
         case .shallow:
             "this clone is shallow, and the history the merge needs is not in it; fetch the rest ('git fetch --unshallow'), then try again; nothing was changed"
+        case let .gitHookRefused(hook, path, status, what) where hook == "reference-transaction":
+            "git's \(hook) hook (\(path)) refused \(what) (exit status \(status)), as git's 'ref updates aborted by hook'; the branch and every file stay as they were. "
+                + "Do what it says and try again (--no-verify does not skip this hook, as with git)"
         case let .gitHookRefused(hook, path, status, what):
             "git's \(hook) hook (\(path)) refused \(what) (exit status \(status)); nothing was \(hook == "pre-push" ? "pushed" : "committed"), and every change is kept. "
                 + "Do what it says and try again, or skip git's hooks once with --no-verify, as with git"

@@ -80,6 +80,8 @@ struct StoreGit {
     /// git's ignore rules (a global `*.json`, say) would hide it: a todo that
     /// never reaches a commit would never sync.
     func status(under folders: [String]) throws -> [StatusEntry] { try statusReport(under: folders).entries }
+    /// The sparse checkout's definition while one is on.
+    func sparseDefinition() throws -> SparseDefinition? { try reading { repository.sparseDefinition } }
     /// `status(under:)`, with the files found unchanged whose index entries' stat data is out of date.
     func statusReport(under folders: [String]) throws -> StatusReport {
         try reading {

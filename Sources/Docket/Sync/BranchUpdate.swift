@@ -61,20 +61,25 @@ extension Store {
             target: target.description, previous: previous?.description, paths: changes.map(\.path),
             overwrite: overwriting.sorted(), othersInPlace: othersInPlace)
         try checkWorkingTree(changes, finishing: false, overwriting: overwriting)
-        try StoreError.gate(writing: true) { try AtomicFile.write(try JSONEncoder().encode(record), to: updateMarker) }
-        var noted = false
-        do {
-            noted = try apply(
-                changes, of: target, contents: contents, othersInPlace: othersInPlace,
-                index: ownIndex, noting: indexHeldHead ? targetTree : nil)
-        } catch {
-            rollBack(changes)
-            try? FileManager.default.removeItem(atPath: updateMarker)
-            throw error
+        // NB: git's reference-transaction hook hears `prepared` before the working tree changes, so that one
+        // refusing the move leaves every file as it was.
+        try moveBranchReference(branch, to: target, message: message) {
+            try StoreError.gate(writing: true) {
+                try AtomicFile.write(try JSONEncoder().encode(record), to: updateMarker)
+            }
+            var noted = false
+            do {
+                noted = try apply(
+                    changes, of: target, contents: contents, othersInPlace: othersInPlace,
+                    index: ownIndex, noting: indexHeldHead ? targetTree : nil)
+            } catch {
+                rollBack(changes)
+                try? FileManager.default.removeItem(atPath: updateMarker)
+                throw error
+            }
+            if !noted && (indexHeldHead || othersInPlace) { try git.noteIndexHolds(targetTree) }
+            Fault.point("after-checkout")
         }
-        if !noted && (indexHeldHead || othersInPlace) { try git.noteIndexHolds(targetTree) }
-        Fault.point("after-checkout")
-        try git.setReference(branch, to: target, message: message)
         try? FileManager.default.removeItem(atPath: updateMarker)
         noteArrivals(changes, contents: contents, commit: target)
     }
@@ -126,7 +131,7 @@ extension Store {
         try checkWorkingTree(changes, finishing: true, overwriting: overwriting)
         _ = try apply(changes, of: target, othersInPlace: record.othersInPlace ?? false)
         try git.noteIndexHolds(targetTree)
-        try git.setReference(branch, to: target, message: "docket: finish an interrupted pull")
+        try moveBranchReference(branch, to: target, message: "docket: finish an interrupted pull")
         removeLeftoverTemporaryFiles(in: Set(changes.map { split($0.path).folder }))
         done()
         noteArrivals(changes, contents: [:], commit: target)
@@ -151,6 +156,7 @@ extension Store {
     private func checkWorkingTree(_ changes: [ChangedPath], finishing: Bool, overwriting: Set<String> = []) throws {
         let source = try workingTree
         var flags: [String: IndexFlag]?
+        var changedToStatus: Set<String>?
         let checked = changes.filter { StoreLayout.isInStore($0.path) && !overwriting.contains($0.path) }
         // A file is compared as git compares it: through the filters git cleans it with (a CRLF checkout).
         let filtered = try !checked.isEmpty && git.filtersMayApply(to: checked.map(\.path))
@@ -167,6 +173,12 @@ extension Store {
                 if flag == .skipWorktree && current == nil { continue }
                 throw StoreError.state(.changeGitIgnores(path: change.path, flag: flag))
             }
+            // NB: a file whose index entry's stat data still matches it is unchanged to git (and to `status`), which
+            // overwrites it: one checked out under other line-ending settings (CRLF, `core.autocrlf` unset since).
+            if !finishing, changedToStatus == nil {
+                changedToStatus = try Set(git.status(under: StoreLayout.folders).map(\.path))
+            }
+            if !finishing, changedToStatus?.contains(change.path) == false { continue }
             throw finishing
                 ? StoreError.state(.interruptedUpdate(path: change.path, marker: updateMarker))
                 : StoreError.state(.uncommittedChanges)

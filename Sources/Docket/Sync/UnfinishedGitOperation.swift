@@ -223,7 +223,7 @@ extension Store {
         let id = try git.writingObjectsTogether {
             try git.commit(tree: try git.tree(ofCommit: settled.ours), parents: [settled.ours], message: message)
         }
-        try git.setReference(branch, to: id, message: "commit: " + summary)
+        try moveBranchReference(branch, to: id, message: "commit: " + summary)
         return .committed(id: id.description, message: summary)
     }
 

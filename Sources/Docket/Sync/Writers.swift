@@ -63,6 +63,9 @@ extension Store {
         for writer in dated {
             let base = try withinHistory { try git.mergeBase(current, writer.tip) }
             if current == writer.tip || base == writer.tip { continue }
+            // NB: a writer published before a rewrite of the branch holds the history the rewrite dropped: taken in,
+            // it would bring it back. Its own machine carries its work over with `sync --accept-rewrite`.
+            if try writerPredatesRewrite(writer.tip, remote: remote) { continue }
             let label = "\(remote) writer \(writer.name)"
             let incoming = try takingIn(writer.tip, onto: current, since: base, from: label, intake: intake)
             let theirs = incoming.commit
@@ -91,6 +94,16 @@ extension Store {
         return outcomes
     }
 
+    /// Whether a writer's reference holds history `remote`'s branch was rewritten away from: a tip the branch had
+    /// (found as `rewrite(of:)` finds one, in the remote-tracking branch's log) that is in the writer's history and
+    /// not in the branch's.
+    func writerPredatesRewrite(_ tip: ObjectID, remote: String) throws -> Bool {
+        guard let branch = try configuredUpstream(remote: remote),
+            let current = try git.reference("refs/remotes/\(remote)/\(branch)"), current != tip
+        else { return false }
+        return try rewrite(of: remote, branch: branch, before: nil, tip: current, ours: tip) != nil
+    }
+
     /// Publishes the branch on this store's own writer reference on `remote`: a push no other machine can win.
     func pushWriterHoldingLock(remote: String, options: TransferOptions) throws -> Pushed {
         let (ref, _) = try localBranch()
@@ -117,7 +130,12 @@ extension Store {
         let writers = (try? git.references(startingWith: seen)) ?? [:]
         for (reference, tip) in writers {
             let name = String(reference.dropFirst(seen.count))
-            guard Self.isWriterName(name), (try? git.mergeBase(head, tip)) == tip else { continue }
+            guard Self.isWriterName(name) else { continue }
+            // This store's own, from before a rewrite it took with --accept-rewrite (which carried its work), goes too.
+            guard
+                (try? git.mergeBase(head, tip)) == tip
+                    || (name == own && (try? writerPredatesRewrite(tip, remote: remote)) == true)
+            else { continue }
             let stale =
                 (try? git.repository.commitInfo(tip)).map { $0.date < Date().addingTimeInterval(-86_400) } ?? false
             guard name == own || stale else { continue }

@@ -151,8 +151,11 @@ extension Repository {
             if let pushURL {
                 try check(git_remote_set_instance_pushurl(remote, pushURL), "git_remote_set_instance_pushurl")
             }
-            let context = TransferContext(
-                options: options, url: String(cString: git_remote_url(remote)), folder: workdir)
+            // NB: the push goes to the pushurl, when there is one: its transport (ssh, git on this machine), host and
+            // credentials are the ones to use, not the fetch url's (a folder pushurl beside an ssh url was sent to
+            // ssh, which took it for an address, so writers' references never left or went).
+            let url = git_remote_pushurl(remote).map { String(cString: $0) } ?? String(cString: git_remote_url(remote))
+            let context = TransferContext(options: options, url: url, folder: workdir)
             if context.isCancelled { throw TransferError.cancelled(url: context.url) }
             if try pushedToFolder(remote, refspec: refspec, reference: reference, context: context) { return }
             var pushOptions = git_push_options()
