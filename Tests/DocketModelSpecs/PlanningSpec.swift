@@ -4,23 +4,25 @@ import Foundation
 import Nimble
 import Quick
 
+/// Two items to depend on, and dates as the specs below write them: a moment (`at`) or a day.
+private let (bread, eggs) = (
+    UUID(uuidString: "11111111-1111-4111-8111-111111111111")!,
+    UUID(uuidString: "22222222-2222-4222-8222-222222222222")!
+)
+private func at(_ text: String) -> DueDate { .date(ISODate.date(from: text)!) }
+private func day(_ text: String) -> DueDate { .day(CalendarDay(text)!) }
+
 /// A todo's and a task's wait date, scheduled date and dependencies, through their Change DSLs.
 final class PlanningSpec: QuickSpec {
     override class func spec() {
         var clock: SeededWorld!
         beforeEach { clock = SeededWorld(seed: 3) }
         afterEach { clock.uninstall() }
-        let (bread, eggs) = (
-            UUID(uuidString: "11111111-1111-4111-8111-111111111111")!,
-            UUID(uuidString: "22222222-2222-4222-8222-222222222222")!
-        )
         var utc: Calendar {
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = TimeZone(identifier: "UTC")!
             return calendar
         }
-        func at(_ text: String) -> DueDate { .date(ISODate.date(from: text)!) }
-        func day(_ text: String) -> DueDate { .day(CalendarDay(text)!) }
 
         describe("a todo") {
             itBehavesLike(PlanningBehavior.self) { .init { TodoItem(text: $0) } }
@@ -141,12 +143,6 @@ final class PlanningBehavior: Behavior<PlanningBehavior.Kind> {
         var clock: SeededWorld!
         beforeEach { clock = SeededWorld(seed: 3) }
         afterEach { clock.uninstall() }
-        let (bread, eggs) = (
-            UUID(uuidString: "11111111-1111-4111-8111-111111111111")!,
-            UUID(uuidString: "22222222-2222-4222-8222-222222222222")!
-        )
-        func at(_ text: String) -> DueDate { .date(ISODate.date(from: text)!) }
-        func day(_ text: String) -> DueDate { .day(CalendarDay(text)!) }
         func same<Item: PlannedItem>(_ a: Item, _ b: any PlannedItem) -> Bool { (b as? Item) == a }
 
         describe("planning") {

@@ -19,18 +19,8 @@ import sys
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-
-def at(time):
-    return f"2026-11-28T{time}:00+00:00"
-
-
-def docket(binary, store, *arguments, time="10:00"):
-    env = dict(os.environ, DOCKET_DIR=store, DOCKET_NOW=at(time))
-    env.pop("DOCKET_AGENT", None)
-    done = subprocess.run([binary, *arguments], env=env, capture_output=True, text=True)
-    if done.returncode != 0:
-        sys.exit(f"docket {' '.join(arguments)} failed: {done.stderr.strip()}")
-    return done.stdout.strip()
+sys.dont_write_bytecode = True  # no Tests/scripts/__pycache__
+from mcp_fixture import at, docket  # noqa: E402
 
 
 def lost_claims(binary, store):

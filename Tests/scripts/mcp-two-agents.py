@@ -14,18 +14,13 @@ import sys
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+sys.dont_write_bytecode = True  # no Tests/scripts/__pycache__
+from mcp_fixture import result  # noqa: E402
+
 
 def server(docket, store, agent):
     env = dict(os.environ, DOCKET_DIR=store)
     return StdioServerParameters(command=docket, args=["mcp", "--as", agent], env=env)
-
-
-def result(reply):
-    text = reply.content[0].text
-    error = getattr(reply, "is_error", None)
-    if error is None:
-        error = getattr(reply, "isError", False)
-    return (json.loads(text) if not error else text), bool(error)
 
 
 async def call(session, tool, **arguments):
