@@ -101,7 +101,7 @@ struct StoreOptions: ParsableArguments {
             let shown = Output.safe(repository.path)
             Output.notice(
                 "Using the store in \(Output.safe(folder.path)): "
-                    + (Store.unreadableObjectFormat(at: repository).map {
+                    + (Store.unsupportedObjectFormat(at: repository).map {
                         "\(shown) is a git repository with \($0) object ids, which Docket cannot keep a store in"
                     } ?? "\(shown) is a git repository but not a Docket store ('docket init \(shown)' makes it one)"))
         }

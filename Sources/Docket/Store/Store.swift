@@ -120,7 +120,7 @@ public final class Store {
     }
 
     /// The object format of the git repository at `folder` when Docket cannot keep a store in it (`sha256`), else nil.
-    public static func unreadableObjectFormat(at folder: URL) -> String? {
+    public static func unsupportedObjectFormat(at folder: URL) -> String? {
         Repository.unsupportedObjectFormat(at: folder.standardizedFileURL.path)
     }
 

@@ -280,6 +280,7 @@ public struct ObjectTooLarge: Error, Sendable {
 
 /// A tree whose bytes do not read as git writes trees: the repository holding it is damaged.
 public struct DamagedTree: Error, CustomStringConvertible, Sendable {
+    /// The tree's id.
     public let id: ObjectID
     public var description: String {
         "the tree \(id.short) does not read as a git tree, so the repository holding it is damaged; nothing was "
@@ -289,6 +290,7 @@ public struct DamagedTree: Error, CustomStringConvertible, Sendable {
 
 /// An object zlib could not compress into a pack (it runs out of memory): nothing of the pack is kept.
 public struct UnwritableObject: Error, CustomStringConvertible, Sendable {
+    /// The object's id.
     public let id: ObjectID
     public var description: String {
         "zlib could not compress object \(id.short) (out of memory); nothing was copied; try again with more memory free"
